@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+// DiffLab — a performance lab and fuzzing harness for list-diffing engines.
+//
+// Layers (no back-edges):
+//   DiffLabCore (vocabulary) ← DiffLabEngines ← … ← DiffLabCLI ← difflab
+//   DiffLabJSON is a leaf utility used by the CLI and later layers.
+import PackageDescription
+
+let package = Package(
+    name: "DiffLab",
+    products: [
+        .library(name: "DiffLabCore", targets: ["DiffLabCore"]),
+        .library(name: "DiffLabEngines", targets: ["DiffLabEngines"]),
+        .library(name: "DiffLabJSON", targets: ["DiffLabJSON"]),
+        .executable(name: "difflab", targets: ["difflab"]),
+    ],
+    targets: [
+        .target(name: "DiffLabCore"),
+        .target(name: "DiffLabEngines", dependencies: ["DiffLabCore"]),
+        .target(name: "DiffLabJSON"),
+        .target(name: "DiffLabCLI", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabJSON"]),
+        .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
+        .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore"], path: "Tests/Support"),
+        .testTarget(name: "DiffLabCoreTests", dependencies: ["DiffLabCore", "DiffLabTestSupport"]),
+        .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabTestSupport"]),
+        .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
+        .testTarget(name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabJSON"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,269 @@
+import DiffLabCore
+
+/// Pairing from a minimal edit script: Eugene Myers' O(ND) difference algorithm in linear space,
+/// over identifiers.
+///
+/// ## Pairing contract
+/// 1. Identifiers are interned to integers, so the search compares integers only.
+/// 2. The common prefix and suffix pair up directly.
+/// 3. Identifiers that occur on one side only (of what is left) can never be part of a common
+///    subsequence; they are set aside before the search, as git's xdiff and imara-diff do. This
+///    keeps unrelated lists cheap: their search is empty.
+/// 4. Myers' bidirectional search for the middle snake, recursively, finds a longest common
+///    subsequence of the rest: the paired elements of a minimal insert/delete script. So
+///    `inserts + deletes` of the script is minimal — before step 5.
+/// 5. Deleted and inserted occurrences of the same identifier are then paired into moves: the
+///    k-th deleted occurrence (in old order) with the k-th inserted occurrence (in new order).
+/// 6. A paired element is updated when its own content differs (one flag per pair, unlike
+///    Heckel's one flag per identifier).
+///
+/// ## Duplicates
+/// Occurrences of a repeated identifier are paired by the common subsequence first, so the
+/// pairing of duplicates follows list order and differs from Heckel's k-th-with-k-th rule when a
+/// duplicate moved. Every surplus occurrence is an insert or a delete.
+///
+/// - Complexity: O((n + m) · D) time for an edit distance D after steps 2 and 3 (O(n + m) when the
+///   lists share little or almost everything), O(n + m) space.
+public struct MyersEngine: DiffEngine {
+    public var name: String { "myers" }
+
+    /// Creates the engine. It has no state.
+    public init() {}
+
+    /// Pairs from a minimal edit script plus same-identifier moves; see the type's documentation.
+    @inlinable
+    public func matching<Element: Diffable>(
+        from old: [Element], to new: [Element], comparison: ComparisonOption
+    ) -> Matching {
+        var matching = Matching(oldCount: old.count, newCount: new.count)
+        if old.isEmpty || new.isEmpty { return matching }
+
+        // 1. Intern identifiers.
+        var symbols: [Element.DiffIdentifier: Int] = [:]
+        symbols.reserveCapacity(old.count)
+        let a = old.map { element -> Int in
+            let id = element.diffIdentifier
+            if let s = symbols[id] { return s }
+            symbols[id] = symbols.count
+            return symbols.count - 1
+        }
+        let b = new.map { element -> Int in
+            let id = element.diffIdentifier
+            if let s = symbols[id] { return s }
+            symbols[id] = symbols.count
+            return symbols.count - 1
+        }
+        let symbolCount = symbols.count
+        symbols = [:]
+
+        // 2–4. The minimal script's paired elements.
+        _MyersSearch.commonSubsequence(a, b, symbolCount: symbolCount) { o, n in
+            matching.pair(old: o, new: n)
+        }
+
+        // 5. Pair deleted and inserted occurrences of one identifier, in order, into moves.
+        var head = [Int](repeating: -1, count: symbolCount)
+        var tail = [Int](repeating: -1, count: symbolCount)
+        var nextDeleted = [Int](repeating: -1, count: old.count)
+        for o in 0..<old.count where matching.oldToNew[o] < 0 {
+            let s = a[o]
+            if tail[s] < 0 { head[s] = o } else { nextDeleted[tail[s]] = o }
+            tail[s] = o
+        }
+        for n in 0..<new.count where matching.newToOld[n] < 0 {
+            let s = b[n]
+            let o = head[s]
+            if o >= 0 {
+                head[s] = nextDeleted[o]
+                matching.pair(old: o, new: n)
+            }
+        }
+
+        // 6. One update flag per pair.
+        for n in 0..<new.count {
+            let o = matching.newToOld[n]
+            if o >= 0 && new[n]._isUpdated(from: old[o], comparison: comparison) {
+                matching.updated[n] = true
+            }
+        }
+        return matching
+    }
+}
+
+/// The linear-space Myers search over interned identifiers.
+@usableFromInline
+struct _MyersSearch {
+    /// The filtered sequences the search runs on, and the original index of each element.
+    @usableFromInline let a: [Int]
+    @usableFromInline let b: [Int]
+    @usableFromInline let aIndex: [Int]
+    @usableFromInline let bIndex: [Int]
+    /// Furthest-reaching x per diagonal, forward and backward; reused by every bisection.
+    @usableFromInline var forward: [Int]
+    @usableFromInline var backward: [Int]
+
+    @inlinable
+    init(a: [Int], b: [Int], aIndex: [Int], bIndex: [Int]) {
+        self.a = a
+        self.b = b
+        self.aIndex = aIndex
+        self.bIndex = bIndex
+        let capacity = a.count + b.count + 4
+        forward = [Int](repeating: -1, count: capacity)
+        backward = [Int](repeating: -1, count: capacity)
+    }
+
+    /// Calls `pair(oldIndex, newIndex)` for the elements of one longest common subsequence of `a`
+    /// and `b`, in ascending order.
+    ///
+    /// - Complexity: O((n + m) · D) time, O(n + m) space.
+    @inlinable
+    static func commonSubsequence(
+        _ a: [Int], _ b: [Int], symbolCount: Int, pair: (Int, Int) -> Void
+    ) {
+        // Common prefix and suffix.
+        var lo = 0
+        while lo < a.count && lo < b.count && a[lo] == b[lo] {
+            pair(lo, lo)
+            lo += 1
+        }
+        var aHi = a.count
+        var bHi = b.count
+        while aHi > lo && bHi > lo && a[aHi - 1] == b[bHi - 1] {
+            aHi -= 1
+            bHi -= 1
+        }
+        // Set aside identifiers found on one side only.
+        if lo < aHi && lo < bHi {
+            var inA = [Bool](repeating: false, count: symbolCount)
+            var inB = [Bool](repeating: false, count: symbolCount)
+            for i in lo..<aHi { inA[a[i]] = true }
+            for j in lo..<bHi { inB[b[j]] = true }
+            let aIndex = (lo..<aHi).filter { inB[a[$0]] }
+            let bIndex = (lo..<bHi).filter { inA[b[$0]] }
+            if !aIndex.isEmpty && !bIndex.isEmpty {
+                var search = _MyersSearch(
+                    a: aIndex.map { a[$0] }, b: bIndex.map { b[$0] }, aIndex: aIndex, bIndex: bIndex)
+                search.solve(0, aIndex.count, 0, bIndex.count, pair)
+            }
+        }
+        for k in 0..<(a.count - aHi) { pair(aHi + k, bHi + k) }
+    }
+
+    /// Pairs the common subsequence of `a[aLo..<aHi]` and `b[bLo..<bHi]`.
+    @inlinable
+    mutating func solve(_ aLo: Int, _ aHi: Int, _ bLo: Int, _ bHi: Int, _ pair: (Int, Int) -> Void) {
+        var aLo = aLo
+        var bLo = bLo
+        var aHi = aHi
+        var bHi = bHi
+        while aLo < aHi && bLo < bHi && a[aLo] == b[bLo] {
+            pair(aIndex[aLo], bIndex[bLo])
+            aLo += 1
+            bLo += 1
+        }
+        var suffix = 0
+        while aHi > aLo && bHi > bLo && a[aHi - 1] == b[bHi - 1] {
+            aHi -= 1
+            bHi -= 1
+            suffix += 1
+        }
+        if aLo < aHi && bLo < bHi, let (x, y) = bisect(aLo, aHi, bLo, bHi),
+            (x, y) != (aLo, bLo) && (x, y) != (aHi, bHi)
+        {
+            solve(aLo, x, bLo, y, pair)
+            solve(x, aHi, y, bHi, pair)
+        }
+        for k in 0..<suffix { pair(aIndex[aHi + k], bIndex[bHi + k]) }
+    }
+
+    /// Finds a point on an optimal edit path of `a[aLo..<aHi]` → `b[bLo..<bHi]` where the forward
+    /// and backward searches meet (the middle snake), or `nil` when the ranges share nothing.
+    ///
+    /// Invariants: `forward[offset + k]` is the furthest x reached on diagonal k = x − y after d
+    /// steps from the top-left; `backward[offset + k]` the same from the bottom-right, with x and y
+    /// measured from the end. When the difference of lengths is odd the paths can first meet on a
+    /// forward step, when even on a backward one.
+    @inlinable
+    mutating func bisect(_ aLo: Int, _ aHi: Int, _ bLo: Int, _ bHi: Int) -> (Int, Int)? {
+        let n = aHi - aLo
+        let m = bHi - bLo
+        let maxD = (n + m + 1) / 2
+        let offset = maxD
+        let length = 2 * maxD + 2
+        let delta = n - m
+        let forwardMeets = delta & 1 != 0
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                forward.withUnsafeMutableBufferPointer { v1 in
+                    backward.withUnsafeMutableBufferPointer { v2 in
+                        for i in 0..<length {
+                            v1[i] = -1
+                            v2[i] = -1
+                        }
+                        v1[offset + 1] = 0
+                        v2[offset + 1] = 0
+                        // Diagonals that ran off the grid are skipped from then on.
+                        var k1Start = 0
+                        var k1End = 0
+                        var k2Start = 0
+                        var k2End = 0
+                        for d in 0..<maxD {
+                            var k1 = -d + k1Start
+                            while k1 <= d - k1End {
+                                let k1Offset = offset + k1
+                                var x1 =
+                                    (k1 == -d || (k1 != d && v1[k1Offset - 1] < v1[k1Offset + 1]))
+                                    ? v1[k1Offset + 1] : v1[k1Offset - 1] + 1
+                                var y1 = x1 - k1
+                                while x1 < n && y1 < m && a[aLo + x1] == b[bLo + y1] {
+                                    x1 += 1
+                                    y1 += 1
+                                }
+                                v1[k1Offset] = x1
+                                if x1 > n {
+                                    k1End += 2
+                                } else if y1 > m {
+                                    k1Start += 2
+                                } else if forwardMeets {
+                                    let k2Offset = offset + delta - k1
+                                    if k2Offset >= 0 && k2Offset < length && v2[k2Offset] != -1 {
+                                        if x1 >= n - v2[k2Offset] { return (aLo + x1, bLo + y1) }
+                                    }
+                                }
+                                k1 += 2
+                            }
+                            var k2 = -d + k2Start
+                            while k2 <= d - k2End {
+                                let k2Offset = offset + k2
+                                var x2 =
+                                    (k2 == -d || (k2 != d && v2[k2Offset - 1] < v2[k2Offset + 1]))
+                                    ? v2[k2Offset + 1] : v2[k2Offset - 1] + 1
+                                var y2 = x2 - k2
+                                while x2 < n && y2 < m && a[aHi - x2 - 1] == b[bHi - y2 - 1] {
+                                    x2 += 1
+                                    y2 += 1
+                                }
+                                v2[k2Offset] = x2
+                                if x2 > n {
+                                    k2End += 2
+                                } else if y2 > m {
+                                    k2Start += 2
+                                } else if !forwardMeets {
+                                    let k1Offset = offset + delta - k2
+                                    if k1Offset >= 0 && k1Offset < length && v1[k1Offset] != -1 {
+                                        let x1 = v1[k1Offset]
+                                        let y1 = offset + x1 - k1Offset
+                                        if x1 >= n - x2 { return (aLo + x1, bLo + y1) }
+                                    }
+                                }
+                                k2 += 2
+                            }
+                        }
+                        return nil
+                    }
+                }
+            }
+        }
+    }
+}
