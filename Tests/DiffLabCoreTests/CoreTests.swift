@@ -1,0 +1,119 @@
+import DiffLabCore
+import DiffLabTestSupport
+import Testing
+
+@Suite("Core vocabulary")
+struct CoreTests {
+    @Test func matchingValidationNamesTheBrokenInvariant() throws {
+        var m = Matching(oldCount: 2, newCount: 2)
+        m.pair(old: 0, new: 1)
+        try m.validate()
+        var oneSided = m
+        oneSided.oldToNew[1] = 0
+        #expect(throws: MatchingError.self) { try oneSided.validate() }
+        var outOfRange = m
+        outOfRange.newToOld[0] = 5
+        #expect(throws: MatchingError.self) { try outOfRange.validate() }
+        var flaggedInsert = m
+        flaggedInsert.updated[0] = true
+        #expect(throws: MatchingError.self) { try flaggedInsert.validate() }
+        var shortFlags = m
+        shortFlags.updated = [false]
+        #expect(throws: MatchingError.self) { try shortFlags.validate() }
+    }
+
+    @Test func derivationFromAMatching() {
+        // old [a b c d] → new [d x a b]: c deleted, x inserted, d moved, a and b shift.
+        var m = Matching(oldCount: 4, newCount: 4)
+        m.pair(old: 3, new: 0, updated: true)
+        m.pair(old: 0, new: 2)
+        m.pair(old: 1, new: 3)
+        let offsets = DiffResult(matching: m, moves: .offsets)
+        #expect(offsets.deletes == [2])
+        #expect(offsets.inserts == [1])
+        #expect(offsets.updates == [3])
+        #expect(offsets.updateDestinations == [0])
+        // survivor ranks a0 b1 d2; new ranks d0 a1 b2: all three move under the offsets rule.
+        #expect(offsets.moves == [Move(from: 3, to: 0), Move(from: 0, to: 2), Move(from: 1, to: 3)])
+        let minimal = DiffResult(matching: m, moves: .minimal)
+        #expect(minimal.moves == [Move(from: 3, to: 0)])
+        #expect(minimal.changeCount == 4)
+        #expect(offsets.changeCount == 6)
+    }
+
+    @Test func emptyMatchingHasNoChanges() {
+        let r = DiffResult(matching: Matching(oldCount: 0, newCount: 0))
+        #expect(!r.hasChanges)
+        #expect(r.changeCount == 0)
+        #expect(r.forBatchUpdates() == r)
+    }
+
+    struct BadResult: Sendable, CustomTestStringConvertible {
+        var why: String
+        var old: Int
+        var new: Int
+        var inserts: [Int] = []
+        var deletes: [Int] = []
+        var updates: [Int] = []
+        var destinations: [Int] = []
+        var moves: [Move] = []
+        var testDescription: String { why }
+    }
+
+    static let badResults: [BadResult] = [
+        BadResult(why: "negative length", old: -1, new: 0),
+        BadResult(why: "delete out of range", old: 2, new: 1, deletes: [2]),
+        BadResult(why: "insert twice", old: 0, new: 2, inserts: [1, 1]),
+        BadResult(why: "update without destination", old: 1, new: 1, updates: [0]),
+        BadResult(why: "update destination out of range", old: 1, new: 1, updates: [0], destinations: [3]),
+        BadResult(why: "move from a deleted index", old: 2, new: 1, deletes: [0], moves: [Move(from: 0, to: 0)]),
+        BadResult(why: "move to an inserted index", old: 1, new: 2, inserts: [0], moves: [Move(from: 0, to: 0)]),
+        BadResult(why: "two moves to one index", old: 2, new: 2, moves: [Move(from: 0, to: 1), Move(from: 1, to: 1)]),
+        BadResult(why: "counts do not add up", old: 3, new: 3, inserts: [0]),
+    ]
+
+    @Test(arguments: badResults)
+    func checkedInitRejects(bad: BadResult) {
+        #expect(throws: DiffResultError.self) {
+            try DiffResult(
+                oldCount: bad.old, newCount: bad.new, inserts: bad.inserts, deletes: bad.deletes,
+                updates: bad.updates, updateDestinations: bad.destinations, moves: bad.moves)
+        }
+    }
+
+    @Test func checkedInitSortsAndAccepts() throws {
+        let r = try DiffResult(
+            oldCount: 3, newCount: 3, inserts: [2, 0], deletes: [1, 0], updates: [2], updateDestinations: [1],
+            moves: [Move(from: 2, to: 1)])
+        #expect(r.inserts == [0, 2])
+        #expect(r.deletes == [0, 1])
+        let batch = r.forBatchUpdates()
+        #expect(batch.moves.isEmpty)
+        #expect(batch.inserts == [0, 1, 2])
+        #expect(batch.deletes == [0, 1, 2])
+    }
+
+    @Test func updateJudgement() {
+        let a = Box(1, 0)
+        #expect(!a._isUpdated(from: a, comparison: .identity))
+        #expect(!a._isUpdated(from: a, comparison: .equality))
+        #expect(Box(1, 0)._isUpdated(from: a, comparison: .identity))
+        #expect(!Box(1, 0)._isUpdated(from: a, comparison: .equality))
+        #expect(Box(1, 2)._isUpdated(from: a, comparison: .equality))
+        #expect(!Item(1, 0)._isUpdated(from: Item(1, 0), comparison: .identity))
+        #expect(Item(1, 1)._isUpdated(from: Item(1, 0), comparison: .identity))
+    }
+
+    @Test func selfIdentifiedConformances() {
+        #expect("a".diffIdentifier == "a")
+        #expect(42.diffIdentifier == 42)
+        #expect(UInt8(7).isContentEqual(to: 7))
+        #expect(!"a".isContentEqual(to: "b"))
+    }
+
+    @Test func indexPathOrdering() {
+        #expect(ItemIndexPath(section: 0, item: 9) < ItemIndexPath(section: 1, item: 0))
+        #expect(Move(from: 9, to: 0) < Move(from: 0, to: 1))
+        #expect(ItemIndexPath(section: 1, item: 2).description == "[1, 2]")
+    }
+}
