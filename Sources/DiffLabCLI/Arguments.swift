@@ -1,0 +1,84 @@
+/// A small command-line parser: long options with or without a value, and positionals.
+///
+/// Accepts `--name value`, `--name=value`, flags (`--name`), `-h` as `--help`, and `--` to end
+/// options. Every mistake — an unknown option, a missing or unexpected value, an option given
+/// twice, too many or too few positionals — is a ``CommandError/usage(_:)``.
+public struct ParsedArguments: Sendable, Equatable {
+    /// Positional arguments, in order.
+    public var positionals: [String] = []
+    /// Option values by name (without dashes).
+    public var values: [String: String] = [:]
+    /// Flags given (without dashes).
+    public var flags: Set<String> = []
+
+    /// The value of option `name`, if given.
+    public func value(_ name: String) -> String? { values[name] }
+    /// Whether flag `name` was given.
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// The options one command accepts.
+public struct OptionSpec: Sendable {
+    /// Options that take a value.
+    public var valued: Set<String>
+    /// Options that take none.
+    public var flags: Set<String>
+
+    /// A spec; `help` is always accepted as a flag.
+    public init(valued: Set<String> = [], flags: Set<String> = []) {
+        self.valued = valued
+        self.flags = flags.union(["help"])
+    }
+
+    /// Parses `arguments` (the command's own, after its name).
+    ///
+    /// - Throws: ``CommandError`` with status ``ExitStatus/usage`` on any mistake.
+    /// - Complexity: O(arguments).
+    public func parse(_ arguments: [String]) throws(CommandError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if argument == "-h" {
+                parsed.flags.insert("help")
+                continue
+            }
+            guard argument.hasPrefix("--") else { throw .usage("unknown option '\(argument)'") }
+            let body = argument.dropFirst(2)
+            let name: String
+            var inlineValue: String?
+            if let equals = body.firstIndex(of: "=") {
+                name = String(body[..<equals])
+                inlineValue = String(body[body.index(after: equals)...])
+            } else {
+                name = String(body)
+            }
+            if flags.contains(name) {
+                guard inlineValue == nil else { throw .usage("option '--\(name)' takes no value") }
+                parsed.flags.insert(name)
+            } else if valued.contains(name) {
+                guard parsed.values[name] == nil else { throw .usage("option '--\(name)' given twice") }
+                if let inlineValue {
+                    parsed.values[name] = inlineValue
+                } else {
+                    guard index < arguments.count else { throw .usage("option '--\(name)' needs a value") }
+                    parsed.values[name] = arguments[index]
+                    index += 1
+                }
+            } else {
+                throw .usage("unknown option '--\(name)'")
+            }
+        }
+        return parsed
+    }
+}

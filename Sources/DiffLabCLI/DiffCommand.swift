@@ -1,0 +1,99 @@
+import DiffLabCore
+import DiffLabEngines
+import DiffLabJSON
+
+/// `difflab diff OLD.json NEW.json [--engine E] [--batch] [--moves S] [--sections F,T]`.
+enum DiffCommand {
+    static let help = """
+        USAGE: difflab diff OLD.json NEW.json [--engine NAME] [--moves STRATEGY] [--batch] [--sections FROM,TO]
+
+        Diffs two lists and prints one JSON object on standard output:
+          {"inserts":[...],"deletes":[...],"updates":[...],"moves":[{"from":i,"to":j},...]}
+        inserts are new indices, deletes and updates old indices (all ascending); moves go from
+        an old to a new index, ascending by "to".
+
+        INPUT
+          Each file holds a JSON array ('-' reads standard input). An element is either
+            a string or number      its own identifier and content (1 and "1" differ), or
+            {"id": S, "content": C} identifier S (a string or number), content C (any JSON,
+                                    compared as a JSON value; absent means null).
+
+        OPTIONS
+          --engine NAME       \(EngineKind.allNames) (default: heckel)
+                                heckel   IGListKit's IGListDiff semantics
+                                hashmap  the same output as heckel, optimised
+                                myers    pairing from a minimal edit script
+                                stdlib   Swift's difference(from:) + inferringMoves()
+          --moves STRATEGY    offsets (default): IGListKit's rule, an item moves when
+                                oldIndex - deletesBefore + insertsBefore != newIndex
+                              minimal: fewest moves; a longest increasing run stays put
+          --batch             print the result safe for one UIKit performBatchUpdates:
+                              updates become delete + insert (forBatchUpdates())
+          --sections F,T      address items as [section, item] index paths: old indices in
+                              section F, new indices in section T
+          -h, --help          show this help
+
+        EXIT STATUS
+          0 success, 64 bad command line, 65 bad input data, 66 input file unreadable
+        """
+
+    static let options = OptionSpec(valued: ["engine", "moves", "sections"], flags: ["batch"])
+
+    static func run(_ arguments: [String], console: Console) throws(CommandError) {
+        let parsed = try options.parse(arguments)
+        if parsed.flag("help") {
+            console.out(help + "\n")
+            return
+        }
+        guard parsed.positionals.count == 2 else {
+            throw .usage("diff needs two files, OLD.json and NEW.json (got \(parsed.positionals.count))")
+        }
+        let engineName = parsed.value("engine") ?? "heckel"
+        guard let engine = EngineKind(rawValue: engineName) else {
+            throw .usage("unknown engine '\(engineName)' (expected one of: \(EngineKind.allNames))")
+        }
+        let movesName = parsed.value("moves") ?? "offsets"
+        guard let moves = MoveStrategy(rawValue: movesName) else {
+            throw .usage("unknown move strategy '\(movesName)' (expected offsets or minimal)")
+        }
+        let sections = try parsed.value("sections").map { text throws(CommandError) in try parseSections(text) }
+
+        let old = try readList(parsed.positionals[0])
+        let new = try readList(parsed.positionals[1])
+        var result = engine.diff(from: old, to: new, moves: moves)
+        if parsed.flag("batch") { result = result.forBatchUpdates() }
+        console.out(render(result, sections: sections).serialized() + "\n")
+    }
+
+    /// Parses `F,T` into two non-negative section indices.
+    static func parseSections(_ text: String) throws(CommandError) -> (from: Int, to: Int) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let from = Int(parts[0]), let to = Int(parts[1]), from >= 0, to >= 0 else {
+            throw .usage("--sections expects FROM,TO: two non-negative integers, e.g. 0,1 (got '\(text)')")
+        }
+        return (from, to)
+    }
+
+    /// The output object; with sections, every index becomes `[section, item]`.
+    static func render(_ result: DiffResult, sections: (from: Int, to: Int)?) -> JSONValue {
+        func index(_ i: Int, section: Int?) -> JSONValue {
+            guard let section else { return .integer(i) }
+            return .array([.integer(section), .integer(i)])
+        }
+        let from = sections?.from
+        let to = sections?.to
+        return .object(
+            JSONObject([
+                ("inserts", .array(result.inserts.map { index($0, section: to) })),
+                ("deletes", .array(result.deletes.map { index($0, section: from) })),
+                ("updates", .array(result.updates.map { index($0, section: from) })),
+                (
+                    "moves",
+                    .array(
+                        result.moves.map {
+                            .object(JSONObject([("from", index($0.from, section: from)), ("to", index($0.to, section: to))]))
+                        })
+                ),
+            ]))
+    }
+}

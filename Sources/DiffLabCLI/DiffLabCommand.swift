@@ -1,0 +1,61 @@
+/// The `difflab` command line: dispatches to a subcommand and turns every error into one line on
+/// standard error and an exit status. Never traps on user input.
+public enum DiffLabCommand {
+    /// The version printed by `difflab --version`.
+    public static let version = "0.1.0"
+
+    static let help = """
+        USAGE: difflab <command> [options]
+
+        DiffLab: a performance lab and fuzzing harness for list-diffing engines.
+
+        COMMANDS
+          diff OLD.json NEW.json   diff two lists with any engine (see: difflab diff --help)
+          help [COMMAND]           show help for difflab or a command
+
+        OPTIONS
+          -h, --help               show this help
+          --version                print the version
+
+        EXIT STATUS
+          0 success, 64 bad command line, 65 bad input data, 66 input file unreadable
+        """
+
+    /// Runs `difflab` with `arguments` (without the program name).
+    ///
+    /// - Returns: the exit status.
+    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+        do {
+            try dispatch(arguments, console: console)
+            return ExitStatus.success.rawValue
+        } catch {
+            console.err("difflab: \(error.message)\n")
+            if error.status == .usage { console.err("Run 'difflab --help' for usage.\n") }
+            return error.status.rawValue
+        }
+    }
+
+    static func dispatch(_ arguments: [String], console: Console) throws(CommandError) {
+        guard let command = arguments.first else {
+            console.err(help + "\n")
+            throw .usage("no command given")
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "-h", "--help":
+            console.out(help + "\n")
+        case "help":
+            switch rest.first {
+            case nil: console.out(help + "\n")
+            case "diff": console.out(DiffCommand.help + "\n")
+            case let other?: throw .usage("no help for unknown command '\(other)'")
+            }
+        case "--version":
+            console.out("difflab \(version)\n")
+        case "diff":
+            try DiffCommand.run(rest, console: console)
+        default:
+            throw .usage("unknown command '\(command)'")
+        }
+    }
+}

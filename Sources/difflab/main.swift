@@ -1,0 +1,10 @@
+import DiffLabCLI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+let status = DiffLabCommand.run(Array(CommandLine.arguments.dropFirst()))
+exit(status)

@@ -1,0 +1,166 @@
+import DiffLabCLI
+import DiffLabJSON
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs `difflab` in process and records what it writes.
+final class Recorder: Sendable {
+    let output = Mutex("")
+    let errors = Mutex("")
+    var console: Console {
+        Console(out: { text in self.output.withLock { $0 += text } }, err: { text in self.errors.withLock { $0 += text } })
+    }
+    var out: String { output.withLock { $0 } }
+    var err: String { errors.withLock { $0 } }
+}
+
+func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
+    let recorder = Recorder()
+    let status = DiffLabCommand.run(arguments, console: recorder.console)
+    return (status, recorder.out, recorder.err)
+}
+
+/// A temporary directory with the given files, removed when the test ends.
+struct Files: ~Copyable {
+    let directory: String
+    init(_ files: [String: String]) {
+        var template = Array("/tmp/difflab-cli-XXXXXX".utf8CString)
+        directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        for (name, text) in files {
+            let file = fopen(path(name), "w")!
+            fputs(text, file)
+            fclose(file)
+        }
+    }
+    func path(_ name: String) -> String { directory + "/" + name }
+    deinit {
+        if let d = opendir(directory) {
+            while let entry = readdir(d) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { unlink(directory + "/" + name) }
+            }
+            closedir(d)
+        }
+        rmdir(directory)
+    }
+}
+
+@Suite("difflab diff")
+struct DiffCommandTests {
+    static let paper = Files([
+        "old.json": #"["much","writing","is","like","snow",",","a","mass","of","long","words","and","phrases","falls","upon","the","relevant","facts","covering","up","the","details","."]"#,
+        "new.json": #"["a","mass","of","latin","words","falls","upon","the","relevant","facts","like","soft","snow",",","covering","up","the","details","."]"#,
+    ])
+
+    @Test(arguments: ["heckel", "hashmap", "myers", "stdlib"])
+    func outputFormatIsExact(engine: String) {
+        let result = run(["diff", Self.paper.path("old.json"), Self.paper.path("new.json"), "--engine", engine, "--moves", "minimal"])
+        #expect(result.status == 0)
+        #expect(result.err == "")
+        #expect(
+            result.out
+                == #"{"inserts":[3,11],"deletes":[0,1,2,9,11,12],"updates":[],"moves":[{"from":3,"to":10},{"from":4,"to":12},{"from":5,"to":13}]}"#
+                + "\n")
+    }
+
+    @Test func defaultEngineAndMovesAreHeckelOffsets() {
+        let defaults = run(["diff", Self.paper.path("old.json"), Self.paper.path("new.json")])
+        let explicit = run([
+            "diff", "--engine=heckel", "--moves=offsets", Self.paper.path("old.json"), Self.paper.path("new.json"),
+        ])
+        #expect(defaults.status == 0)
+        #expect(defaults.out == explicit.out)
+        #expect(defaults.out.contains(#"{"from":6,"to":0}"#))
+    }
+
+    static let objects = Files([
+        "old.json": #"[{"id":1,"content":{"t":"a","n":1}},{"id":2,"content":"x"},{"id":"2","content":null},{"id":3}]"#,
+        "new.json": #"[{"id":3,"content":null},{"id":1,"content":{"n":1,"t":"a"}},{"id":2,"content":"y"},{"id":"2"}]"#,
+    ])
+
+    @Test func objectsCompareContentAsJSONValues() {
+        let r = run(["diff", Self.objects.path("old.json"), Self.objects.path("new.json")])
+        #expect(r.status == 0)
+        // 1: key order differs only → not updated. 2: "x" → "y" → updated. "2" ≠ 2. 3: absent = null.
+        #expect(r.out == #"{"inserts":[],"deletes":[],"updates":[1],"moves":[{"from":3,"to":0},{"from":0,"to":1},{"from":1,"to":2},{"from":2,"to":3}]}"# + "\n")
+    }
+
+    @Test func batchAndSections() {
+        let r = run(["diff", Self.objects.path("old.json"), Self.objects.path("new.json"), "--batch", "--sections", "2,5"])
+        #expect(r.status == 0)
+        #expect(
+            r.out
+                == #"{"inserts":[[5,2]],"deletes":[[2,1]],"updates":[],"moves":[{"from":[2,3],"to":[5,0]},{"from":[2,0],"to":[5,1]},{"from":[2,2],"to":[5,3]}]}"#
+                + "\n")
+    }
+
+    @Test func scalarsNumbersAndStringsAreDistinctIdentifiers() {
+        let files = Files(["a.json": #"[1, "1", 2.5]"#, "b.json": #"["1", 1.0, 2.50]"#])
+        let r = run(["diff", files.path("a.json"), files.path("b.json")])
+        #expect(r.out == #"{"inserts":[],"deletes":[],"updates":[],"moves":[{"from":1,"to":0},{"from":0,"to":1}]}"# + "\n")
+    }
+
+    struct BadInput: Sendable, CustomTestStringConvertible {
+        var name: String
+        var arguments: [String]
+        var status: Int32
+        var message: String
+        var testDescription: String { name }
+    }
+
+    static let bad = Files([
+        "ok.json": "[1,2]",
+        "malformed.json": "[1, 2",
+        "object.json": #"{"a": 1}"#,
+        "bool.json": "[true]",
+        "noid.json": #"[{"content": 1}]"#,
+        "badid.json": #"[{"id": [1]}]"#,
+        "extra.json": #"[{"id": 1, "colour": 2}]"#,
+    ])
+
+    static let badInputs: [BadInput] = [
+        BadInput(name: "missing file", arguments: ["diff", bad.path("nope.json"), bad.path("ok.json")], status: 66, message: "cannot open"),
+        BadInput(name: "directory", arguments: ["diff", bad.directory, bad.path("ok.json")], status: 66, message: "is a directory"),
+        BadInput(name: "malformed JSON", arguments: ["diff", bad.path("ok.json"), bad.path("malformed.json")], status: 65, message: "malformed JSON at line 1"),
+        BadInput(name: "not an array", arguments: ["diff", bad.path("object.json"), bad.path("ok.json")], status: 65, message: "expected a JSON array of elements, not an object"),
+        BadInput(name: "boolean element", arguments: ["diff", bad.path("bool.json"), bad.path("ok.json")], status: 65, message: "element 0 is a boolean"),
+        BadInput(name: "object without id", arguments: ["diff", bad.path("noid.json"), bad.path("ok.json")], status: 65, message: "has no \"id\""),
+        BadInput(name: "array id", arguments: ["diff", bad.path("badid.json"), bad.path("ok.json")], status: 65, message: "must be a string or a number"),
+        BadInput(name: "unknown key", arguments: ["diff", bad.path("extra.json"), bad.path("ok.json")], status: 65, message: "unknown key \"colour\""),
+        BadInput(name: "unknown engine", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--engine", "fast"], status: 64, message: "unknown engine 'fast'"),
+        BadInput(name: "unknown moves", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--moves", "few"], status: 64, message: "unknown move strategy"),
+        BadInput(name: "unknown flag", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--fast"], status: 64, message: "unknown option '--fast'"),
+        BadInput(name: "missing value", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--engine"], status: 64, message: "needs a value"),
+        BadInput(name: "flag with value", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--batch=yes"], status: 64, message: "takes no value"),
+        BadInput(name: "bad sections", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--sections", "1,-2"], status: 64, message: "--sections expects FROM,TO"),
+        BadInput(name: "one file", arguments: ["diff", bad.path("ok.json")], status: 64, message: "needs two files"),
+        BadInput(name: "unknown command", arguments: ["dif"], status: 64, message: "unknown command 'dif'"),
+        BadInput(name: "no command", arguments: [], status: 64, message: "no command given"),
+    ]
+
+    @Test(arguments: badInputs)
+    func badInputGivesOneClearLineAndStatus(bad: BadInput) {
+        let r = run(bad.arguments)
+        #expect(r.status == bad.status)
+        #expect(r.out == "")
+        #expect(r.err.contains("difflab: "))
+        #expect(r.err.contains(bad.message), "stderr: \(r.err)")
+    }
+
+    @Test func helpDescribesEverything() {
+        let top = run(["--help"])
+        #expect(top.status == 0)
+        #expect(top.out.contains("diff OLD.json NEW.json"))
+        let diff = run(["diff", "--help"])
+        #expect(diff.status == 0)
+        for word in ["--engine", "heckel", "hashmap", "myers", "stdlib", "--moves", "offsets", "minimal", "--batch", "--sections", "\"content\"", "65", "66"] {
+            #expect(diff.out.contains(word), "diff --help lacks \(word)")
+        }
+        #expect(run(["help", "diff"]).out == diff.out)
+        #expect(run(["--version"]).out.hasPrefix("difflab "))
+    }
+}
