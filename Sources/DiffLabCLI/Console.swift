@@ -70,5 +70,6 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Bad input data (exit 65).
     public static func data(_ message: String) -> CommandError { CommandError(.dataError, message) }
 
+    /// The message.
     public var description: String { message }
 }

@@ -19,8 +19,10 @@ public struct JSONElement: Diffable, Hashable, Sendable {
         self.content = content
     }
 
+    /// The element's ``id``.
     public var diffIdentifier: JSONValue { id }
 
+    /// Contents compare as JSON values: numbers by value, objects ignoring key order.
     public func isContentEqual(to other: JSONElement) -> Bool { content == other.content }
 
     /// Decodes a JSON array of elements.

@@ -19,6 +19,7 @@ public struct Move: Hashable, Sendable, Comparable, CustomStringConvertible {
     @inlinable
     public static func < (a: Move, b: Move) -> Bool { (a.to, a.from) < (b.to, b.from) }
 
+    /// `from→to`.
     public var description: String { "\(from)→\(to)" }
 }
 
@@ -100,7 +101,7 @@ extension DiffResult {
         var updateDestinations: [Int] = []
         var moves: [Move] = []
         // The survivor rank of each paired old element: its index once deletes are removed.
-        var survivorRank = [Int](repeating: 0, count: oldCount)
+        var survivorRank = [Int](repeating: 0, count: strategy == .offsets ? oldCount : 0)
         matching.oldToNew.withUnsafeBufferPointer { oldToNew in
             matching.updated.withUnsafeBufferPointer { updated in
                 var deleted = 0
@@ -110,7 +111,7 @@ extension DiffResult {
                         deletes.append(o)
                         deleted &+= 1
                     } else {
-                        survivorRank[o] = o &- deleted
+                        if strategy == .offsets { survivorRank[o] = o &- deleted }
                         if updated[n] {
                             updates.append(o)
                             updateDestinations.append(n)

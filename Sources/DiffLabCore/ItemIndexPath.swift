@@ -20,6 +20,7 @@ public struct ItemIndexPath: Hashable, Sendable, Comparable, CustomStringConvert
         (a.section, a.item) < (b.section, b.item)
     }
 
+    /// `[section, item]`.
     public var description: String { "[\(section), \(item)]" }
 }
 
@@ -37,6 +38,7 @@ public struct IndexPathMove: Hashable, Sendable, CustomStringConvertible {
         self.to = to
     }
 
+    /// `[s, i]→[s, i]`.
     public var description: String { "\(from)→\(to)" }
 }
 

@@ -26,6 +26,7 @@ import DiffLabCore
 /// - Complexity: O(n + m) expected time; O(n + m) space: about 12 bytes per table slot (2 slots per
 ///   old element) plus 4 bytes per element of each list, besides the ``Matching`` itself.
 public struct HashMapEngine: DiffEngine {
+    /// `"hashmap"`, the name on the command line and in reports.
     public var name: String { "hashmap" }
 
     /// Creates the engine. It has no state.

@@ -26,6 +26,7 @@ import DiffLabCore
 ///   occurrence stack per distinct identifier. ``HashMapEngine`` gives the same result without
 ///   per-entry allocations.
 public struct HeckelEngine: DiffEngine {
+    /// `"heckel"`, the name on the command line and in reports.
     public var name: String { "heckel" }
 
     /// Creates the engine. It has no state.

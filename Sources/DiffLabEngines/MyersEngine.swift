@@ -25,6 +25,7 @@ import DiffLabCore
 /// - Complexity: O((n + m) · D) time for an edit distance D after steps 2 and 3 (O(n + m) when the
 ///   lists share little or almost everything), O(n + m) space.
 public struct MyersEngine: DiffEngine {
+    /// `"myers"`, the name on the command line and in reports.
     public var name: String { "myers" }
 
     /// Creates the engine. It has no state.

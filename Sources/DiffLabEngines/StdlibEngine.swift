@@ -21,6 +21,7 @@ import DiffLabCore
 /// - Complexity: that of `difference(from:)`, O((n + m) · D) time for D differences and, as the
 ///   standard library keeps its search trace, O(D²) space in the worst case; plus O(n + m).
 public struct StdlibEngine: DiffEngine {
+    /// `"stdlib"`, the name on the command line and in reports.
     public var name: String { "stdlib" }
 
     /// Creates the engine. It has no state.

@@ -121,3 +121,60 @@ struct CrossCheckTests {
         return best.max() ?? 0
     }
 }
+
+/// IGListKit's `-[IGListIndexSetResult resultForBatchUpdates]`, transcribed step by step as an
+/// oracle: moved updates become delete + insert; then, for every identifier of the old index map
+/// (last occurrence wins), a remaining update becomes delete(old map) + insert(new map).
+func iglistkitResultForBatchUpdates(_ r: DiffResult, old: [Item], new: [Item]) -> (inserts: Set<Int>, deletes: Set<Int>, moves: [Move]) {
+    var deletes = Set(r.deletes)
+    var inserts = Set(r.inserts)
+    var filteredUpdates = Set(r.updates)
+    var filteredMoves = r.moves
+    for i in r.moves.indices.reversed() where filteredUpdates.contains(r.moves[i].from) {
+        let move = r.moves[i]
+        filteredMoves.remove(at: i)
+        filteredUpdates.remove(move.from)
+        deletes.insert(move.from)
+        inserts.insert(move.to)
+    }
+    var oldIndexMap: [Int: Int] = [:]
+    var newIndexMap: [Int: Int] = [:]
+    for (i, e) in old.enumerated() { oldIndexMap[e.id] = i }
+    for (i, e) in new.enumerated() { newIndexMap[e.id] = i }
+    for (id, index) in oldIndexMap where filteredUpdates.contains(index) {
+        deletes.insert(index)
+        if let n = newIndexMap[id] { inserts.insert(n) }
+    }
+    return (inserts, deletes, filteredMoves)
+}
+
+@Suite("Batch conversion against IGListKit")
+struct IGListKitBatchOracleTests {
+    @Test(arguments: EngineKind.allCases)
+    func equalsIGListKitForUniqueIdentifiers(engine: EngineKind) {
+        var rng = SplitMix64(seed: 17)
+        for _ in 0..<400 {
+            let (old, new) = randomUniqueLists(&rng, maxCount: 16)
+            let r = engine.diff(from: old, to: new)
+            let ours = r.forBatchUpdates()
+            let theirs = iglistkitResultForBatchUpdates(r, old: old, new: new)
+            #expect(Set(ours.inserts) == theirs.inserts)
+            #expect(Set(ours.deletes) == theirs.deletes)
+            #expect(ours.moves == theirs.moves)
+            #expect(ours.inserts.count == theirs.inserts.count && ours.deletes.count == theirs.deletes.count)
+        }
+    }
+
+    /// The documented divergence: with duplicates IGListKit's conversion loses reloads (the stale
+    /// content shows), ours does not.
+    @Test func iglistkitLosesDuplicateReloadsOursDoesNot() throws {
+        let old = [Item(1, 0), Item(1, 0)]
+        let new = [Item(1, 1), Item(1, 1)]
+        let r = HeckelEngine().diff(from: old, to: new)
+        let theirs = iglistkitResultForBatchUpdates(r, old: old, new: new)
+        let theirResult = try DiffResult(
+            oldCount: 2, newCount: 2, inserts: Array(theirs.inserts), deletes: Array(theirs.deletes), moves: theirs.moves)
+        #expect(!uikitApplicationProblems(theirResult, old: old, new: new, batch: true).isEmpty)
+        #expect(uikitApplicationProblems(r.forBatchUpdates(), old: old, new: new, batch: true).isEmpty)
+    }
+}
