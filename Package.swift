@@ -2,7 +2,8 @@
 // DiffLab — a performance lab and fuzzing harness for list-diffing engines.
 //
 // Layers (no back-edges):
-//   DiffLabCore (vocabulary) ← DiffLabEngines ← … ← DiffLabCLI ← difflab
+//   DiffLabCore (vocabulary) ← DiffLabEngines ← DiffLabBatch (UIKit's batch-update model)
+//     ← … ← DiffLabCLI ← difflab
 //   DiffLabJSON is a leaf utility used by the CLI and later layers.
 import PackageDescription
 
@@ -11,18 +12,21 @@ let package = Package(
     products: [
         .library(name: "DiffLabCore", targets: ["DiffLabCore"]),
         .library(name: "DiffLabEngines", targets: ["DiffLabEngines"]),
+        .library(name: "DiffLabBatch", targets: ["DiffLabBatch"]),
         .library(name: "DiffLabJSON", targets: ["DiffLabJSON"]),
         .executable(name: "difflab", targets: ["difflab"]),
     ],
     targets: [
         .target(name: "DiffLabCore"),
         .target(name: "DiffLabEngines", dependencies: ["DiffLabCore"]),
+        .target(name: "DiffLabBatch", dependencies: ["DiffLabCore", "DiffLabEngines"]),
         .target(name: "DiffLabJSON"),
-        .target(name: "DiffLabCLI", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabJSON"]),
+        .target(name: "DiffLabCLI", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON"]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
         .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore"], path: "Tests/Support"),
         .testTarget(name: "DiffLabCoreTests", dependencies: ["DiffLabCore", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabTestSupport"]),
+        .testTarget(name: "DiffLabBatchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
         .testTarget(name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabJSON"]),
     ],

@@ -1,0 +1,192 @@
+import DiffLabCore
+
+extension BatchUpdate {
+    /// A repaired copy that UIKit accepts, in the manner of IGListKit's `IGListBatchUpdateData`,
+    /// which cleans up an update before handing it to `performBatchUpdates`.
+    ///
+    /// The sanitizer is driven by the validator: it repairs the first violation found and looks
+    /// again, so every rule is repaired by exactly one local change:
+    /// - out-of-bounds or repeated operations, and moves sharing a source or destination, are
+    ///   dropped (UIKit would crash; IGListKit dedupes deletes the same way);
+    /// - a section both deleted and reloaded keeps only the delete;
+    /// - a section move from a deleted or reloaded section, or to an inserted one, is dropped
+    ///   (IGListKit: "count-changing operations must match with data source changes");
+    /// - a section move with item changes inside it becomes delete(from) + insert(to), as IGListKit
+    ///   does; the item changes inside are then dropped by the next rule;
+    /// - item operations inside inserted, deleted or reloaded sections are dropped; an item move
+    ///   out of such a section becomes an insert at its destination, one into such a section a
+    ///   delete at its source;
+    /// - delete + reload of one index path keeps the delete; delete + move from keeps the delete
+    ///   and inserts at the move's destination; reload + move becomes delete + insert (IGListKit's
+    ///   rule for updated moves); insert + move to keeps the move;
+    /// - finally, a surviving section whose item count does not add up is balanced: surplus
+    ///   inserts are dropped (highest index first), then untouched items deleted; a shortfall adds
+    ///   inserts at the highest free positions. This is how repeated deletes, once removed, keep
+    ///   the counts the data source reports.
+    ///
+    /// What it cannot fix, and leaves for the validator to report: a section count that does not
+    /// add up (sections before + inserted − deleted ≠ sections after), negative item counts, and a
+    /// surplus larger than the section's untouched items. It makes an update *valid*, not *right*:
+    /// a dropped operation can leave wrong or stale items on screen, which
+    /// ``apply(to:expecting:comparison:)`` reports.
+    ///
+    /// - Complexity: O(v · (S + k log k)) for v violations, S sections and k operations.
+    public func sanitized() -> BatchUpdate {
+        var update = self
+        // Each repair removes an operation or turns a move into simpler operations, so the loop
+        // ends; the bound is a guard, not a limit reached in practice.
+        var budget = 4 * (operationCount + itemCountsBefore.count + itemCountsAfter.count) + 16
+        while budget > 0, let violation = update.violations().first(where: { $0.rule != "item-count" }) {
+            budget -= 1
+            if !update.repair(violation) { break }
+        }
+        if update.violations().allSatisfy({ $0.rule == "item-count" }) { update.balanceItemCounts() }
+        return update
+    }
+
+    /// The number of operations listed.
+    var operationCount: Int {
+        insertSections.count + deleteSections.count + reloadSections.count + moveSections.count + insertItems.count
+            + deleteItems.count + reloadItems.count + moveItems.count
+    }
+
+    /// Applies the one local repair for `violation`; `false` when there is none.
+    private mutating func repair(_ violation: BatchUpdateViolation) -> Bool {
+        switch violation {
+        case .sectionCountMismatch, .itemCountMismatch:
+            return false
+        case let .sectionOutOfBounds(operation, section, _), let .duplicateSection(operation, section):
+            return removeSection(section, operation)
+        case let .sectionMoveOutOfBounds(move, _, _), let .sectionMoveFromRemovedSection(move),
+            let .sectionMoveToInsertedSection(move):
+            return removeFirst(move, from: &moveSections)
+        case let .conflictingSectionMoves(_, later, _):
+            return removeFirst(later, from: &moveSections)
+        case let .deleteAndReloadSection(section):
+            return removeFirst(section, from: &reloadSections)
+        case let .sectionMoveWithItemChanges(move, _, _):
+            guard removeFirst(move, from: &moveSections) else { return false }
+            deleteSections.append(move.from)
+            insertSections.append(move.to)
+            return true
+        case let .itemSectionOutOfBounds(operation, path, _), let .itemOutOfBounds(operation, path, _),
+            let .duplicateItem(operation, path), let .itemOperationInChangedSection(operation, path, _):
+            return removeItem(path, operation)
+        case let .itemMoveSectionOutOfBounds(move, _, _), let .itemMoveOutOfBounds(move, _, _):
+            return removeFirst(move, from: &moveItems)
+        case let .conflictingItemMoves(_, later, _):
+            return removeFirst(later, from: &moveItems)
+        case let .deleteAndReloadItem(path):
+            return removeFirst(path, from: &reloadItems)
+        case let .deleteAndMoveItem(path):
+            guard let move = moveItems.first(where: { $0.from == path }), removeFirst(move, from: &moveItems)
+            else { return false }
+            insertItems.append(move.to)
+            return true
+        case let .reloadAndMoveItem(path):
+            guard let move = moveItems.first(where: { $0.from == path }), removeFirst(move, from: &moveItems),
+                removeFirst(path, from: &reloadItems)
+            else { return false }
+            deleteItems.append(move.from)
+            insertItems.append(move.to)
+            return true
+        case let .insertAndMoveItem(path):
+            return removeFirst(path, from: &insertItems)
+        case let .itemMoveOutOfRemovedSection(move):
+            guard removeFirst(move, from: &moveItems) else { return false }
+            insertItems.append(move.to)
+            return true
+        case let .itemMoveIntoInsertedSection(move):
+            guard removeFirst(move, from: &moveItems) else { return false }
+            deleteItems.append(move.from)
+            return true
+        }
+    }
+
+    private mutating func removeSection(_ section: Int, _ operation: BatchOperation) -> Bool {
+        switch operation {
+        case .insert: removeLast(section, from: &insertSections)
+        case .delete: removeLast(section, from: &deleteSections)
+        case .reload: removeLast(section, from: &reloadSections)
+        case .moveFrom, .moveTo: false
+        }
+    }
+
+    private mutating func removeItem(_ path: ItemIndexPath, _ operation: BatchOperation) -> Bool {
+        switch operation {
+        case .insert: removeLast(path, from: &insertItems)
+        case .delete: removeLast(path, from: &deleteItems)
+        case .reload: removeLast(path, from: &reloadItems)
+        case .moveFrom: removeFirst(where: { $0.from == path }, from: &moveItems)
+        case .moveTo: removeFirst(where: { $0.to == path }, from: &moveItems)
+        }
+    }
+
+    /// Balances every surviving section's item count; see ``sanitized()``.
+    private mutating func balanceItemCounts() {
+        for violation in violations() {
+            guard case let .itemCountMismatch(section, before, after, inserted, deleted, movedIn, movedOut) = violation
+            else { continue }
+            var surplus = before + inserted - deleted + movedIn - movedOut - after
+            // Too many items: drop inserts into the section, highest first.
+            while surplus > 0, let i = insertItems.indices.filter({ insertItems[$0].section == section })
+                .max(by: { insertItems[$0].item < insertItems[$1].item })
+            {
+                insertItems.remove(at: i)
+                surplus -= 1
+            }
+            // Still too many: delete untouched items of the section it came from, highest first.
+            if surplus > 0, let old = sourceSection(ofNew: section) {
+                let touched = Set(deleteItems + reloadItems + moveItems.map(\.from)).filter { $0.section == old }
+                var item = itemCountsBefore[old] - 1
+                while surplus > 0 && item >= 0 {
+                    let path = ItemIndexPath(section: old, item: item)
+                    if !touched.contains(path) {
+                        deleteItems.append(path)
+                        surplus -= 1
+                    }
+                    item -= 1
+                }
+            }
+            // Too few: insert at the highest free positions.
+            if surplus < 0 {
+                let taken = Set(insertItems + moveItems.map(\.to)).filter { $0.section == section }
+                var item = after - 1
+                while surplus < 0 && item >= 0 {
+                    let path = ItemIndexPath(section: section, item: item)
+                    if !taken.contains(path) {
+                        insertItems.append(path)
+                        surplus += 1
+                    }
+                    item -= 1
+                }
+            }
+        }
+    }
+
+    /// The section before the update that becomes section `new` after it, when it survives.
+    private func sourceSection(ofNew new: Int) -> Int? {
+        let positions = _survivorPositions(
+            oldCount: itemCountsBefore.count, newCount: itemCountsAfter.count,
+            removed: _flags(deleteSections + moveSections.map(\.from), count: itemCountsBefore.count),
+            taken: _flags(insertSections + moveSections.map(\.to), count: itemCountsAfter.count))
+        if let move = moveSections.first(where: { $0.to == new }) { return move.from }
+        return positions.firstIndex(of: new)
+    }
+}
+
+private func removeFirst<T: Equatable>(_ value: T, from list: inout [T]) -> Bool {
+    removeFirst(where: { $0 == value }, from: &list)
+}
+
+private func removeFirst<T>(where predicate: (T) -> Bool, from list: inout [T]) -> Bool {
+    guard let i = list.firstIndex(where: predicate) else { return false }
+    list.remove(at: i)
+    return true
+}
+
+private func removeLast<T: Equatable>(_ value: T, from list: inout [T]) -> Bool {
+    guard let i = list.lastIndex(of: value) else { return false }
+    list.remove(at: i)
+    return true
+}

@@ -1,0 +1,109 @@
+import DiffLabCore
+
+/// A move of a whole section: from its index before the update to its index after it.
+public struct SectionMove: Hashable, Sendable, CustomStringConvertible {
+    /// Section index before the update.
+    public var from: Int
+    /// Section index after the update.
+    public var to: Int
+
+    /// A move of section `from` (before) to `to` (after).
+    public init(from: Int, to: Int) {
+        self.from = from
+        self.to = to
+    }
+
+    /// `from→to`.
+    public var description: String { "\(from)→\(to)" }
+}
+
+/// One `UICollectionView.performBatchUpdates` call: the section and item operations it performs,
+/// plus the item count of every section before and after it (what the data source reports).
+///
+/// Index spaces, as UIKit defines them: deletes, reloads and move sources address the state
+/// **before** the update; inserts and move destinations the state **after** it. The order of the
+/// calls inside the block does not matter: UIKit applies deletes (descending) before inserts
+/// (ascending). A reload is a delete plus an insert of the same item.
+///
+/// ``BatchUpdateValidator`` says whether UIKit would accept it; ``BatchUpdateApplier`` applies it to
+/// a model; ``BatchUpdateSanitizer`` repairs what it can.
+public struct BatchUpdate: Hashable, Sendable {
+    /// Item count of each section before the update; its length is the section count.
+    public var itemCountsBefore: [Int]
+    /// Item count of each section after the update; its length is the section count.
+    public var itemCountsAfter: [Int]
+    /// `insertSections(_:)`: indices after the update.
+    public var insertSections: [Int]
+    /// `deleteSections(_:)`: indices before the update.
+    public var deleteSections: [Int]
+    /// `reloadSections(_:)`: indices before the update.
+    public var reloadSections: [Int]
+    /// `moveSection(_:toSection:)`.
+    public var moveSections: [SectionMove]
+    /// `insertItems(at:)`: index paths after the update.
+    public var insertItems: [ItemIndexPath]
+    /// `deleteItems(at:)`: index paths before the update.
+    public var deleteItems: [ItemIndexPath]
+    /// `reloadItems(at:)`: index paths before the update.
+    public var reloadItems: [ItemIndexPath]
+    /// `moveItem(at:to:)`: from before, to after.
+    public var moveItems: [IndexPathMove]
+
+    /// An update; every list defaults to empty.
+    public init(
+        itemCountsBefore: [Int], itemCountsAfter: [Int], insertSections: [Int] = [], deleteSections: [Int] = [],
+        reloadSections: [Int] = [], moveSections: [SectionMove] = [], insertItems: [ItemIndexPath] = [],
+        deleteItems: [ItemIndexPath] = [], reloadItems: [ItemIndexPath] = [], moveItems: [IndexPathMove] = []
+    ) {
+        self.itemCountsBefore = itemCountsBefore
+        self.itemCountsAfter = itemCountsAfter
+        self.insertSections = insertSections
+        self.deleteSections = deleteSections
+        self.reloadSections = reloadSections
+        self.moveSections = moveSections
+        self.insertItems = insertItems
+        self.deleteItems = deleteItems
+        self.reloadItems = reloadItems
+        self.moveItems = moveItems
+    }
+
+    /// Whether the update performs no operation at all.
+    public var isEmpty: Bool {
+        insertSections.isEmpty && deleteSections.isEmpty && reloadSections.isEmpty && moveSections.isEmpty
+            && insertItems.isEmpty && deleteItems.isEmpty && reloadItems.isEmpty && moveItems.isEmpty
+    }
+
+    /// The same operations with every list sorted, for stable output and comparison: sections and
+    /// index paths ascending, moves by destination.
+    public func normalized() -> BatchUpdate {
+        var copy = self
+        copy.insertSections.sort()
+        copy.deleteSections.sort()
+        copy.reloadSections.sort()
+        copy.moveSections.sort { ($0.to, $0.from) < ($1.to, $1.from) }
+        copy.insertItems.sort()
+        copy.deleteItems.sort()
+        copy.reloadItems.sort()
+        copy.moveItems.sort { ($0.to, $0.from) < ($1.to, $1.from) }
+        return copy
+    }
+}
+
+extension BatchUpdate {
+    /// The one-section batch update of a flat diff: `result` (usually
+    /// ``DiffResult/forBatchUpdates()``) applied to section `section` of a single-section list.
+    ///
+    /// Updates become reloads. - Complexity: O(changes).
+    public init(_ result: DiffResult, section: Int = 0) {
+        let s = section
+        self.init(
+            itemCountsBefore: [Int](repeating: 0, count: s) + [result.oldCount],
+            itemCountsAfter: [Int](repeating: 0, count: s) + [result.newCount],
+            insertItems: result.inserts.map { ItemIndexPath(section: s, item: $0) },
+            deleteItems: result.deletes.map { ItemIndexPath(section: s, item: $0) },
+            reloadItems: result.updates.map { ItemIndexPath(section: s, item: $0) },
+            moveItems: result.moves.map {
+                IndexPathMove(from: ItemIndexPath(section: s, item: $0.from), to: ItemIndexPath(section: s, item: $0.to))
+            })
+    }
+}

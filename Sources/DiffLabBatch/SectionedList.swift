@@ -1,0 +1,41 @@
+import DiffLabCore
+
+/// A list of sections, each with an identifier and items: the model a collection view shows.
+public struct SectionedList<SectionID: Hashable, Element: Diffable> {
+    /// One section.
+    public struct Section {
+        /// The section's identifier.
+        public var id: SectionID
+        /// The section's items.
+        public var items: [Element]
+
+        /// A section `id` holding `items`.
+        public init(id: SectionID, items: [Element]) {
+            self.id = id
+            self.items = items
+        }
+    }
+
+    /// The sections, in order.
+    public var sections: [Section]
+
+    /// A list of `sections`.
+    public init(_ sections: [Section]) { self.sections = sections }
+
+    /// The item count of every section, in order: what a data source reports.
+    public var itemCounts: [Int] { sections.map(\.items.count) }
+
+    /// The item at `path`, or `nil` when there is none.
+    public subscript(path: ItemIndexPath) -> Element? {
+        guard sections.indices.contains(path.section), sections[path.section].items.indices.contains(path.item)
+        else { return nil }
+        return sections[path.section].items[path.item]
+    }
+}
+
+extension SectionedList.Section: Equatable where Element: Equatable {}
+extension SectionedList.Section: Hashable where Element: Hashable {}
+extension SectionedList.Section: Sendable where Element: Sendable, SectionID: Sendable {}
+extension SectionedList: Equatable where Element: Equatable {}
+extension SectionedList: Hashable where Element: Hashable {}
+extension SectionedList: Sendable where Element: Sendable, SectionID: Sendable {}
