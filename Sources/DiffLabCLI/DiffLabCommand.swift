@@ -11,6 +11,8 @@ public enum DiffLabCommand {
 
         COMMANDS
           diff OLD.json NEW.json   diff two lists with any engine (see: difflab diff --help)
+          validate UPDATE.json     check a batch update against UIKit's rules
+          stages OLD.json NEW.json split a sectioned diff into valid batch-update stages
           help [COMMAND]           show help for difflab or a command
 
         OPTIONS
@@ -18,7 +20,8 @@ public enum DiffLabCommand {
           --version                print the version
 
         EXIT STATUS
-          0 success, 64 bad command line, 65 bad input data, 66 input file unreadable
+          0 success, 1 check failed (validate), 64 bad command line, 65 bad input data,
+          66 input file unreadable
         """
 
     /// Runs `difflab` with `arguments` (without the program name).
@@ -26,8 +29,7 @@ public enum DiffLabCommand {
     /// - Returns: the exit status.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
         do {
-            try dispatch(arguments, console: console)
-            return ExitStatus.success.rawValue
+            return try dispatch(arguments, console: console).rawValue
         } catch {
             console.err("difflab: \(error.message)\n")
             if error.status == .usage { console.err("Run 'difflab --help' for usage.\n") }
@@ -35,7 +37,7 @@ public enum DiffLabCommand {
         }
     }
 
-    static func dispatch(_ arguments: [String], console: Console) throws(CommandError) {
+    static func dispatch(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         guard let command = arguments.first else {
             console.err(help + "\n")
             throw .usage("no command given")
@@ -48,14 +50,21 @@ public enum DiffLabCommand {
             switch rest.first {
             case nil: console.out(help + "\n")
             case "diff": console.out(DiffCommand.help + "\n")
+            case "validate": console.out(ValidateCommand.help + "\n")
+            case "stages": console.out(StagesCommand.help + "\n")
             case let other?: throw .usage("no help for unknown command '\(other)'")
             }
         case "--version":
             console.out("difflab \(version)\n")
         case "diff":
             try DiffCommand.run(rest, console: console)
+        case "validate":
+            return try ValidateCommand.run(rest, console: console)
+        case "stages":
+            try StagesCommand.run(rest, console: console)
         default:
             throw .usage("unknown command '\(command)'")
         }
+        return .success
     }
 }

@@ -68,14 +68,19 @@ public struct JSONElement: Diffable, Hashable, Sendable {
 ///
 /// - Throws: exit 66 when unreadable, exit 65 for malformed JSON or a wrong element shape.
 func readList(_ path: String) throws(CommandError) -> [JSONElement] {
+    try JSONElement.list(from: try readJSON(path), what: path)
+}
+
+/// Reads and parses a JSON file for a command.
+///
+/// - Throws: exit 66 when unreadable, exit 65 for malformed JSON.
+func readJSON(_ path: String) throws(CommandError) -> JSONValue {
     let bytes = try readInputFile(path)
-    let value: JSONValue
     do {
-        value = try JSONValue.parse(bytes: bytes)
+        return try JSONValue.parse(bytes: bytes)
     } catch {
         throw .data("\(path): malformed JSON at \(error)")
     }
-    return try JSONElement.list(from: value, what: path)
 }
 
 /// "an array", "an object", "a string", "null".

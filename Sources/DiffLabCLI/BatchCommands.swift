@@ -1,0 +1,142 @@
+import DiffLabBatch
+import DiffLabCore
+import DiffLabEngines
+import DiffLabJSON
+
+/// `difflab validate UPDATE.json`.
+enum ValidateCommand {
+    static let help = """
+        USAGE: difflab validate UPDATE.json
+
+        Checks one UICollectionView batch update against UIKit's performBatchUpdates rules.
+        UPDATE.json ('-' for standard input) holds:
+          {"before":[item counts per section],"after":[...],
+           "insertSections":[s,..],"deleteSections":[s,..],"reloadSections":[s,..],
+           "moveSections":[{"from":a,"to":b},..],
+           "insertItems":[[s,i],..],"deleteItems":[[s,i],..],"reloadItems":[[s,i],..],
+           "moveItems":[{"from":[s,i],"to":[s,i]},..]}
+        Absent keys mean empty. Deletes, reloads and move sources address the state before the
+        update; inserts and move destinations the state after it.
+
+        OUTPUT
+          valid                  (exit 0) when UIKit accepts the update;
+          one line per violation (exit 1), with UIKit's exception message.
+
+        EXIT STATUS
+          0 valid, 1 invalid, 64 bad command line, 65 malformed input, 66 input file unreadable
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+        let parsed = try OptionSpec().parse(arguments)
+        if parsed.flag("help") {
+            console.out(help + "\n")
+            return .success
+        }
+        guard parsed.positionals.count == 1 else {
+            throw .usage("validate needs one file, UPDATE.json (got \(parsed.positionals.count))")
+        }
+        let path = parsed.positionals[0]
+        let update = try BatchUpdateJSON.decode(try readJSON(path), what: path)
+        let violations = update.violations()
+        if violations.isEmpty {
+            console.out("valid\n")
+            return .success
+        }
+        console.out(violations.map { $0.message + "\n" }.joined())
+        return .failure
+    }
+}
+
+/// `difflab stages OLD.json NEW.json [--engine E]`.
+enum StagesCommand {
+    static let help = """
+        USAGE: difflab stages OLD.json NEW.json [--engine NAME]
+
+        Splits a sectioned diff into stages that are each a valid batch update on their own
+        intermediate data (as DifferenceKit's StagedChangeset): updates, then deletes, then
+        section inserts and moves, then item inserts and moves (across sections too).
+
+        INPUT
+          Each file holds [{"id": S, "items": [elements]}, ...]: S a string or number, elements
+          as in 'difflab diff' (a scalar, or {"id": ..., "content": ...}).
+
+        OUTPUT
+          A JSON array of stages: {"data": [sections, as the input], "changes": {the keys of
+          'difflab validate' input, without before/after}}. The last stage's data is NEW.
+
+        OPTIONS
+          --engine NAME   pairs sections and items: \(EngineKind.allNames) (default: hashmap)
+          -h, --help      show this help
+
+        EXIT STATUS
+          0 success, 64 bad command line, 65 bad input data, 66 input file unreadable
+        """
+
+    typealias Model = SectionedList<JSONValue, JSONElement>
+
+    static func run(_ arguments: [String], console: Console) throws(CommandError) {
+        let parsed = try OptionSpec(valued: ["engine"]).parse(arguments)
+        if parsed.flag("help") {
+            console.out(help + "\n")
+            return
+        }
+        guard parsed.positionals.count == 2 else {
+            throw .usage("stages needs two files, OLD.json and NEW.json (got \(parsed.positionals.count))")
+        }
+        let engineName = parsed.value("engine") ?? "hashmap"
+        guard let engine = EngineKind(rawValue: engineName) else {
+            throw .usage("unknown engine '\(engineName)' (expected one of: \(EngineKind.allNames))")
+        }
+        let old = try model(try readJSON(parsed.positionals[0]), what: parsed.positionals[0])
+        let new = try model(try readJSON(parsed.positionals[1]), what: parsed.positionals[1])
+        let changeset = StagedChangeset(from: old, to: new, engine: engine)
+        let stages: [JSONValue] = changeset.stages.map { stage in
+            .object(JSONObject([("data", encode(stage.data)), ("changes", BatchUpdateJSON.encodeChanges(stage.changes))]))
+        }
+        console.out(JSONValue.array(stages).serialized() + "\n")
+    }
+
+    static func model(_ value: JSONValue, what: String) throws(CommandError) -> Model {
+        guard case .array(let sections) = value else {
+            throw .data("\(what): expected a JSON array of sections, not \(withArticle(value.typeName))")
+        }
+        var model = Model([])
+        for (s, section) in sections.enumerated() {
+            let context = "\(what): section \(s)"
+            guard case .object(let object) = section else {
+                throw .data("\(context) is \(withArticle(section.typeName)); expected {\"id\": ..., \"items\": [...]}")
+            }
+            for key in object.keys where key != "id" && key != "items" {
+                throw .data("\(context) has unknown key \"\(key)\"; expected only \"id\" and \"items\"")
+            }
+            guard let id = object["id"] else { throw .data("\(context) has no \"id\"") }
+            switch id {
+            case .string, .integer, .double: break
+            default: throw .data("\(context): \"id\" must be a string or a number, not \(withArticle(id.typeName))")
+            }
+            guard case .array(let items)? = object["items"] else {
+                throw .data("\(context): \"items\" must be an array of elements")
+            }
+            var elements: [JSONElement] = []
+            for (i, item) in items.enumerated() {
+                elements.append(try JSONElement.element(from: item, at: "\(context), item \(i)"))
+            }
+            model.sections.append(.init(id: id, items: elements))
+        }
+        return model
+    }
+
+    static func encode(_ model: Model) -> JSONValue {
+        .array(
+            model.sections.map { section in
+                .object(JSONObject([("id", section.id), ("items", .array(section.items.map(\.jsonValue)))]))
+            })
+    }
+}
+
+extension JSONElement {
+    /// The element in `difflab`'s input format: a bare scalar when it is its own content.
+    var jsonValue: JSONValue {
+        content == id ? id : .object(JSONObject([("id", id), ("content", content)]))
+    }
+}
