@@ -3,7 +3,7 @@
 //
 // Layers (no back-edges):
 //   DiffLabCore (vocabulary) ← DiffLabEngines ← DiffLabBatch (UIKit's batch-update model)
-//     ← … ← DiffLabCLI ← difflab
+//     ← DiffLabFuzz (property-based fuzzing) ← DiffLabCLI ← difflab
 //   DiffLabJSON is a leaf utility used by the CLI and later layers.
 import PackageDescription
 
@@ -20,13 +20,14 @@ let package = Package(
         .target(name: "DiffLabCore"),
         .target(name: "DiffLabEngines", dependencies: ["DiffLabCore"]),
         .target(name: "DiffLabBatch", dependencies: ["DiffLabCore", "DiffLabEngines"]),
+        .target(name: "DiffLabFuzz", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON"]),
         .target(name: "DiffLabJSON"),
-        .target(name: "DiffLabCLI", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON"]),
+        .target(name: "DiffLabCLI", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON"]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
-        .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore"], path: "Tests/Support"),
-        .testTarget(name: "DiffLabCoreTests", dependencies: ["DiffLabCore", "DiffLabTestSupport"]),
-        .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabTestSupport"]),
-        .testTarget(name: "DiffLabBatchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabTestSupport"]),
+        .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore", "DiffLabFuzz"], path: "Tests/Support"),
+        .testTarget(name: "DiffLabCoreTests", dependencies: ["DiffLabCore", "DiffLabFuzz", "DiffLabTestSupport"]),
+        .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabTestSupport"]),
+        .testTarget(name: "DiffLabBatchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
         .testTarget(name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabJSON"]),
     ],

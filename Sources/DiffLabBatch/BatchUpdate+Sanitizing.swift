@@ -36,11 +36,18 @@ extension BatchUpdate {
         // Each repair removes an operation or turns a move into simpler operations, so the loop
         // ends; the bound is a guard, not a limit reached in practice.
         var budget = 4 * (operationCount + itemCountsBefore.count + itemCountsAfter.count) + 16
-        while budget > 0, let violation = update.violations().first(where: { $0.rule != "item-count" }) {
-            budget -= 1
-            if !update.repair(violation) { break }
+        while budget > 0 {
+            repairing: while budget > 0 {
+                budget -= 1
+                // Repair the first violation that has a local repair; stop when none has.
+                for violation in update.violations() where update.repair(violation) { continue repairing }
+                break
+            }
+            // Balancing can add an insert inside a moved section; then repair again.
+            let repaired = update
+            if update.violations().allSatisfy({ $0.rule == "item-count" }) { update.balanceItemCounts() }
+            if update == repaired { break }
         }
-        if update.violations().allSatisfy({ $0.rule == "item-count" }) { update.balanceItemCounts() }
         return update
     }
 
@@ -135,14 +142,16 @@ extension BatchUpdate {
                 insertItems.remove(at: i)
                 surplus -= 1
             }
-            // Still too many: delete untouched items of the section it came from, highest first.
+            // Still too many: delete items of the section it came from that are neither deleted nor
+            // moved away, highest first (a reloaded item loses its reload: delete wins).
             if surplus > 0, let old = sourceSection(ofNew: section) {
-                let touched = Set(deleteItems + reloadItems + moveItems.map(\.from)).filter { $0.section == old }
+                let taken = Set(deleteItems + moveItems.map(\.from)).filter { $0.section == old }
                 var item = itemCountsBefore[old] - 1
                 while surplus > 0 && item >= 0 {
                     let path = ItemIndexPath(section: old, item: item)
-                    if !touched.contains(path) {
+                    if !taken.contains(path) {
                         deleteItems.append(path)
+                        reloadItems.removeAll { $0 == path }
                         surplus -= 1
                     }
                     item -= 1

@@ -13,6 +13,8 @@ public enum DiffLabCommand {
           diff OLD.json NEW.json   diff two lists with any engine (see: difflab diff --help)
           validate UPDATE.json     check a batch update against UIKit's rules
           stages OLD.json NEW.json split a sectioned diff into valid batch-update stages
+          fuzz [options]           property-based fuzzing of every engine (see: difflab fuzz --help)
+          replay [PATH...]         re-run saved counterexamples (default Corpus/regressions)
           help [COMMAND]           show help for difflab or a command
 
         OPTIONS
@@ -20,7 +22,7 @@ public enum DiffLabCommand {
           --version                print the version
 
         EXIT STATUS
-          0 success, 1 check failed (validate), 64 bad command line, 65 bad input data,
+          0 success, 1 check failed (validate, fuzz, replay), 64 bad command line, 65 bad input data,
           66 input file unreadable
         """
 
@@ -52,6 +54,8 @@ public enum DiffLabCommand {
             case "diff": console.out(DiffCommand.help + "\n")
             case "validate": console.out(ValidateCommand.help + "\n")
             case "stages": console.out(StagesCommand.help + "\n")
+            case "fuzz": console.out(FuzzCommand.help + "\n")
+            case "replay": console.out(ReplayCommand.help + "\n")
             case let other?: throw .usage("no help for unknown command '\(other)'")
             }
         case "--version":
@@ -62,6 +66,10 @@ public enum DiffLabCommand {
             return try ValidateCommand.run(rest, console: console)
         case "stages":
             try StagesCommand.run(rest, console: console)
+        case "fuzz":
+            return try FuzzCommand.run(rest, console: console)
+        case "replay":
+            return try ReplayCommand.run(rest, console: console)
         default:
             throw .usage("unknown command '\(command)'")
         }

@@ -40,22 +40,7 @@ public struct MyersEngine: DiffEngine {
         if old.isEmpty || new.isEmpty { return matching }
 
         // 1. Intern identifiers.
-        var symbols: [Element.DiffIdentifier: Int] = [:]
-        symbols.reserveCapacity(old.count)
-        let a = old.map { element -> Int in
-            let id = element.diffIdentifier
-            if let s = symbols[id] { return s }
-            symbols[id] = symbols.count
-            return symbols.count - 1
-        }
-        let b = new.map { element -> Int in
-            let id = element.diffIdentifier
-            if let s = symbols[id] { return s }
-            symbols[id] = symbols.count
-            return symbols.count - 1
-        }
-        let symbolCount = symbols.count
-        symbols = [:]
+        let (a, b, symbolCount) = _intern(old, new)
 
         // 2–4. The minimal script's paired elements.
         _MyersSearch.commonSubsequence(a, b, symbolCount: symbolCount) { o, n in
@@ -89,6 +74,38 @@ public struct MyersEngine: DiffEngine {
         }
         return matching
     }
+}
+
+extension MyersEngine {
+    /// The pairs of one longest common subsequence of the identifiers of `old` and `new`, as
+    /// (old index, new index), ascending: the kept elements of a minimal insert/delete script, before
+    /// same-identifier deletes and inserts are paired into moves. So
+    /// `old.count + new.count − 2 × pairs.count` is the minimal number of inserts plus deletes.
+    ///
+    /// - Complexity: O((n + m) · D) time, O(n + m) space.
+    @inlinable
+    public func commonSubsequence<Element: Diffable>(from old: [Element], to new: [Element]) -> [(old: Int, new: Int)] {
+        let (a, b, symbolCount) = _intern(old, new)
+        var pairs: [(old: Int, new: Int)] = []
+        _MyersSearch.commonSubsequence(a, b, symbolCount: symbolCount) { pairs.append((old: $0, new: $1)) }
+        return pairs
+    }
+}
+
+/// Interns the identifiers of both lists to dense integers `0..<symbolCount`.
+///
+/// - Complexity: O(n + m) expected.
+@inlinable
+func _intern<Element: Diffable>(_ old: [Element], _ new: [Element]) -> (a: [Int], b: [Int], symbolCount: Int) {
+    var symbols: [Element.DiffIdentifier: Int] = [:]
+    symbols.reserveCapacity(old.count)
+    func intern(_ element: Element) -> Int {
+        let id = element.diffIdentifier
+        if let s = symbols[id] { return s }
+        symbols[id] = symbols.count
+        return symbols.count - 1
+    }
+    return (old.map(intern), new.map(intern), symbols.count)
 }
 
 /// The linear-space Myers search over interned identifiers.

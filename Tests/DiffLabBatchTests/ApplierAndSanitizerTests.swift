@@ -1,6 +1,7 @@
 import DiffLabBatch
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFuzz
 import DiffLabTestSupport
 import Testing
 

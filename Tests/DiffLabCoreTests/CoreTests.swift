@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabFuzz
 import DiffLabTestSupport
 import Testing
 

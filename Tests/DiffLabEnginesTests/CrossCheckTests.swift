@@ -1,5 +1,6 @@
 import DiffLabCore
 @testable import DiffLabEngines
+import DiffLabFuzz
 import DiffLabTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFuzz
 import DiffLabTestSupport
 import Testing
 

@@ -1,0 +1,186 @@
+import DiffLabCore
+import DiffLabEngines
+import DiffLabFuzz
+import DiffLabJSON
+
+/// `difflab fuzz`.
+enum FuzzCommand {
+    static let help = """
+        USAGE: difflab fuzz [--seconds N] [--cases N] [--seed S] [--engines a,b] [--properties p,q]
+                            [--max-size N] [--workers N] [--corpus DIR] [--json]
+
+        Property-based fuzzing: generates pairs of lists (mutation profiles: \(MutationProfile.allCases.map(\.description).joined(separator: ", "));
+        unique or few distinct identifiers; the same items cut into sections; corrupted batch
+        updates) and checks every property on every engine with both move strategies. Each
+        failure is shrunk to a minimal counterexample, printed, and saved as JSON in the corpus
+        directory, named by its signature.
+
+        PROPERTIES
+          \(Property.allCases.map(\.rawValue).joined(separator: ", "))
+
+        OPTIONS
+          --seconds N      stop after N seconds (default 10 when --cases is not given)
+          --cases N        stop after N generated inputs
+          --seed S         the run's seed (default 1); the same seed generates the same inputs
+          --engines LIST   engines to check (default all: \(EngineKind.allNames))
+          --properties L   properties to check (default all)
+          --max-size N     largest list size; sizes grow from 1 to N and start over (default 24)
+          --workers N      threads (default 2)
+          --corpus DIR     where counterexamples are saved (default Corpus/regressions)
+          --json           make the last line of standard output
+                           {"cases": N, "seconds": S, "failures": [...]}
+          -h, --help       show this help
+
+        A "case" is one property checked on one engine for one generated input; the summary also
+        gives the number of inputs. A live progress line goes to standard error.
+
+        EXIT STATUS
+          0 no failure, 1 a property failed, 64 bad command line
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+        let parsed = try OptionSpec(
+            valued: ["seconds", "cases", "seed", "engines", "properties", "max-size", "workers", "corpus"], flags: ["json"]
+        ).parse(arguments)
+        if parsed.flag("help") {
+            console.out(help + "\n")
+            return .success
+        }
+        guard parsed.positionals.isEmpty else { throw .usage("fuzz takes no files (got '\(parsed.positionals[0])')") }
+        var options = FuzzOptions()
+        options.inputs = try parsed.value("cases").map { text throws(CommandError) in try positive(text, "--cases") }
+        options.seconds = try parsed.value("seconds").map { text throws(CommandError) in
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                throw .usage("--seconds expects a positive number (got '\(text)')")
+            }
+            return seconds
+        }
+        if options.inputs == nil && options.seconds == nil { options.seconds = 10 }
+        if let text = parsed.value("seed") {
+            guard let seed = UInt64(text) else { throw .usage("--seed expects a non-negative integer (got '\(text)')") }
+            options.seed = seed
+        }
+        if let text = parsed.value("engines") {
+            options.subjects = try list(text, "--engines") { name throws(CommandError) in
+                guard let kind = EngineKind(rawValue: name) else {
+                    throw .usage("unknown engine '\(name)' (expected one of: \(EngineKind.allNames))")
+                }
+                return FuzzSubject.engine(kind)
+            }
+        }
+        if let text = parsed.value("properties") {
+            options.properties = try list(text, "--properties") { name throws(CommandError) in
+                guard let property = Property(rawValue: name) else {
+                    throw .usage("unknown property '\(name)' (expected one of: \(Property.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                return property
+            }
+        }
+        if let text = parsed.value("max-size") { options.maxSize = try positive(text, "--max-size") }
+        if let text = parsed.value("workers") { options.workers = try positive(text, "--workers") }
+        let corpus = parsed.value("corpus") ?? "Corpus/regressions"
+
+        let report = runFuzzer(options) { p in
+            let rate = p.seconds > 0 ? Int(Double(p.checks) / p.seconds) : 0
+            console.err("\rfuzz: \(format(p.seconds)) s, \(p.checks) cases (\(rate)/s), \(p.inputs) inputs, \(p.failures) failures, size \(p.size)   ")
+        }
+        console.err("\n")
+        var failureObjects: [JSONValue] = []
+        for failure in report.failures {
+            let regression = RegressionCase(failure)
+            let path = corpus + "/" + regression.fileName
+            try writeFileAtomically(regression.json.serialized(pretty: true) + "\n", to: path)
+            console.out(
+                """
+                FAILURE \(failure.failure.signature)
+                  \(failure.failure.message)
+                  shrunk from \(failure.originalItems) to \(failure.shrunkItems) items (\(failure.shrinkAttempts) attempts), found after \(failure.inputsToFind) inputs
+                  old: \(failure.input.old)
+                  new: \(failure.input.new)
+                  saved: \(path)
+
+                """)
+            failureObjects.append(
+                .object(
+                    JSONObject([
+                        ("signature", .string(failure.failure.signature)), ("message", .string(failure.failure.message)),
+                        ("file", .string(path)), ("originalItems", .integer(failure.originalItems)),
+                        ("shrunkItems", .integer(failure.shrunkItems)),
+                    ])))
+        }
+        let rate = report.seconds > 0 ? Int(Double(report.checks) / report.seconds) : 0
+        console.out(
+            "fuzz: \(report.checks) cases (\(rate)/s) on \(report.inputs) inputs in \(format(report.seconds)) s, \(options.subjects.count) engines × \(options.properties.count) properties, seed \(options.seed): \(report.failures.count) failures\n")
+        if parsed.flag("json") {
+            let summary = JSONValue.object(
+                JSONObject([
+                    ("cases", .integer(report.checks)), ("inputs", .integer(report.inputs)),
+                    ("seconds", JSONValue(report.seconds)), ("failures", .array(failureObjects)),
+                ]))
+            console.out(summary.serialized() + "\n")
+        }
+        return report.failures.isEmpty ? .success : .failure
+    }
+
+    static func positive(_ text: String, _ option: String) throws(CommandError) -> Int {
+        guard let value = Int(text), value > 0 else { throw .usage("\(option) expects a positive integer (got '\(text)')") }
+        return value
+    }
+
+    static func list<T>(_ text: String, _ option: String, _ element: (String) throws(CommandError) -> T) throws(CommandError) -> [T] {
+        var result: [T] = []
+        for name in text.split(separator: ",") { result.append(try element(String(name))) }
+        guard !result.isEmpty else { throw .usage("\(option) expects a comma-separated list") }
+        return result
+    }
+
+    static func format(_ seconds: Double) -> String {
+        let tenths = Int((seconds * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+/// `difflab replay [PATH...]`.
+enum ReplayCommand {
+    static let help = """
+        USAGE: difflab replay [PATH...]
+
+        Re-runs saved counterexamples: each PATH is a case file or a directory of them (default
+        Corpus/regressions). A case passes when its property now holds on every engine.
+
+        EXIT STATUS
+          0 all pass, 1 a case fails, 64 bad command line, 65 unreadable case file, 66 missing path
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+        let parsed = try OptionSpec().parse(arguments)
+        if parsed.flag("help") {
+            console.out(help + "\n")
+            return .success
+        }
+        let paths = parsed.positionals.isEmpty ? ["Corpus/regressions"] : parsed.positionals
+        var files: [String] = []
+        for path in paths {
+            if let inside = jsonFiles(in: path) { files += inside } else { files.append(path) }
+        }
+        var failed = 0
+        for file in files {
+            let json = try readJSON(file)
+            let regression: RegressionCase
+            do {
+                regression = try RegressionCase(json: json)
+            } catch {
+                throw .data("\(file): \(error)")
+            }
+            let failures = regression.replay()
+            if failures.isEmpty {
+                console.out("pass \(file) (\(regression.property))\n")
+            } else {
+                failed += 1
+                console.out("FAIL \(file): " + failures.map(\.description).joined(separator: "; ") + "\n")
+            }
+        }
+        console.out("replay: \(files.count - failed) passed, \(failed) failed\n")
+        return failed == 0 ? .success : .failure
+    }
+}

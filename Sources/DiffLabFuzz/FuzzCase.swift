@@ -1,0 +1,230 @@
+import DiffLabBatch
+import DiffLabCore
+
+/// The element the fuzzer diffs: an integer identifier and an integer content.
+public struct FuzzItem: Diffable, Hashable, Sendable, CustomStringConvertible {
+    /// The identifier.
+    public var id: Int
+    /// The content; a pair with different contents is an update.
+    public var content: Int
+
+    /// An item `id` with `content`.
+    public init(_ id: Int, _ content: Int = 0) {
+        self.id = id
+        self.content = content
+    }
+
+    /// ``id``.
+    public var diffIdentifier: Int { id }
+    /// `id` or `id:content`.
+    public var description: String { content == 0 ? "\(id)" : "\(id):\(content)" }
+}
+
+/// How the new list is made from the old one. Earlier profiles are simpler (shrinking prefers them).
+public enum MutationProfile: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+    /// A few edits of every kind.
+    case mixed
+    /// Inserts, deletes and content updates only.
+    case edits
+    /// Single and block moves, swaps, reversals and shuffles of ranges.
+    case moves
+    /// Inserts and deletes at either end (feeds, chats).
+    case ends
+    /// The whole list reversed, then a few edits.
+    case reverse
+    /// Same identifiers, every content changed.
+    case allUpdated
+    /// A new list drawn independently of the old one.
+    case unrelated
+    /// Many edits of every kind.
+    case heavy
+
+    /// The profile's name.
+    public var description: String {
+        switch self {
+        case .mixed: "mixed"
+        case .edits: "edits"
+        case .moves: "moves"
+        case .ends: "ends"
+        case .reverse: "reverse"
+        case .allUpdated: "all-updated"
+        case .unrelated: "unrelated"
+        case .heavy: "heavy"
+        }
+    }
+}
+
+/// One generated input: a pair of lists, the same items cut into sections, and corruptions for
+/// the sanitizer.
+public struct FuzzCase: Sendable, Hashable {
+    /// The old list.
+    public var old: [FuzzItem]
+    /// The new list.
+    public var new: [FuzzItem]
+    /// How `new` was made from `old`.
+    public var profile: MutationProfile
+    /// Whether identifiers were drawn from a small pool (duplicates likely).
+    public var duplicates: Bool
+    /// `old`, cut into sections with identifiers.
+    public var oldSections: SectionedList<Int, FuzzItem>
+    /// `new`, cut into sections; section identifiers partly shared with `oldSections`.
+    public var newSections: SectionedList<Int, FuzzItem>
+    /// Corruptions applied to a batch update before the sanitizer sees it.
+    public var corruptions: [Corruption]
+
+    /// Whether every identifier occurs at most once in each list.
+    public var hasUniqueIdentifiers: Bool {
+        Set(old.map(\.id)).count == old.count && Set(new.map(\.id)).count == new.count
+    }
+}
+
+/// A deliberate damage to a batch update, for the sanitizer property.
+public enum Corruption: Sendable, Hashable {
+    /// Repeat the k-th operation of a list.
+    case duplicate(list: Int, index: Int)
+    /// Remove the k-th operation of a list.
+    case drop(list: Int, index: Int)
+    /// Shift the k-th operation of a list by `delta` items.
+    case shift(list: Int, index: Int, delta: Int)
+    /// Add a reload of an old index.
+    case reload(item: Int)
+    /// Add a delete of an old index.
+    case delete(item: Int)
+    /// Add an insert at a new index.
+    case insert(item: Int)
+    /// Add a section operation (0 insert, 1 delete, 2 reload, 3 move) on section `section`.
+    case section(kind: Int, section: Int)
+}
+
+extension FuzzCase {
+    /// The generator of cases whose lists hold at most `maxSize` items.
+    public static func generator(maxSize: Int) -> Gen<FuzzCase> {
+        Gen { source in FuzzCase.draw(&source, maxSize: max(maxSize, 1)) }
+    }
+
+    static func draw(_ source: inout DataSource, maxSize: Int) -> FuzzCase {
+        let profile = MutationProfile(rawValue: source.draw(upTo: MutationProfile.allCases.count - 1)) ?? .mixed
+        let duplicates = source.draw(upTo: 3) == 1
+        let pool = duplicates ? 1 + source.draw(upTo: 4) : 0
+        var nextID = 0
+        func freshID(_ source: inout DataSource) -> Int {
+            if duplicates { return source.draw(upTo: pool - 1) }
+            nextID += 1
+            return nextID - 1
+        }
+        func item(_ source: inout DataSource) -> FuzzItem { FuzzItem(freshID(&source), source.draw(upTo: 1)) }
+        func list(_ source: inout DataSource) -> [FuzzItem] {
+            var items: [FuzzItem] = []
+            while items.count < maxSize && source.flag(odds: max(maxSize / 2, 1)) { items.append(item(&source)) }
+            return items
+        }
+
+        let old = list(&source)
+        var new = old
+        switch profile {
+        case .mixed: mutate(&new, &source, kinds: Mutation.allCases, average: 3, freshItem: item)
+        case .edits: mutate(&new, &source, kinds: [.insert, .delete, .update], average: 3, freshItem: item)
+        case .moves: mutate(&new, &source, kinds: [.move, .blockMove, .swap, .reverse, .shuffle], average: 3, freshItem: item)
+        case .ends: mutate(&new, &source, kinds: [.edge], average: 4, freshItem: item)
+        case .reverse:
+            new.reverse()
+            mutate(&new, &source, kinds: Mutation.allCases, average: 1, freshItem: item)
+        case .allUpdated:
+            for i in new.indices { new[i].content ^= 1 }
+        case .unrelated:
+            new = list(&source)
+        case .heavy:
+            mutate(&new, &source, kinds: Mutation.allCases, average: max(maxSize, 4), freshItem: item)
+        }
+
+        let oldSections = cut(old, &source, sectionIDs: { s, _ in s })
+        let newSections = cut(new, &source, sectionIDs: { _, source in source.draw(upTo: 5) })
+        var corruptions: [Corruption] = []
+        while corruptions.count < 6 && source.flag(odds: 1) {
+            let list = source.draw(upTo: 3)
+            switch source.draw(upTo: 6) {
+            case 0: corruptions.append(.duplicate(list: list, index: source.draw(upTo: 7)))
+            case 1: corruptions.append(.drop(list: list, index: source.draw(upTo: 7)))
+            case 2: corruptions.append(.shift(list: list, index: source.draw(upTo: 7), delta: source.draw(upTo: 4) - 2))
+            case 3: corruptions.append(.reload(item: source.draw(upTo: maxSize)))
+            case 4: corruptions.append(.delete(item: source.draw(upTo: maxSize)))
+            case 5: corruptions.append(.insert(item: source.draw(upTo: maxSize)))
+            default: corruptions.append(.section(kind: source.draw(upTo: 3), section: source.draw(upTo: 2)))
+            }
+        }
+        return FuzzCase(
+            old: old, new: new, profile: profile, duplicates: duplicates, oldSections: oldSections,
+            newSections: newSections, corruptions: corruptions)
+    }
+
+    /// Cuts `items` into up to four sections at drawn points.
+    static func cut(
+        _ items: [FuzzItem], _ source: inout DataSource, sectionIDs: (Int, inout DataSource) -> Int
+    ) -> SectionedList<Int, FuzzItem> {
+        let count = 1 + source.draw(upTo: 3)
+        var sections: [SectionedList<Int, FuzzItem>.Section] = []
+        var start = 0
+        for s in 0..<count {
+            let end = s == count - 1 ? items.count : start + source.draw(upTo: items.count - start)
+            sections.append(.init(id: sectionIDs(s, &source), items: Array(items[start..<end])))
+            start = end
+        }
+        return SectionedList(sections)
+    }
+}
+
+/// One edit the generator applies to a list.
+enum Mutation: Int, CaseIterable {
+    case insert, delete, update, move, blockMove, swap, reverse, shuffle, edge
+}
+
+/// Applies about `average` drawn mutations of the given kinds to `list`.
+func mutate(
+    _ list: inout [FuzzItem], _ source: inout DataSource, kinds: [Mutation], average: Int,
+    freshItem: (inout DataSource) -> FuzzItem
+) {
+    var applied = 0
+    while applied < 64 && source.flag(odds: average) {
+        applied += 1
+        let kind = kinds[source.draw(upTo: kinds.count - 1)]
+        let count = list.count
+        switch kind {
+        case .insert:
+            list.insert(freshItem(&source), at: source.draw(upTo: count))
+        case .delete where count > 0:
+            list.remove(at: source.draw(upTo: count - 1))
+        case .update where count > 0:
+            list[source.draw(upTo: count - 1)].content ^= 1
+        case .move where count > 1:
+            let item = list.remove(at: source.draw(upTo: count - 1))
+            list.insert(item, at: source.draw(upTo: count - 1))
+        case .blockMove where count > 1:
+            let start = source.draw(upTo: count - 1)
+            let length = 1 + source.draw(upTo: count - start - 1)
+            let block = Array(list[start..<start + length])
+            list.removeSubrange(start..<start + length)
+            list.insert(contentsOf: block, at: source.draw(upTo: list.count))
+        case .swap where count > 1:
+            list.swapAt(source.draw(upTo: count - 1), source.draw(upTo: count - 1))
+        case .reverse where count > 1:
+            let start = source.draw(upTo: count - 1)
+            let length = 1 + source.draw(upTo: count - start - 1)
+            list[start..<start + length].reverse()
+        case .shuffle where count > 1:
+            let start = source.draw(upTo: count - 1)
+            let length = 1 + source.draw(upTo: count - start - 1)
+            for i in stride(from: start + length - 1, to: start, by: -1) {
+                list.swapAt(i, start + source.draw(upTo: i - start))
+            }
+        case .edge:
+            let atEnd = source.flag()
+            if source.flag() || count == 0 {
+                list.insert(freshItem(&source), at: atEnd ? count : 0)
+            } else {
+                list.remove(at: atEnd ? count - 1 : 0)
+            }
+        default:
+            break
+        }
+    }
+}

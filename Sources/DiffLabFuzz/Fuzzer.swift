@@ -1,0 +1,195 @@
+import Dispatch
+import DiffLabCore
+import DiffLabEngines
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a fuzzing run does.
+public struct FuzzOptions: Sendable {
+    /// Stop after this many seconds (`nil`: no time limit).
+    public var seconds: Double?
+    /// Stop after this many generated inputs (`nil`: no limit).
+    public var inputs: Int?
+    /// The run's seed: input `i` is generated from a seed derived from it, so runs replay.
+    public var seed: UInt64
+    /// The engines (or variants) under test.
+    public var subjects: [FuzzSubject]
+    /// The properties checked on every input.
+    public var properties: [Property]
+    /// The largest list size; sizes grow from 1 to this and start over.
+    public var maxSize: Int
+    /// Worker threads.
+    public var workers: Int
+    /// The most candidates the shrinker may try per failure.
+    public var shrinkBudget: Int
+
+    /// Options; by default every shipped engine and every property, sizes up to 24, two workers.
+    public init(
+        seconds: Double? = nil, inputs: Int? = nil, seed: UInt64 = 1,
+        subjects: [FuzzSubject] = EngineKind.allCases.map(FuzzSubject.engine),
+        properties: [Property] = Property.allCases, maxSize: Int = 24, workers: Int = 2, shrinkBudget: Int = 20_000
+    ) {
+        self.seconds = seconds
+        self.inputs = inputs
+        self.seed = seed
+        self.subjects = subjects
+        self.properties = properties
+        self.maxSize = maxSize
+        self.workers = workers
+        self.shrinkBudget = shrinkBudget
+    }
+
+    /// The list size for input `index`: it grows by one every 64 inputs, from 1 to ``maxSize``,
+    /// then starts over, so small and large inputs keep coming.
+    public func size(ofInput index: Int) -> Int { 1 + (index / 64) % max(maxSize, 1) }
+
+    /// The seed of input `index`.
+    public func seed(ofInput index: Int) -> UInt64 {
+        var mixer = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15))
+        return mixer.next()
+    }
+}
+
+/// A failure found by the fuzzer, shrunk.
+public struct FuzzFailure: Sendable {
+    /// The property that failed.
+    public var property: Property
+    /// The subject it failed on.
+    public var subject: String
+    /// What failed, as the property reports it for the shrunk input.
+    public var failure: PropertyFailure
+    /// The shrunk input.
+    public var input: FuzzCase
+    /// The shrunk choice sequence and the size it decodes at.
+    public var choices: [UInt64]
+    /// The list size the input was generated at.
+    public var size: Int
+    /// The seed of the original input.
+    public var seed: UInt64
+    /// Items in the original input's lists (old + new), before shrinking.
+    public var originalItems: Int
+    /// Items in the shrunk input's lists (old + new).
+    public var shrunkItems: Int { input.old.count + input.new.count }
+    /// Inputs generated up to and including the one that failed.
+    public var inputsToFind: Int
+    /// Candidates the shrinker tried.
+    public var shrinkAttempts: Int
+}
+
+/// Progress of a run, for a live display.
+public struct FuzzProgress: Sendable {
+    /// Inputs generated so far.
+    public var inputs: Int
+    /// Checks run so far: one property on one subject for one input (both move strategies).
+    public var checks: Int
+    /// Distinct failures found so far.
+    public var failures: Int
+    /// Seconds since the start.
+    public var seconds: Double
+    /// The list size being generated now.
+    public var size: Int
+}
+
+/// The outcome of a run.
+public struct FuzzReport: Sendable {
+    /// Inputs generated.
+    public var inputs: Int
+    /// Checks run (one property × one subject × one input).
+    public var checks: Int
+    /// Wall-clock seconds.
+    public var seconds: Double
+    /// Distinct failures (by signature), shrunk, in the order found.
+    public var failures: [FuzzFailure]
+}
+
+/// Regenerates the input for `choices` at `size` and checks `property` on `subject`.
+///
+/// - Returns: the failure and the choices the generator consumed, or `nil` when it passes.
+public func reproduce(
+    _ choices: [UInt64], size: Int, property: Property, subject: FuzzSubject
+) -> (failure: PropertyFailure, input: FuzzCase, consumed: [UInt64])? {
+    var source = DataSource(replaying: choices)
+    let input = FuzzCase.draw(&source, maxSize: size)
+    guard let failure = property.check(input, subject) else { return nil }
+    return (failure, input, source.choices)
+}
+
+/// Runs the properties on generated inputs until the time or input limit, shrinking every new
+/// failure (one per signature) to a minimal counterexample.
+///
+/// - Parameter progress: called about four times a second from a worker thread.
+public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (FuzzProgress) -> Void = { _ in }) -> FuzzReport {
+    struct Shared {
+        var nextInput = 0
+        var checks = 0
+        var failures: [FuzzFailure] = []
+        var signatures: Set<String> = []
+        var lastReport = 0.0
+    }
+    let shared = Mutex(Shared())
+    let start = monotonicSeconds()
+    let workers = max(options.workers, 1)
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        while true {
+            let elapsed = monotonicSeconds() - start
+            if let seconds = options.seconds, elapsed >= seconds { return }
+            let index: Int? = shared.withLock { state in
+                if let limit = options.inputs, state.nextInput >= limit { return nil }
+                state.nextInput += 1
+                return state.nextInput - 1
+            }
+            guard let index else { return }
+            let size = options.size(ofInput: index)
+            let seed = options.seed(ofInput: index)
+            var source = DataSource(seed: seed)
+            let input = FuzzCase.draw(&source, maxSize: size)
+            var checks = 0
+            for subject in options.subjects {
+                for property in options.properties {
+                    checks += 1
+                    guard let failure = property.check(input, subject) else { continue }
+                    let isNew = shared.withLock { $0.signatures.insert(failure.signature).inserted }
+                    guard isNew else { continue }
+                    let (shrunk, attempts) = shrink(source.choices, budget: options.shrinkBudget) { candidate in
+                        guard let again = reproduce(candidate, size: size, property: property, subject: subject),
+                            again.failure.signature == failure.signature
+                        else { return nil }
+                        return again.consumed
+                    }
+                    let final = reproduce(shrunk, size: size, property: property, subject: subject)
+                    let found = FuzzFailure(
+                        property: property, subject: subject.name, failure: final?.failure ?? failure,
+                        input: final?.input ?? input, choices: shrunk, size: size, seed: seed,
+                        originalItems: input.old.count + input.new.count, inputsToFind: index + 1,
+                        shrinkAttempts: attempts)
+                    shared.withLock { $0.failures.append(found) }
+                }
+            }
+            let report: FuzzProgress? = shared.withLock { state in
+                state.checks += checks
+                let now = monotonicSeconds() - start
+                guard worker == 0, now - state.lastReport >= 0.25 else { return nil }
+                state.lastReport = now
+                return FuzzProgress(
+                    inputs: state.nextInput, checks: state.checks, failures: state.failures.count, seconds: now, size: size)
+            }
+            if let report { progress(report) }
+        }
+    }
+    let seconds = monotonicSeconds() - start
+    return shared.withLock { state in
+        FuzzReport(inputs: state.nextInput, checks: state.checks, seconds: seconds, failures: state.failures)
+    }
+}
+
+/// Seconds on the monotonic clock.
+public func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
