@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "DiffLabBatch", targets: ["DiffLabBatch"]),
         .library(name: "DiffLabJSON", targets: ["DiffLabJSON"]),
         .executable(name: "difflab", targets: ["difflab"]),
+        // libFuzzer target: swift build -c release --sanitize=fuzzer --sanitize=address --product difflab-fuzz
+        .executable(name: "difflab-fuzz", targets: ["DiffLabFuzzTarget"]),
     ],
     targets: [
         .target(name: "DiffLabCore"),
@@ -24,10 +26,12 @@ let package = Package(
         .target(name: "DiffLabJSON"),
         .target(name: "DiffLabCLI", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON"]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
+        .executableTarget(name: "DiffLabFuzzTarget", dependencies: ["DiffLabFuzz"]),
         .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore", "DiffLabFuzz"], path: "Tests/Support"),
         .testTarget(name: "DiffLabCoreTests", dependencies: ["DiffLabCore", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabBatchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabTestSupport"]),
+        .testTarget(name: "DiffLabFuzzTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
         .testTarget(name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabJSON"]),
     ],

@@ -9,14 +9,19 @@ import Darwin
 ///
 /// - Throws: ``CommandError`` (exit 1) naming the path and the system's reason.
 func writeFileAtomically(_ text: String, to path: String) throws(CommandError) {
+    try writeFileAtomically(Array(text.utf8), to: path)
+}
+
+/// Writes `bytes` to `path` atomically; see ``writeFileAtomically(_:to:)``.
+func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(CommandError) {
     if let slash = path.lastIndex(of: "/") { try makeDirectories(String(path[..<slash])) }
     let temporary = path + ".tmp-\(getpid())"
     guard let file = fopen(temporary, "w") else {
         throw CommandError(.failure, "cannot write '\(temporary)': \(String(cString: strerror(errno)))")
     }
-    let written = fputs(text, file)
+    let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
     let closed = fclose(file)
-    guard written >= 0, closed == 0, rename(temporary, path) == 0 else {
+    guard written == bytes.count, closed == 0, rename(temporary, path) == 0 else {
         unlink(temporary)
         throw CommandError(.failure, "cannot write '\(path)': \(String(cString: strerror(errno)))")
     }

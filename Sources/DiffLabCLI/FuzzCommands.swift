@@ -8,6 +8,7 @@ enum FuzzCommand {
     static let help = """
         USAGE: difflab fuzz [--seconds N] [--cases N] [--seed S] [--engines a,b] [--properties p,q]
                             [--max-size N] [--workers N] [--corpus DIR] [--json]
+               difflab fuzz --write-seeds DIR [--cases N] [--seed S]
 
         Property-based fuzzing: generates pairs of lists (mutation profiles: \(MutationProfile.allCases.map(\.description).joined(separator: ", "));
         unique or few distinct identifiers; the same items cut into sections; corrupted batch
@@ -29,6 +30,8 @@ enum FuzzCommand {
           --corpus DIR     where counterexamples are saved (default Corpus/regressions)
           --json           make the last line of standard output
                            {"cases": N, "seconds": S, "failures": [...]}
+          --write-seeds D  instead of fuzzing, write the byte encodings of N generated inputs
+                           (default 16) to D as libFuzzer seeds for difflab-fuzz
           -h, --help       show this help
 
         A "case" is one property checked on one engine for one generated input; the summary also
@@ -40,7 +43,8 @@ enum FuzzCommand {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         let parsed = try OptionSpec(
-            valued: ["seconds", "cases", "seed", "engines", "properties", "max-size", "workers", "corpus"], flags: ["json"]
+            valued: ["seconds", "cases", "seed", "engines", "properties", "max-size", "workers", "corpus", "write-seeds"],
+            flags: ["json"]
         ).parse(arguments)
         if parsed.flag("help") {
             console.out(help + "\n")
@@ -79,6 +83,16 @@ enum FuzzCommand {
         if let text = parsed.value("max-size") { options.maxSize = try positive(text, "--max-size") }
         if let text = parsed.value("workers") { options.workers = try positive(text, "--workers") }
         let corpus = parsed.value("corpus") ?? "Corpus/regressions"
+        if let directory = parsed.value("write-seeds") {
+            let count = options.inputs ?? 16
+            for index in 0..<count {
+                var source = DataSource(seed: options.seed(ofInput: index))
+                _ = FuzzCase.generator(maxSize: fuzzTargetMaxSize).generate(&source)
+                try writeFileAtomically(source.byteEncoding, to: "\(directory)/seed-\(index).bin")
+            }
+            console.out("wrote \(count) seeds to \(directory)\n")
+            return .success
+        }
 
         let report = runFuzzer(options) { p in
             let rate = p.seconds > 0 ? Int(Double(p.checks) / p.seconds) : 0

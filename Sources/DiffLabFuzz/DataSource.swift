@@ -17,6 +17,8 @@ public struct DataSource {
     @usableFromInline var byteOffset = 0
     /// The choices made so far.
     public private(set) var choices: [UInt64] = []
+    /// How many bytes each choice takes in the byte encoding (by its bound).
+    @usableFromInline var widths: [UInt8] = []
     /// The most draws allowed; later draws return 0 and set ``overrun``.
     public let maxChoices: Int
     /// Whether a generator drew more than ``maxChoices`` times.
@@ -72,7 +74,23 @@ public struct DataSource {
         }
         if value > bound { value = bound == .max ? value : value % (bound &+ 1) }
         choices.append(value)
+        widths.append(UInt8((UInt64.bitWidth - bound.leadingZeroBitCount + 7) / 8))
         return value
+    }
+
+    /// The choices made so far as bytes that ``init(bytes:maxChoices:)`` decodes back into the
+    /// same choices: each one big-endian in as many bytes as its bound needs. Used to write seed
+    /// inputs for libFuzzer.
+    ///
+    /// - Complexity: O(choices).
+    public var byteEncoding: [UInt8] {
+        var bytes: [UInt8] = []
+        for (value, width) in zip(choices, widths) {
+            for shift in stride(from: Int(width) - 1, through: 0, by: -1) {
+                bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(shift))))
+            }
+        }
+        return bytes
     }
 
     /// A value in `0...bound` as an `Int`.

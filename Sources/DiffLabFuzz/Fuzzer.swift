@@ -27,6 +27,8 @@ public struct FuzzOptions: Sendable {
     public var workers: Int
     /// The most candidates the shrinker may try per failure.
     public var shrinkBudget: Int
+    /// Stop once a failure has been found and shrunk.
+    public var stopAtFirstFailure = false
 
     /// Options; by default every shipped engine and every property, sizes up to 24, two workers.
     public init(
@@ -140,6 +142,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
             if let seconds = options.seconds, elapsed >= seconds { return }
             let index: Int? = shared.withLock { state in
                 if let limit = options.inputs, state.nextInput >= limit { return nil }
+                if options.stopAtFirstFailure && !state.failures.isEmpty { return nil }
                 state.nextInput += 1
                 return state.nextInput - 1
             }
@@ -192,4 +195,22 @@ public func monotonicSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// The list size the libFuzzer target decodes inputs at (its seeds are written at the same size).
+public let fuzzTargetMaxSize = 32
+
+/// Decodes libFuzzer's bytes into an input and checks every property on every shipped engine:
+/// the body of the `difflab-fuzz` target.
+///
+/// - Returns: the first failure, or `nil`.
+public func checkFuzzerInput(_ bytes: [UInt8]) -> (failure: PropertyFailure, input: FuzzCase)? {
+    var source = DataSource(bytes: bytes)
+    let input = FuzzCase.generator(maxSize: fuzzTargetMaxSize).generate(&source)
+    for kind in EngineKind.allCases {
+        for property in Property.allCases {
+            if let failure = property.check(input, .engine(kind)) { return (failure, input) }
+        }
+    }
+    return nil
 }

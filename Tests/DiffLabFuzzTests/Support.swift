@@ -1,0 +1,5 @@
+import DiffLabJSON
+import Foundation
+
+/// Parses JSON text with DiffLab's parser.
+func DiffLabJSONParse(_ text: String) throws -> JSONValue { try JSONValue.parse(text) }
