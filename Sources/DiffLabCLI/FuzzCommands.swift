@@ -2,6 +2,13 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `difflab fuzz`.
 enum FuzzCommand {
@@ -94,11 +101,23 @@ enum FuzzCommand {
             return .success
         }
 
+        // On a terminal the progress line rewrites itself; in a log, one line every five seconds.
+        let live = isatty(2) == 1
+        let lastLine = Mutex(0.0)
         let report = runFuzzer(options) { p in
             let rate = p.seconds > 0 ? Int(Double(p.checks) / p.seconds) : 0
-            console.err("\rfuzz: \(format(p.seconds)) s, \(p.checks) cases (\(rate)/s), \(p.inputs) inputs, \(p.failures) failures, size \(p.size)   ")
+            let line = "fuzz: \(format(p.seconds)) s, \(p.checks) cases (\(rate)/s), \(p.inputs) inputs, \(p.failures) failures, size \(p.size)"
+            if live {
+                console.err("\r" + line + "   ")
+            } else if lastLine.withLock({ last in
+                guard p.seconds - last >= 5 else { return false }
+                last = p.seconds
+                return true
+            }) {
+                console.err(line + "\n")
+            }
         }
-        console.err("\n")
+        if live { console.err("\n") }
         var failureObjects: [JSONValue] = []
         for failure in report.failures {
             let regression = RegressionCase(failure)
