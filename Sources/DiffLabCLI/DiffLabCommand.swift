@@ -15,6 +15,7 @@ public enum DiffLabCommand {
           stages OLD.json NEW.json split a sectioned diff into valid batch-update stages
           fuzz [options]           property-based fuzzing of every engine (see: difflab fuzz --help)
           replay [PATH...]         re-run saved counterexamples (default Corpus/regressions)
+          bench [options]          time the engines on generated datasets (see: difflab bench --help)
           help [COMMAND]           show help for difflab or a command
 
         OPTIONS
@@ -56,6 +57,7 @@ public enum DiffLabCommand {
             case "stages": console.out(StagesCommand.help + "\n")
             case "fuzz": console.out(FuzzCommand.help + "\n")
             case "replay": console.out(ReplayCommand.help + "\n")
+            case "bench": console.out(BenchCommand.help + "\n")
             case let other?: throw .usage("no help for unknown command '\(other)'")
             }
         case "--version":
@@ -70,6 +72,8 @@ public enum DiffLabCommand {
             return try FuzzCommand.run(rest, console: console)
         case "replay":
             return try ReplayCommand.run(rest, console: console)
+        case "bench":
+            return try BenchCommand.run(rest, console: console)
         default:
             throw .usage("unknown command '\(command)'")
         }

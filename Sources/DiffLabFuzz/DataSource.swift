@@ -1,3 +1,5 @@
+import DiffLabCore
+
 /// Where a generator's decisions come from, and the record of them: the choice sequence.
 ///
 /// Every random decision a generator makes is one call to ``draw(upTo:)``, which returns a value in

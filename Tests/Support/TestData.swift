@@ -5,7 +5,7 @@ import DiffLabFuzz
 public typealias Item = FuzzItem
 
 /// The fuzzer's generator, for reproducible test data.
-public typealias SplitMix64 = DiffLabFuzz.SplitMix64
+public typealias SplitMix64 = DiffLabCore.SplitMix64
 
 /// A class element, for identity (pointer personality) tests.
 public final class Box: Diffable, @unchecked Sendable {

@@ -1,5 +1,6 @@
 /// A small, fast, seedable pseudo-random generator (Steele, Lea and Flood's SplitMix64).
 ///
+/// Used for reproducible data everywhere in DiffLab (fuzzing inputs, benchmark datasets).
 /// Deterministic: the same seed gives the same sequence on every platform, which is what replay
 /// from a seed needs. Not cryptographic.
 public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {

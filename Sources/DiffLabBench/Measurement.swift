@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Summary statistics of a sample set (seconds).
+public struct SampleStatistics: Sendable, Hashable {
+    public var median: Double
+    public var min: Double
+    public var p90: Double
+    public var p99: Double
+    /// Median absolute deviation from the median.
+    public var mad: Double
+
+    /// Statistics of `samples` (nearest-rank percentiles). - Complexity: O(n log n).
+    public init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        func percentile(_ p: Double) -> Double {
+            guard !sorted.isEmpty else { return .nan }
+            let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
+            return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank))]
+        }
+        median = percentile(0.5)
+        min = sorted.first ?? .nan
+        p90 = percentile(0.9)
+        p99 = percentile(0.99)
+        let m = median
+        let deviations = sorted.map { abs($0 - m) }.sorted()
+        mad = deviations.isEmpty ? .nan : deviations[(deviations.count - 1) / 2]
+    }
+}
+
+/// One measured operation: every sample kept, with CPU time, allocation and memory figures.
+public struct Measurement: Sendable {
+    /// Wall-clock seconds per call, one entry per sample.
+    public var samples: [Double]
+    /// Thread CPU seconds per call, one entry per sample.
+    public var cpuSamples: [Double]
+    /// Calls per sample (short calls are repeated so a sample lasts long enough to time).
+    public var callsPerSample: Int
+    /// Bytes allocated by one call (jemalloc `thread.allocatedp`), when running on jemalloc.
+    public var allocatedBytes: UInt64?
+    /// Allocation requests of one call (jemalloc arena statistics), when running on jemalloc.
+    public var allocationRequests: UInt64?
+    /// Peak resident set size of the process after the measurement, in bytes.
+    public var peakRSSBytes: Int
+    /// ``samples`` summarised.
+    public var statistics: SampleStatistics { SampleStatistics(samples) }
+}
+
+/// Keeps a value alive so the optimiser cannot drop the call that made it.
+@inline(never)
+public func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// Times `body`: one warm-up call, then samples until `budget` seconds are spent (at least
+/// `minSamples`, at most `maxSamples`); a call shorter than 1 ms is repeated inside a sample.
+/// Allocation figures come from one extra call, on this thread, under jemalloc.
+public func measure(budget: Double, minSamples: Int = 5, maxSamples: Int = 200, _ body: () -> Void) -> Measurement {
+    let warmStart = monotonicNow()
+    body()
+    let estimate = Swift.max(monotonicNow() - warmStart, 1e-7)
+    let callsPerSample = estimate < 1e-3 ? Int((1e-3 / estimate).rounded(.up)) : 1
+    let sampleCount = Swift.min(maxSamples, Swift.max(minSamples, Int(budget / (estimate * Double(callsPerSample)))))
+    var samples: [Double] = []
+    var cpuSamples: [Double] = []
+    samples.reserveCapacity(sampleCount)
+    for _ in 0..<sampleCount {
+        let cpu = threadCPUNow()
+        let start = monotonicNow()
+        for _ in 0..<callsPerSample { body() }
+        samples.append((monotonicNow() - start) / Double(callsPerSample))
+        cpuSamples.append((threadCPUNow() - cpu) / Double(callsPerSample))
+    }
+    var allocated: UInt64?
+    var requests: UInt64?
+    if let jemalloc = JemallocStats.current {
+        let requestsBefore = jemalloc.allocationRequests()
+        let bytesBefore = jemalloc.threadAllocatedBytes
+        body()
+        allocated = jemalloc.threadAllocatedBytes - bytesBefore
+        requests = jemalloc.allocationRequests() - requestsBefore
+    }
+    return Measurement(
+        samples: samples, cpuSamples: cpuSamples, callsPerSample: callsPerSample, allocatedBytes: allocated,
+        allocationRequests: requests, peakRSSBytes: peakRSS())
+}
+
+/// Seconds on the monotonic clock.
+public func monotonicNow() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// This thread's CPU seconds.
+public func threadCPUNow() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// This process's CPU seconds (all threads).
+public func processCPUNow() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Peak resident set size of this process in bytes.
+public func peakRSS() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss * 1024
+}
+
+/// Least-squares slope of log(y) against log(x): the growth exponent. `nil` with fewer than two
+/// points.
+public func growthExponent(_ points: [(x: Double, y: Double)]) -> Double? {
+    let logs = points.filter { $0.x > 0 && $0.y > 0 }.map { (log($0.x), log($0.y)) }
+    guard logs.count >= 2 else { return nil }
+    let meanX = logs.map(\.0).reduce(0, +) / Double(logs.count)
+    let meanY = logs.map(\.1).reduce(0, +) / Double(logs.count)
+    let sxx = logs.map { ($0.0 - meanX) * ($0.0 - meanX) }.reduce(0, +)
+    let sxy = logs.map { ($0.0 - meanX) * ($0.1 - meanY) }.reduce(0, +)
+    return sxx > 0 ? sxy / sxx : nil
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The first line a shell command prints, or `nil` when it fails. For facts about the machine
+/// (toolchain version, commit), not for anything a result depends on.
+func commandOutput(_ command: String) -> String? {
+    guard let pipe = popen(command + " 2>/dev/null", "r") else { return nil }
+    var output = ""
+    var buffer = [CChar](repeating: 0, count: 4096)
+    while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+        output += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+    let status = pclose(pipe)
+    guard status == 0 else { return nil }
+    let trimmed = output.split(separator: "\n").first.map(String.init) ?? ""
+    return trimmed.isEmpty ? nil : trimmed
+}
+
+/// Runs this executable again with `arguments` and `environment` changes (`nil` removes a
+/// variable), waiting for it; standard streams are inherited.
+///
+/// - Returns: the child's exit status.
+func runSelf(_ arguments: [String], environment changes: [String: String?]) throws(CommandError) -> Int32 {
+    var environment: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+        let text = String(cString: pointer)
+        if let equals = text.firstIndex(of: "=") {
+            environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        entry += 1
+    }
+    for (key, value) in changes { environment[key] = value }
+    let executable = "/proc/self/exe"
+    let argv = ([CommandLine.arguments.first ?? "difflab"] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        for p in argv { free(p) }
+        for p in envp { free(p) }
+    }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, executable, nil, nil, argv, envp)
+    guard spawned == 0 else { throw CommandError(.failure, "cannot start a worker process: \(String(cString: strerror(spawned)))") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+}
+
+/// The path of jemalloc's shared library, when installed.
+func jemallocLibraryPath() -> String? {
+    let candidates = [
+        "/lib/x86_64-linux-gnu/libjemalloc.so.2", "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
+        "/lib/aarch64-linux-gnu/libjemalloc.so.2", "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",
+        "/usr/lib/libjemalloc.so.2", "/usr/local/lib/libjemalloc.so.2",
+    ]
+    return candidates.first { access($0, R_OK) == 0 }
+}
+
+/// Facts about this machine for a results file.
+func machineJSONFields() -> [(String, String)] {
+    var fields: [(String, String)] = []
+    var name = utsname()
+    uname(&name)
+    func text<T>(_ value: T) -> String {
+        withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+    fields.append(("hostname", text(name.nodename)))
+    fields.append(("kernel", "\(text(name.sysname)) \(text(name.release)) \(text(name.machine))"))
+    fields.append(("cpu", commandOutput("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'") ?? "unknown"))
+    fields.append(("cores", String(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    fields.append(("memoryBytes", String(sysconf(Int32(_SC_PHYS_PAGES)) * sysconf(Int32(_SC_PAGESIZE)))))
+    return fields
+}
