@@ -24,6 +24,10 @@ public struct BenchOptions: Sendable {
     public var seed: UInt64
     /// Most samples per measurement.
     public var maxSamples: Int
+    /// Fewest samples per measurement.
+    public var minSamples = 5
+    /// When set, sizes above 10,000 are measured only for these profiles (quick runs).
+    public var largeSizeProfiles: [DatasetProfile]?
 
     /// Options; see ``quick`` and ``full``.
     public init(
@@ -41,18 +45,23 @@ public struct BenchOptions: Sendable {
         self.maxSamples = maxSamples
     }
 
-    /// A few minutes: every profile at 1k and 10k, `differencekit` also at 100k, int elements.
-    public static let quick = BenchOptions(
-        sizes: [1_000, 10_000, 100_000], budget: 0.15, maxCallSeconds: 1.5, maxSamples: 60)
+    /// A few minutes: every profile at 1k and 10k, `differencekit` also at 100k (where the stdlib
+    /// reference takes a few seconds a call), int elements.
+    public static let quick: BenchOptions = {
+        var options = BenchOptions(sizes: [1_000, 10_000, 100_000], budget: 0.15, maxCallSeconds: 6, maxSamples: 60)
+        options.largeSizeProfiles = [.differencekit]
+        options.minSamples = 3
+        return options
+    }()
 
     /// Every profile at 1k → 1M; model and object elements on `differencekit` and `small-edit`.
     public static let full = BenchOptions(kinds: [.int, .model, .object], budget: 1.0, maxCallSeconds: 12)
 
-    /// Whether `profile` × `kind` × `size` is in the matrix (quick and full trim large sizes of
-    /// secondary combinations to keep the run to minutes).
+    /// Whether `profile` × `kind` × `size` is in the matrix: model and object elements run on
+    /// `differencekit` and `small-edit` only; see ``largeSizeProfiles``.
     public func includes(_ profile: DatasetProfile, _ kind: ElementKind, _ size: Int) -> Bool {
         if kind != .int && profile != .differencekit && profile != .smallEdit { return false }
-        if size > 10_000 && budget < 0.5 && profile != .differencekit { return false }
+        if size > 10_000, let large = largeSizeProfiles, !large.contains(profile) { return false }
         return true
     }
 }
@@ -145,11 +154,11 @@ private func fill<Element: Diffable>(
     _ options: BenchOptions
 ) {
     if subject == hashFloorName {
-        record.measurement = measure(budget: options.budget, maxSamples: options.maxSamples) { blackHole(hashFloor(old, new)) }
+        record.measurement = measure(budget: options.budget, minSamples: options.minSamples, maxSamples: options.maxSamples) { blackHole(hashFloor(old, new)) }
         return
     }
     guard let engine = EngineKind(rawValue: subject) else { return }
-    record.measurement = measure(budget: options.budget, maxSamples: options.maxSamples) {
+    record.measurement = measure(budget: options.budget, minSamples: options.minSamples, maxSamples: options.maxSamples) {
         blackHole(engine.diff(from: old, to: new, comparison: comparison))
     }
     // Move counts per strategy from one matching (not timed).

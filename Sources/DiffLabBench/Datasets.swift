@@ -59,14 +59,7 @@ public struct AbstractDataset: Sendable {
                 for i in stride(from: shuffled - 1, to: 0, by: -1) { new.swapAt(i, random(i + 1)) }
             }
         case .smallEdit:
-            for _ in 0..<max(n / 100, 1) {
-                switch random(4) {
-                case 0: new.insert((id: fresh(), revision: 0), at: random(new.count + 1))
-                case 1: if !new.isEmpty { new.remove(at: random(new.count)) }
-                case 2: if new.count > 1 { new.insert(new.remove(at: random(new.count)), at: random(new.count)) }
-                default: if !new.isEmpty { new[random(new.count)].revision += 1 }
-                }
-            }
+            new = scatterEdits(new, edits: max(n / 100, 1), moveOnly: false, &rng, fresh: { (id: fresh(), revision: 0) }, update: { $0.revision += 1 })
         case .feedRefresh:
             new.insert(contentsOf: (0..<max(n / 20, 1)).map { _ in (id: fresh(), revision: 0) }, at: 0)
             new.removeLast(new.count - n)
@@ -74,9 +67,7 @@ public struct AbstractDataset: Sendable {
             new.append(contentsOf: (0..<max(n / 50, 1)).map { _ in (id: fresh(), revision: 0) })
             for i in new.indices.suffix(min(3, new.count)) { new[i].revision += 1 }
         case .reorderHeavy:
-            for _ in 0..<max(n / 10, 1) where new.count > 1 {
-                new.insert(new.remove(at: random(new.count)), at: random(new.count))
-            }
+            new = scatterEdits(new, edits: max(n / 10, 1), moveOnly: true, &rng, fresh: { (id: fresh(), revision: 0) }, update: { _ in })
         case .reverse:
             new.reverse()
         case .allUpdated:
@@ -184,3 +175,59 @@ extension AbstractDataset {
         return (oldObjects, newObjects)
     }
 }
+
+/// Applies `edits` random edits to `list` in one pass — inserts, deletes, moves and updates in equal
+/// shares, or moves only — as if made one at a time at random positions.
+///
+/// - Complexity: O(n + k log k) for k edits (editing in place one at a time would be O(n · k)).
+func scatterEdits<T>(
+    _ list: [T], edits: Int, moveOnly: Bool, _ rng: inout SplitMix64, fresh: () -> T, update: (inout T) -> Void
+) -> [T] {
+    guard !list.isEmpty else { return list }
+    var actions = [_EditAction](repeating: .keep, count: list.count)
+    var updated = [Bool](repeating: false, count: list.count)
+    var inserts = 0
+    for _ in 0..<edits {
+        let i = Int(rng.next(upTo: UInt64(list.count - 1)))
+        switch moveOnly ? 2 : rng.next(upTo: 3) {
+        case 0: inserts += 1
+        case 1: actions[i] = .delete
+        case 2: actions[i] = .move
+        default: updated[i] = true
+        }
+    }
+    var survivors: [T] = []
+    var extras: [T] = []
+    survivors.reserveCapacity(list.count)
+    for i in list.indices {
+        var item = list[i]
+        if updated[i] { update(&item) }
+        switch actions[i] {
+        case .keep: survivors.append(item)
+        case .delete: break
+        case .move: extras.append(item)
+        }
+    }
+    for _ in 0..<inserts { extras.append(fresh()) }
+    // Each extra goes to a random slot among the survivors.
+    var slots = extras.indices.map { ($0, Int(rng.next(upTo: UInt64(survivors.count)))) }
+    slots.sort { $0.1 < $1.1 }
+    var result: [T] = []
+    result.reserveCapacity(survivors.count + extras.count)
+    var next = 0
+    for (i, item) in survivors.enumerated() {
+        while next < slots.count && slots[next].1 == i {
+            result.append(extras[slots[next].0])
+            next += 1
+        }
+        result.append(item)
+    }
+    while next < slots.count {
+        result.append(extras[slots[next].0])
+        next += 1
+    }
+    return result
+}
+
+/// What ``scatterEdits(_:edits:moveOnly:_:fresh:update:)`` does to one element.
+enum _EditAction { case keep, delete, move }

@@ -16,6 +16,7 @@ public enum DiffLabCommand {
           fuzz [options]           property-based fuzzing of every engine (see: difflab fuzz --help)
           replay [PATH...]         re-run saved counterexamples (default Corpus/regressions)
           bench [options]          time the engines on generated datasets (see: difflab bench --help)
+          policy [options]         main-thread vs background diffing in a simulated app
           help [COMMAND]           show help for difflab or a command
 
         OPTIONS
@@ -58,6 +59,7 @@ public enum DiffLabCommand {
             case "fuzz": console.out(FuzzCommand.help + "\n")
             case "replay": console.out(ReplayCommand.help + "\n")
             case "bench": console.out(BenchCommand.help + "\n")
+            case "policy": console.out(PolicyCommand.help + "\n")
             case let other?: throw .usage("no help for unknown command '\(other)'")
             }
         case "--version":
@@ -74,6 +76,8 @@ public enum DiffLabCommand {
             return try ReplayCommand.run(rest, console: console)
         case "bench":
             return try BenchCommand.run(rest, console: console)
+        case "policy":
+            return try PolicyCommand.run(rest, console: console)
         default:
             throw .usage("unknown command '\(command)'")
         }

@@ -1,0 +1,175 @@
+import DiffLabBench
+import DiffLabCore
+import DiffLabEngines
+import DiffLabJSON
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `difflab policy`.
+enum PolicyCommand {
+    static let help = """
+        USAGE: difflab policy [--quick] [--policies a,b] [--sizes n,m] [--interval SECONDS]
+                              [--frame-rate 60|120] [--frame-work SECONDS] [--duration SECONDS]
+                              [--engine NAME] [--out FILE]
+
+        Simulates an app's main thread drawing frames (per-frame work at 60 or 120 Hz) while a
+        stream of list updates is diffed under each policy, with and without IGListKit's updater
+        fallback (more than 100 changes → a full reload):
+          main        diff synchronously on the main thread
+          background  diff on a Dispatch queue, apply on main
+          adaptive    main below maxItemCountToRunOnMain (10,000), else background
+          coalescing  IGListKit's adaptive coalescing (50 ms, +25 ms, up to 250 ms), background diffs
+        Diffs are real (the engine's cost is measured); frame work and apply costs are modelled
+        (applying costs 1 ms plus 2 µs per change, or 0.05 µs per item for a full reload); each
+        update makes 20 random edits (inserts, deletes, moves, content updates).
+
+        Reports frames over budget, hitch time ratio (ms of frame time over budget per second),
+        update latency p50/p99 (request → applied on main), coalesced updates, reloads and CPU,
+        writes a JSON file, and names the crossover: the smallest list size at which background
+        diffing beats main-thread diffing (a lower hitch time ratio) on this machine.
+
+        OPTIONS
+          --quick            sizes 1k, 10k, 100k; 1.5 s per run
+          --policies LIST    main, background, adaptive, coalescing (default all)
+          --sizes LIST       list sizes (default 1000,10000,100000,1000000)
+          --interval S       seconds between updates (default 0.05)
+          --frame-rate HZ    60 or 120 (default 60)
+          --frame-work S     main-thread work per frame (default 0.004)
+          --duration S       seconds per run (default 3)
+          --engine NAME      the diff engine (default hashmap)
+          --out FILE         results file (default results/policy-<time>.json)
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+        let parsed = try OptionSpec(
+            valued: ["policies", "sizes", "interval", "frame-rate", "frame-work", "duration", "engine", "out"], flags: ["quick"]
+        ).parse(arguments)
+        if parsed.flag("help") {
+            console.out(help + "\n")
+            return .success
+        }
+        guard parsed.positionals.isEmpty else { throw .usage("policy takes no files") }
+        let quick = parsed.flag("quick")
+        var policies = DiffPolicy.allCases
+        if let text = parsed.value("policies") {
+            policies = try FuzzCommand.list(text, "--policies") { name throws(CommandError) in
+                guard let p = DiffPolicy(rawValue: name) else { throw .usage("unknown policy '\(name)' (expected main, background, adaptive or coalescing)") }
+                return p
+            }
+        }
+        var sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
+        if let text = parsed.value("sizes") {
+            sizes = try FuzzCommand.list(text, "--sizes") { name throws(CommandError) in try FuzzCommand.positive(name, "--sizes") }.sorted()
+        }
+        func seconds(_ name: String, _ fallback: Double) throws(CommandError) -> Double {
+            guard let text = parsed.value(name) else { return fallback }
+            guard let value = Double(text), value > 0 else { throw .usage("--\(name) expects a positive number") }
+            return value
+        }
+        let interval = try seconds("interval", 0.05)
+        let frameRate = try seconds("frame-rate", 60)
+        let frameWork = try seconds("frame-work", 0.004)
+        let duration = try seconds("duration", quick ? 1.5 : 3)
+        let engineName = parsed.value("engine") ?? "hashmap"
+        guard let engine = EngineKind(rawValue: engineName) else { throw .usage("unknown engine '\(engineName)' (expected one of: \(EngineKind.allNames))") }
+
+        var results: [PolicyResult] = []
+        let total = sizes.count * policies.count * 2
+        for size in sizes {
+            let versions = policyVersions(size: size, edits: 20)
+            for policy in policies {
+                for fallback in [false, true] {
+                    let config = PolicyConfig(
+                        policy: policy, listSize: size, updateInterval: interval, frameRate: frameRate, frameWork: frameWork,
+                        duration: duration, allowsReloadingOnTooManyUpdates: fallback, engine: engine)
+                    results.append(runPolicy(config, versions: versions))
+                    progressBar(console, results.count, total, "\(policy.rawValue)\(fallback ? "+reload" : "") \(size)")
+                }
+            }
+        }
+        console.err("\n")
+
+        // Crossover: the smallest size where background beats main on hitch time, beyond noise
+        // (20% and 1 ms/s lower), with plain batch updates and with the reload fallback.
+        func crossover(fallback: Bool) -> Int? {
+            func hitch(_ policy: DiffPolicy, _ size: Int) -> Double? {
+                results.first {
+                    $0.config.policy == policy && $0.config.listSize == size && $0.config.allowsReloadingOnTooManyUpdates == fallback
+                }?.hitchTimeRatio
+            }
+            return sizes.first { size in
+                guard let main = hitch(.main, size), let background = hitch(.background, size) else { return false }
+                return background < main * 0.8 && main - background > 1
+            }
+        }
+        let crossovers = (batch: crossover(fallback: false), reload: crossover(fallback: true))
+
+        var lines = ["policy       fallback  size      frames  over  hitch ms/s  latency p50   p99        applied  coalesced  reloads  dropped  CPU"]
+        func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s + " " : s + String(repeating: " ", count: w - s.count) }
+        for r in results {
+            let l = r.latency
+            lines.append(
+                pad(r.config.policy.rawValue, 13) + pad(r.config.allowsReloadingOnTooManyUpdates ? "reload" : "-", 10)
+                    + pad(String(r.config.listSize), 10) + pad(String(r.frames), 8) + pad(String(r.framesOverBudget), 6)
+                    + pad(round2(r.hitchTimeRatio), 12) + pad(l.median.isNaN ? "–" : "\(round2(l.median * 1000)) ms", 14)
+                    + pad(l.p99.isNaN ? "–" : "\(round2(l.p99 * 1000)) ms", 11) + pad("\(r.applied)/\(r.requested)", 9)
+                    + pad(String(r.coalesced), 11) + pad(String(r.reloads), 9) + pad(String(r.dropped), 9)
+                    + "\(round2(r.cpuUtilisation * 100))%")
+        }
+        console.out(lines.joined(separator: "\n") + "\n\n")
+        for (name, size) in [("batch updates", crossovers.batch), ("with the reload fallback", crossovers.reload)] {
+            if let size {
+                console.out("crossover (\(name)): background diffing beats main-thread diffing from \(size) items on this machine\n")
+            } else {
+                console.out("crossover (\(name)): background diffing did not beat main-thread diffing at any size tested (\(sizes.map(String.init).joined(separator: ", ")))\n")
+            }
+        }
+
+        let json = JSONValue.object(
+            JSONObject([
+                ("schema", .string("difflab-policy/1")),
+                ("createdAt", .integer(Int(time(nil)))),
+                ("machine", .object(JSONObject(machineJSONFields().map { ($0.0, .string($0.1)) }))),
+                ("toolchain", .string(commandOutput("swift --version") ?? "unknown")),
+                ("commit", commandOutput("git rev-parse HEAD").map { .string($0) } ?? .null),
+                (
+                    "crossoverSize",
+                    .object(
+                        JSONObject([
+                            ("batch", crossovers.batch.map { .integer($0) } ?? .null),
+                            ("reloadFallback", crossovers.reload.map { .integer($0) } ?? .null),
+                        ]))
+                ),
+                ("runs", .array(results.map(runJSON))),
+            ]))
+        let out = parsed.value("out") ?? "results/policy-\(timestamp()).json"
+        try writeFileAtomically(json.serialized() + "\n", to: out)
+        console.out("results: \(out)\n")
+        return .success
+    }
+
+    static func runJSON(_ r: PolicyResult) -> JSONValue {
+        let c = r.config
+        let l = r.latency
+        func number(_ x: Double) -> JSONValue { x.isNaN ? .null : JSONValue(x) }
+        return .object(
+            JSONObject([
+                ("policy", .string(c.policy.rawValue)), ("engine", .string(c.engine.rawValue)),
+                ("listSize", .integer(c.listSize)), ("allowsReloadingOnTooManyUpdates", .bool(c.allowsReloadingOnTooManyUpdates)),
+                ("updateInterval", JSONValue(c.updateInterval)), ("frameRate", JSONValue(c.frameRate)),
+                ("frameWork", JSONValue(c.frameWork)), ("duration", JSONValue(c.duration)),
+                ("maxItemCountToRunOnMain", .integer(c.maxItemCountToRunOnMain)),
+                ("coalescing", .array([JSONValue(c.minInterval), JSONValue(c.intervalIncrement), JSONValue(c.maxInterval)])),
+                ("applyBaseCost", JSONValue(c.applyBaseCost)), ("batchCostPerChange", JSONValue(c.batchCostPerChange)),
+                ("reloadCostPerItem", JSONValue(c.reloadCostPerItem)), ("editsPerUpdate", .integer(c.editsPerUpdate)),
+                ("frames", .integer(r.frames)), ("framesOverBudget", .integer(r.framesOverBudget)),
+                ("hitchTimeRatio", JSONValue(r.hitchTimeRatio)), ("latencyMedian", number(l.median)),
+                ("latencyP99", number(l.p99)), ("latencies", .array(r.latencies.map { JSONValue($0) })),
+                ("requested", .integer(r.requested)), ("applied", .integer(r.applied)), ("coalesced", .integer(r.coalesced)),
+                ("reloads", .integer(r.reloads)), ("dropped", .integer(r.dropped)), ("cpuUtilisation", JSONValue(r.cpuUtilisation)),
+                ("wallSeconds", JSONValue(r.wallSeconds)),
+            ]))
+    }
+}
