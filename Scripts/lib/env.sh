@@ -7,3 +7,17 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
   fi
 fi
+
+# jemalloc, for the benchmark lab's allocation metrics and the jemalloc side of its
+# allocator comparison (loaded with LD_PRELOAD; nothing links against it).
+if ! ldconfig -p 2>/dev/null | grep -q 'libjemalloc\.so\.2'; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "installing libjemalloc-dev" >&2
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq libjemalloc-dev >/dev/null \
+      || echo "could not install libjemalloc-dev: benchmarks will measure the system allocator only" >&2
+  else
+    echo "no apt-get: install jemalloc yourself; benchmarks will measure the system allocator only" >&2
+  fi
+fi

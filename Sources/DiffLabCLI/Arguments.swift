@@ -1,3 +1,5 @@
+import DiffLabEngines
+
 /// A small command-line parser: long options with or without a value, and positionals.
 ///
 /// Accepts `--name value`, `--name=value`, flags (`--name`), `-h` as `--help`, and `--` to end
@@ -81,4 +83,14 @@ public struct OptionSpec: Sendable {
         }
         return parsed
     }
+}
+
+/// Parses an engine name.
+///
+/// - Throws: a usage error listing the engines.
+func parseEngine(_ name: String) throws(CommandError) -> EngineKind {
+    guard let engine = EngineKind(rawValue: name) else {
+        throw .usage("unknown engine '\(name)' (expected one of: \(EngineKind.allNames))")
+    }
+    return engine
 }

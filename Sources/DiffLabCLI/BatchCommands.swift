@@ -83,10 +83,7 @@ enum StagesCommand {
         guard parsed.positionals.count == 2 else {
             throw .usage("stages needs two files, OLD.json and NEW.json (got \(parsed.positionals.count))")
         }
-        let engineName = parsed.value("engine") ?? "hashmap"
-        guard let engine = EngineKind(rawValue: engineName) else {
-            throw .usage("unknown engine '\(engineName)' (expected one of: \(EngineKind.allNames))")
-        }
+        let engine = try parseEngine(parsed.value("engine") ?? "hashmap")
         let old = try model(try readJSON(parsed.positionals[0]), what: parsed.positionals[0])
         let new = try model(try readJSON(parsed.positionals[1]), what: parsed.positionals[1])
         let changeset = StagedChangeset(from: old, to: new, engine: engine)
@@ -106,14 +103,7 @@ enum StagesCommand {
             guard case .object(let object) = section else {
                 throw .data("\(context) is \(withArticle(section.typeName)); expected {\"id\": ..., \"items\": [...]}")
             }
-            for key in object.keys where key != "id" && key != "items" {
-                throw .data("\(context) has unknown key \"\(key)\"; expected only \"id\" and \"items\"")
-            }
-            guard let id = object["id"] else { throw .data("\(context) has no \"id\"") }
-            switch id {
-            case .string, .integer, .double: break
-            default: throw .data("\(context): \"id\" must be a string or a number, not \(withArticle(id.typeName))")
-            }
+            let id = try scalarID(of: object, otherKey: "items", context)
             guard case .array(let items)? = object["items"] else {
                 throw .data("\(context): \"items\" must be an array of elements")
             }

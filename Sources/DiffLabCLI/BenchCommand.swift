@@ -49,10 +49,7 @@ enum BenchCommand {
         guard parsed.positionals.isEmpty else { throw .usage("bench takes no files") }
         var options = parsed.flag("quick") ? BenchOptions.quick : BenchOptions.full
         if let text = parsed.value("engines") {
-            options.engines = try FuzzCommand.list(text, "--engines") { name throws(CommandError) in
-                guard let kind = EngineKind(rawValue: name) else { throw .usage("unknown engine '\(name)' (expected one of: \(EngineKind.allNames))") }
-                return kind
-            }
+            options.engines = try FuzzCommand.list(text, "--engines") { name throws(CommandError) in try parseEngine(name) }
         }
         if let text = parsed.value("profiles") {
             options.profiles = try FuzzCommand.list(text, "--profiles") { name throws(CommandError) in

@@ -48,10 +48,7 @@ enum DiffCommand {
         guard parsed.positionals.count == 2 else {
             throw .usage("diff needs two files, OLD.json and NEW.json (got \(parsed.positionals.count))")
         }
-        let engineName = parsed.value("engine") ?? "heckel"
-        guard let engine = EngineKind(rawValue: engineName) else {
-            throw .usage("unknown engine '\(engineName)' (expected one of: \(EngineKind.allNames))")
-        }
+        let engine = try parseEngine(parsed.value("engine") ?? "heckel")
         let movesName = parsed.value("moves") ?? "offsets"
         guard let moves = MoveStrategy(rawValue: movesName) else {
             throw .usage("unknown move strategy '\(movesName)' (expected offsets or minimal)")

@@ -72,12 +72,7 @@ enum FuzzCommand {
             options.seed = seed
         }
         if let text = parsed.value("engines") {
-            options.subjects = try list(text, "--engines") { name throws(CommandError) in
-                guard let kind = EngineKind(rawValue: name) else {
-                    throw .usage("unknown engine '\(name)' (expected one of: \(EngineKind.allNames))")
-                }
-                return FuzzSubject.engine(kind)
-            }
+            options.subjects = try list(text, "--engines") { name throws(CommandError) in FuzzSubject.engine(try parseEngine(name)) }
         }
         if let text = parsed.value("properties") {
             options.properties = try list(text, "--properties") { name throws(CommandError) in

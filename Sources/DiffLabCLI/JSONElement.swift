@@ -48,14 +48,7 @@ public struct JSONElement: Diffable, Hashable, Sendable {
         case .string, .integer, .double:
             return JSONElement(id: item, content: item)
         case .object(let object):
-            for key in object.keys where key != "id" && key != "content" {
-                throw .data("\(context) has unknown key \"\(key)\"; expected only \"id\" and \"content\"")
-            }
-            guard let id = object["id"] else { throw .data("\(context) has no \"id\"") }
-            switch id {
-            case .string, .integer, .double: break
-            default: throw .data("\(context): \"id\" must be a string or a number, not \(withArticle(id.typeName))")
-            }
+            let id = try scalarID(of: object, otherKey: "content", context)
             return JSONElement(id: id, content: object["content"] ?? .null)
         default:
             throw .data(
@@ -89,5 +82,20 @@ func withArticle(_ typeName: String) -> String {
     case "null": "null"
     case "array", "object": "an \(typeName)"
     default: "a \(typeName)"
+    }
+}
+
+/// The `"id"` of an object that may hold only `"id"` and `otherKey`; the id must be a string or a
+/// number.
+///
+/// - Throws: a data error prefixed with `context`.
+func scalarID(of object: JSONObject, otherKey: String, _ context: String) throws(CommandError) -> JSONValue {
+    for key in object.keys where key != "id" && key != otherKey {
+        throw .data("\(context) has unknown key \"\(key)\"; expected only \"id\" and \"\(otherKey)\"")
+    }
+    guard let id = object["id"] else { throw .data("\(context) has no \"id\"") }
+    switch id {
+    case .string, .integer, .double: return id
+    default: throw .data("\(context): \"id\" must be a string or a number, not \(withArticle(id.typeName))")
     }
 }

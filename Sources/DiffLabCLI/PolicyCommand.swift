@@ -72,8 +72,7 @@ enum PolicyCommand {
         let frameRate = try seconds("frame-rate", 60)
         let frameWork = try seconds("frame-work", 0.004)
         let duration = try seconds("duration", quick ? 1.5 : 3)
-        let engineName = parsed.value("engine") ?? "hashmap"
-        guard let engine = EngineKind(rawValue: engineName) else { throw .usage("unknown engine '\(engineName)' (expected one of: \(EngineKind.allNames))") }
+        let engine = try parseEngine(parsed.value("engine") ?? "hashmap")
 
         var results: [PolicyResult] = []
         let total = sizes.count * policies.count * 2

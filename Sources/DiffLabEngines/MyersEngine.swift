@@ -4,8 +4,10 @@ import DiffLabCore
 /// over identifiers.
 ///
 /// ## Pairing contract
-/// 1. Identifiers are interned to integers, so the search compares integers only.
-/// 2. The common prefix and suffix pair up directly.
+/// 1. Identifiers are interned to integers (one open-addressing table, each identifier hashed
+///    once), so the search compares integers only.
+/// 2. The common prefix and suffix pair up directly; they are trimmed first, comparing identifiers
+///    without hashing, and only the rest is interned.
 /// 3. Identifiers that occur on one side only (of what is left) can never be part of a common
 ///    subsequence; they are set aside before the search, as git's xdiff and imara-diff do. This
 ///    keeps unrelated lists cheap: their search is empty.
@@ -39,29 +41,43 @@ public struct MyersEngine: DiffEngine {
         var matching = Matching(oldCount: old.count, newCount: new.count)
         if old.isEmpty || new.isEmpty { return matching }
 
-        // 1. Intern identifiers.
-        let (a, b, symbolCount) = _intern(old, new)
-
-        // 2–4. The minimal script's paired elements.
-        _MyersSearch.commonSubsequence(a, b, symbolCount: symbolCount) { o, n in
-            matching.pair(old: o, new: n)
+        // 2. The common prefix and suffix pair up directly, compared without hashing, so nearly
+        //    identical lists (appends, content-only changes) never pay for interning.
+        var lo = 0
+        while lo < old.count && lo < new.count && old[lo].diffIdentifier == new[lo].diffIdentifier {
+            matching.pair(old: lo, new: lo)
+            lo += 1
         }
-
-        // 5. Pair deleted and inserted occurrences of one identifier, in order, into moves.
-        var head = [Int](repeating: -1, count: symbolCount)
-        var tail = [Int](repeating: -1, count: symbolCount)
-        var nextDeleted = [Int](repeating: -1, count: old.count)
-        for o in 0..<old.count where matching.oldToNew[o] < 0 {
-            let s = a[o]
-            if tail[s] < 0 { head[s] = o } else { nextDeleted[tail[s]] = o }
-            tail[s] = o
+        var oldHi = old.count
+        var newHi = new.count
+        while oldHi > lo && newHi > lo && old[oldHi - 1].diffIdentifier == new[newHi - 1].diffIdentifier {
+            oldHi -= 1
+            newHi -= 1
+            matching.pair(old: oldHi, new: newHi)
         }
-        for n in 0..<new.count where matching.newToOld[n] < 0 {
-            let s = b[n]
-            let o = head[s]
-            if o >= 0 {
-                head[s] = nextDeleted[o]
-                matching.pair(old: o, new: n)
+        if lo < oldHi && lo < newHi {
+            // 1. Intern the identifiers of what is left.
+            let (a, b, symbolCount) = _intern(old[lo..<oldHi], new[lo..<newHi])
+            // 3–4. The minimal script's paired elements.
+            _MyersSearch.commonSubsequence(a, b, symbolCount: symbolCount) { o, n in
+                matching.pair(old: lo + o, new: lo + n)
+            }
+            // 5. Pair deleted and inserted occurrences of one identifier, in order, into moves.
+            var head = [Int](repeating: -1, count: symbolCount)
+            var tail = [Int](repeating: -1, count: symbolCount)
+            var nextDeleted = [Int](repeating: -1, count: a.count)
+            for o in 0..<a.count where matching.oldToNew[lo + o] < 0 {
+                let s = a[o]
+                if tail[s] < 0 { head[s] = o } else { nextDeleted[tail[s]] = o }
+                tail[s] = o
+            }
+            for n in 0..<b.count where matching.newToOld[lo + n] < 0 {
+                let s = b[n]
+                let o = head[s]
+                if o >= 0 {
+                    head[s] = nextDeleted[o]
+                    matching.pair(old: lo + o, new: lo + n)
+                }
             }
         }
 
@@ -85,27 +101,61 @@ extension MyersEngine {
     /// - Complexity: O((n + m) · D) time, O(n + m) space.
     @inlinable
     public func commonSubsequence<Element: Diffable>(from old: [Element], to new: [Element]) -> [(old: Int, new: Int)] {
-        let (a, b, symbolCount) = _intern(old, new)
+        let (a, b, symbolCount) = _intern(old[...], new[...])
         var pairs: [(old: Int, new: Int)] = []
         _MyersSearch.commonSubsequence(a, b, symbolCount: symbolCount) { pairs.append((old: $0, new: $1)) }
         return pairs
     }
 }
 
-/// Interns the identifiers of both lists to dense integers `0..<symbolCount`.
+/// Interns the identifiers of both lists to dense integers `0..<symbolCount`, in order of first
+/// appearance (old list first).
+///
+/// One open-addressing table (linear probing, load ≤ ½) of plain slots: each identifier is hashed
+/// once; a slot keeps the hash's upper bits, so identifiers are compared only on a likely hit.
 ///
 /// - Complexity: O(n + m) expected.
 @inlinable
-func _intern<Element: Diffable>(_ old: [Element], _ new: [Element]) -> (a: [Int], b: [Int], symbolCount: Int) {
-    var symbols: [Element.DiffIdentifier: Int] = [:]
-    symbols.reserveCapacity(old.count)
-    func intern(_ element: Element) -> Int {
-        let id = element.diffIdentifier
-        if let s = symbols[id] { return s }
-        symbols[id] = symbols.count
-        return symbols.count - 1
+func _intern<Element: Diffable>(
+    _ old: ArraySlice<Element>, _ new: ArraySlice<Element>
+) -> (a: [Int], b: [Int], symbolCount: Int) {
+    var capacity = 16
+    while capacity < (old.count + new.count) * 2 { capacity &<<= 1 }
+    let mask = capacity &- 1
+    // slotSymbol[s] = symbol in slot s or -1; slotTag[s] = upper hash bits.
+    var slotSymbol = [Int](repeating: -1, count: capacity)
+    var slotTag = [UInt32](repeating: 0, count: capacity)
+    // representative[symbol] = index of its first occurrence: >= 0 in old, ~index in new.
+    var representative: [Int] = []
+    representative.reserveCapacity(old.count)
+    var a = [Int](repeating: 0, count: old.count)
+    var b = [Int](repeating: 0, count: new.count)
+    old.withUnsafeBufferPointer { old in
+        new.withUnsafeBufferPointer { new in
+            func symbol(_ id: Element.DiffIdentifier, representing index: Int) -> Int {
+                let hash = id.hashValue
+                let tag = UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) &>> 32)
+                var s = hash & mask
+                while true {
+                    let existing = slotSymbol[s]
+                    if existing < 0 {
+                        slotSymbol[s] = representative.count
+                        slotTag[s] = tag
+                        representative.append(index)
+                        return representative.count &- 1
+                    }
+                    if slotTag[s] == tag {
+                        let r = representative[existing]
+                        if (r >= 0 ? old[r].diffIdentifier : new[~r].diffIdentifier) == id { return existing }
+                    }
+                    s = (s &+ 1) & mask
+                }
+            }
+            for i in 0..<old.count { a[i] = symbol(old[i].diffIdentifier, representing: i) }
+            for i in 0..<new.count { b[i] = symbol(new[i].diffIdentifier, representing: ~i) }
+        }
     }
-    return (old.map(intern), new.map(intern), symbols.count)
+    return (a, b, representative.count)
 }
 
 /// The linear-space Myers search over interned identifiers.
