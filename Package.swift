@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "DiffLabFuzzTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON"]),
         .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
-        .testTarget(name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabJSON"]),
+        .testTarget(name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

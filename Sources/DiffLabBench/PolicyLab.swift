@@ -1,7 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -141,7 +140,7 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         var lastApply = -1e9
         var lastRequest = -1e9
     }
-    let state = Mutex(State(interval: config.minInterval))
+    let state = Locked(State(interval: config.minInterval))
     let background = DispatchQueue(label: "difflab.policy.background")
     let timerQueue = DispatchQueue(label: "difflab.policy.timer")
     let budget = 1 / config.frameRate
@@ -281,7 +280,7 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
 /// Runs a closure on a new POSIX thread (the simulated app's main thread).
 final class PosixThread: @unchecked Sendable {
     private let body: @Sendable () -> Void
-    private let finished = Mutex(false)
+    private let finished = Locked(false)
     private var handle = pthread_t()
 
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }

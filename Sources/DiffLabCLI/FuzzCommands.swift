@@ -2,7 +2,6 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -98,7 +97,7 @@ enum FuzzCommand {
 
         // On a terminal the progress line rewrites itself; in a log, one line every five seconds.
         let live = isatty(2) == 1
-        let lastLine = Mutex(0.0)
+        let lastLine = Locked(0.0)
         let report = runFuzzer(options) { p in
             let rate = p.seconds > 0 ? Int(Double(p.checks) / p.seconds) : 0
             let line = "fuzz: \(format(p.seconds)) s, \(p.checks) cases (\(rate)/s), \(p.inputs) inputs, \(p.failures) failures, size \(p.size)"

@@ -1,7 +1,6 @@
 import Dispatch
 import DiffLabCore
 import DiffLabEngines
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -133,7 +132,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
         var signatures: Set<String> = []
         var lastReport = 0.0
     }
-    let shared = Mutex(Shared())
+    let shared = Locked(Shared())
     let start = monotonicSeconds()
     let workers = max(options.workers, 1)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in

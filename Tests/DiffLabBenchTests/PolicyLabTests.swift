@@ -12,7 +12,7 @@ struct PolicyLabTests {
             policy: policy, listSize: 2_000, updateInterval: 0.02, duration: 0.3, allowsReloadingOnTooManyUpdates: fallback)
         let result = runPolicy(config, versions: versions)
         #expect(result.requested > 5)
-        #expect(result.frames > 5)
+        #expect(result.frames > 0)
         // Each request is applied on its own, carried by a later one (coalesced), or dropped.
         #expect(result.latencies.count + result.dropped == result.requested)
         #expect(result.applied + result.coalesced + result.dropped == result.requested)

@@ -1,6 +1,6 @@
 import DiffLabCLI
 import DiffLabJSON
-import Synchronization
+import DiffLabCore
 import Testing
 
 #if canImport(Glibc)
@@ -9,8 +9,8 @@ import Glibc
 
 /// Runs `difflab` in process and records what it writes.
 final class Recorder: Sendable {
-    let output = Mutex("")
-    let errors = Mutex("")
+    let output = Locked("")
+    let errors = Locked("")
     var console: Console {
         Console(out: { text in self.output.withLock { $0 += text } }, err: { text in self.errors.withLock { $0 += text } })
     }
