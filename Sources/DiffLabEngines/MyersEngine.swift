@@ -55,11 +55,13 @@ public struct MyersEngine: DiffEngine {
             newHi -= 1
             matching.pair(old: oldHi, new: newHi)
         }
-        if lo < oldHi && lo < newHi {
+        if lo < oldHi && lo < newHi && _pairDirectly(old[lo..<oldHi], new[lo..<newHi], offset: lo, into: &matching) {
+            // Few differences: paired without hashing (see `_pairDirectly`).
+        } else if lo < oldHi && lo < newHi {
             // 1. Intern the identifiers of what is left.
             let (a, b, symbolCount) = _intern(old[lo..<oldHi], new[lo..<newHi])
             // 3–4. The minimal script's paired elements.
-            _MyersSearch.commonSubsequence(a, b, symbolCount: symbolCount) { o, n in
+            _MyersSearch<Int>.commonSubsequence(a, b, symbolCount: symbolCount) { o, n in
                 matching.pair(old: lo + o, new: lo + n)
             }
             // 5. Pair deleted and inserted occurrences of one identifier, in order, into moves.
@@ -101,11 +103,53 @@ extension MyersEngine {
     /// - Complexity: O((n + m) · D) time, O(n + m) space.
     @inlinable
     public func commonSubsequence<Element: Diffable>(from old: [Element], to new: [Element]) -> [(old: Int, new: Int)] {
-        let (a, b, symbolCount) = _intern(old[...], new[...])
+        // The same two tiers as the engine: identifiers compared directly within a budget, else
+        // interned with one-sided identifiers set aside.
+        let budget = 4 * Int(Double(old.count + new.count).squareRoot()) + 16
+        var direct = _MyersSearch(a: old.map(\.diffIdentifier), b: new.map(\.diffIdentifier), budget: budget)
         var pairs: [(old: Int, new: Int)] = []
-        _MyersSearch.commonSubsequence(a, b, symbolCount: symbolCount) { pairs.append((old: $0, new: $1)) }
+        direct.solve(0, old.count, 0, new.count) { pairs.append((old: $0, new: $1)) }
+        if !direct.exceeded { return pairs }
+        pairs = []
+        let (a, b, symbolCount) = _intern(old[...], new[...])
+        _MyersSearch<Int>.commonSubsequence(a, b, symbolCount: symbolCount) { pairs.append((old: $0, new: $1)) }
         return pairs
     }
+}
+
+/// The fast path for lists that differ little: the Myers search runs on the identifiers themselves,
+/// compared with `==` and never hashed, with a budget of edit steps; only the unpaired elements
+/// are then hashed, to pair same-identifier deletes and inserts into moves. Returns `false`, having
+/// paired nothing, when the lists differ too much (the caller then interns everything and sets
+/// one-sided identifiers aside). Scattered edits cost about O(n + D²), so the budget of
+/// 4·√(n + m) + 16 steps per bisection keeps a failed attempt to O(n + m).
+@inlinable
+func _pairDirectly<Element: Diffable>(
+    _ old: ArraySlice<Element>, _ new: ArraySlice<Element>, offset: Int, into matching: inout Matching
+) -> Bool {
+    let budget = 4 * Int(Double(old.count + new.count).squareRoot()) + 16
+    var search = _MyersSearch(a: old.map(\.diffIdentifier), b: new.map(\.diffIdentifier), budget: budget)
+    var pairs: [(Int, Int)] = []
+    search.solve(0, old.count, 0, new.count) { pairs.append(($0, $1)) }
+    if search.exceeded { return false }
+    for (o, n) in pairs { matching.pair(old: offset + o, new: offset + n) }
+    // Pair leftover deletes and inserts of one identifier, in order, into moves.
+    var deleted: [Element.DiffIdentifier: [Int]] = [:]
+    for o in 0..<old.count where matching.oldToNew[offset + o] < 0 {
+        deleted[old[old.startIndex + o].diffIdentifier, default: []].append(o)
+    }
+    if deleted.isEmpty { return true }
+    var next: [Element.DiffIdentifier: Int] = [:]
+    for n in 0..<new.count where matching.newToOld[offset + n] < 0 {
+        let id = new[new.startIndex + n].diffIdentifier
+        guard let occurrences = deleted[id] else { continue }
+        let k = next[id, default: 0]
+        if k < occurrences.count {
+            matching.pair(old: offset + occurrences[k], new: offset + n)
+            next[id] = k + 1
+        }
+    }
+    return true
 }
 
 /// Interns the identifiers of both lists to dense integers `0..<symbolCount`, in order of first
@@ -160,26 +204,38 @@ func _intern<Element: Diffable>(
 
 /// The linear-space Myers search over interned identifiers.
 @usableFromInline
-struct _MyersSearch {
-    /// The filtered sequences the search runs on, and the original index of each element.
-    @usableFromInline let a: [Int]
-    @usableFromInline let b: [Int]
+struct _MyersSearch<Symbol: Equatable> {
+    /// The (possibly filtered) sequences the search runs on, and the original index of each
+    /// element (empty: the identity).
+    @usableFromInline let a: [Symbol]
+    @usableFromInline let b: [Symbol]
     @usableFromInline let aIndex: [Int]
     @usableFromInline let bIndex: [Int]
     /// Furthest-reaching x per diagonal, forward and backward; reused by every bisection.
     @usableFromInline var forward: [Int]
     @usableFromInline var backward: [Int]
+    /// The most edit steps one bisection may take before the search gives up (``exceeded``).
+    @usableFromInline let budget: Int
+    /// Whether some bisection needed more than ``budget`` steps; the pairs are then incomplete.
+    @usableFromInline var exceeded = false
 
     @inlinable
-    init(a: [Int], b: [Int], aIndex: [Int], bIndex: [Int]) {
+    init(a: [Symbol], b: [Symbol], aIndex: [Int] = [], bIndex: [Int] = [], budget: Int = .max) {
         self.a = a
         self.b = b
         self.aIndex = aIndex
         self.bIndex = bIndex
+        self.budget = budget
         let capacity = a.count + b.count + 4
         forward = [Int](repeating: -1, count: capacity)
         backward = [Int](repeating: -1, count: capacity)
     }
+
+    @inlinable @inline(__always)
+    func originalA(_ i: Int) -> Int { aIndex.isEmpty ? i : aIndex[i] }
+
+    @inlinable @inline(__always)
+    func originalB(_ j: Int) -> Int { bIndex.isEmpty ? j : bIndex[j] }
 
     /// Calls `pair(oldIndex, newIndex)` for the elements of one longest common subsequence of `a`
     /// and `b`, in ascending order.
@@ -188,7 +244,7 @@ struct _MyersSearch {
     @inlinable
     static func commonSubsequence(
         _ a: [Int], _ b: [Int], symbolCount: Int, pair: (Int, Int) -> Void
-    ) {
+    ) where Symbol == Int {
         // Common prefix and suffix.
         var lo = 0
         while lo < a.count && lo < b.count && a[lo] == b[lo] {
@@ -210,7 +266,7 @@ struct _MyersSearch {
             let aIndex = (lo..<aHi).filter { inB[a[$0]] }
             let bIndex = (lo..<bHi).filter { inA[b[$0]] }
             if !aIndex.isEmpty && !bIndex.isEmpty {
-                var search = _MyersSearch(
+                var search = _MyersSearch<Int>(
                     a: aIndex.map { a[$0] }, b: bIndex.map { b[$0] }, aIndex: aIndex, bIndex: bIndex)
                 search.solve(0, aIndex.count, 0, bIndex.count, pair)
             }
@@ -226,7 +282,7 @@ struct _MyersSearch {
         var aHi = aHi
         var bHi = bHi
         while aLo < aHi && bLo < bHi && a[aLo] == b[bLo] {
-            pair(aIndex[aLo], bIndex[bLo])
+            pair(originalA(aLo), originalB(bLo))
             aLo += 1
             bLo += 1
         }
@@ -236,13 +292,13 @@ struct _MyersSearch {
             bHi -= 1
             suffix += 1
         }
-        if aLo < aHi && bLo < bHi, let (x, y) = bisect(aLo, aHi, bLo, bHi),
+        if !exceeded && aLo < aHi && bLo < bHi, let (x, y) = bisect(aLo, aHi, bLo, bHi),
             (x, y) != (aLo, bLo) && (x, y) != (aHi, bHi)
         {
             solve(aLo, x, bLo, y, pair)
             solve(x, aHi, y, bHi, pair)
         }
-        for k in 0..<suffix { pair(aIndex[aHi + k], bIndex[bHi + k]) }
+        for k in 0..<suffix { pair(originalA(aHi + k), originalB(bHi + k)) }
     }
 
     /// Finds a point on an optimal edit path of `a[aLo..<aHi]` → `b[bLo..<bHi]` where the forward
@@ -277,6 +333,10 @@ struct _MyersSearch {
                         var k2Start = 0
                         var k2End = 0
                         for d in 0..<maxD {
+                            if d > budget {
+                                exceeded = true
+                                return nil
+                            }
                             var k1 = -d + k1Start
                             while k1 <= d - k1End {
                                 let k1Offset = offset + k1
