@@ -14,6 +14,11 @@ import DiffLabCore
 /// 4. Myers' bidirectional search for the middle snake, recursively, finds a longest common
 ///    subsequence of the rest: the paired elements of a minimal insert/delete script. So
 ///    `inserts + deletes` of the script is minimal — before step 5.
+///
+///    Fast path: when the lists differ little, steps 1 and 3 cost more than the search. So the
+///    search first runs on the identifiers themselves (compared with `==`, never hashed) with a
+///    budget of 4·√(n + m) + 16 steps per bisection; only if that runs out are the identifiers
+///    interned and one-sided ones set aside. Both tiers find a longest common subsequence.
 /// 5. Deleted and inserted occurrences of the same identifier are then paired into moves: the
 ///    k-th deleted occurrence (in old order) with the k-th inserted occurrence (in new order).
 /// 6. A paired element is updated when its own content differs (one flag per pair, unlike
