@@ -94,3 +94,32 @@ func parseEngine(_ name: String) throws(CommandError) -> EngineKind {
     }
     return engine
 }
+
+/// Parses a comma-separated list with `element`.
+///
+/// - Throws: a usage error for an empty list, or whatever `element` throws.
+func parseList<T>(_ text: String, _ option: String, _ element: (String) throws(CommandError) -> T) throws(CommandError) -> [T] {
+    var result: [T] = []
+    for name in text.split(separator: ",") { result.append(try element(String(name))) }
+    guard !result.isEmpty else { throw .usage("\(option) expects a comma-separated list") }
+    return result
+}
+
+/// Parses a comma-separated list of names of `T`'s cases, e.g. `--profiles small-edit,reverse`.
+///
+/// - Throws: a usage error naming the unknown name and listing the known ones.
+func parseNames<T: RawRepresentable & CaseIterable>(_ text: String, _ option: String, _ noun: String) throws(CommandError) -> [T]
+where T.RawValue == String {
+    try parseList(text, option) { name throws(CommandError) in
+        guard let value = T(rawValue: name) else {
+            throw .usage("unknown \(noun) '\(name)' (expected one of: \(T.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return value
+    }
+}
+
+/// Parses a positive integer option value.
+func parsePositive(_ text: String, _ option: String) throws(CommandError) -> Int {
+    guard let value = Int(text), value > 0 else { throw .usage("\(option) expects a positive integer (got '\(text)')") }
+    return value
+}

@@ -49,24 +49,16 @@ enum BenchCommand {
         guard parsed.positionals.isEmpty else { throw .usage("bench takes no files") }
         var options = parsed.flag("quick") ? BenchOptions.quick : BenchOptions.full
         if let text = parsed.value("engines") {
-            options.engines = try FuzzCommand.list(text, "--engines") { name throws(CommandError) in try parseEngine(name) }
+            options.engines = try parseList(text, "--engines") { name throws(CommandError) in try parseEngine(name) }
         }
         if let text = parsed.value("profiles") {
-            options.profiles = try FuzzCommand.list(text, "--profiles") { name throws(CommandError) in
-                guard let profile = DatasetProfile(rawValue: name) else {
-                    throw .usage("unknown profile '\(name)' (expected one of: \(DatasetProfile.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-                return profile
-            }
+            options.profiles = try parseNames(text, "--profiles", "profile")
         }
         if let text = parsed.value("sizes") {
-            options.sizes = try FuzzCommand.list(text, "--sizes") { name throws(CommandError) in try FuzzCommand.positive(name, "--sizes") }.sorted()
+            options.sizes = try parseList(text, "--sizes") { name throws(CommandError) in try parsePositive(name, "--sizes") }.sorted()
         }
         if let text = parsed.value("kinds") {
-            options.kinds = try FuzzCommand.list(text, "--kinds") { name throws(CommandError) in
-                guard let kind = ElementKind(rawValue: name) else { throw .usage("unknown element kind '\(name)' (expected int, model or object)") }
-                return kind
-            }
+            options.kinds = try parseNames(text, "--kinds", "element kind")
         }
         if let text = parsed.value("budget") {
             guard let budget = Double(text), budget > 0 else { throw .usage("--budget expects a positive number of seconds") }
@@ -88,7 +80,7 @@ enum BenchCommand {
 
         var allocators = ["jemalloc", "system"]
         if let text = parsed.value("allocators") {
-            allocators = try FuzzCommand.list(text, "--allocators") { name throws(CommandError) in
+            allocators = try parseList(text, "--allocators") { name throws(CommandError) in
                 guard name == "system" || name == "jemalloc" else { throw .usage("unknown allocator '\(name)' (expected system or jemalloc)") }
                 return name
             }

@@ -58,7 +58,7 @@ enum FuzzCommand {
         }
         guard parsed.positionals.isEmpty else { throw .usage("fuzz takes no files (got '\(parsed.positionals[0])')") }
         var options = FuzzOptions()
-        options.inputs = try parsed.value("cases").map { text throws(CommandError) in try positive(text, "--cases") }
+        options.inputs = try parsed.value("cases").map { text throws(CommandError) in try parsePositive(text, "--cases") }
         options.seconds = try parsed.value("seconds").map { text throws(CommandError) in
             guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
                 throw .usage("--seconds expects a positive number (got '\(text)')")
@@ -71,18 +71,13 @@ enum FuzzCommand {
             options.seed = seed
         }
         if let text = parsed.value("engines") {
-            options.subjects = try list(text, "--engines") { name throws(CommandError) in FuzzSubject.engine(try parseEngine(name)) }
+            options.subjects = try parseList(text, "--engines") { name throws(CommandError) in FuzzSubject.engine(try parseEngine(name)) }
         }
         if let text = parsed.value("properties") {
-            options.properties = try list(text, "--properties") { name throws(CommandError) in
-                guard let property = Property(rawValue: name) else {
-                    throw .usage("unknown property '\(name)' (expected one of: \(Property.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-                return property
-            }
+            options.properties = try parseNames(text, "--properties", "property")
         }
-        if let text = parsed.value("max-size") { options.maxSize = try positive(text, "--max-size") }
-        if let text = parsed.value("workers") { options.workers = try positive(text, "--workers") }
+        if let text = parsed.value("max-size") { options.maxSize = try parsePositive(text, "--max-size") }
+        if let text = parsed.value("workers") { options.workers = try parsePositive(text, "--workers") }
         let corpus = parsed.value("corpus") ?? "Corpus/regressions"
         if let directory = parsed.value("write-seeds") {
             let count = options.inputs ?? 16
@@ -147,18 +142,6 @@ enum FuzzCommand {
             console.out(summary.serialized() + "\n")
         }
         return report.failures.isEmpty ? .success : .failure
-    }
-
-    static func positive(_ text: String, _ option: String) throws(CommandError) -> Int {
-        guard let value = Int(text), value > 0 else { throw .usage("\(option) expects a positive integer (got '\(text)')") }
-        return value
-    }
-
-    static func list<T>(_ text: String, _ option: String, _ element: (String) throws(CommandError) -> T) throws(CommandError) -> [T] {
-        var result: [T] = []
-        for name in text.split(separator: ",") { result.append(try element(String(name))) }
-        guard !result.isEmpty else { throw .usage("\(option) expects a comma-separated list") }
-        return result
     }
 
     static func format(_ seconds: Double) -> String {

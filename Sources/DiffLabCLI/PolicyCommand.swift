@@ -54,14 +54,11 @@ enum PolicyCommand {
         let quick = parsed.flag("quick")
         var policies = DiffPolicy.allCases
         if let text = parsed.value("policies") {
-            policies = try FuzzCommand.list(text, "--policies") { name throws(CommandError) in
-                guard let p = DiffPolicy(rawValue: name) else { throw .usage("unknown policy '\(name)' (expected main, background, adaptive or coalescing)") }
-                return p
-            }
+            policies = try parseNames(text, "--policies", "policy")
         }
         var sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
         if let text = parsed.value("sizes") {
-            sizes = try FuzzCommand.list(text, "--sizes") { name throws(CommandError) in try FuzzCommand.positive(name, "--sizes") }.sorted()
+            sizes = try parseList(text, "--sizes") { name throws(CommandError) in try parsePositive(name, "--sizes") }.sorted()
         }
         func seconds(_ name: String, _ fallback: Double) throws(CommandError) -> Double {
             guard let text = parsed.value(name) else { return fallback }
