@@ -5,6 +5,8 @@
 //   DiffLabCore (vocabulary) ← DiffLabEngines ← DiffLabBatch (UIKit's batch-update model)
 //     ← DiffLabFuzz (property-based fuzzing) ← DiffLabCLI ← difflab
 //   DiffLabBench (benchmarks, policy lab) sits beside DiffLabFuzz, on the engines.
+//   DiffLabGate (regression-gate statistics and verdicts) and DiffLabReport (markdown reports with
+//   SVG plots) read measurements, not engines; the CLI drives them.
 //   DiffLabJSON is a leaf utility used by the CLI and later layers.
 import PackageDescription
 
@@ -26,7 +28,11 @@ let package = Package(
         .target(name: "DiffLabFuzz", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON"]),
         .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabJSON"]),
         .target(name: "DiffLabJSON"),
-        .target(name: "DiffLabCLI", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON"]),
+        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON"]),
+        .target(name: "DiffLabReport", dependencies: ["DiffLabJSON"]),
+        .target(
+            name: "DiffLabCLI",
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport"]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
         .executableTarget(name: "DiffLabFuzzTarget", dependencies: ["DiffLabFuzz"]),
         .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore", "DiffLabFuzz"], path: "Tests/Support"),
@@ -36,6 +42,8 @@ let package = Package(
         .testTarget(name: "DiffLabFuzzTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON"]),
         .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
+        .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON"]),
+        .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabJSON"]),
         .testTarget(name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON"]),
     ],
     swiftLanguageModes: [.v6]

@@ -17,6 +17,8 @@ public enum DiffLabCommand {
           replay [PATH...]         re-run saved counterexamples (default Corpus/regressions)
           bench [options]          time the engines on generated datasets (see: difflab bench --help)
           policy [options]         main-thread vs background diffing in a simulated app
+          gate [options]           regression gate: this build against a baseline (see: difflab gate --help)
+          report RESULTS.json...   a markdown report with SVG plots from bench and policy results
           help [COMMAND]           show help for difflab or a command
 
         OPTIONS
@@ -60,6 +62,8 @@ public enum DiffLabCommand {
             case "replay": console.out(ReplayCommand.help + "\n")
             case "bench": console.out(BenchCommand.help + "\n")
             case "policy": console.out(PolicyCommand.help + "\n")
+            case "gate": console.out(GateCommand.help + "\n")
+            case "report": console.out(ReportCommand.help + "\n")
             case let other?: throw .usage("no help for unknown command '\(other)'")
             }
         case "--version":
@@ -78,6 +82,12 @@ public enum DiffLabCommand {
             return try BenchCommand.run(rest, console: console)
         case "policy":
             return try PolicyCommand.run(rest, console: console)
+        case "gate":
+            return try GateCommand.run(rest, console: console)
+        case "measure":
+            return try MeasureCommand.run(rest, console: console)
+        case "report":
+            return try ReportCommand.run(rest, console: console)
         default:
             throw .usage("unknown command '\(command)'")
         }

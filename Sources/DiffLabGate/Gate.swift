@@ -1,0 +1,2 @@
+// Filled in by the gate work: statistics and verdicts of the regression gate.
+import DiffLabJSON

@@ -1,0 +1,2 @@
+// Filled in by the report work: markdown reports with SVG plots from DiffLab results files.
+import DiffLabJSON

@@ -1,0 +1,2 @@
+import DiffLabGate
+import Testing

@@ -1,0 +1,2 @@
+import DiffLabReport
+import Testing
