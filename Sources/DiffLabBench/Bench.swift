@@ -153,14 +153,9 @@ private func fill<Element: Diffable>(
     _ record: inout BenchRecord, _ subject: String, _ old: [Element], _ new: [Element], _ comparison: ComparisonOption,
     _ options: BenchOptions
 ) {
-    if subject == hashFloorName {
-        record.measurement = measure(budget: options.budget, minSamples: options.minSamples, maxSamples: options.maxSamples) { blackHole(hashFloor(old, new)) }
-        return
-    }
+    let call = benchCall(subject, old, new, comparison)
+    record.measurement = measure(budget: options.budget, minSamples: options.minSamples, maxSamples: options.maxSamples, call)
     guard let engine = EngineKind(rawValue: subject) else { return }
-    record.measurement = measure(budget: options.budget, minSamples: options.minSamples, maxSamples: options.maxSamples) {
-        blackHole(engine.diff(from: old, to: new, comparison: comparison))
-    }
     // Move counts per strategy from one matching (not timed).
     let matching = engine.matching(from: old, to: new, comparison: comparison)
     let offsets = DiffResult(matching: matching, moves: .offsets)

@@ -1,17 +1,529 @@
+import DiffLabBench
+import DiffLabCore
+import DiffLabEngines
 import DiffLabGate
+import DiffLabJSON
 
-/// `difflab gate` (being written).
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `difflab gate`: the regression gate. Builds the baseline revision in a git worktree (or takes
+/// a stored baseline), then measures it and the candidate side by side through their
+/// `difflab measure` workers, and decides with ``DiffLabGate``.
 enum GateCommand {
-    static let help = "USAGE: difflab gate [--base REV] [--quick]"
+    static let help = """
+        USAGE: difflab gate [--quick] [--base REV | --baseline FILE] [options]
+
+        Compares this build (the candidate) with a baseline and exits 0 pass, 2 regression,
+        4 improvement only (0 with --improvements-pass or "improvementExitCode": 0), 1 error.
+
+        Baseline: the git revision REV built in release mode in a worktree under .build/gate/
+        (default: HEAD when tracked files have uncommitted changes, else HEAD~1, "the previous
+        commit"), or a stored baseline FILE written by --save-baseline on the same machine. The
+        baseline build must have `difflab measure` (protocol \(MeasureCommand.protocolName)).
+
+        Per cell (subject:profile:kind:size), both builds are measured:
+          instructions        one call under valgrind's callgrind (when valgrind is installed)
+          allocated bytes,    one call under jemalloc (LD_PRELOAD)
+          allocation requests
+          time                samples from interleaved rounds (ABBA order) of both builds' workers
+        Deterministic metrics are gated tightly. Time is gated only against a built baseline, by a
+        Mann–Whitney U test per cell, Holm's correction over all cells, and a noise floor; a stored
+        baseline gates the deterministic metrics only. Thresholds come from a checked-in file.
+
+        OPTIONS
+          --quick               core engines (heckel, hashmap, myers) × 3 profiles at 10k items
+          --base REV            the baseline revision (see above)
+          --baseline FILE       a stored baseline instead of a build (deterministic metrics only)
+          --save-baseline FILE  also store the candidate's deterministic metrics as a baseline
+          --cells LIST          exact cells instead of the default matrix
+          --rounds N            interleaved time rounds (default 16 quick, 20 full)
+          --samples N           samples per cell per round (default 8)
+          --thresholds FILE     default Corpus/gate/thresholds.json
+          --head-binary PATH    the candidate's difflab (default: this executable)
+          --head-patch FILE     the candidate is HEAD with this patch applied, built in a worktree
+          --base-binary PATH    a baseline difflab already built (skips building REV)
+          --no-instructions     skip valgrind
+          --improvements-pass   exit 0 when the only findings are improvements
+          --out FILE            JSON report (default .build/gate/gate.json)
+          --summary FILE        markdown summary (default .build/gate/summary.md); it is also
+                                printed, and appended to $GITHUB_STEP_SUMMARY when that is set
+          --seed S              dataset seed (default 42)
+          -h, --help            show this help
+        """
+
+    static let quickCells: [String] = {
+        var cells: [String] = []
+        for profile in ["differencekit", "small-edit", "reorder-heavy"] {
+            for engine in ["heckel", "hashmap", "myers"] { cells.append("\(engine):\(profile):int:10000") }
+        }
+        return cells
+    }()
+
+    static let fullCells: [String] = {
+        var cells: [String] = []
+        let profiles = ["differencekit", "small-edit", "feed-refresh", "chat-append", "reorder-heavy", "all-updated", "random"]
+        for engine in ["heckel", "hashmap", "myers"] {
+            for profile in profiles {
+                for size in [1_000, 10_000] { cells.append("\(engine):\(profile):int:\(size)") }
+            }
+            cells.append("\(engine):differencekit:int:100000")
+            cells.append("\(engine):differencekit:model:10000")
+            cells.append("\(engine):differencekit:object:10000")
+        }
+        return cells
+    }()
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        throw CommandError(.failure, "gate is not built yet")
+        do {
+            return try gate(arguments, console: console)
+        } catch {
+            // The gate's contract: 1 for every error, so CI can tell errors from regressions (2).
+            throw CommandError(.failure, error.message)
+        }
+    }
+
+    static func gate(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+        let parsed = try OptionSpec(
+            valued: [
+                "base", "baseline", "save-baseline", "cells", "rounds", "samples", "thresholds", "head-binary", "head-patch",
+                "base-binary", "out", "summary", "seed",
+            ],
+            flags: ["quick", "no-instructions", "improvements-pass"]
+        ).parse(arguments)
+        if parsed.flag("help") {
+            console.out(help + "\n")
+            return .success
+        }
+        guard parsed.positionals.isEmpty else { throw .usage("gate takes no files") }
+        let exclusive = ["base", "baseline", "base-binary"].filter { parsed.value($0) != nil }
+        guard exclusive.count <= 1 else { throw .usage("give only one of --base, --baseline and --base-binary") }
+        guard parsed.value("head-binary") == nil || parsed.value("head-patch") == nil else {
+            throw .usage("give only one of --head-binary and --head-patch")
+        }
+
+        let thresholdsPath = parsed.value("thresholds") ?? "Corpus/gate/thresholds.json"
+        let thresholds: GateThresholds
+        let thresholdsJSON = try readJSON(thresholdsPath)
+        do throws(GateError) { thresholds = try GateThresholds(json: thresholdsJSON) } catch {
+            throw CommandError(.failure, "\(thresholdsPath): \(error)")
+        }
+        let quick = parsed.flag("quick")
+        let cellNames =
+            try parsed.value("cells").map { text throws(CommandError) in
+                try parseList(text, "--cells") { name throws(CommandError) in
+                    do throws(BenchCellError) { return try BenchCell(parsing: name).description } catch { throw .usage(error.description) }
+                }
+            } ?? (quick ? quickCells : fullCells)
+        let rounds = try parsed.value("rounds").map { text throws(CommandError) in try parsePositive(text, "--rounds") } ?? (quick ? 16 : 20)
+        let samples = try parsed.value("samples").map { text throws(CommandError) in try parsePositive(text, "--samples") } ?? 8
+        var seed: UInt64 = 42
+        if let text = parsed.value("seed") {
+            guard let value = UInt64(text) else { throw .usage("--seed expects a non-negative integer") }
+            seed = value
+        }
+        let started = monotonicNow()
+        var context: [(String, String)] = []
+        var notes: [String] = []
+
+        // The candidate.
+        let head: Build
+        if let path = parsed.value("head-binary") {
+            head = Build(label: "candidate", binary: path, description: "`\(path)`")
+        } else if let patch = parsed.value("head-patch") {
+            head = try buildPatched(patch, console: console)
+        } else {
+            let dirty = commandOutput("git status --porcelain --untracked-files=no | head -1") != nil
+            let commit = commandOutput("git rev-parse --short=12 HEAD") ?? "unknown"
+            head = Build(
+                label: "candidate", binary: currentExecutablePath(),
+                description: dirty ? "working tree (HEAD \(commit) with uncommitted changes)" : "HEAD \(commit)")
+        }
+
+        // The baseline: a build, or a stored file.
+        var base: Build?
+        var stored: StoredBaseline?
+        if let path = parsed.value("baseline") {
+            stored = try StoredBaseline(json: try readJSON(path), path: path)
+            context.append(("baseline", "stored baseline `\(path)` (\(stored?.origin ?? ""))"))
+            notes.append("time is not gated against a stored baseline: it is gated only from A/B rounds of two builds in one job")
+        } else if let path = parsed.value("base-binary") {
+            base = Build(label: "baseline", binary: path, description: "`\(path)`")
+        } else if parsed.value("save-baseline") == nil || parsed.value("base") != nil {
+            let dirty = commandOutput("git status --porcelain --untracked-files=no | head -1") != nil
+            let revision = parsed.value("base") ?? (dirty || parsed.value("head-patch") != nil ? "HEAD" : "HEAD~1")
+            base = try buildRevision(revision, console: console)
+        }
+        if let base { context.append(("baseline", base.description)) }
+        context.append(("candidate", head.description))
+
+        // Both builds are started through equal-length symlinks with the same argv[0], so the
+        // path of the binary cannot shift one build's stack layout against the other's.
+        let links = "/tmp/difflab-gate-\(getpid())"
+        try makeDirectories(links)
+        defer {
+            for name in ["b0", "b1"] { unlink(links + "/" + name) }
+            rmdir(links)
+        }
+        var builds = [base, head].compactMap { $0 }
+        for index in builds.indices {
+            let link = links + "/b\(index)"
+            let target = builds[index].binary.hasPrefix("/") ? builds[index].binary : currentDirectory() + "/" + builds[index].binary
+            guard symlink(target, link) == 0 else { throw CommandError(.failure, "cannot link \(link): \(String(cString: strerror(errno)))") }
+            builds[index].launchPath = link
+        }
+        for build in builds {
+            let spoken = try captureOutput(build.launchPath, ["measure", "--protocol"], environment: [:]).trimmingCharacters()
+            guard spoken == MeasureCommand.protocolName else {
+                throw CommandError(
+                    .failure,
+                    "the \(build.label) (\(build.description)) does not speak \(MeasureCommand.protocolName)"
+                        + " (it predates the gate, or is not difflab); choose a newer --base or use --baseline FILE")
+            }
+        }
+
+        let jemalloc = jemallocLibraryPath()
+        var environment: [String: String?] = ["SWIFT_DETERMINISTIC_HASHING": "1", "LD_PRELOAD": jemalloc]
+        if jemalloc == nil {
+            notes.append("libjemalloc.so.2 not found (apt-get install -y libjemalloc-dev): allocations not measured")
+            environment["LD_PRELOAD"] = nil
+        }
+
+        // Instructions: deterministic, so one call per cell and build, both builds at once.
+        var instructions: [String: [String: Double]] = [:]
+        let valgrind = parsed.flag("no-instructions") ? nil : commandOutput("command -v valgrind")
+        if parsed.flag("no-instructions") {
+            notes.append("instructions not measured (--no-instructions)")
+        } else if valgrind == nil {
+            notes.append("valgrind not installed: instructions not measured")
+        } else {
+            context.append(("instructions", commandOutput("valgrind --version") ?? "valgrind"))
+            for (index, cell) in cellNames.enumerated() {
+                progressBar(console, index, cellNames.count, "callgrind \(cell)")
+                let counts = try countInstructions(cell, builds: builds, seed: seed, environment: environment)
+                for (label, count) in counts { instructions[label, default: [:]][cell] = count }
+            }
+            progressBar(console, cellNames.count, cellNames.count, "callgrind done")
+            console.err("\n")
+        }
+
+        // Time and allocations: interleaved rounds, ABBA order.
+        var timeSamples: [String: [String: [Double]]] = [:]
+        var allocations: [String: [String: [GateMetric: Set<Double>]]] = [:]
+        let roundCount = base == nil ? 1 : rounds
+        // Environment padding of a random length per process moves the stack by a different amount
+        // every time, so a lucky or unlucky layout is noise that averages out, not a bias.
+        var padding = SplitMix64(seed: 0x9a7e)
+        for round in 0..<roundCount {
+            progressBar(console, round, roundCount, "time round \(round + 1)")
+            let order = round % 2 == 0 ? builds : builds.reversed()
+            for build in order {
+                var padded = environment
+                padded["DIFFLAB_GATE_PADDING"] = String(repeating: "x", count: Int(padding.next(upTo: 4095)))
+                let results = try measureRound(build, cells: cellNames, samples: samples, seed: seed, environment: padded)
+                for result in results {
+                    timeSamples[build.label, default: [:]][result.cell, default: []] += result.samples
+                    for (metric, value) in result.allocations {
+                        allocations[build.label, default: [:]][result.cell, default: [:]][metric, default: []].insert(value)
+                    }
+                }
+            }
+        }
+        progressBar(console, roundCount, roundCount, "time done")
+        console.err("\n")
+        if base != nil { context.append(("time", "\(roundCount) interleaved rounds × \(samples) samples per cell and build")) }
+
+        /// A deterministic value of one build: its single value, or nil with a reason when runs disagreed.
+        func deterministic(_ label: String, _ cell: String, _ metric: GateMetric) -> (Double?, String?) {
+            if metric == .instructions { return (instructions[label]?[cell], nil) }
+            guard let values = allocations[label]?[cell]?[metric] else { return (nil, nil) }
+            if values.count == 1 { return (values.first, nil) }
+            return (nil, "\(metric.rawValue) of the \(label) varied between runs: \(values.sorted().map { formatInteger($0) }.joined(separator: ", "))")
+        }
+
+        if let path = parsed.value("save-baseline") {
+            var cells = JSONObject()
+            for cell in cellNames {
+                var entry = JSONObject()
+                for metric in GateMetric.allCases where metric.isDeterministic {
+                    entry[metric.rawValue] = deterministic(head.label, cell, metric).0.map { JSONValue($0) } ?? .null
+                }
+                cells[cell] = .object(entry)
+            }
+            try writeFileAtomically(StoredBaseline.json(cells: cells, candidate: head.description).serialized() + "\n", to: path)
+            console.err("gate: stored baseline \(path)\n")
+            if base == nil && stored == nil { return .success }
+        }
+
+        var comparisons: [GateComparison] = []
+        let timeComparisons: [GateComparison] =
+            base == nil
+            ? []
+            : compareTimes(
+                cellNames.map { ($0, timeSamples["baseline"]?[$0] ?? [], timeSamples["candidate"]?[$0] ?? []) }, thresholds: thresholds)
+        for (index, cell) in cellNames.enumerated() {
+            if base != nil { comparisons.append(timeComparisons[index]) }
+            for metric in GateMetric.allCases where metric.isDeterministic {
+                let (headValue, headProblem) = deterministic("candidate", cell, metric)
+                var baseValue: Double?
+                var baseProblem: String?
+                if let stored {
+                    baseValue = stored.value(cell, metric)
+                    if metric == .instructions && !stored.sameMachine {
+                        baseProblem = "the stored baseline comes from another machine or toolchain; instruction counts are not comparable"
+                        baseValue = nil
+                    }
+                } else {
+                    (baseValue, baseProblem) = deterministic("baseline", cell, metric)
+                }
+                comparisons.append(
+                    compareDeterministic(
+                        cell: cell, metric: metric, base: baseValue, head: headValue, thresholds: thresholds,
+                        note: headProblem ?? baseProblem ?? ""))
+            }
+        }
+        context.append(("cells", "\(cellNames.count) (subject:profile:kind:size), seed \(seed), `SWIFT_DETERMINISTIC_HASHING=1`"))
+        context.append(("machine", machineJSONFields().first { $0.0 == "cpu" }?.1 ?? "unknown"))
+        context.append(("thresholds", "`\(thresholdsPath)`"))
+        context.append(("took", "\(Int((monotonicNow() - started).rounded())) s"))
+
+        let report = GateReport(comparisons: comparisons, thresholds: thresholds, context: context, notes: notes)
+        let improvementsPass = parsed.flag("improvements-pass")
+        let markdown = report.markdown
+        try writeFileAtomically(report.json(improvementsPass: improvementsPass).serialized() + "\n", to: parsed.value("out") ?? ".build/gate/gate.json")
+        try writeFileAtomically(markdown, to: parsed.value("summary") ?? ".build/gate/summary.md")
+        if let stepSummary = getenv("GITHUB_STEP_SUMMARY").map({ String(cString: $0) }), !stepSummary.isEmpty,
+            let file = fopen(stepSummary, "a")
+        {
+            fputs(markdown, file)
+            fclose(file)
+        }
+        console.out(markdown)
+        let code = report.exitCode(improvementsPass: improvementsPass)
+        return ExitStatus(rawValue: code) ?? .failure
+    }
+
+    /// A difflab binary to measure.
+    struct Build {
+        /// "baseline" or "candidate".
+        var label: String
+        var binary: String
+        var description: String
+        /// What is executed: an equal-length symlink to ``binary`` (see the gate).
+        var launchPath = ""
+    }
+
+    /// Builds `revision` in release mode in a worktree under `.build/gate/` (kept, so later runs
+    /// against the same commit reuse the build).
+    static func buildRevision(_ revision: String, console: Console) throws(CommandError) -> Build {
+        guard let sha = commandOutput("git rev-parse --verify --quiet \(shellQuoted(revision + "^{commit}"))") else {
+            throw CommandError(
+                .failure, "cannot resolve the baseline revision '\(revision)' (a shallow clone? fetch more history or use --baseline FILE)")
+        }
+        let short = String(sha.prefix(12))
+        let binary = try buildWorktree(
+            directory: ".build/gate/base-\(short)", commit: sha, patch: nil, what: "baseline \(revision) (\(short))", console: console)
+        return Build(label: "baseline", binary: binary, description: "`\(revision)` = \(short), built in a worktree")
+    }
+
+    /// Builds HEAD with `patch` applied, in a worktree under `.build/gate/`: a deliberate change to
+    /// test the gate with, without touching the working tree.
+    static func buildPatched(_ patch: String, console: Console) throws(CommandError) -> Build {
+        let bytes = try readInputFile(patch)
+        guard let sha = commandOutput("git rev-parse --verify HEAD") else { throw CommandError(.failure, "not in a git repository") }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let directory = ".build/gate/patched-\(sha.prefix(12))-\(String(hash, radix: 16).prefix(10))"
+        let binary = try buildWorktree(directory: directory, commit: sha, patch: patch, what: "HEAD + \(patch)", console: console)
+        return Build(label: "candidate", binary: binary, description: "HEAD \(sha.prefix(12)) + `\(patch)`, built in a worktree")
+    }
+
+    static func buildWorktree(directory: String, commit: String, patch: String?, what: String, console: Console) throws(CommandError) -> String {
+        guard let root = commandOutput("git rev-parse --show-toplevel") else { throw CommandError(.failure, "not in a git repository") }
+        let path = root + "/" + directory
+        let binary = path + "/.build/release/difflab"
+        let marker = path + "/.difflab-gate-built"
+        if access(marker, F_OK) == 0 && access(binary, X_OK) == 0 {
+            console.err("gate: reusing the build of \(what) in \(directory)\n")
+            return binary
+        }
+        try makeDirectories(root + "/.build/gate")
+        let log = path + ".log"
+        console.err("gate: building \(what) in \(directory) (log: \(directory).log)\n")
+        _ = try runProcess("git", ["-C", root, "worktree", "remove", "--force", path], stdout: "/dev/null", stderr: "/dev/null")
+        _ = try runProcess("git", ["-C", root, "worktree", "prune"], stdout: "/dev/null", stderr: "/dev/null")
+        var steps: [(String, [String])] = [("git", ["-C", root, "worktree", "add", "--detach", "--force", path, commit])]
+        if let patch {
+            let absolute = patch.hasPrefix("/") ? patch : root + "/" + patch
+            steps.append(("git", ["-C", path, "apply", absolute]))
+        }
+        steps.append(("swift", ["build", "-c", "release", "--product", "difflab", "--package-path", path]))
+        for (tool, arguments) in steps {
+            let status = try runProcess(tool, arguments, stdout: log + ".step", stderr: log + ".step")
+            appendFile(log + ".step", to: log)
+            guard status == 0 else {
+                throw CommandError(.failure, "building \(what) failed: `\(tool) \(arguments.joined(separator: " "))` exited \(status); see \(log)")
+            }
+        }
+        unlink(log + ".step")
+        _ = fopen(marker, "w").map { fclose($0) }
+        return binary
+    }
+
+    /// One build's measurements of one round.
+    struct RoundResult {
+        var cell: String
+        var samples: [Double]
+        var allocations: [(GateMetric, Double)]
+    }
+
+    /// Runs `build`'s worker once over every cell.
+    static func measureRound(
+        _ build: Build, cells: [String], samples: Int, seed: UInt64, environment: [String: String?]
+    ) throws(CommandError) -> [RoundResult] {
+        let text = try captureOutput(
+            build.launchPath, ["measure", "--cells", cells.joined(separator: ","), "--samples", String(samples), "--seed", String(seed)],
+            environment: environment)
+        let json: JSONValue
+        do { json = try JSONValue.parse(bytes: Array(text.utf8)) } catch {
+            throw CommandError(.failure, "the \(build.label)'s worker printed malformed JSON: \(error)")
+        }
+        guard json["protocol"]?.stringValue == MeasureCommand.protocolName, let results = json["results"]?.arrayValue,
+            results.count == cells.count
+        else { throw CommandError(.failure, "the \(build.label)'s worker did not answer in \(MeasureCommand.protocolName)") }
+        return results.map { result in
+            var allocations: [(GateMetric, Double)] = []
+            if let bytes = result["allocatedBytes"]?.doubleValue { allocations.append((.allocatedBytes, bytes)) }
+            if let requests = result["allocationRequests"]?.doubleValue { allocations.append((.allocationRequests, requests)) }
+            return RoundResult(
+                cell: result["cell"]?.stringValue ?? "", samples: result["samples"]?.arrayValue?.compactMap(\.doubleValue) ?? [],
+                allocations: allocations)
+        }
+    }
+
+    /// Counts the instructions of one call of `cell` in every build, all builds at once (counts do
+    /// not depend on load).
+    static func countInstructions(
+        _ cell: String, builds: [Build], seed: UInt64, environment: [String: String?]
+    ) throws(CommandError) -> [(String, Double)] {
+        var running: [(Build, pid_t, String)] = []
+        for build in builds {
+            let out = "/tmp/difflab-gate-\(getpid())-\(build.label).callgrind"
+            let pid = try spawnProcess(
+                "valgrind",
+                [
+                    "--tool=callgrind", "--callgrind-out-file=\(out)", "--collect-atstart=no", "--toggle-collect=*difflabMeasuredCall*",
+                    build.launchPath, "measure", "--instructions", "--cells", cell, "--seed", String(seed),
+                ], environment: environment, stdout: "/dev/null", stderr: out + ".log", argumentZero: "valgrind")
+            running.append((build, pid, out))
+        }
+        var counts: [(String, Double)] = []
+        for (build, pid, out) in running {
+            let status = waitProcess(pid)
+            defer {
+                unlink(out)
+                unlink(out + ".log")
+            }
+            guard status == 0 else { throw CommandError(.failure, "callgrind on the \(build.label) failed for \(cell) (status \(status))") }
+            let text = String(decoding: try readInputFile(out), as: UTF8.self)
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
+                let value = Double(line.dropFirst("totals:".count).split(separator: " ").first ?? "")
+            else { throw CommandError(.failure, "callgrind wrote no totals for the \(build.label) on \(cell)") }
+            counts.append((build.label, value))
+        }
+        return counts
+    }
+
+    /// Runs `binary` and returns what it printed on standard output.
+    static func captureOutput(_ binary: String, _ arguments: [String], environment: [String: String?]) throws(CommandError) -> String {
+        let out = "/tmp/difflab-gate-\(getpid()).out"
+        defer { unlink(out) }
+        let status = try runProcess(binary, arguments, environment: environment, stdout: out, argumentZero: "difflab")
+        guard status == 0 else { throw CommandError(.failure, "`\(binary) \(arguments.prefix(2).joined(separator: " "))` exited \(status)") }
+        return String(decoding: try readInputFile(out), as: UTF8.self)
     }
 }
 
-/// `difflab measure` (being written).
-enum MeasureCommand {
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        throw CommandError(.failure, "measure is not built yet")
+/// A stored baseline: deterministic metrics per cell, with where they were measured.
+struct StoredBaseline {
+    static let schema = "difflab-gate-baseline/1"
+    var cells: JSONObject
+    var origin: String
+    /// Whether the baseline was taken on this machine's CPU model and toolchain.
+    var sameMachine: Bool
+
+    init(json: JSONValue, path: String) throws(CommandError) {
+        guard json["schema"]?.stringValue == Self.schema, let cells = json["cells"]?.objectValue else {
+            throw .data("\(path): not a stored gate baseline (schema \(Self.schema))")
+        }
+        self.cells = cells
+        let cpu = json["machine"]?["cpu"]?.stringValue ?? "?"
+        let toolchain = json["toolchain"]?.stringValue ?? "?"
+        origin = "\(json["candidate"]?.stringValue ?? "unknown build") on \(cpu)"
+        sameMachine = cpu == (machineJSONFields().first { $0.0 == "cpu" }?.1 ?? "") && toolchain == (commandOutput("swift --version") ?? "")
+    }
+
+    func value(_ cell: String, _ metric: GateMetric) -> Double? { cells[cell]?[metric.rawValue]?.doubleValue }
+
+    static func json(cells: JSONObject, candidate: String) -> JSONValue {
+        .object(
+            JSONObject([
+                ("schema", .string(schema)),
+                ("createdAt", .integer(Int(time(nil)))),
+                ("candidate", .string(candidate)),
+                ("machine", .object(JSONObject(machineJSONFields().map { ($0.0, .string($0.1)) }))),
+                ("toolchain", .string(commandOutput("swift --version") ?? "unknown")),
+                ("cells", .object(cells)),
+            ]))
+    }
+}
+
+/// The absolute path of this executable (`/proc/self/exe` resolved, so other programs such as
+/// valgrind can be given it).
+func currentExecutablePath() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return CommandLine.arguments.first ?? "difflab" }
+    return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// The current working directory.
+func currentDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard getcwd(&buffer, buffer.count) != nil else { return "." }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// Appends the file at `source` to the file at `destination`.
+func appendFile(_ source: String, to destination: String) {
+    guard let input = fopen(source, "r"), let output = fopen(destination, "a") else { return }
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, input)
+        if count == 0 { break }
+        fwrite(buffer, 1, count, output)
+    }
+    fclose(input)
+    fclose(output)
+}
+
+/// `'text'` for a POSIX shell.
+func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences("'", "'\\''") + "'" }
+
+/// An integral count as digits.
+func formatInteger(_ value: Double) -> String { String(Int(value)) }
+
+extension String {
+    /// Without leading and trailing whitespace and newlines.
+    func trimmingCharacters() -> String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+
+    /// Every `target` replaced by `replacement`.
+    func replacingOccurrences(_ target: Character, _ replacement: String) -> String {
+        var result = ""
+        for character in self { if character == target { result += replacement } else { result.append(character) } }
+        return result
     }
 }

@@ -24,6 +24,30 @@ func commandOutput(_ command: String) -> String? {
 ///
 /// - Returns: the child's exit status.
 func runSelf(_ arguments: [String], environment changes: [String: String?]) throws(CommandError) -> Int32 {
+    try runProcess("/proc/self/exe", arguments, environment: changes, argumentZero: CommandLine.arguments.first ?? "difflab")
+}
+
+/// Runs `executable` (a path, or a name looked up on `PATH`) with `arguments`, waiting for it.
+/// See ``spawnProcess(_:_:environment:stdout:stderr:argumentZero:)``.
+///
+/// - Returns: the exit status, or 128 + the signal number when a signal ended it.
+func runProcess(
+    _ executable: String, _ arguments: [String], environment changes: [String: String?] = [:], stdout: String? = nil,
+    stderr: String? = nil, argumentZero: String? = nil
+) throws(CommandError) -> Int32 {
+    waitProcess(try spawnProcess(executable, arguments, environment: changes, stdout: stdout, stderr: stderr, argumentZero: argumentZero))
+}
+
+/// Starts `executable` (a path, or a name looked up on `PATH`) with `arguments`, this process's
+/// environment changed by `changes` (`nil` removes a variable), and standard output or error
+/// sent to the named files (truncated) instead of inherited.
+///
+/// - Returns: the child's process id, for ``waitProcess(_:)``.
+/// - Throws: ``CommandError`` (exit 1) when the process cannot be started.
+func spawnProcess(
+    _ executable: String, _ arguments: [String], environment changes: [String: String?] = [:], stdout: String? = nil,
+    stderr: String? = nil, argumentZero: String? = nil
+) throws(CommandError) -> pid_t {
     var environment: [String: String] = [:]
     var entry = environ
     while let pointer = entry.pointee {
@@ -34,16 +58,31 @@ func runSelf(_ arguments: [String], environment changes: [String: String?]) thro
         entry += 1
     }
     for (key, value) in changes { environment[key] = value }
-    let executable = "/proc/self/exe"
-    let argv = ([CommandLine.arguments.first ?? "difflab"] + arguments).map { strdup($0) } + [nil]
+    let argv = ([argumentZero ?? executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
     defer {
+        posix_spawn_file_actions_destroy(&actions)
         for p in argv { free(p) }
         for p in envp { free(p) }
     }
+    if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+    if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, nil, nil, argv, envp)
-    guard spawned == 0 else { throw CommandError(.failure, "cannot start a worker process: \(String(cString: strerror(spawned)))") }
+    let spawned =
+        executable.contains("/")
+        ? posix_spawn(&pid, executable, &actions, nil, argv, envp) : posix_spawnp(&pid, executable, &actions, nil, argv, envp)
+    guard spawned == 0 else {
+        throw CommandError(.failure, "cannot start '\(executable)': \(String(cString: strerror(spawned)))")
+    }
+    return pid
+}
+
+/// Waits for the child `pid`.
+///
+/// - Returns: its exit status, or 128 + the signal number when a signal ended it.
+func waitProcess(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

@@ -1,0 +1,67 @@
+import DiffLabBench
+import DiffLabJSON
+
+/// `difflab measure`: the worker side of the regression gate.
+///
+/// Its command line and output are a protocol between builds (`difflab-measure/1`): the gate runs
+/// the *baseline* build's `difflab measure` and the candidate's side by side, so this command must
+/// keep accepting these options and printing these fields for as long as the protocol name stays.
+/// It is not listed in `difflab --help`; people use `difflab gate`.
+enum MeasureCommand {
+    /// The protocol name printed by `difflab measure --protocol`.
+    static let protocolName = "difflab-measure/1"
+
+    static let help = """
+        USAGE: difflab measure --protocol
+               difflab measure --cells LIST [--samples N] [--seed S] [--instructions]
+
+        The gate's worker (protocol \(protocolName)). Measures each cell
+        (subject:profile:kind:size, e.g. hashmap:differencekit:int:10000) on its seeded dataset and
+        prints one JSON object: {"protocol", "results": [{"cell", "samples" (seconds per call),
+        "callsPerSample", "allocatedBytes", "allocationRequests"}]}. Allocation figures need jemalloc
+        (LD_PRELOAD). With --instructions each cell gets one warm-up call and then one call inside
+        difflabMeasuredCall, for valgrind --tool=callgrind --toggle-collect=*difflabMeasuredCall*.
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+        let parsed = try OptionSpec(valued: ["cells", "samples", "seed"], flags: ["protocol", "instructions"]).parse(arguments)
+        if parsed.flag("help") {
+            console.out(help + "\n")
+            return .success
+        }
+        if parsed.flag("protocol") {
+            console.out(protocolName + "\n")
+            return .success
+        }
+        guard parsed.positionals.isEmpty else { throw .usage("measure takes no files") }
+        guard let cellList = parsed.value("cells") else { throw .usage("measure needs --cells") }
+        let cells = try parseList(cellList, "--cells") { text throws(CommandError) in
+            do throws(BenchCellError) { return try BenchCell(parsing: text) } catch { throw .usage(error.description) }
+        }
+        let samples = try parsed.value("samples").map { text throws(CommandError) in try parsePositive(text, "--samples") } ?? 10
+        var seed: UInt64 = 42
+        if let text = parsed.value("seed") {
+            guard let value = UInt64(text) else { throw .usage("--seed expects a non-negative integer") }
+            seed = value
+        }
+        var results: [JSONValue] = []
+        for cell in cells {
+            let call = cell.makeCall(seed: seed)
+            var record = JSONObject([("cell", .string(cell.description))])
+            if parsed.flag("instructions") {
+                call()
+                difflabMeasuredCall(call)
+            } else {
+                let measurement = measure(budget: 0, minSamples: samples, maxSamples: samples, call)
+                record["samples"] = .array(measurement.samples.map { JSONValue($0) })
+                record["callsPerSample"] = .integer(measurement.callsPerSample)
+                record["allocatedBytes"] = measurement.allocatedBytes.map { .integer(Int($0)) } ?? .null
+                record["allocationRequests"] = measurement.allocationRequests.map { .integer(Int($0)) } ?? .null
+            }
+            results.append(.object(record))
+        }
+        let output = JSONObject([("protocol", .string(protocolName)), ("results", .array(results))])
+        console.out(JSONValue.object(output).serialized() + "\n")
+        return .success
+    }
+}

@@ -1,2 +1,0 @@
-// Filled in by the gate work: statistics and verdicts of the regression gate.
-import DiffLabJSON

@@ -1,0 +1,243 @@
+import DiffLabJSON
+
+/// Everything one gate run found, with its verdict, exit status, and the markdown and JSON forms.
+public struct GateReport: Sendable {
+    /// The schema name of ``json``.
+    public static let schema = "difflab-gate/1"
+
+    /// Every comparison, in cell order, metrics in ``GateMetric`` order.
+    public var comparisons: [GateComparison]
+    public var thresholds: GateThresholds
+    /// Labelled facts for the reader (baseline, candidate, rounds, machine…), in order.
+    public var context: [(String, String)]
+    /// Remarks, e.g. a metric that could not be measured and why.
+    public var notes: [String]
+
+    public init(comparisons: [GateComparison], thresholds: GateThresholds, context: [(String, String)], notes: [String]) {
+        self.comparisons = comparisons
+        self.thresholds = thresholds
+        self.context = context
+        self.notes = notes
+    }
+
+    /// The comparisons found worse than the baseline.
+    public var regressions: [GateComparison] { comparisons.filter { $0.verdict == .regression } }
+    /// The comparisons found better than the baseline.
+    public var improvements: [GateComparison] { comparisons.filter { $0.verdict == .improvement } }
+
+    /// `regression`, `improvement` or `pass`.
+    public var verdict: GateVerdict {
+        if !regressions.isEmpty { return .regression }
+        if !improvements.isEmpty { return .improvement }
+        return .pass
+    }
+
+    /// 2 when anything regressed; else, when something improved, the thresholds'
+    /// ``GateThresholds/improvementExitCode`` (4, or 0), or 0 when `improvementsPass`; else 0.
+    public func exitCode(improvementsPass: Bool = false) -> Int32 {
+        switch verdict {
+        case .regression: 2
+        case .improvement: improvementsPass ? 0 : thresholds.improvementExitCode
+        case .pass, .notGated: 0
+        }
+    }
+
+    /// A markdown summary for a CI step summary: the verdict, what was compared, every finding
+    /// with its evidence, and one table row per cell.
+    ///
+    /// - Complexity: O(comparisons).
+    public var markdown: String {
+        var lines: [String] = []
+        let title: String =
+            switch verdict {
+            case .regression: "REGRESSION"
+            case .improvement: "IMPROVEMENT ONLY"
+            case .pass, .notGated: "PASS"
+            }
+        lines.append("## DiffLab regression gate: \(title)")
+        lines.append("")
+        for (label, value) in context { lines.append("- **\(label)**: \(value)") }
+        let time = thresholds[.time]
+        lines.append(
+            "- **rules**: time is gated when the Holm-adjusted Mann–Whitney p < \(formatNumber(thresholds.alpha)) and the median moves "
+                + "more than \(percent(time.regression)) (noise floor); instructions > \(percent(thresholds[.instructions].regression)), "
+                + "allocated bytes > \(percent(thresholds[.allocatedBytes].regression)), allocation requests > "
+                + "\(percent(thresholds[.allocationRequests].regression)) (deterministic)")
+        lines.append("")
+        for (heading, findings) in [("Regressions", regressions), ("Improvements", improvements)] where !findings.isEmpty {
+            lines.append("### \(heading) (\(findings.count))")
+            lines.append("")
+            for finding in findings { lines.append("- `\(finding.cell)` **\(finding.metric.rawValue)**: \(evidence(finding))") }
+            lines.append("")
+        }
+        let notGated = comparisons.filter { $0.verdict == .notGated }
+        if !notes.isEmpty || !notGated.isEmpty {
+            lines.append("### Not gated")
+            lines.append("")
+            for note in notes { lines.append("- \(note)") }
+            for comparison in notGated where !notes.contains(comparison.note) {
+                lines.append("- `\(comparison.cell)` \(comparison.metric.rawValue): \(comparison.note)")
+            }
+            lines.append("")
+        }
+        lines.append("### All cells")
+        lines.append("")
+        lines.append("| cell | time base | time candidate | ratio [95% CI] | p (Holm) | instructions | allocated bytes | allocation requests | verdict |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+        var cells: [String] = []
+        for comparison in comparisons where !cells.contains(comparison.cell) { cells.append(comparison.cell) }
+        for cell in cells {
+            let row = comparisons.filter { $0.cell == cell }
+            func find(_ metric: GateMetric) -> GateComparison? { row.first { $0.metric == metric } }
+            let timing = find(.time)
+            let verdicts = Set(row.map(\.verdict))
+            let cellVerdict = verdicts.contains(.regression) ? "**regression**" : verdicts.contains(.improvement) ? "improvement" : "pass"
+            var columns = ["`\(cell)`"]
+            columns.append(timing?.base.map(formatSeconds) ?? "–")
+            columns.append(timing?.head.map(formatSeconds) ?? "–")
+            columns.append(timing.map(ratioText) ?? "–")
+            columns.append(timing?.pAdjusted.map(formatP) ?? "–")
+            columns.append(find(.instructions).map { change($0, formatCount) } ?? "–")
+            columns.append(find(.allocatedBytes).map { change($0, formatBytes) } ?? "–")
+            columns.append(find(.allocationRequests).map { change($0, formatCount) } ?? "–")
+            columns.append(cellVerdict)
+            lines.append("| " + columns.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The report as JSON (schema `difflab-gate/1`): verdict, exit code, context, notes,
+    /// thresholds and every comparison.
+    public func json(improvementsPass: Bool = false) -> JSONValue {
+        var metrics = JSONObject()
+        for metric in GateMetric.allCases {
+            let t = thresholds[metric]
+            metrics[metric.rawValue] = .object(
+                JSONObject([("regression", JSONValue(t.regression)), ("improvement", JSONValue(t.improvement)), ("absolute", JSONValue(t.absolute))]))
+        }
+        let items: [JSONValue] = comparisons.map { c in
+            func number(_ value: Double?) -> JSONValue { value.map { JSONValue($0) } ?? .null }
+            var object = JSONObject([
+                ("cell", .string(c.cell)), ("metric", .string(c.metric.rawValue)), ("verdict", .string(c.verdict.rawValue)),
+                ("base", number(c.base)), ("head", number(c.head)), ("ratio", number(c.ratio)),
+            ])
+            if c.metric == .time {
+                object["ratioLow"] = number(c.interval?.lowerBound)
+                object["ratioHigh"] = number(c.interval?.upperBound)
+                object["p"] = number(c.p)
+                object["pAdjusted"] = number(c.pAdjusted)
+                object["baseSamples"] = c.baseSampleCount.map { .integer($0) } ?? .null
+                object["headSamples"] = c.headSampleCount.map { .integer($0) } ?? .null
+            }
+            if !c.note.isEmpty { object["note"] = .string(c.note) }
+            return .object(object)
+        }
+        return .object(
+            JSONObject([
+                ("schema", .string(Self.schema)),
+                ("verdict", .string(verdict.rawValue)),
+                ("exitCode", .integer(Int(exitCode(improvementsPass: improvementsPass)))),
+                ("context", .object(JSONObject(context.map { ($0.0, .string($0.1)) }))),
+                ("notes", .array(notes.map { .string($0) })),
+                (
+                    "thresholds",
+                    .object(
+                        JSONObject([
+                            ("alpha", JSONValue(thresholds.alpha)), ("improvementExitCode", .integer(Int(thresholds.improvementExitCode))),
+                            ("metrics", .object(metrics)),
+                        ]))
+                ),
+                ("comparisons", .array(items)),
+            ]))
+    }
+
+    private func evidence(_ c: GateComparison) -> String {
+        let threshold = thresholds[c.metric]
+        let limit = c.verdict == .regression ? "+" + percent(threshold.regression) : "−" + percent(threshold.improvement)
+        switch c.metric {
+        case .time:
+            return "\(c.base.map(formatSeconds) ?? "–") → \(c.head.map(formatSeconds) ?? "–"), \(ratioText(c)), "
+                + "Holm-adjusted p = \(c.pAdjusted.map(formatP) ?? "–") (threshold \(limit), α = \(formatNumber(thresholds.alpha)))"
+        case .instructions, .allocationRequests:
+            return change(c, formatCount) + " (threshold \(limit))"
+        case .allocatedBytes:
+            return change(c, formatBytes) + " (threshold \(limit))"
+        }
+    }
+
+    private func ratioText(_ c: GateComparison) -> String {
+        guard let ratio = c.ratio else { return "–" }
+        guard let interval = c.interval else { return formatRatio(ratio) }
+        return "\(formatRatio(ratio)) [\(formatRatio(interval.lowerBound))–\(formatRatio(interval.upperBound))]"
+    }
+
+    private func change(_ c: GateComparison, _ format: (Double) -> String) -> String {
+        guard let base = c.base, let head = c.head else { return "n/a" }
+        if base == head { return "\(format(head)) (=)" }
+        return "\(format(base)) → \(format(head)) (\(c.ratio.map(formatRatio) ?? "–"))"
+    }
+}
+
+/// `0.05` → `5%`, `0.005` → `0.5%`.
+func percent(_ fraction: Double) -> String { formatNumber(fraction * 100) + "%" }
+
+/// A short decimal: up to 3 significant digits, no exponent for ordinary magnitudes.
+func formatNumber(_ value: Double) -> String {
+    if value == 0 { return "0" }
+    if value == value.rounded() && abs(value) < 1e9 { return String(Int(value)) }
+    let magnitude = abs(value)
+    let decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : magnitude >= 0.1 ? 3 : magnitude >= 0.01 ? 4 : 5
+    var text = fixed(decimals, value)
+    while text.contains(".") && (text.hasSuffix("0") || text.hasSuffix(".")) { text.removeLast() }
+    return text
+}
+
+/// Fixed-point formatting without Foundation.
+func fixed(_ decimals: Int, _ value: Double) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int(scaled / scale)
+    let fraction = Int(scaled - Double(whole) * scale)
+    var text = (value < 0 ? "-" : "") + String(whole)
+    if decimals > 0 {
+        let digits = String(fraction)
+        text += "." + String(repeating: "0", count: max(0, decimals - digits.count)) + digits
+    }
+    return text
+}
+
+func formatRatio(_ ratio: Double) -> String { fixed(3, ratio) + "×" }
+
+func formatP(_ p: Double) -> String {
+    if p >= 0.001 { return fixed(3, p) }
+    var exponent = 0
+    var mantissa = p
+    while mantissa < 1 && exponent > -300 {
+        mantissa *= 10
+        exponent -= 1
+    }
+    return "\(fixed(1, mantissa))e\(exponent)"
+}
+
+func formatSeconds(_ seconds: Double) -> String {
+    if seconds >= 1 { return formatNumber(seconds) + " s" }
+    if seconds >= 1e-3 { return formatNumber(seconds * 1e3) + " ms" }
+    if seconds >= 1e-6 { return formatNumber(seconds * 1e6) + " µs" }
+    return formatNumber(seconds * 1e9) + " ns"
+}
+
+func formatCount(_ value: Double) -> String {
+    if value >= 1e9 { return formatNumber(value / 1e9) + " G" }
+    if value >= 1e6 { return formatNumber(value / 1e6) + " M" }
+    if value >= 1e4 { return formatNumber(value / 1e3) + " k" }
+    return formatNumber(value)
+}
+
+func formatBytes(_ value: Double) -> String {
+    let kib = 1024.0
+    if value >= kib * kib * kib { return formatNumber(value / (kib * kib * kib)) + " GiB" }
+    if value >= kib * kib { return formatNumber(value / (kib * kib)) + " MiB" }
+    if value >= kib { return formatNumber(value / kib) + " KiB" }
+    return formatNumber(value) + " B"
+}
