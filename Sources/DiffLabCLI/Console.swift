@@ -44,6 +44,10 @@ public enum ExitStatus: Int32, Sendable {
     case success = 0
     /// A check ran and failed (used by later commands).
     case failure = 1
+    /// `difflab gate`: a regression was found.
+    case regression = 2
+    /// `difflab gate`: only improvements were found.
+    case improvement = 4
     /// The command line was wrong: unknown command, flag or value (`EX_USAGE`).
     case usage = 64
     /// An input file was readable but its data was wrong (`EX_DATAERR`).

@@ -28,9 +28,10 @@ enum GateCommand {
           allocated bytes,    one call under jemalloc (LD_PRELOAD)
           allocation requests
           time                samples from interleaved rounds (ABBA order) of both builds' workers
-        Deterministic metrics are gated tightly. Time is gated only against a built baseline, by a
-        Mann–Whitney U test per cell, Holm's correction over all cells, and a noise floor; a stored
-        baseline gates the deterministic metrics only. Thresholds come from a checked-in file.
+        Deterministic metrics are gated tightly. Time is gated only against a built baseline: one
+        paired ratio per round, an exact Wilcoxon signed-rank test per cell, Holm's correction over
+        all cells, and a noise floor; a stored baseline gates the deterministic metrics only.
+        Thresholds come from a checked-in file.
 
         OPTIONS
           --quick               core engines (heckel, hashmap, myers) × 3 profiles at 10k items
@@ -199,39 +200,39 @@ enum GateCommand {
             notes.append("valgrind not installed: instructions not measured")
         } else {
             context.append(("instructions", commandOutput("valgrind --version") ?? "valgrind"))
+            console.err("gate: counting instructions of \(cellNames.count) cells in \(builds.count) builds with callgrind\n")
             for (index, cell) in cellNames.enumerated() {
-                progressBar(console, index, cellNames.count, "callgrind \(cell)")
+                drawProgress(console, index, cellNames.count, "callgrind \(cell)")
                 let counts = try countInstructions(cell, builds: builds, seed: seed, environment: environment)
                 for (label, count) in counts { instructions[label, default: [:]][cell] = count }
             }
-            progressBar(console, cellNames.count, cellNames.count, "callgrind done")
-            console.err("\n")
+            drawProgress(console, cellNames.count, cellNames.count, "callgrind done", last: true)
         }
 
         // Time and allocations: interleaved rounds, ABBA order.
-        var timeSamples: [String: [String: [Double]]] = [:]
+        var timeRounds: [String: [String: [[Double]]]] = [:]
         var allocations: [String: [String: [GateMetric: Set<Double>]]] = [:]
         let roundCount = base == nil ? 1 : rounds
         // Environment padding of a random length per process moves the stack by a different amount
         // every time, so a lucky or unlucky layout is noise that averages out, not a bias.
         var padding = SplitMix64(seed: 0x9a7e)
+        console.err("gate: timing \(cellNames.count) cells in \(roundCount) rounds of \(builds.count) builds, allocations under jemalloc\n")
         for round in 0..<roundCount {
-            progressBar(console, round, roundCount, "time round \(round + 1)")
+            drawProgress(console, round, roundCount, "time round \(round + 1)")
             let order = round % 2 == 0 ? builds : builds.reversed()
             for build in order {
                 var padded = environment
                 padded["DIFFLAB_GATE_PADDING"] = String(repeating: "x", count: Int(padding.next(upTo: 4095)))
                 let results = try measureRound(build, cells: cellNames, samples: samples, seed: seed, environment: padded)
                 for result in results {
-                    timeSamples[build.label, default: [:]][result.cell, default: []] += result.samples
+                    timeRounds[build.label, default: [:]][result.cell, default: []].append(result.samples)
                     for (metric, value) in result.allocations {
                         allocations[build.label, default: [:]][result.cell, default: [:]][metric, default: []].insert(value)
                     }
                 }
             }
         }
-        progressBar(console, roundCount, roundCount, "time done")
-        console.err("\n")
+        drawProgress(console, roundCount, roundCount, "time done", last: true)
         if base != nil { context.append(("time", "\(roundCount) interleaved rounds × \(samples) samples per cell and build")) }
 
         /// A deterministic value of one build: its single value, or nil with a reason when runs disagreed.
@@ -261,7 +262,8 @@ enum GateCommand {
             base == nil
             ? []
             : compareTimes(
-                cellNames.map { ($0, timeSamples["baseline"]?[$0] ?? [], timeSamples["candidate"]?[$0] ?? []) }, thresholds: thresholds)
+                cellNames.map { TimeSamples(cell: $0, base: timeRounds["baseline"]?[$0] ?? [], head: timeRounds["candidate"]?[$0] ?? []) },
+                thresholds: thresholds)
         for (index, cell) in cellNames.enumerated() {
             if base != nil { comparisons.append(timeComparisons[index]) }
             for metric in GateMetric.allCases where metric.isDeterministic {
@@ -301,7 +303,14 @@ enum GateCommand {
         }
         console.out(markdown)
         let code = report.exitCode(improvementsPass: improvementsPass)
-        return ExitStatus(rawValue: code) ?? .failure
+        return ExitStatus(rawValue: code) ?? .regression
+    }
+
+    /// A progress bar on standard error when it is a terminal (CI logs get the phase lines only).
+    static func drawProgress(_ console: Console, _ done: Int, _ total: Int, _ label: String, last: Bool = false) {
+        guard isatty(2) != 0 else { return }
+        progressBar(console, done, total, label)
+        if last { console.err("\n") }
     }
 
     /// A difflab binary to measure.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The gate's finding for one metric of one cell.
 public enum GateVerdict: String, Sendable, Hashable {
     /// Within the thresholds (or, for time, not significant after correction).
@@ -19,19 +25,21 @@ public struct GateComparison: Sendable, Hashable {
     public var base: Double?
     /// The candidate's value, like ``base``.
     public var head: Double?
-    /// Candidate / baseline.
+    /// Candidate / baseline: for time, the median of the per-round ratios.
     public var ratio: Double? {
+        if let roundRatio { return roundRatio }
         guard let base, let head, base > 0 else { return nil }
         return head / base
     }
-    /// For time: a 95% bootstrap confidence interval of the ratio of medians.
+    /// For time: the median of the per-round ratios median(candidate) / median(baseline).
+    public var roundRatio: Double?
+    /// For time: a 95% bootstrap confidence interval of ``roundRatio`` (rounds resampled).
     public var interval: ClosedRange<Double>?
-    /// For time: the Mann–Whitney U two-sided p-value, and Holm's adjustment of it.
+    /// For time: the Wilcoxon signed-rank two-sided p-value, and Holm's adjustment of it.
     public var p: Double?
     public var pAdjusted: Double?
-    /// For time: how many samples each side contributed.
-    public var baseSampleCount: Int?
-    public var headSampleCount: Int?
+    /// For time: how many paired rounds were compared.
+    public var rounds: Int?
     public var verdict: GateVerdict
     /// Why a comparison is not gated, or other context.
     public var note: String
@@ -48,10 +56,8 @@ public struct GateComparison: Sendable, Hashable {
     }
 }
 
-/// The verdict for a change from `base` to `head` under `threshold`, when the change is
-/// significant (always, for deterministic metrics).
-func classify(base: Double, head: Double, _ threshold: MetricThreshold, significant: Bool) -> GateVerdict {
-    guard significant else { return .pass }
+/// The verdict for a deterministic change from `base` to `head` under `threshold`.
+func classify(base: Double, head: Double, _ threshold: MetricThreshold) -> GateVerdict {
     if head > base * (1 + threshold.regression) && head - base >= threshold.absolute { return .regression }
     if head * (1 + threshold.improvement) < base && base - head >= threshold.absolute { return .improvement }
     return .pass
@@ -71,43 +77,79 @@ public func compareDeterministic(
             cell: cell, metric: metric, base: base, head: head, verdict: .notGated,
             note: note.isEmpty ? "no \(metric.rawValue) from \(missing)" : note)
     }
-    let verdict = classify(base: base, head: head, thresholds[metric], significant: true)
+    let verdict = classify(base: base, head: head, thresholds[metric])
     return GateComparison(cell: cell, metric: metric, base: base, head: head, verdict: verdict, note: note)
 }
 
-/// Compares wall-clock samples of every cell, taken interleaved from both builds in one job.
+/// The wall-clock samples of one cell: for each interleaved round, the baseline's and the
+/// candidate's samples (seconds per call). Round `r` of both sides ran back to back.
+public struct TimeSamples: Sendable {
+    public var cell: String
+    public var base: [[Double]]
+    public var head: [[Double]]
+
+    public init(cell: String, base: [[Double]], head: [[Double]]) {
+        self.cell = cell
+        self.base = base
+        self.head = head
+    }
+
+    /// median(candidate) / median(baseline) of every round both sides measured.
+    public var roundRatios: [Double] {
+        zip(base, head).compactMap { base, head in
+            let b = median(base)
+            let h = median(head)
+            return b > 0 && h.isFinite ? h / b : nil
+        }
+    }
+}
+
+/// Compares wall-clock samples of every cell, taken in interleaved rounds of both builds in one job.
 ///
-/// For each cell a two-sided Mann–Whitney U test asks whether one build's samples tend to be
-/// larger; the p-values of all cells are adjusted together with Holm's method, so the chance of a
-/// false alarm anywhere in the run stays below `thresholds.alpha`. A cell is a regression (or an
-/// improvement) only when its adjusted p-value is below alpha *and* its ratio of medians is past
-/// the time threshold (the noise floor: shifts smaller than this are not acted on, however
-/// significant, because the machine is shared). A 95% bootstrap interval of the ratio is attached
-/// for the reader.
+/// The unit of evidence is the *round*, not the sample: samples of one process share its memory
+/// layout and the machine's state of that moment, so pooling them overstates the evidence (pooled
+/// samples of two runs of one identical binary gave Mann–Whitney p ≈ 1e-18 here). Each round
+/// gives one paired ratio, median(candidate) / median(baseline), from two processes started back
+/// to back (ABBA order), so load that comes and goes hits both sides of a pair alike.
 ///
-/// - Complexity: O(c · r · s log s) for c cells of s samples and r bootstrap resamples.
-public func compareTimes(_ cells: [(cell: String, base: [Double], head: [Double])], thresholds: GateThresholds) -> [GateComparison] {
-    let tests = cells.map { mannWhitneyU($0.head, $0.base) }
+/// Per cell, the exact Wilcoxon signed-rank test asks whether the log-ratios are centred on zero;
+/// the p-values of all cells are adjusted together with Holm's method, so the chance of even one
+/// false alarm in the run stays below `thresholds.alpha`. A cell is a regression (or an
+/// improvement) only when its adjusted p-value is below alpha *and* the median of its round
+/// ratios is past the time threshold — the noise floor: shifts smaller than that are not acted on,
+/// however consistent, because the machine is shared and two builds of identical code can differ
+/// by a few percent in code and page placement. A 95% bootstrap interval of the median ratio
+/// (rounds resampled) is attached for the reader. `base`/`head` of the result are the medians of
+/// all samples.
+///
+/// - Complexity: O(c · (r · s log s + r² + B · r log r)) for c cells of r rounds of s samples and
+///   B bootstrap resamples.
+public func compareTimes(_ cells: [TimeSamples], thresholds: GateThresholds) -> [GateComparison] {
+    let ratios = cells.map(\.roundRatios)
+    let tests = ratios.map { wilcoxonSignedRank($0.map { log($0) }) }
     let adjusted = holmAdjusted(tests.map(\.p))
     return cells.indices.map { index in
-        let (cell, baseSamples, headSamples) = cells[index]
-        guard !baseSamples.isEmpty, !headSamples.isEmpty else {
+        let cell = cells[index]
+        guard !ratios[index].isEmpty else {
             return GateComparison(
-                cell: cell, metric: .time, base: nil, head: nil, verdict: .notGated, note: "no time samples from one build")
+                cell: cell.cell, metric: .time, base: nil, head: nil, verdict: .notGated, note: "no paired time rounds")
         }
-        let base = median(baseSamples)
-        let head = median(headSamples)
+        let ratio = median(ratios[index])
         let significant = adjusted[index] < thresholds.alpha
-        var comparison = GateComparison(
-            cell: cell, metric: .time, base: base, head: head,
-            verdict: classify(base: base, head: head, thresholds[.time], significant: significant))
+        let threshold = thresholds[.time]
+        var verdict = GateVerdict.pass
+        let base = median(cell.base.flatMap { $0 })
+        let head = median(cell.head.flatMap { $0 })
+        if significant && abs(head - base) >= threshold.absolute {
+            if ratio > 1 + threshold.regression { verdict = .regression }
+            if ratio * (1 + threshold.improvement) < 1 { verdict = .improvement }
+        }
+        var comparison = GateComparison(cell: cell.cell, metric: .time, base: base, head: head, verdict: verdict)
+        comparison.roundRatio = ratio
         comparison.p = tests[index].p
         comparison.pAdjusted = adjusted[index]
-        comparison.baseSampleCount = baseSamples.count
-        comparison.headSampleCount = headSamples.count
-        if let interval = bootstrapRatioInterval(base: baseSamples, head: headSamples) {
-            comparison.interval = interval.low...interval.high
-        }
+        comparison.rounds = ratios[index].count
+        comparison.interval = bootstrapMedianInterval(ratios[index])
         return comparison
     }
 }

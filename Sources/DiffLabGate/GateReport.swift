@@ -59,7 +59,7 @@ public struct GateReport: Sendable {
         for (label, value) in context { lines.append("- **\(label)**: \(value)") }
         let time = thresholds[.time]
         lines.append(
-            "- **rules**: time is gated when the Holm-adjusted Mann–Whitney p < \(formatNumber(thresholds.alpha)) and the median moves "
+            "- **rules**: time is gated when the Holm-adjusted Wilcoxon signed-rank p (paired rounds) < \(formatNumber(thresholds.alpha)) and the median round ratio moves "
                 + "more than \(percent(time.regression)) (noise floor); instructions > \(percent(thresholds[.instructions].regression)), "
                 + "allocated bytes > \(percent(thresholds[.allocatedBytes].regression)), allocation requests > "
                 + "\(percent(thresholds[.allocationRequests].regression)) (deterministic)")
@@ -126,8 +126,7 @@ public struct GateReport: Sendable {
                 object["ratioHigh"] = number(c.interval?.upperBound)
                 object["p"] = number(c.p)
                 object["pAdjusted"] = number(c.pAdjusted)
-                object["baseSamples"] = c.baseSampleCount.map { .integer($0) } ?? .null
-                object["headSamples"] = c.headSampleCount.map { .integer($0) } ?? .null
+                object["rounds"] = c.rounds.map { .integer($0) } ?? .null
             }
             if !c.note.isEmpty { object["note"] = .string(c.note) }
             return .object(object)

@@ -16,55 +16,66 @@ public func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-/// The result of a Mann–Whitney U test of two independent samples.
-public struct MannWhitneyResult: Sendable, Hashable {
-    /// U of the first sample: the number of (a, b) pairs with a > b, ties counting one half.
-    public var u: Double
-    /// The standardised statistic (tie-corrected variance, continuity correction); positive when
-    /// the first sample tends to be larger.
-    public var z: Double
-    /// Two-sided p-value from the normal approximation; 1 when either sample is empty or every
-    /// value is tied.
+/// The result of a Wilcoxon signed-rank test.
+public struct SignedRankResult: Sendable, Hashable {
+    /// W+: the sum of the ranks of |d| over the positive differences (ties share mid-ranks).
+    public var wPlus: Double
+    /// How many non-zero differences were ranked.
+    public var count: Int
+    /// Two-sided p-value, from the exact null distribution (every sign pattern equally likely);
+    /// 1 when there are no non-zero differences.
     public var p: Double
 }
 
-/// The Mann–Whitney U test (Wilcoxon rank-sum) of `a` against `b`: do values of one sample tend
-/// to be larger than values of the other? Non-parametric — it assumes no distribution, only that
-/// the samples are independent — so a few slow outliers (a noisy neighbour) cannot dominate it as
-/// they would a t-test.
+/// The Wilcoxon signed-rank test of paired differences `d` (candidate − baseline, one per
+/// interleaved round): are they centred on zero? Non-parametric — it assumes only that, with no
+/// change, each difference is as likely positive as negative — and exact: the p-value counts
+/// sign patterns instead of approximating them, so it is right for 8 rounds as for 80.
 ///
-/// Uses the normal approximation with the tie correction of the variance and a continuity
-/// correction, which is accurate for the sample sizes the gate uses (≥ 8 per side).
+/// Zero differences are dropped (Wilcoxon's convention); tied |d| share their mean rank.
 ///
-/// - Complexity: O((n + m) log(n + m)).
-public func mannWhitneyU(_ a: [Double], _ b: [Double]) -> MannWhitneyResult {
-    let n1 = Double(a.count)
-    let n2 = Double(b.count)
-    guard !a.isEmpty, !b.isEmpty else { return MannWhitneyResult(u: 0, z: 0, p: 1) }
-    // Rank the pooled values; ties get the mean of the ranks they span.
-    var pooled = a.map { ($0, true) } + b.map { ($0, false) }
-    pooled.sort { $0.0 < $1.0 }
-    var rankSumA = 0.0
-    var tieTerm = 0.0
+/// - Complexity: O(n log n + n · S) time and O(S) memory, where S = n(n + 1) is the largest
+///   doubled rank sum.
+public func wilcoxonSignedRank(_ d: [Double]) -> SignedRankResult {
+    let nonZero = d.filter { $0 != 0 && !$0.isNaN }
+    let n = nonZero.count
+    guard n > 0 else { return SignedRankResult(wPlus: 0, count: 0, p: 1) }
+    let order = nonZero.indices.sorted { abs(nonZero[$0]) < abs(nonZero[$1]) }
+    // Doubled mid-ranks are integers: (first + last + 2) for 0-based positions first...last.
+    var doubledRanks = [Int](repeating: 0, count: n)
     var start = 0
-    while start < pooled.count {
+    while start < n {
         var end = start
-        while end + 1 < pooled.count && pooled[end + 1].0 == pooled[start].0 { end += 1 }
-        let rank = Double(start + end + 2) / 2
-        let ties = Double(end - start + 1)
-        tieTerm += ties * ties * ties - ties
-        for i in start...end where pooled[i].1 { rankSumA += rank }
+        while end + 1 < n && abs(nonZero[order[end + 1]]) == abs(nonZero[order[start]]) { end += 1 }
+        for position in start...end { doubledRanks[order[position]] = start + end + 2 }
         start = end + 1
     }
-    let u = rankSumA - n1 * (n1 + 1) / 2
-    let mean = n1 * n2 / 2
-    let n = n1 + n2
-    let variance = n1 * n2 / 12 * ((n + 1) - tieTerm / (n * (n - 1)))
-    guard variance > 0 else { return MannWhitneyResult(u: u, z: 0, p: 1) }
-    let difference = u - mean
-    let corrected = difference > 0 ? max(0, difference - 0.5) : min(0, difference + 0.5)
-    let z = corrected / variance.squareRoot()
-    return MannWhitneyResult(u: u, z: z, p: min(1, erfc(abs(z) / 2.0.squareRoot())))
+    var observed = 0
+    for i in 0..<n where nonZero[i] > 0 { observed += doubledRanks[i] }
+    // ways[s]: sign patterns whose doubled positive rank sum is s, as fractions of 2^n.
+    let total = doubledRanks.reduce(0, +)
+    var ways = [Double](repeating: 0, count: total + 1)
+    ways[0] = 1
+    var reach = 0
+    for rank in doubledRanks {
+        reach += rank
+        var s = reach
+        while s >= rank {
+            ways[s] = (ways[s] + ways[s - rank]) / 2
+            s -= 1
+        }
+        while s >= 0 {
+            ways[s] /= 2
+            s -= 1
+        }
+    }
+    var lower = 0.0
+    var upper = 0.0
+    for (s, weight) in ways.enumerated() {
+        if s <= observed { lower += weight }
+        if s >= observed { upper += weight }
+    }
+    return SignedRankResult(wPlus: Double(observed) / 2, count: n, p: min(1, 2 * min(lower, upper)))
 }
 
 /// Holm–Bonferroni adjusted p-values, in the order given: controls the family-wise error rate —
@@ -86,33 +97,29 @@ public func holmAdjusted(_ pValues: [Double]) -> [Double] {
     return adjusted
 }
 
-/// A percentile-bootstrap confidence interval of median(`head`) / median(`base`).
+/// A percentile-bootstrap confidence interval of the median of `values` (e.g. per-round ratios).
 ///
-/// Each of `resamples` rounds draws both samples again with replacement and takes the ratio of
-/// their medians; the interval is the central `level` of those ratios. The generator is seeded, so
-/// the same samples always give the same interval.
+/// Each of `resamples` rounds draws the values again with replacement and takes their median; the
+/// interval is the central `level` of those medians. The generator is seeded, so the same values
+/// always give the same interval.
 ///
-/// - Returns: `nil` when either sample is empty or a resampled base median is not positive.
-/// - Complexity: O(resamples · (n log n + m log m)).
-public func bootstrapRatioInterval(
-    base: [Double], head: [Double], level: Double = 0.95, resamples: Int = 2_000, seed: UInt64 = 0x5eed
-) -> (low: Double, high: Double)? {
-    guard !base.isEmpty, !head.isEmpty, resamples > 0 else { return nil }
+/// - Returns: `nil` when `values` is empty.
+/// - Complexity: O(resamples · n log n).
+public func bootstrapMedianInterval(
+    _ values: [Double], level: Double = 0.95, resamples: Int = 2_000, seed: UInt64 = 0x5eed
+) -> ClosedRange<Double>? {
+    guard !values.isEmpty, resamples > 0 else { return nil }
     var generator = SplitMix64(seed: seed)
-    var ratios: [Double] = []
-    ratios.reserveCapacity(resamples)
-    var scratchBase = base
-    var scratchHead = head
+    var medians: [Double] = []
+    medians.reserveCapacity(resamples)
+    var scratch = values
     for _ in 0..<resamples {
-        for i in scratchBase.indices { scratchBase[i] = base[Int(generator.next(upTo: UInt64(base.count - 1)))] }
-        for i in scratchHead.indices { scratchHead[i] = head[Int(generator.next(upTo: UInt64(head.count - 1)))] }
-        let denominator = median(scratchBase)
-        guard denominator > 0 else { return nil }
-        ratios.append(median(scratchHead) / denominator)
+        for i in scratch.indices { scratch[i] = values[Int(generator.next(upTo: UInt64(values.count - 1)))] }
+        medians.append(median(scratch))
     }
-    ratios.sort()
+    medians.sort()
     let tail = (1 - level) / 2
-    let low = ratios[min(ratios.count - 1, Int((tail * Double(ratios.count)).rounded(.down)))]
-    let high = ratios[min(ratios.count - 1, Int(((1 - tail) * Double(ratios.count)).rounded(.up)) - 1)]
-    return (low, high)
+    let low = medians[min(medians.count - 1, Int((tail * Double(medians.count)).rounded(.down)))]
+    let high = medians[max(0, min(medians.count - 1, Int(((1 - tail) * Double(medians.count)).rounded(.up)) - 1))]
+    return low...high
 }

@@ -3,7 +3,8 @@ import DiffLabJSON
 /// What the gate compares, per cell.
 public enum GateMetric: String, CaseIterable, Sendable, Hashable {
     /// Wall-clock seconds per call: gated only from interleaved A/B samples of both builds taken
-    /// in the same job, with a Mann–Whitney U test, Holm's correction and a noise floor.
+    /// in the same job: a paired Wilcoxon signed-rank test over rounds, Holm's correction and a
+    /// noise floor (see ``compareTimes(_:thresholds:)``).
     case time
     /// Instructions of one call, counted by valgrind's callgrind: deterministic, gated tightly.
     case instructions
