@@ -72,6 +72,9 @@ struct BenchSection {
         }
     }
 
+    /// The look of reference lines at ratio 1.
+    static let referenceStyle = SeriesStyle(color: "#444444", dash: "2 3", marker: .none, width: 1)
+
     private func style(_ engine: String) -> SeriesStyle {
         BenchSection.style(engine: engine, index: engines.firstIndex(of: engine) ?? 0)
     }
@@ -167,7 +170,7 @@ struct BenchSection {
             return .line(
                 LinePlot(
                     title: profile + titleSuffix, xLabel: "list size (items)", yLabel: yLabel, yStyle: yStyle, series: series,
-                    referenceLines: reference.map { [$0] } ?? []))
+                    referenceLines: reference.map { [$0] } ?? [], xCover: sizes.map(Double.init)))
         }
     }
 
@@ -235,7 +238,10 @@ struct BenchSection {
         guard !panels.isEmpty else { return }
         writer.line("#### Other element kinds")
         writer.line("")
-        let figure = Figure(title: "Median time per call, other element kinds (\(allocator))", panels: panels, legend: legend(measured))
+        // A row per kind: as many columns as profiles that ran the other kinds (at most 3).
+        let columns = min(3, Set(results.measurements.filter { $0.kind != kind }.map(\.profile)).count)
+        let figure = Figure(
+            title: "Median time per call, other element kinds (\(allocator))", panels: panels, columns: columns, legend: legend(measured))
         writer.figure(
             prefix + "time-vs-size-kinds.svg", figure,
             caption: """
@@ -278,15 +284,15 @@ struct BenchSection {
             let figure = Figure(
                 title: "Speed-up over stdlib (\(kind), \(allocator))",
                 panels: perProfilePanels(
-                    speedup, yLabel: "stdlib median ÷ engine median", yStyle: .plain, reference: ReferenceLine(y: 1, label: "= stdlib")
+                    speedup, yLabel: "× faster than stdlib", yStyle: .count, reference: ReferenceLine(y: 1, label: "")
                 ) { $0.speedupOverStdlib },
-                legend: legend(speedup))
+                legend: legend(speedup) + [LegendEntry("1 = as fast as stdlib", BenchSection.referenceStyle)])
             writer.figure(
                 prefix + "speedup-over-stdlib.svg", figure,
                 caption: """
                     How many times faster than the `stdlib` reference each engine is (the file's `speedupOverStdlib`: stdlib \
                     median ÷ engine median) against list size, \(view), log-log. Above the dotted line at 1 the engine is \
-                    faster than stdlib; a rising line means the gap widens with size. Missing points are cells where stdlib or \
+                    faster than stdlib, below it slower; a rising line means the gap widens with size. Missing points are cells where stdlib or \
                     the engine was skipped.
                     """)
             writer.line(Markdown.details("Speed-up over stdlib, \(kind), \(allocator)", sizeTable(speedup) { $0.speedupOverStdlib.map { formatSignificant($0) + "×" } }))
@@ -295,9 +301,9 @@ struct BenchSection {
             let figure = Figure(
                 title: "Ratio to the hash floor (\(kind), \(allocator))",
                 panels: perProfilePanels(
-                    floor, yLabel: "engine median ÷ floor median", yStyle: .plain, reference: ReferenceLine(y: 1, label: "= hash floor")
+                    floor, yLabel: "× the hash floor's time", yStyle: .count, reference: ReferenceLine(y: 1, label: "")
                 ) { $0.ratioToFloor },
-                legend: legend(floor))
+                legend: legend(floor) + [LegendEntry("1 = the hash floor", BenchSection.referenceStyle)])
             writer.figure(
                 prefix + "ratio-to-floor.svg", figure,
                 caption: """

@@ -25,7 +25,8 @@ public struct LineSeries: Sendable, Equatable {
     }
 }
 
-/// A horizontal reference line at a fixed y value (e.g. "ratio 1"), labelled at its right end.
+/// A horizontal reference line at a fixed y value (e.g. "ratio 1"), dotted, labelled at its right
+/// end unless the label is empty (then explain it in the legend or caption instead).
 public struct ReferenceLine: Sendable, Equatable {
     public var y: Double
     public var label: String
@@ -38,7 +39,7 @@ public struct ReferenceLine: Sendable, Equatable {
 
 /// A line/scatter plot panel with linear or log10 axes.
 ///
-/// Axis domains come from the data (and reference lines) through ``ticks(_:_:_:)``, so every point
+/// Axis domains come from the data (and reference lines and ``xCover``) through ``ticks(_:_:_:)``, so every point
 /// is inside the frame. Points that cannot be drawn — non-finite values, or values ≤ 0 on a log
 /// axis — are left out silently (callers that need to say so must say so in their captions);
 /// a series with one drawable point shows just its marker; a panel with no drawable point shows
@@ -53,10 +54,14 @@ public struct LinePlot: Sendable, Equatable {
     public var yStyle: NumberStyle
     public var series: [LineSeries]
     public var referenceLines: [ReferenceLine]
+    /// x values the axis must cover even without data there (e.g. every size measured, so the
+    /// panels of a figure share one x range); values not drawable on the x scale are ignored.
+    public var xCover: [Double]
 
     public init(
         title: String, xLabel: String, yLabel: String, xScale: ScaleKind = .log10, yScale: ScaleKind = .log10,
-        xStyle: NumberStyle = .count, yStyle: NumberStyle = .plain, series: [LineSeries], referenceLines: [ReferenceLine] = []
+        xStyle: NumberStyle = .count, yStyle: NumberStyle = .plain, series: [LineSeries], referenceLines: [ReferenceLine] = [],
+        xCover: [Double] = []
     ) {
         self.title = title
         self.xLabel = xLabel
@@ -67,6 +72,7 @@ public struct LinePlot: Sendable, Equatable {
         self.yStyle = yStyle
         self.series = series
         self.referenceLines = referenceLines
+        self.xCover = xCover
     }
 
     /// Draws the panel into `frame` on `canvas`.
@@ -84,7 +90,7 @@ public struct LinePlot: Sendable, Equatable {
         }
         let references = referenceLines.filter { probeY.accepts($0.y) }
         let plot = PlotAxes.plotArea(frame)
-        let xTicks = PlotAxes.ticks(xScale, over: all.map(\.x))
+        let xTicks = PlotAxes.ticks(xScale, over: all.map(\.x) + xCover.filter { probeX.accepts($0) })
         let yTicks = PlotAxes.ticks(yScale, over: all.map(\.y) + references.map(\.y))
         let x = AxisMapping(kind: xScale, domain: xTicks.lower, xTicks.upper, pixels: plot.x, plot.maxX)
         let y = AxisMapping(kind: yScale, domain: yTicks.lower, yTicks.upper, pixels: plot.maxY, plot.y)
@@ -95,7 +101,9 @@ public struct LinePlot: Sendable, Equatable {
         for reference in references {
             guard let position = y.position(reference.y) else { continue }
             canvas.line(plot.x, position, plot.maxX, position, stroke: "#444444", width: 1, dash: "2 3")
-            canvas.text(reference.label, plot.maxX - 3, position - 3, anchor: .end, className: "small")
+            if !reference.label.isEmpty {
+                canvas.text(reference.label, plot.maxX - 3, position - 3, anchor: .end, className: "small")
+            }
         }
         for (index, points) in drawable.enumerated() {
             let style = series[index].style

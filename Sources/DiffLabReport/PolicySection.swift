@@ -10,12 +10,16 @@ struct PolicySection {
         return results.runs.map(\.policy).filter { seen.insert($0).inserted }
     }
 
+    /// Every list size run, so both panels share one x range.
+    private var sizes: [Double] { results.runs.map { Double($0.listSize) } }
+
     /// A fixed look per policy.
     static func style(policy: String, index: Int) -> SeriesStyle {
         switch policy {
         case "main": SeriesStyle(color: "#D55E00", marker: .square)
-        case "background": SeriesStyle(color: "#0072B2", marker: .circle)
-        case "adaptive": SeriesStyle(color: "#009E73", marker: .diamond)
+        // background and adaptive often coincide: a wide line under a narrow one keeps both visible.
+        case "background": SeriesStyle(color: "#0072B2", marker: .circle, width: 4)
+        case "adaptive": SeriesStyle(color: "#009E73", marker: .diamond, width: 1.5)
         case "coalescing": SeriesStyle(color: "#CC79A7", marker: .triangle)
         default: SeriesStyle.automatic(index)
         }
@@ -79,7 +83,8 @@ struct PolicySection {
             Panel.line(
                 LinePlot(
                     title: title, xLabel: "list size (items)", yLabel: "hitch time (ms per s)", yScale: .linear, yStyle: .plain,
-                    series: policies.map { LineSeries($0, style: style($0), points: points($0, fallback: mode) { $0.hitchTimeRatio }) }))
+                    series: policies.map { LineSeries($0, style: style($0), points: points($0, fallback: mode) { $0.hitchTimeRatio }) },
+                    xCover: sizes))
         }
         let figure = Figure(
             title: "Hitch time ratio against list size", panels: panels, columns: 2, panelWidth: 430, panelHeight: 290,
@@ -89,7 +94,8 @@ struct PolicySection {
             caption: """
                 Hitch time ratio (milliseconds of frame time over budget per second of running; 0 is perfectly smooth) \
                 against list size, one line per policy; left without and right with the reload fallback. The x axis is \
-                logarithmic, the y axis linear. Lower is better; where lines part, the policy matters at that size.
+                logarithmic, the y axis linear. Lower is better; where lines part, the policy matters at that size. Where \
+                policies coincide (often `background` and `adaptive`) the later one is drawn on top, narrower.
                 """)
     }
 
@@ -105,7 +111,7 @@ struct PolicySection {
                 series.append(LineSeries(policy + " p99", style: p99, points: points(policy, fallback: mode) { $0.latencyP99 }))
             }
             return Panel.line(
-                LinePlot(title: title, xLabel: "list size (items)", yLabel: "update latency", yStyle: .seconds, series: series))
+                LinePlot(title: title, xLabel: "list size (items)", yLabel: "update latency", yStyle: .seconds, series: series, xCover: sizes))
         }
         var legend = policies.map { LegendEntry($0, style($0)) }
         legend.append(LegendEntry("solid: median", SeriesStyle(color: "#444444", marker: .none)))
