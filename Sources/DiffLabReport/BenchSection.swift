@@ -103,7 +103,7 @@ struct BenchSection {
     private func writeHeader(_ writer: inout ReportWriter) {
         var rows: [[String]] = []
         if let createdAt = results.createdAt { rows.append(["date", utcDateTime(createdAt)]) }
-        for field in results.machine { rows.append(["machine: " + field.name, displayMachineValue(field)]) }
+        for field in results.machine { rows.append(["machine: " + field.name, Markdown.machineValue(field)]) }
         if let toolchain = results.toolchain { rows.append(["toolchain", toolchain]) }
         if let commit = results.commit {
             let state = results.dirty.map { $0 ? " (with uncommitted changes)" : " (clean)" } ?? ""
@@ -131,13 +131,6 @@ struct BenchSection {
             parts.append("the " + otherAllocators.joined(separator: ", ") + " allocator runs are compared in *Allocator*")
         }
         return parts.isEmpty ? "" : parts.joined(separator: "; ") + "."
-    }
-
-    private func displayMachineValue(_ field: DisplayField) -> String {
-        if field.name.hasSuffix("Bytes"), let bytes = Double(field.value) {
-            return field.value + " (" + NumberStyle.bytes.format(bytes) + ")"
-        }
-        return field.value
     }
 
     private func writeTargets(_ writer: inout ReportWriter) {
@@ -424,6 +417,7 @@ struct BenchSection {
         var panels: [Panel] = []
         var rows: [[String]] = []
         var largest = 0
+        var repeated = false
         for profile in chosenProfiles {
             let present = engines.filter { cell($0, profile, size).map { !$0.samples.isEmpty } ?? false }
             guard !present.isEmpty else { continue }
@@ -436,6 +430,7 @@ struct BenchSection {
             for engine in present {
                 guard let m = cell(engine, profile, size) else { continue }
                 largest = max(largest, m.samples.count)
+                repeated = repeated || (m.callsPerSample ?? 1) > 1
                 let seconds: (Double?) -> String = { $0.map(NumberStyle.seconds.format) ?? "–" }
                 rows.append([
                     profile, engine, String(m.samples.count), m.callsPerSample.map(String.init) ?? "–", seconds(m.min), seconds(m.median),
@@ -454,7 +449,7 @@ struct BenchSection {
                 spans the middle half of the samples (quartiles), the thick line is their median and the whiskers reach the \
                 fastest and slowest sample; the dots beside each box are the samples themselves\
                 \(downsampled ? " (at most \(options.stripLimit) per engine, picked at evenly spaced ranks; the boxes use all samples)" : ""). \
-                A sample is the mean of `callsPerSample` back-to-back calls, so short calls look less noisy than they are. \
+                \(repeated ? "A sample is the mean of `callsPerSample` back-to-back calls, so short calls look less noisy than they are." : "Every sample here is one call (`callsPerSample` 1).") \
                 A tight box means a stable measurement; a long upper whisker means occasional slow calls.
                 """)
         writer.line(

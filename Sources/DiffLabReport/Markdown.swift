@@ -36,6 +36,15 @@ enum Markdown {
         "<details><summary>\(xmlEscaped(summary))</summary>\n\n" + body + "\n</details>\n"
     }
 
+    /// A machine field for display: byte counts (names ending in `Bytes`) also in SI units,
+    /// e.g. `25276514304 (25.3 GB)`; anything else as it is.
+    static func machineValue(_ field: DisplayField) -> String {
+        if field.name.hasSuffix("Bytes"), let bytes = Double(field.value) {
+            return field.value + " (" + NumberStyle.bytes.format(bytes) + ")"
+        }
+        return field.value
+    }
+
     /// An image reference to a file beside the report, with its caption below.
     static func figure(_ file: String, alt: String, caption: String) -> String {
         "![\(alt.replacingBrackets())](\(file))\n\n" + caption + "\n"

@@ -56,7 +56,7 @@ struct PolicySection {
     private func writeHeader(_ writer: inout ReportWriter) {
         var rows: [[String]] = []
         if let createdAt = results.createdAt { rows.append(["date", utcDateTime(createdAt)]) }
-        for field in results.machine { rows.append(["machine: " + field.name, field.value]) }
+        for field in results.machine { rows.append(["machine: " + field.name, Markdown.machineValue(field)]) }
         if let toolchain = results.toolchain { rows.append(["toolchain", toolchain]) }
         if let commit = results.commit { rows.append(["commit", Markdown.code(commit)]) }
         var seen: Set<String> = []
