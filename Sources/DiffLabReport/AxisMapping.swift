@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Maps data values on one axis to pixel positions.
+///
+/// `pixelStart` is where ``domainLower`` lands and `pixelEnd` where ``domainUpper`` lands; for a
+/// y axis pass the bottom edge as start and the top edge as end (SVG's y grows downwards).
+public struct AxisMapping: Sendable, Equatable {
+    /// Linear or log.
+    public var kind: ScaleKind
+    /// The data value drawn at ``pixelStart``.
+    public var domainLower: Double
+    /// The data value drawn at ``pixelEnd``.
+    public var domainUpper: Double
+    /// Pixel position of ``domainLower``.
+    public var pixelStart: Double
+    /// Pixel position of ``domainUpper``.
+    public var pixelEnd: Double
+
+    /// A mapping. A degenerate or invalid domain (equal bounds, non-finite, or non-positive on a
+    /// log axis) is replaced by `0...1` (linear) or `1...10` (log) rather than trapping.
+    public init(kind: ScaleKind, domain lower: Double, _ upper: Double, pixels start: Double, _ end: Double) {
+        self.kind = kind
+        var lower = lower
+        var upper = upper
+        let invalid = !lower.isFinite || !upper.isFinite || lower == upper || (kind == .log10 && (lower <= 0 || upper <= 0))
+        if invalid {
+            lower = kind == .log10 ? 1 : 0
+            upper = kind == .log10 ? 10 : 1
+        }
+        self.domainLower = lower
+        self.domainUpper = upper
+        self.pixelStart = start
+        self.pixelEnd = end
+    }
+
+    /// The pixel position of `value`, or `nil` when it cannot be drawn (non-finite, or not positive
+    /// on a log axis). Values outside the domain map outside the pixel range (no clamping).
+    /// - Complexity: O(1).
+    public func position(_ value: Double) -> Double? {
+        guard value.isFinite else { return nil }
+        let t: Double
+        switch kind {
+        case .linear:
+            t = (value - domainLower) / (domainUpper - domainLower)
+        case .log10:
+            guard value > 0 else { return nil }
+            t = (log10(value) - log10(domainLower)) / (log10(domainUpper) - log10(domainLower))
+        }
+        return pixelStart + t * (pixelEnd - pixelStart)
+    }
+
+    /// Whether `value` can be placed on this axis (finite, and positive on a log axis).
+    public func accepts(_ value: Double) -> Bool { position(value) != nil }
+}

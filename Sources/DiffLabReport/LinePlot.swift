@@ -1,0 +1,119 @@
+/// One (x, y) data point.
+public struct PlotPoint: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+
+    public init(_ x: Double, _ y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A named series of points drawn as a line with markers.
+public struct LineSeries: Sendable, Equatable {
+    /// The legend label.
+    public var name: String
+    /// The appearance.
+    public var style: SeriesStyle
+    /// The points; drawn in ascending x order, joined by straight segments.
+    public var points: [PlotPoint]
+
+    public init(_ name: String, style: SeriesStyle, points: [PlotPoint]) {
+        self.name = name
+        self.style = style
+        self.points = points
+    }
+}
+
+/// A horizontal reference line at a fixed y value (e.g. "ratio 1"), dotted, labelled at its right
+/// end unless the label is empty (then explain it in the legend or caption instead).
+public struct ReferenceLine: Sendable, Equatable {
+    public var y: Double
+    public var label: String
+
+    public init(y: Double, label: String) {
+        self.y = y
+        self.label = label
+    }
+}
+
+/// A line/scatter plot panel with linear or log10 axes.
+///
+/// Axis domains come from the data (and reference lines and ``xCover``) through ``ticks(_:_:_:)``, so every point
+/// is inside the frame. Points that cannot be drawn — non-finite values, or values ≤ 0 on a log
+/// axis — are left out silently (callers that need to say so must say so in their captions);
+/// a series with one drawable point shows just its marker; a panel with no drawable point shows
+/// "no data".
+public struct LinePlot: Sendable, Equatable {
+    public var title: String
+    public var xLabel: String
+    public var yLabel: String
+    public var xScale: ScaleKind
+    public var yScale: ScaleKind
+    public var xStyle: NumberStyle
+    public var yStyle: NumberStyle
+    public var series: [LineSeries]
+    public var referenceLines: [ReferenceLine]
+    /// x values the axis must cover even without data there (e.g. every size measured, so the
+    /// panels of a figure share one x range); values not drawable on the x scale are ignored.
+    public var xCover: [Double]
+
+    public init(
+        title: String, xLabel: String, yLabel: String, xScale: ScaleKind = .log10, yScale: ScaleKind = .log10,
+        xStyle: NumberStyle = .count, yStyle: NumberStyle = .plain, series: [LineSeries], referenceLines: [ReferenceLine] = [],
+        xCover: [Double] = []
+    ) {
+        self.title = title
+        self.xLabel = xLabel
+        self.yLabel = yLabel
+        self.xScale = xScale
+        self.yScale = yScale
+        self.xStyle = xStyle
+        self.yStyle = yStyle
+        self.series = series
+        self.referenceLines = referenceLines
+        self.xCover = xCover
+    }
+
+    /// Draws the panel into `frame` on `canvas`.
+    /// - Complexity: O(points + ticks).
+    public func render(_ canvas: inout SVGCanvas, in frame: Rect) {
+        let probeX = AxisMapping(kind: xScale, domain: 1, 10, pixels: 0, 1)
+        let probeY = AxisMapping(kind: yScale, domain: 1, 10, pixels: 0, 1)
+        let drawable = series.map { s in
+            s.points.filter { probeX.accepts($0.x) && probeY.accepts($0.y) }.sorted { $0.x < $1.x }
+        }
+        let all = drawable.flatMap { $0 }
+        guard !all.isEmpty else {
+            PlotAxes.empty(&canvas, title: title, frame: frame)
+            return
+        }
+        let references = referenceLines.filter { probeY.accepts($0.y) }
+        let plot = PlotAxes.plotArea(frame)
+        let xTicks = PlotAxes.ticks(xScale, over: all.map(\.x) + xCover.filter { probeX.accepts($0) })
+        let yTicks = PlotAxes.ticks(yScale, over: all.map(\.y) + references.map(\.y))
+        let x = AxisMapping(kind: xScale, domain: xTicks.lower, xTicks.upper, pixels: plot.x, plot.maxX)
+        let y = AxisMapping(kind: yScale, domain: yTicks.lower, yTicks.upper, pixels: plot.maxY, plot.y)
+
+        PlotAxes.title(title, &canvas, frame: frame, plot: plot)
+        PlotAxes.yAxis(&canvas, y, yTicks, style: yStyle, label: yLabel, frame: frame, plot: plot)
+        PlotAxes.xAxis(&canvas, x, xTicks, style: xStyle, label: xLabel, plot: plot)
+        for reference in references {
+            guard let position = y.position(reference.y) else { continue }
+            canvas.line(plot.x, position, plot.maxX, position, stroke: "#444444", width: 1, dash: "2 3")
+            if !reference.label.isEmpty {
+                canvas.text(reference.label, plot.maxX - 3, position - 3, anchor: .end, className: "small")
+            }
+        }
+        for (index, points) in drawable.enumerated() {
+            let style = series[index].style
+            let coordinates = points.compactMap { p -> (Double, Double)? in
+                guard let px = x.position(p.x), let py = y.position(p.y) else { return nil }
+                return (px, py)
+            }
+            canvas.polyline(coordinates, stroke: style.color, width: style.width, dash: style.dash)
+            for (px, py) in coordinates { canvas.marker(style.marker, px, py, color: style.color) }
+        }
+        PlotAxes.frame(&canvas, plot: plot)
+    }
+}

@@ -1,0 +1,83 @@
+/// Small helpers for writing GitHub-flavoured markdown.
+enum Markdown {
+    /// `text` safe inside a table cell: `|` escaped, line breaks turned into spaces.
+    static func cell(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "|": out += "\\|"
+            case "\n", "\r", "\r\n": out += " "
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// `text` as inline code (backticks inside become `'`, so the span cannot break).
+    static func code(_ text: String) -> String {
+        "`" + text.replacingBackticks() + "`"
+    }
+
+    /// A table with `header` and `rows`; `rightAligned` marks numeric columns by index. Rows shorter
+    /// than the header are padded with empty cells. No rows → a single "(none)" line.
+    static func table(_ header: [String], _ rows: [[String]], rightAligned: Set<Int> = []) -> String {
+        guard !rows.isEmpty else { return "(none)\n" }
+        var lines = ["| " + header.map(cell).joined(separator: " | ") + " |"]
+        lines.append("|" + header.indices.map { rightAligned.contains($0) ? "---:" : "---" }.joined(separator: "|") + "|")
+        for row in rows {
+            let padded = (0..<header.count).map { $0 < row.count ? cell(row[$0]) : "" }
+            lines.append("| " + padded.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A collapsible block (GitHub renders `<details>`), for long tables.
+    static func details(_ summary: String, _ body: String) -> String {
+        "<details><summary>\(xmlEscaped(summary))</summary>\n\n" + body + "\n</details>\n"
+    }
+
+    /// A machine field for display: byte counts (names ending in `Bytes`) also in SI units,
+    /// e.g. `25276514304 (25.3 GB)`; anything else as it is.
+    static func machineValue(_ field: DisplayField) -> String {
+        if field.name.hasSuffix("Bytes"), let bytes = Double(field.value) {
+            return field.value + " (" + NumberStyle.bytes.format(bytes) + ")"
+        }
+        return field.value
+    }
+
+    /// An image reference to a file beside the report, with its caption below.
+    static func figure(_ file: String, alt: String, caption: String) -> String {
+        "![\(alt.replacingBrackets())](\(file))\n\n" + caption + "\n"
+    }
+}
+
+extension String {
+    fileprivate func replacingBackticks() -> String {
+        String(map { $0 == "`" ? "'" : $0 })
+    }
+
+    fileprivate func replacingBrackets() -> String {
+        String(map { $0 == "[" ? "(" : $0 == "]" ? ")" : $0 })
+    }
+}
+
+/// `seconds` since the Unix epoch as `YYYY-MM-DD HH:MM:SS UTC` (proleptic Gregorian calendar),
+/// without Foundation or the C library's time zone state, so the result is deterministic.
+/// - Complexity: O(1).
+public func utcDateTime(_ seconds: Int) -> String {
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let secondOfDay = seconds - days * 86_400
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let mp = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    let time = "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+    return "\(year)-\(two(month))-\(two(day)) \(time) UTC"
+}

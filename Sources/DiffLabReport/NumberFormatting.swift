@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Deterministic number formatting for SVG coordinates, axis labels and markdown tables.
+// Nothing here depends on the locale or on Foundation: the same value always gives the same text.
+
+/// `10^k` as the nearest `Double` (parsed from `"1ek"`, so `exp10(-3)` is exactly the literal `0.001`).
+///
+/// `k` is clamped to -320...308; beyond that the result would be 0 or infinite anyway.
+/// - Complexity: O(1).
+func exp10(_ k: Int) -> Double {
+    let clamped = Swift.min(308, Swift.max(-320, k))
+    return Double("1e\(clamped)") ?? 1
+}
+
+/// The largest `k` with `10^k ≤ x`, exact at powers of ten (corrects `log10` rounding);
+/// `nil` for zero, negative or non-finite `x`.
+/// - Complexity: O(1).
+func decadeFloor(_ x: Double) -> Int? {
+    guard x.isFinite, x > 0 else { return nil }
+    var k = Int(log10(x).rounded(.down))
+    while exp10(k) > x { k -= 1 }
+    while exp10(k + 1) <= x { k += 1 }
+    return k
+}
+
+/// `x` with exactly `decimals` digits after the point (half away from zero), e.g.
+/// `formatFixed(1.005, decimals: 1) == "1.0"`, `formatFixed(-0.001, decimals: 2) == "0.00"`.
+///
+/// Never prints `-0`. Non-finite values print as `"nan"`, `"inf"` or `"-inf"`; magnitudes too large
+/// for exact integer scaling (about 9e15 after scaling) fall back to Swift's shortest round-trip
+/// description, which is also deterministic.
+/// - Complexity: O(digits).
+public func formatFixed(_ x: Double, decimals: Int) -> String {
+    guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
+    let decimals = Swift.max(0, Swift.min(15, decimals))
+    var scale = 1
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (Swift.abs(x) * Double(scale)).rounded(.toNearestOrAwayFromZero)
+    guard scaled < 9e15 else { return String(x) }
+    let n = Int(scaled)
+    let sign = x < 0 && n != 0 ? "-" : ""
+    let whole = String(n / scale)
+    guard decimals > 0 else { return sign + whole }
+    let fraction = String(n % scale)
+    return sign + whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+}
+
+/// Removes trailing zeros after a decimal point, and the point itself if nothing follows:
+/// `"1.50" → "1.5"`, `"2.00" → "2"`, `"100" → "100"`.
+func trimmingZeros(_ text: String) -> String {
+    guard text.contains(".") else { return text }
+    var text = Substring(text)
+    while text.last == "0" { text = text.dropLast() }
+    if text.last == "." { text = text.dropLast() }
+    return String(text)
+}
+
+/// A coordinate or length for SVG markup: at most two decimals, trailing zeros dropped
+/// (`12.5`, `3`, `-0.25`); non-finite values become `0` so the markup stays valid.
+/// - Complexity: O(1).
+public func svgNumber(_ x: Double) -> String {
+    guard x.isFinite else { return "0" }
+    return trimmingZeros(formatFixed(x, decimals: 2))
+}
+
+/// `x` rounded to `digits` significant digits (at least 1), trailing zeros dropped:
+/// `formatSignificant(1234.5, 3) == "1235"` (integer parts are never rounded away),
+/// `formatSignificant(0.012345, 3) == "0.0123"`, `formatSignificant(0, 3) == "0"`.
+/// - Complexity: O(digits).
+public func formatSignificant(_ x: Double, _ digits: Int = 3) -> String {
+    guard x.isFinite else { return formatFixed(x, decimals: 0) }
+    guard x != 0, let exponent = decadeFloor(Swift.abs(x)) else { return "0" }
+    let decimals = Swift.max(0, Swift.max(1, digits) - 1 - exponent)
+    return trimmingZeros(formatFixed(x, decimals: decimals))
+}
+
+/// How an axis or table shows a number.
+public enum NumberStyle: Sendable, Equatable {
+    /// Plain significant digits: `0.5`, `12`, `1500`.
+    case plain
+    /// Seconds with a unit: `17.4 µs`, `1.64 ms`, `2.4 s`.
+    case seconds
+    /// Bytes with decimal (SI) units, matching powers-of-ten axes: `10 kB`, `287 MB`.
+    case bytes
+    /// Counts with k/M/G suffixes: `1k`, `100k`, `1.5M`, `999`.
+    case count
+
+    /// `value` in this style with three significant digits.
+    /// - Complexity: O(1).
+    public func format(_ value: Double) -> String {
+        switch self {
+        case .plain:
+            return formatSignificant(value)
+        case .seconds:
+            let magnitude = Swift.abs(value)
+            if magnitude == 0 { return "0 s" }
+            if magnitude >= 1 { return formatSignificant(value) + " s" }
+            if magnitude >= 1e-3 { return formatSignificant(value * 1e3) + " ms" }
+            if magnitude >= 1e-6 { return formatSignificant(value * 1e6) + " µs" }
+            return formatSignificant(value * 1e9) + " ns"
+        case .bytes:
+            return withSuffix(value, [(1e9, " GB"), (1e6, " MB"), (1e3, " kB")], " B")
+        case .count:
+            return withSuffix(value, [(1e9, "G"), (1e6, "M"), (1e3, "k")], "")
+        }
+    }
+
+    private func withSuffix(_ value: Double, _ units: [(Double, String)], _ base: String) -> String {
+        for (scale, suffix) in units where Swift.abs(value) >= scale {
+            return formatSignificant(value / scale) + suffix
+        }
+        return formatSignificant(value) + base
+    }
+}
+
+/// An integer with thousands separated by commas: `1234567 → "1,234,567"`, `-1000 → "-1,000"`.
+/// - Complexity: O(digits).
+public func formatGrouped(_ n: Int) -> String {
+    let digits = String(n.magnitude)
+    var out = ""
+    for (offset, digit) in digits.enumerated() {
+        if offset > 0 && (digits.count - offset) % 3 == 0 { out.append(",") }
+        out.append(digit)
+    }
+    return (n < 0 ? "-" : "") + out
+}
