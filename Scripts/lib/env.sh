@@ -21,3 +21,16 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libjemalloc\.so\.2'; then
     echo "no apt-get: install jemalloc yourself; benchmarks will measure the system allocator only" >&2
   fi
 fi
+
+# valgrind, for the regression gate's instruction counts (Scripts/gate sets need_valgrind=1).
+if [ "${need_valgrind:-0}" = 1 ] && ! command -v valgrind >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "installing valgrind" >&2
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq valgrind >/dev/null \
+      || echo "could not install valgrind: the gate will not count instructions" >&2
+  else
+    echo "no apt-get: install valgrind yourself; the gate will not count instructions" >&2
+  fi
+fi
