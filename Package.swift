@@ -6,7 +6,8 @@
 //     ← DiffLabFuzz (property-based fuzzing) ← DiffLabCLI ← difflab
 //   DiffLabBench (benchmarks, policy lab) sits beside DiffLabFuzz, on the engines.
 //   DiffLabGate (regression-gate statistics and verdicts) and DiffLabReport (markdown reports with
-//   SVG plots) read measurements, not engines; the CLI drives them.
+//   SVG plots) read measurements, not engines; the CLI drives them. The gate's summary formats
+//   numbers with DiffLabReport's formatters.
 //   DiffLabJSON is a leaf utility used by the CLI and later layers.
 import PackageDescription
 
@@ -28,7 +29,7 @@ let package = Package(
         .target(name: "DiffLabFuzz", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON"]),
         .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabJSON"]),
         .target(name: "DiffLabJSON"),
-        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON"]),
+        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabReport"]),
         .target(name: "DiffLabReport", dependencies: ["DiffLabJSON"]),
         .target(
             name: "DiffLabCLI",

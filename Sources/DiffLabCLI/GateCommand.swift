@@ -3,6 +3,7 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabGate
 import DiffLabJSON
+import DiffLabReport
 
 #if canImport(Glibc)
 import Glibc
@@ -125,6 +126,7 @@ enum GateCommand {
             seed = value
         }
         let started = monotonicNow()
+        let dirty = commandOutput("git status --porcelain --untracked-files=no | head -1") != nil
         var context: [(String, String)] = []
         var notes: [String] = []
 
@@ -135,7 +137,6 @@ enum GateCommand {
         } else if let patch = parsed.value("head-patch") {
             head = try buildPatched(patch, console: console)
         } else {
-            let dirty = commandOutput("git status --porcelain --untracked-files=no | head -1") != nil
             let commit = commandOutput("git rev-parse --short=12 HEAD") ?? "unknown"
             head = Build(
                 label: "candidate", binary: currentExecutablePath(),
@@ -152,7 +153,6 @@ enum GateCommand {
         } else if let path = parsed.value("base-binary") {
             base = Build(label: "baseline", binary: path, description: "`\(path)`")
         } else if parsed.value("save-baseline") == nil || parsed.value("base") != nil {
-            let dirty = commandOutput("git status --porcelain --untracked-files=no | head -1") != nil
             let revision = parsed.value("base") ?? (dirty || parsed.value("head-patch") != nil ? "HEAD" : "HEAD~1")
             base = try buildRevision(revision, console: console)
         }
@@ -240,7 +240,7 @@ enum GateCommand {
             if metric == .instructions { return (instructions[label]?[cell], nil) }
             guard let values = allocations[label]?[cell]?[metric] else { return (nil, nil) }
             if values.count == 1 { return (values.first, nil) }
-            return (nil, "\(metric.rawValue) of the \(label) varied between runs: \(values.sorted().map { formatInteger($0) }.joined(separator: ", "))")
+            return (nil, "\(metric.rawValue) of the \(label) varied between runs: \(values.sorted().map { formatGrouped(Int($0)) }.joined(separator: ", "))")
         }
 
         if let path = parsed.value("save-baseline") {
@@ -519,9 +519,6 @@ func appendFile(_ source: String, to destination: String) {
 
 /// `'text'` for a POSIX shell.
 func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences("'", "'\\''") + "'" }
-
-/// An integral count as digits.
-func formatInteger(_ value: Double) -> String { String(Int(value)) }
 
 extension String {
     /// Without leading and trailing whitespace and newlines.

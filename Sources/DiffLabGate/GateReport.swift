@@ -1,4 +1,5 @@
 import DiffLabJSON
+import DiffLabReport
 
 /// Everything one gate run found, with its verdict, exit status, and the markdown and JSON forms.
 public struct GateReport: Sendable {
@@ -59,7 +60,7 @@ public struct GateReport: Sendable {
         for (label, value) in context { lines.append("- **\(label)**: \(value)") }
         let time = thresholds[.time]
         lines.append(
-            "- **rules**: time is gated when the Holm-adjusted Wilcoxon signed-rank p (paired rounds) < \(formatNumber(thresholds.alpha)) and the median round ratio moves "
+            "- **rules**: time is gated when the Holm-adjusted Wilcoxon signed-rank p (paired rounds) < \(formatSignificant(thresholds.alpha)) and the median round ratio moves "
                 + "more than \(percent(time.regression)) (noise floor); instructions > \(percent(thresholds[.instructions].regression)), "
                 + "allocated bytes > \(percent(thresholds[.allocatedBytes].regression)), allocation requests > "
                 + "\(percent(thresholds[.allocationRequests].regression)) (deterministic)")
@@ -156,7 +157,7 @@ public struct GateReport: Sendable {
         switch c.metric {
         case .time:
             return "\(c.base.map(formatSeconds) ?? "–") → \(c.head.map(formatSeconds) ?? "–"), \(ratioText(c)), "
-                + "Holm-adjusted p = \(c.pAdjusted.map(formatP) ?? "–") (threshold \(limit), α = \(formatNumber(thresholds.alpha)))"
+                + "Holm-adjusted p = \(c.pAdjusted.map(formatP) ?? "–") (threshold \(limit), α = \(formatSignificant(thresholds.alpha)))"
         case .instructions, .allocationRequests:
             return change(c, formatCount) + " (threshold \(limit))"
         case .allocatedBytes:
@@ -178,65 +179,22 @@ public struct GateReport: Sendable {
 }
 
 /// `0.05` → `5%`, `0.005` → `0.5%`.
-func percent(_ fraction: Double) -> String { formatNumber(fraction * 100) + "%" }
+func percent(_ fraction: Double) -> String { formatSignificant(fraction * 100) + "%" }
 
-/// A short decimal: up to 3 significant digits, no exponent for ordinary magnitudes.
-func formatNumber(_ value: Double) -> String {
-    if value == 0 { return "0" }
-    if value == value.rounded() && abs(value) < 1e9 { return String(Int(value)) }
-    let magnitude = abs(value)
-    let decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : magnitude >= 0.1 ? 3 : magnitude >= 0.01 ? 4 : 5
-    var text = fixed(decimals, value)
-    while text.contains(".") && (text.hasSuffix("0") || text.hasSuffix(".")) { text.removeLast() }
-    return text
-}
+func formatRatio(_ ratio: Double) -> String { formatFixed(ratio, decimals: 3) + "×" }
 
-/// Fixed-point formatting without Foundation.
-func fixed(_ decimals: Int, _ value: Double) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    let whole = Int(scaled / scale)
-    let fraction = Int(scaled - Double(whole) * scale)
-    var text = (value < 0 ? "-" : "") + String(whole)
-    if decimals > 0 {
-        let digits = String(fraction)
-        text += "." + String(repeating: "0", count: max(0, decimals - digits.count)) + digits
-    }
-    return text
-}
-
-func formatRatio(_ ratio: Double) -> String { fixed(3, ratio) + "×" }
-
+/// A p-value: three decimals down to 0.001, then one significant digit and an exponent (`2.7e-4`).
 func formatP(_ p: Double) -> String {
-    if p >= 0.001 { return fixed(3, p) }
+    if p >= 0.001 || p <= 0 { return formatFixed(p, decimals: 3) }
     var exponent = 0
     var mantissa = p
-    while mantissa < 1 && exponent > -300 {
+    while mantissa < 1 {
         mantissa *= 10
         exponent -= 1
     }
-    return "\(fixed(1, mantissa))e\(exponent)"
+    return "\(formatFixed(mantissa, decimals: 1))e\(exponent)"
 }
 
-func formatSeconds(_ seconds: Double) -> String {
-    if seconds >= 1 { return formatNumber(seconds) + " s" }
-    if seconds >= 1e-3 { return formatNumber(seconds * 1e3) + " ms" }
-    if seconds >= 1e-6 { return formatNumber(seconds * 1e6) + " µs" }
-    return formatNumber(seconds * 1e9) + " ns"
-}
-
-func formatCount(_ value: Double) -> String {
-    if value >= 1e9 { return formatNumber(value / 1e9) + " G" }
-    if value >= 1e6 { return formatNumber(value / 1e6) + " M" }
-    if value >= 1e4 { return formatNumber(value / 1e3) + " k" }
-    return formatNumber(value)
-}
-
-func formatBytes(_ value: Double) -> String {
-    let kib = 1024.0
-    if value >= kib * kib * kib { return formatNumber(value / (kib * kib * kib)) + " GiB" }
-    if value >= kib * kib { return formatNumber(value / (kib * kib)) + " MiB" }
-    if value >= kib { return formatNumber(value / kib) + " KiB" }
-    return formatNumber(value) + " B"
-}
+func formatSeconds(_ seconds: Double) -> String { NumberStyle.seconds.format(seconds) }
+func formatCount(_ value: Double) -> String { NumberStyle.count.format(value) }
+func formatBytes(_ value: Double) -> String { NumberStyle.bytes.format(value) }
