@@ -163,14 +163,6 @@ enum BenchCommand {
     }
 }
 
-/// Draws a progress bar on standard error.
-func progressBar(_ console: Console, _ done: Int, _ total: Int, _ label: String) {
-    let width = 30
-    let filled = total > 0 ? done * width / total : width
-    let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-    console.err("\r[\(bar)] \(done)/\(total) \(label)" + String(repeating: " ", count: max(0, 40 - label.count)))
-}
-
 /// `YYYYMMDD-HHMMSS` in UTC, for file names.
 func timestamp() -> String {
     var now = time(nil)

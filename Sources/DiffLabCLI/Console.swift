@@ -12,29 +12,31 @@ public struct Console: Sendable {
     public var out: @Sendable (String) -> Void
     /// Writes text to standard error (no newline added).
     public var err: @Sendable (String) -> Void
+    /// Whether standard error is a terminal: live progress lines (rewritten with `\r`) are drawn
+    /// only then, never into a log.
+    public var errIsTerminal: Bool
 
-    /// A console from two writers.
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+    /// A console from two writers; `errIsTerminal` says whether `err` goes to a terminal.
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, errIsTerminal: Bool = false) {
         self.out = out
         self.err = err
+        self.errIsTerminal = errIsTerminal
     }
 
-    /// The process's standard output and standard error (unbuffered: each call is written at once).
-    public static let standard = Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0) })
-}
+    /// The process's standard output and standard error (unbuffered: each call is written at once;
+    /// a closed pipe is given up on silently, as there is nowhere left to report to).
+    public static var standard: Console {
+        Console(out: { _ = writeAll(1, Array($0.utf8)) }, err: { _ = writeAll(2, Array($0.utf8)) }, errIsTerminal: isatty(2) == 1)
+    }
 
-/// Writes all of `text` to file descriptor `descriptor`, retrying short writes; gives up silently
-/// when the descriptor is closed (e.g. a closed pipe), as there is nowhere left to report to.
-private func writeAll(_ descriptor: Int32, _ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
+    /// Draws a progress bar on standard error, rewriting the line; nothing when standard error is
+    /// not a terminal (logs get each command's own phase lines instead).
+    func progress(_ done: Int, _ total: Int, _ label: String, last: Bool = false) {
+        guard errIsTerminal else { return }
+        let width = 30
+        let filled = total > 0 ? min(width, max(0, done) * width / total) : width
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        err("\r[\(bar)] \(done)/\(total) \(label)" + String(repeating: " ", count: max(0, 40 - label.count)) + (last ? "\n" : ""))
     }
 }
 
@@ -54,6 +56,9 @@ public enum ExitStatus: Int32, Sendable {
     case dataError = 65
     /// An input file could not be opened or read (`EX_NOINPUT`).
     case noInput = 66
+    /// An output file cannot be created or replaced: unwritable, or not a regular file
+    /// (`EX_CANTCREAT`).
+    case cantCreate = 73
 }
 
 /// An error that ends a command with one line on standard error and an exit status.
@@ -76,4 +81,10 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The message.
     public var description: String { message }
+}
+
+/// Draws a progress bar on `console`'s standard error when it is a terminal; see
+/// ``Console/progress(_:_:_:last:)``.
+func progressBar(_ console: Console, _ done: Int, _ total: Int, _ label: String) {
+    console.progress(done, total, label)
 }

@@ -21,26 +21,113 @@ public enum DiffLabCommand {
           report RESULTS.json...   a markdown report with SVG plots from bench and policy results
           help [COMMAND]           show help for difflab or a command
 
+        Also: measure (the regression gate's worker; see difflab help measure).
+
         OPTIONS
           -h, --help               show this help
           --version                print the version
+          --max-input-bytes N      with any command: the most bytes read from one input file or
+                                   stream (default 256 MiB; 1 to 64 GiB)
 
         EXIT STATUS
-          0 success, 1 check failed (validate, fuzz, replay), 64 bad command line, 65 bad input data,
-          66 input file unreadable
+          0 success, 1 check failed (validate, fuzz, replay) or error (gate), 2 regression (gate),
+          4 improvement only (gate), 64 bad command line, 65 bad input data, 66 input file
+          unreadable, 73 output file cannot be written (not a regular file, or unwritable);
+          128+N when ended by signal N (workers stopped, temporary files removed)
         """
+
+    /// One subcommand: its name, its help text and what runs it.
+    struct Subcommand: Sendable {
+        var name: String
+        var help: String
+        var run: @Sendable ([String], Console) throws(CommandError) -> ExitStatus
+    }
+
+    /// Every subcommand, in the order of the help text. `help NAME`, `NAME --help` and dispatch all
+    /// read this one list.
+    static let commands: [Subcommand] = [
+        Subcommand(name: "diff", help: DiffCommand.help) { arguments, console throws(CommandError) in
+            try DiffCommand.run(arguments, console: console)
+            return .success
+        },
+        Subcommand(name: "validate", help: ValidateCommand.help) { arguments, console throws(CommandError) in
+            try ValidateCommand.run(arguments, console: console)
+        },
+        Subcommand(name: "stages", help: StagesCommand.help) { arguments, console throws(CommandError) in
+            try StagesCommand.run(arguments, console: console)
+            return .success
+        },
+        Subcommand(name: "fuzz", help: FuzzCommand.help) { arguments, console throws(CommandError) in
+            try FuzzCommand.run(arguments, console: console)
+        },
+        Subcommand(name: "replay", help: ReplayCommand.help) { arguments, console throws(CommandError) in
+            try ReplayCommand.run(arguments, console: console)
+        },
+        Subcommand(name: "bench", help: BenchCommand.help) { arguments, console throws(CommandError) in
+            try BenchCommand.run(arguments, console: console)
+        },
+        Subcommand(name: "policy", help: PolicyCommand.help) { arguments, console throws(CommandError) in
+            try PolicyCommand.run(arguments, console: console)
+        },
+        Subcommand(name: "gate", help: GateCommand.help) { arguments, console throws(CommandError) in
+            try GateCommand.run(arguments, console: console)
+        },
+        Subcommand(name: "measure", help: MeasureCommand.help) { arguments, console throws(CommandError) in
+            try MeasureCommand.run(arguments, console: console)
+        },
+        Subcommand(name: "report", help: ReportCommand.help) { arguments, console throws(CommandError) in
+            try ReportCommand.run(arguments, console: console)
+        },
+    ]
 
     /// Runs `difflab` with `arguments` (without the program name).
     ///
     /// - Returns: the exit status.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
-        do {
-            return try dispatch(arguments, console: console).rawValue
+        do throws(CommandError) {
+            let (rest, limit) = try extractInputLimit(arguments)
+            let result = InputLimit.$bytes.withValue(limit) {
+                Result { () throws(CommandError) -> ExitStatus in try dispatch(rest, console: console) }
+            }
+            return try result.get().rawValue
         } catch {
             console.err("difflab: \(error.message)\n")
             if error.status == .usage { console.err("Run 'difflab --help' for usage.\n") }
             return error.status.rawValue
         }
+    }
+
+    /// Takes the global `--max-input-bytes N` (or `=N`) out of `arguments` (before any `--`).
+    ///
+    /// - Throws: a usage error for a missing or out-of-range value, or the option given twice.
+    static func extractInputLimit(_ arguments: [String]) throws(CommandError) -> ([String], Int) {
+        var rest: [String] = []
+        var limit: Int?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                rest += arguments[(index - 1)...]
+                break
+            }
+            let option = "--max-input-bytes"
+            guard argument == option || argument.hasPrefix(option + "=") else {
+                rest.append(argument)
+                continue
+            }
+            guard limit == nil else { throw .usage("option '\(option)' given twice") }
+            let text: String
+            if argument == option {
+                guard index < arguments.count else { throw .usage("option '\(option)' needs a value") }
+                text = arguments[index]
+                index += 1
+            } else {
+                text = String(argument.dropFirst(option.count + 1))
+            }
+            limit = try parseInteger(text, option, in: InputLimit.allowedBytes)
+        }
+        return (rest, limit ?? InputLimit.defaultBytes)
     }
 
     static func dispatch(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
@@ -53,44 +140,30 @@ public enum DiffLabCommand {
         case "-h", "--help":
             console.out(help + "\n")
         case "help":
-            switch rest.first {
-            case nil: console.out(help + "\n")
-            case "diff": console.out(DiffCommand.help + "\n")
-            case "validate": console.out(ValidateCommand.help + "\n")
-            case "stages": console.out(StagesCommand.help + "\n")
-            case "fuzz": console.out(FuzzCommand.help + "\n")
-            case "replay": console.out(ReplayCommand.help + "\n")
-            case "bench": console.out(BenchCommand.help + "\n")
-            case "policy": console.out(PolicyCommand.help + "\n")
-            case "gate": console.out(GateCommand.help + "\n")
-            case "report": console.out(ReportCommand.help + "\n")
-            case let other?: throw .usage("no help for unknown command '\(other)'")
+            guard rest.count <= 1 else { throw .usage("help takes at most one command name") }
+            guard let name = rest.first else {
+                console.out(help + "\n")
+                return .success
             }
+            guard let subcommand = commands.first(where: { $0.name == name }) else {
+                throw .usage("no help for unknown command '\(name)' (commands: \(commands.map(\.name).joined(separator: ", ")))")
+            }
+            console.out(subcommand.help + "\n")
         case "--version":
             console.out("difflab \(version)\n")
-        case "diff":
-            try DiffCommand.run(rest, console: console)
-        case "validate":
-            return try ValidateCommand.run(rest, console: console)
-        case "stages":
-            try StagesCommand.run(rest, console: console)
-        case "fuzz":
-            return try FuzzCommand.run(rest, console: console)
-        case "replay":
-            return try ReplayCommand.run(rest, console: console)
-        case "bench":
-            return try BenchCommand.run(rest, console: console)
-        case "policy":
-            return try PolicyCommand.run(rest, console: console)
-        case "gate":
-            return try GateCommand.run(rest, console: console)
-        case "measure":
-            return try MeasureCommand.run(rest, console: console)
-        case "report":
-            return try ReportCommand.run(rest, console: console)
         default:
-            throw .usage("unknown command '\(command)'")
+            guard let subcommand = commands.first(where: { $0.name == command }) else {
+                throw .usage("unknown command '\(command)'")
+            }
+            return try subcommand.run(rest, console)
         }
         return .success
     }
+}
+
+extension DiffLabCommand {
+    /// Makes SIGINT, SIGTERM and SIGHUP stop the run cleanly: workers stopped, temporary files and
+    /// folders removed, no partial output (see ``Cleanup``). The `difflab` executable calls this
+    /// once, first thing; a program embedding the CLI may too.
+    public static func installSignalHandling() { Cleanup.installSignalHandling() }
 }

@@ -1,40 +1,187 @@
+import DiffLabCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Writes `text` to `path` atomically: to a temporary file beside it, then renamed over it, so an
-/// interrupted write never leaves a partial file. Creates missing parent directories.
+/// A file a command will write as its own output: checked before the command's work starts, then
+/// written atomically.
 ///
-/// - Throws: ``CommandError`` (exit 1) naming the path and the system's reason.
-func writeFileAtomically(_ text: String, to path: String) throws(CommandError) {
-    try writeFileAtomically(Array(text.utf8), to: path)
+/// ## The rule for output paths
+/// DiffLab runs in CI as root, so an output path is treated as hostile:
+/// - the target must be **absent or a regular file**. A directory, FIFO, socket or device node
+///   (`/dev/null` included) is refused, and so is a **symbolic link** as the last component: DiffLab
+///   never replaces a path that is not its own output, and never writes through a link to a file
+///   somewhere else. (Links in the *parent* directories are followed, as the system does.)
+/// - the nearest existing parent must be a directory this process may write into; missing parents
+///   are created when the file is written, not when it is checked.
+/// - writing goes to a fresh temporary file beside the target (created exclusively, never through a
+///   link), which is then renamed over the target, so an interrupted run leaves either the old
+///   file or the new one, never a partial one. The temporary file is registered with
+///   ``Cleanup`` so a SIGINT/SIGTERM in the middle removes it.
+/// - the target is checked again just before the rename: a path that became a link or a special
+///   file while the command ran is still refused.
+///
+/// Commands construct their `OutputFile`s when they parse their options, so an unwritable
+/// `--out` fails at once, before minutes of work, and the run's table is printed before the file
+/// is written, so it survives a failed write.
+struct OutputFile: Sendable {
+    /// The path as the user gave it.
+    let path: String
+    /// The option that named it, for messages (e.g. `--out`).
+    let option: String
+
+    /// Checks that `path` can be DiffLab's output file.
+    ///
+    /// - Throws: ``CommandError`` with ``ExitStatus/cantCreate`` (73) naming the option, the path
+    ///   and what is wrong with it.
+    /// - Complexity: O(path components) system calls.
+    init(_ path: String, option: String) throws(CommandError) {
+        self.path = path
+        self.option = option
+        try check()
+    }
+
+    /// Checks the target and its nearest existing parent; see the type's rule.
+    func check() throws(CommandError) {
+        guard !path.isEmpty else { throw fail("the path is empty") }
+        guard !path.hasSuffix("/") else { throw fail("the path names a directory; give a file name") }
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            if let problem = Self.problem(status.st_mode) { throw fail(problem) }
+            guard access(path, W_OK) == 0 else { throw fail("not writable: \(systemError())") }
+        } else if errno != ENOENT {
+            throw fail(systemError())
+        }
+        // The nearest existing ancestor must be a directory we may create entries in.
+        var parent = Self.parent(of: path)
+        while true {
+            if stat(parent, &status) == 0 {
+                guard (status.st_mode & S_IFMT) == S_IFDIR else { throw fail("'\(parent)' is not a directory") }
+                guard access(parent, W_OK | X_OK) == 0 else { throw fail("cannot create files in '\(parent)': \(systemError())") }
+                return
+            }
+            guard errno == ENOENT, parent != "/", parent != "." else { throw fail("'\(parent)': \(systemError())") }
+            parent = Self.parent(of: parent)
+        }
+    }
+
+    /// Writes `text`; see ``write(_:)-([UInt8])``.
+    func write(_ text: String) throws(CommandError) { try write(Array(text.utf8)) }
+
+    /// Writes `bytes` atomically: creates missing parents, writes a temporary file beside the
+    /// target, checks the target again and renames the temporary file over it.
+    ///
+    /// - Throws: ``CommandError`` (73) naming the path and the system's reason; the temporary file
+    ///   is removed.
+    /// - Complexity: O(bytes).
+    func write(_ bytes: [UInt8]) throws(CommandError) {
+        try makeDirectories(Self.parent(of: path))
+        let temporary = "\(path).tmp-\(getpid())-\(Self.counter.next())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw fail("cannot create '\(temporary)': \(systemError())") }
+        Cleanup.shared.register(file: temporary)
+        defer { Cleanup.shared.unregister(file: temporary) }
+        let written = writeAll(descriptor, bytes)
+        let closed = close(descriptor) == 0
+        guard written, closed else {
+            let reason = systemError()
+            unlink(temporary)
+            throw fail("cannot write: \(reason)")
+        }
+        do {
+            try check()
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        // Interrupted meanwhile: leave no new output (the cleanup thread is ending the process).
+        guard !Cleanup.shared.isInterrupted else {
+            unlink(temporary)
+            throw fail("interrupted")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = systemError()
+            unlink(temporary)
+            throw fail("cannot replace: \(reason)")
+        }
+    }
+
+    private func fail(_ reason: String) -> CommandError {
+        CommandError(.cantCreate, "\(option) '\(path)': \(reason)")
+    }
+
+    /// Why a file of `mode` cannot be an output file, or `nil` for a regular file.
+    static func problem(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "is a directory; give a file name"
+        case S_IFLNK: "is a symbolic link; DiffLab writes only regular files it owns (give the link's target path instead)"
+        case S_IFIFO: "is a FIFO; DiffLab writes only regular files"
+        case S_IFCHR, S_IFBLK: "is a device; DiffLab writes only regular files"
+        case S_IFSOCK: "is a socket; DiffLab writes only regular files"
+        default: "is not a regular file"
+        }
+    }
+
+    /// The directory part of `path` (`.` for a bare name, `/` for a top-level entry).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let head = path[..<slash]
+        return head.isEmpty ? "/" : String(head)
+    }
+
+    private static let counter = Counter()
 }
 
-/// Writes `bytes` to `path` atomically; see ``writeFileAtomically(_:to:)``.
-func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(CommandError) {
-    if let slash = path.lastIndex(of: "/") { try makeDirectories(String(path[..<slash])) }
-    let temporary = path + ".tmp-\(getpid())"
-    guard let file = fopen(temporary, "w") else {
-        throw CommandError(.failure, "cannot write '\(temporary)': \(String(cString: strerror(errno)))")
-    }
-    let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-    let closed = fclose(file)
-    guard written == bytes.count, closed == 0, rename(temporary, path) == 0 else {
-        unlink(temporary)
-        throw CommandError(.failure, "cannot write '\(path)': \(String(cString: strerror(errno)))")
+/// A process-wide increasing counter (unique temporary names within one process).
+final class Counter: Sendable {
+    private let value = Locked(0)
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+}
+
+/// Writes `text` to `path` as an output file (see ``OutputFile``); `option` names it in messages.
+/// Commands should construct the ``OutputFile`` when they parse options, so a bad path fails
+/// before the work; this is for paths known only at the end (e.g. a file per counterexample).
+///
+/// - Throws: ``CommandError`` (73).
+func writeFileAtomically(_ text: String, to path: String, option: String = "output") throws(CommandError) {
+    try OutputFile(path, option: option).write(text)
+}
+
+/// Writes `bytes` to `path` as an output file; see ``writeFileAtomically(_:to:option:)-(String,_,_)``.
+func writeFileAtomically(_ bytes: [UInt8], to path: String, option: String = "output") throws(CommandError) {
+    try OutputFile(path, option: option).write(bytes)
+}
+
+/// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
+///
+/// - Returns: `false` when a write fails.
+func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
     }
 }
 
-/// `mkdir -p`.
+/// `mkdir -p`: creates `path` and its missing parents.
+///
+/// - Throws: ``CommandError`` (73) naming the component that could not be created.
 func makeDirectories(_ path: String) throws(CommandError) {
-    guard !path.isEmpty else { return }
+    guard !path.isEmpty, path != ".", path != "/" else { return }
     var prefix = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {
         prefix += component
         if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-            throw CommandError(.failure, "cannot create directory '\(prefix)': \(String(cString: strerror(errno)))")
+            throw CommandError(.cantCreate, "cannot create directory '\(prefix)': \(systemError())")
         }
         prefix += "/"
     }
@@ -50,4 +197,10 @@ func jsonFiles(in directory: String) -> [String]? {
         if name.hasSuffix(".json") { names.append(directory + "/" + name) }
     }
     return names.sorted()
+}
+
+/// The system's message for the current `errno`.
+func systemError() -> String {
+    guard let message = strerror(errno) else { return "error \(errno)" }
+    return String(cString: message)
 }

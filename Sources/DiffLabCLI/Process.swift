@@ -62,8 +62,19 @@ func spawnProcess(
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
+    // The child starts with no blocked signals and default SIGINT/SIGTERM/SIGHUP handling, whatever
+    // this process blocked for its cleanup thread (see ``Cleanup``).
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    var defaults = Cleanup.signalSet()
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     defer {
         posix_spawn_file_actions_destroy(&actions)
+        posix_spawnattr_destroy(&attributes)
         for p in argv { free(p) }
         for p in envp { free(p) }
     }
@@ -72,10 +83,12 @@ func spawnProcess(
     var pid: pid_t = 0
     let spawned =
         executable.contains("/")
-        ? posix_spawn(&pid, executable, &actions, nil, argv, envp) : posix_spawnp(&pid, executable, &actions, nil, argv, envp)
+        ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
     guard spawned == 0 else {
         throw CommandError(.failure, "cannot start '\(executable)': \(String(cString: strerror(spawned)))")
     }
+    Cleanup.shared.register(child: pid)
     return pid
 }
 
@@ -85,6 +98,10 @@ func spawnProcess(
 func waitProcess(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    Cleanup.shared.unregister(child: pid)
+    // Interrupted: the cleanup thread stopped the child and is ending this process; carry on with
+    // nothing (no error message about the killed worker, no output).
+    Cleanup.shared.parkIfInterrupted()
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
 }
 

@@ -6,5 +6,6 @@ import Glibc
 import Darwin
 #endif
 
+DiffLabCommand.installSignalHandling()
 let status = DiffLabCommand.run(Array(CommandLine.arguments.dropFirst()))
 exit(status)

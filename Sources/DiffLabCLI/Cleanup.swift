@@ -1,0 +1,178 @@
+import DiffLabCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a run must undo when it is interrupted: temporary files and folders it made, and worker
+/// processes it started.
+///
+/// ## Interruption (SIGINT, SIGTERM, SIGHUP)
+/// ``installSignalHandling()`` (called once by the `difflab` executable before any thread starts)
+/// blocks those signals in every thread and waits for them on a thread of its own. When one
+/// arrives, that thread:
+/// 1. marks the run interrupted, so no output file is renamed into place from then on (see
+///    ``OutputFile/write(_:)-([UInt8])``) and a thread waiting for a worker parks instead of
+///    reporting the worker's death;
+/// 2. sends SIGTERM to every registered child process, and SIGKILL to those still alive after two
+///    seconds;
+/// 3. removes every registered temporary file and folder;
+/// 4. ends the process by the same signal, so the shell sees `128 + signal`.
+///
+/// Child processes start with the signals unblocked and at their default action (see
+/// ``spawnProcess(_:_:environment:stdout:stderr:argumentZero:)``). A DiffLab worker also calls
+/// ``exitWhenOrphaned()``, so it stops even when its parent was killed with SIGKILL.
+///
+/// On the normal path each command removes what it made itself (with `defer`); the registry only
+/// matters for interruption. In-process callers (the tests) never install signal handling, and
+/// registering is harmless there.
+final class Cleanup: Sendable {
+    /// The process-wide registry.
+    static let shared = Cleanup()
+
+    private struct State {
+        var files: Set<String> = []
+        var directories: Set<String> = []
+        var children: Set<pid_t> = []
+        var interrupted = false
+    }
+
+    private let state = Locked(State())
+
+    /// Whether a signal has started the cleanup.
+    var isInterrupted: Bool { state.withLock { $0.interrupted } }
+
+    /// Registers a temporary file to remove on interruption. - Complexity: O(1).
+    func register(file path: String) { state.withLock { _ = $0.files.insert(path) } }
+    /// Forgets a temporary file (it was renamed or removed). - Complexity: O(1).
+    func unregister(file path: String) { state.withLock { _ = $0.files.remove(path) } }
+    /// Registers a child process to stop on interruption. - Complexity: O(1).
+    func register(child pid: pid_t) { state.withLock { _ = $0.children.insert(pid) } }
+    /// Forgets a child process (it was waited for). - Complexity: O(1).
+    func unregister(child pid: pid_t) { state.withLock { _ = $0.children.remove(pid) } }
+
+    /// Makes a new private folder `<TMPDIR or /tmp>/<prefix>-XXXXXX`, registered for removal on
+    /// interruption. The caller removes it with ``removeTemporaryDirectory(_:)`` when done.
+    ///
+    /// - Throws: ``CommandError`` (73) with the system's reason.
+    func makeTemporaryDirectory(_ prefix: String) throws(CommandError) -> String {
+        var base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        if base.isEmpty { base = "/tmp" }
+        while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+        var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
+        guard made else { throw CommandError(.cantCreate, "cannot create a temporary folder in '\(base)': \(systemError())") }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        state.withLock { _ = $0.directories.insert(path) }
+        return path
+    }
+
+    /// Removes a folder made by ``makeTemporaryDirectory(_:)`` with everything in it, and forgets it.
+    func removeTemporaryDirectory(_ path: String) {
+        removeTree(path)
+        state.withLock { _ = $0.directories.remove(path) }
+    }
+
+    /// Parks the calling thread for good when the run is interrupted (the cleanup thread is about
+    /// to end the process); returns at once otherwise.
+    func parkIfInterrupted() {
+        guard isInterrupted else { return }
+        while true { pause() }
+    }
+
+    /// The signals that interrupt a run: SIGINT, SIGTERM, SIGHUP.
+    static func signalSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
+        return set
+    }
+
+    /// Blocks the interrupting signals and starts the thread that waits for them; see the type's
+    /// documentation. Call once, first thing in `main`, before any other thread exists.
+    static func installSignalHandling() {
+        var set = signalSet()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        startThread { _ in
+            var set = Cleanup.signalSet()
+            var signal: Int32 = 0
+            while sigwait(&set, &signal) != 0 {}
+            Cleanup.shared.interrupt(by: signal)
+            return nil
+        }
+    }
+
+    /// For a worker process: ends this process (after cleaning up) when its parent dies, polling
+    /// the parent's id every 200 ms.
+    static func exitWhenOrphaned() {
+        startThread { _ in
+            let parent = getppid()
+            while getppid() == parent { usleep(200_000) }
+            Cleanup.shared.interrupt(by: SIGTERM)
+            return nil
+        }
+    }
+
+    /// Runs the cleanup and ends the process by signal `number`.
+    private func interrupt(by number: Int32) {
+        let (files, directories, children) = state.withLock { state in
+            state.interrupted = true
+            return (state.files, state.directories, state.children)
+        }
+        for child in children { kill(child, SIGTERM) }
+        var waited = 0
+        while waited < 20 && children.contains(where: { kill($0, 0) == 0 && !Self.isZombie($0) }) {
+            usleep(100_000)
+            waited += 1
+        }
+        for child in children where kill(child, 0) == 0 { kill(child, SIGKILL) }
+        for file in files { unlink(file) }
+        for directory in directories { removeTree(directory) }
+        signal(number, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, number)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(number)
+        _exit(128 + number)
+    }
+
+    /// Whether `pid` has exited but not been waited for (it then still answers `kill(pid, 0)`).
+    private static func isZombie(_ pid: pid_t) -> Bool {
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { return true }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 512)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return true }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return false }
+        return text[text.index(after: close)...].dropFirst().first == "Z"
+    }
+
+    private static func startThread(_ body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?) {
+        var thread = pthread_t()
+        pthread_create(&thread, nil, body, nil)
+        pthread_detach(thread)
+    }
+}
+
+/// Removes `path` and, for a folder, everything below it, without following symbolic links.
+func removeTree(_ path: String) {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return }
+    if (status.st_mode & S_IFMT) == S_IFDIR {
+        if let handle = opendir(path) {
+            var names: [String] = []
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            closedir(handle)
+            for name in names { removeTree(path + "/" + name) }
+        }
+        rmdir(path)
+    } else {
+        unlink(path)
+    }
+}
