@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "difflab", targets: ["difflab"]),
         // libFuzzer target: swift build -c release --sanitize=fuzzer --sanitize=address --product difflab-fuzz
         .executable(name: "difflab-fuzz", targets: ["DiffLabFuzzTarget"]),
+        // libFuzzer target over the file decoders: the same flags, --product difflab-decode-fuzz
+        .executable(name: "difflab-decode-fuzz", targets: ["DiffLabDecodeFuzzTarget"]),
     ],
     targets: [
         .target(name: "DiffLabCore"),
@@ -36,6 +38,7 @@ let package = Package(
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport"]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
         .executableTarget(name: "DiffLabFuzzTarget", dependencies: ["DiffLabFuzz"]),
+        .executableTarget(name: "DiffLabDecodeFuzzTarget", dependencies: ["DiffLabCLI"]),
         .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore", "DiffLabFuzz"], path: "Tests/Support"),
         .testTarget(name: "DiffLabCoreTests", dependencies: ["DiffLabCore", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabTestSupport"]),

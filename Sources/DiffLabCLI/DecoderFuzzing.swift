@@ -1,0 +1,104 @@
+import DiffLabBatch
+import DiffLabCore
+import DiffLabEngines
+import DiffLabFuzz
+import DiffLabGate
+import DiffLabJSON
+import DiffLabReport
+
+/// The body of the `difflab-decode-fuzz` libFuzzer target: every decoder of a file DiffLab reads,
+/// fed the same bytes, and what each decoded value must then survive.
+///
+/// The first byte picks the decoder (its value modulo ``Decoder/allCases``); the rest is the file.
+/// A decoder may reject the bytes with its typed error — that is the expected answer to garbage —
+/// but must never trap, hang or allocate without bound. What it accepts is then exercised:
+/// - a batch update (`difflab validate`): validated; when valid, the sanitizer leaves it unchanged;
+///   the sanitizer's result is a fixed point, and keeps only the violations it documents it cannot
+///   repair (section count, item count);
+/// - a list pair (`difflab diff`): diffed by `heckel` and `hashmap`, which must agree, and the
+///   result's indices must lie in bounds;
+/// - a sectioned model (`difflab stages`): staged, and the last stage's data must be the model;
+/// - a regression case (`difflab replay`): replayed;
+/// - a results file (`difflab report`): made into a report (the plotting code runs on its numbers);
+/// - a thresholds file (`difflab gate`): read.
+///
+/// A broken invariant is a `preconditionFailure` naming it, so libFuzzer keeps the input.
+package enum DecoderFuzzing {
+    /// The decoders, in the order the selector byte picks them.
+    package enum Decoder: UInt8, CaseIterable, Sendable {
+        case batchUpdate, listPair, sectionedModel, regression, results, thresholds
+    }
+
+    /// The biggest list or model the harness diffs, so one input stays fast (decoding itself is
+    /// bounded by the input size).
+    static let maxElements = 2_000
+
+    /// Runs the decoder picked by `bytes[0]` on the rest and checks what it decodes.
+    ///
+    /// - Complexity: bounded by the decoders' own bounds and ``maxElements``.
+    package static func check(_ bytes: [UInt8]) {
+        guard let selector = bytes.first else { return }
+        let decoder = Decoder.allCases[Int(selector) % Decoder.allCases.count]
+        guard let document = try? JSONValue.parse(bytes: Array(bytes.dropFirst())) else { return }
+        switch decoder {
+        case .batchUpdate:
+            guard let update = try? BatchUpdateJSON.decode(document, what: "fuzz") else { return }
+            checkSanitizer(update)
+        case .listPair:
+            guard case .array(let pair) = document, pair.count == 2,
+                let old = try? JSONElement.list(from: pair[0], what: "old"),
+                let new = try? JSONElement.list(from: pair[1], what: "new"),
+                old.count <= maxElements, new.count <= maxElements
+            else { return }
+            checkDiff(old, new)
+        case .sectionedModel:
+            guard case .array(let pair) = document, pair.count == 2,
+                let old = try? StagesCommand.model(pair[0], what: "old"),
+                let new = try? StagesCommand.model(pair[1], what: "new"),
+                old.sections.reduce(0, { $0 + $1.items.count }) <= maxElements,
+                new.sections.reduce(0, { $0 + $1.items.count }) <= maxElements
+            else { return }
+            let changeset = StagedChangeset(from: old, to: new, engine: .hashmap)
+            if let last = changeset.stages.last, last.data != new {
+                preconditionFailure("stages: the last stage's data is not the new model")
+            }
+        case .regression:
+            guard let regression = try? RegressionCase(json: document) else { return }
+            _ = regression.replay()
+        case .results:
+            guard let results = try? ResultsFile(document, source: "fuzz") else { return }
+            _ = try? makeReport([results])
+        case .thresholds:
+            _ = try? GateThresholds(json: document)
+        }
+    }
+
+    /// The sanitizer's contract on `update`; see the type's documentation.
+    static func checkSanitizer(_ update: BatchUpdate) {
+        let violations = update.violations()
+        let sanitized = update.sanitized()
+        if violations.isEmpty && sanitized != update {
+            preconditionFailure("sanitizer changed a valid update")
+        }
+        if sanitized.sanitized() != sanitized {
+            preconditionFailure("sanitizer is not idempotent")
+        }
+        let unrepairable: Set<String> = ["section-count", "item-count"]
+        if let left = sanitized.violations().first(where: { !unrepairable.contains($0.rule) }) {
+            preconditionFailure("sanitizer left a repairable violation: \(left.rule): \(left.message)")
+        }
+    }
+
+    /// `heckel` and `hashmap` agree, and every index is in bounds.
+    static func checkDiff(_ old: [JSONElement], _ new: [JSONElement]) {
+        let heckel = EngineKind.heckel.diff(from: old, to: new, moves: .offsets)
+        let hashmap = EngineKind.hashmap.diff(from: old, to: new, moves: .offsets)
+        if heckel != hashmap { preconditionFailure("heckel and hashmap disagree") }
+        let oldRange = 0..<old.count
+        let newRange = 0..<new.count
+        guard heckel.deletes.allSatisfy(oldRange.contains), heckel.updates.allSatisfy(oldRange.contains),
+            heckel.inserts.allSatisfy(newRange.contains),
+            heckel.moves.allSatisfy({ oldRange.contains($0.from) && newRange.contains($0.to) })
+        else { preconditionFailure("an index out of bounds") }
+    }
+}
