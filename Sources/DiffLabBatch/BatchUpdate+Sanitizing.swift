@@ -25,8 +25,10 @@ extension BatchUpdate {
     ///   the counts the data source reports.
     ///
     /// What it cannot fix, and leaves for the validator to report: a section count that does not
-    /// add up (sections before + inserted − deleted ≠ sections after), negative item counts, and a
-    /// surplus larger than the section's untouched items. It makes an update *valid*, not *right*:
+    /// add up (sections before + inserted − deleted ≠ sections after), negative item counts, a
+    /// surplus larger than the section's untouched items, and an imbalance of more than
+    /// ``maxBalancingOperations`` items in one section (repairing it would list that many
+    /// operations; counts up to `Int.max` are accepted and never materialised). It makes an update *valid*, not *right*:
     /// a dropped operation can leave wrong or stale items on screen, which
     /// ``apply(to:expecting:comparison:)`` reports.
     ///
@@ -50,6 +52,11 @@ extension BatchUpdate {
         }
         return update
     }
+
+    /// The largest item-count imbalance of one section the sanitizer repairs: 1,048,576. Balancing
+    /// adds or removes one operation per missing or surplus item, so this bounds its work and
+    /// memory whatever the item counts.
+    public static let maxBalancingOperations = 1 << 20
 
     /// The number of operations listed.
     var operationCount: Int {
@@ -134,7 +141,13 @@ extension BatchUpdate {
         for violation in violations() {
             guard case let .itemCountMismatch(section, before, after, inserted, deleted, movedIn, movedOut) = violation
             else { continue }
-            var surplus = before + inserted - deleted + movedIn - movedOut - after
+            // The operations' net change is bounded by their number; after − before is checked,
+            // so no count, however large, overflows. An imbalance beyond the limit is left for the
+            // validator to report: repairing it would list that many operations.
+            let (difference, overflow) = after.subtractingReportingOverflow(before)
+            let (imbalance, overflowAgain) = (inserted - deleted + movedIn - movedOut).subtractingReportingOverflow(difference)
+            guard !overflow, !overflowAgain, imbalance.magnitude <= UInt(Self.maxBalancingOperations) else { continue }
+            var surplus = imbalance
             // Too many items: drop inserts into the section, highest first.
             while surplus > 0, let i = insertItems.indices.filter({ insertItems[$0].section == section })
                 .max(by: { insertItems[$0].item < insertItems[$1].item })
@@ -146,21 +159,23 @@ extension BatchUpdate {
             // moved away, highest first (a reloaded item loses its reload: delete wins).
             if surplus > 0, let old = sourceSection(ofNew: section) {
                 let taken = Set(deleteItems + moveItems.map(\.from)).filter { $0.section == old }
-                var item = itemCountsBefore[old] - 1
+                var item = max(itemCountsBefore[old], 0) - 1
+                var added = Set<ItemIndexPath>()
                 while surplus > 0 && item >= 0 {
                     let path = ItemIndexPath(section: old, item: item)
                     if !taken.contains(path) {
                         deleteItems.append(path)
-                        reloadItems.removeAll { $0 == path }
+                        added.insert(path)
                         surplus -= 1
                     }
                     item -= 1
                 }
+                reloadItems.removeAll { added.contains($0) }
             }
             // Too few: insert at the highest free positions.
             if surplus < 0 {
                 let taken = Set(insertItems + moveItems.map(\.to)).filter { $0.section == section }
-                var item = after - 1
+                var item = max(after, 0) - 1
                 while surplus < 0 && item >= 0 {
                     let path = ItemIndexPath(section: section, item: item)
                     if !taken.contains(path) {

@@ -12,7 +12,7 @@ extension BatchUpdate {
     /// Throws when UIKit would reject this update.
     ///
     /// - Throws: ``InvalidBatchUpdate`` listing every violation (see ``violations()``).
-    /// - Complexity: O(S + k) for S sections and k operations.
+    /// - Complexity: O(S + k log k) for S sections and k operations.
     public func validate() throws(InvalidBatchUpdate) {
         let found = violations()
         if !found.isEmpty { throw InvalidBatchUpdate(violations: found) }
@@ -45,7 +45,15 @@ extension BatchUpdate {
     ///    − moved out (UIKit logs). Checked only when the section structure is itself valid, as
     ///    UIKit checks sections first.
     ///
-    /// - Complexity: O(S + k log k) for S sections and k operations.
+    /// Hostile input: every count and index may be any `Int`, `Int.max` and negative values
+    /// included. The validator never materialises items — it looks only at the listed operations
+    /// and the per-section counts — and does no arithmetic that can overflow (the item-count rule
+    /// compares after − before, checked, with the operations' net change), so it neither traps nor
+    /// allocates in proportion to an item count. A negative count makes every index in its section
+    /// out of bounds.
+    ///
+    /// - Complexity: O(S + k log k) time and O(S + k) memory for S sections and k listed
+    ///   operations, whatever the item counts; no pass over moves per item.
     public func violations() -> [BatchUpdateViolation] {
         var found: [BatchUpdateViolation] = []
         let sectionsBefore = itemCountsBefore.count
@@ -204,14 +212,34 @@ extension BatchUpdate {
                 found.append(.itemOperationInChangedSection(.insert, path, section: .reload))
             }
         }
-        for move in soundMoves {
-            for (list, operation) in [(deleteItems, BatchOperation.delete), (reloadItems, .reload), (soundItemMoves.map(\.from), .moveFrom)] {
-                for path in list where path.section == move.from {
+        // A moved section with item changes inside it: group the item operations by section once,
+        // then visit each sound move's source and destination group. Each section is the source
+        // of at most one sound move and the destination of at most one, so this is O(k), not
+        // O(moves × items). Order: by move, then deletes, reloads, moves from (at the source),
+        // then inserts, moves to (at the destination), each in list order.
+        if !soundMoves.isEmpty {
+            var changesAtSource: [Int: [(BatchOperation, ItemIndexPath)]] = [:]
+            var changesAtDestination: [Int: [(BatchOperation, ItemIndexPath)]] = [:]
+            for path in deleteItems where movesBySource[path.section] != nil {
+                changesAtSource[path.section, default: []].append((.delete, path))
+            }
+            for path in reloadItems where movesBySource[path.section] != nil {
+                changesAtSource[path.section, default: []].append((.reload, path))
+            }
+            for move in soundItemMoves where movesBySource[move.from.section] != nil {
+                changesAtSource[move.from.section, default: []].append((.moveFrom, move.from))
+            }
+            for path in insertItems where movesByDestination[path.section] != nil {
+                changesAtDestination[path.section, default: []].append((.insert, path))
+            }
+            for move in soundItemMoves where movesByDestination[move.to.section] != nil {
+                changesAtDestination[move.to.section, default: []].append((.moveTo, move.to))
+            }
+            for move in soundMoves {
+                for (operation, path) in changesAtSource[move.from] ?? [] {
                     found.append(.sectionMoveWithItemChanges(move, operation, path))
                 }
-            }
-            for (list, operation) in [(insertItems, BatchOperation.insert), (soundItemMoves.map(\.to), .moveTo)] {
-                for path in list where path.section == move.to {
+                for (operation, path) in changesAtDestination[move.to] ?? [] {
                     found.append(.sectionMoveWithItemChanges(move, operation, path))
                 }
             }
@@ -234,8 +262,11 @@ extension BatchUpdate {
         for s in 0..<sectionsBefore {
             let t = newSection[s]
             if t < 0 || reloadedSections.contains(s) { continue }
-            let expected = itemCountsBefore[s] + inserted[t] - deleted[s] + movedIn[t] - movedOut[s]
-            if itemCountsAfter[t] != expected {
+            // Compared as differences so that no count, however large, overflows: the operations'
+            // net change is bounded by the number of operations; after − before is checked.
+            let change = inserted[t] - deleted[s] + movedIn[t] - movedOut[s]
+            let (difference, overflow) = itemCountsAfter[t].subtractingReportingOverflow(itemCountsBefore[s])
+            if overflow || difference != change {
                 found.append(
                     .itemCountMismatch(
                         section: t, before: itemCountsBefore[s], after: itemCountsAfter[t], inserted: inserted[t],

@@ -93,8 +93,12 @@ extension BatchUpdate {
     /// The one-section batch update of a flat diff: `result` (usually
     /// ``DiffResult/forBatchUpdates()``) applied to section `section` of a single-section list.
     ///
-    /// Updates become reloads. - Complexity: O(changes).
+    /// Updates become reloads. Sections before `section` are empty, so `section` costs O(section)
+    /// memory; it must not be negative.
+    ///
+    /// - Complexity: O(section + changes).
     public init(_ result: DiffResult, section: Int = 0) {
+        precondition(section >= 0, "BatchUpdate(_:section:): section must not be negative (got \(section))")
         let s = section
         self.init(
             itemCountsBefore: [Int](repeating: 0, count: s) + [result.oldCount],

@@ -1,19 +1,34 @@
+import DiffLabBatch
 import DiffLabCore
 import DiffLabEngines
 
-/// One benchmark cell: a subject (an engine, or the ``hashFloorName``) on one generated dataset.
+/// The subject name of the batch-update validator's cells: `validate:profile:kind:size`.
+public let validateSubjectName = "validate"
+
+/// One benchmark cell: a subject (an engine, the ``hashFloorName``, or the
+/// ``validateSubjectName``) on one generated input.
 ///
 /// Cells are named `subject:profile:kind:size`, e.g. `hashmap:differencekit:int:10000`; that
 /// name is the stable key the regression gate uses to pair a baseline build's measurement with
-/// the candidate's.
+/// the candidate's. `size` lies in ``allowedSizes`` (1 to 10,000,000).
+///
+/// A `validate` cell times ``BatchUpdate/violations()`` on the update of
+/// ``validationWorkload(size:)``: `size` sections, a quarter of them swapped pairwise by section
+/// moves, the other half's items reloaded. Its profile and kind must name a dataset like any
+/// cell's, but do not change the update (it is not a list diff). The cell keeps the validator
+/// linear: a pass over the moves per item (the bug of issue 10) makes it quadratic in `size`.
 public struct BenchCell: Sendable, Hashable, CustomStringConvertible {
-    /// An engine name (``EngineKind``'s raw value) or ``hashFloorName``.
+    /// The sizes a cell may have: 1 to 10,000,000. A larger dataset would not fit in memory, or
+    /// take hours to generate; the bound turns that into an error naming the range.
+    public static let allowedSizes = 1...10_000_000
+
+    /// An engine name (``EngineKind``'s raw value), ``hashFloorName`` or ``validateSubjectName``.
     public var subject: String
     public var profile: DatasetProfile
     public var kind: ElementKind
     public var size: Int
 
-    /// A cell. Does not check `subject`; ``init(parsing:)`` does.
+    /// A cell. Does not check `subject` or `size`; ``init(parsing:)`` does.
     public init(subject: String, profile: DatasetProfile, kind: ElementKind, size: Int) {
         self.subject = subject
         self.profile = profile
@@ -23,14 +38,17 @@ public struct BenchCell: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `subject:profile:kind:size`.
     ///
-    /// - Throws: ``BenchCellError`` saying which part is wrong.
+    /// - Throws: ``BenchCellError`` saying which part is wrong; a size that is not a decimal
+    ///   integer in ``allowedSizes`` is ``BenchCellError/badSize(_:)``, naming the range.
     public init(parsing text: String) throws(BenchCellError) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4 else { throw .malformed(text) }
-        guard parts[0] == hashFloorName || EngineKind(rawValue: parts[0]) != nil else { throw .unknownSubject(parts[0]) }
+        guard parts[0] == hashFloorName || parts[0] == validateSubjectName || EngineKind(rawValue: parts[0]) != nil else {
+            throw .unknownSubject(parts[0])
+        }
         guard let profile = DatasetProfile(rawValue: parts[1]) else { throw .unknownProfile(parts[1]) }
         guard let kind = ElementKind(rawValue: parts[2]) else { throw .unknownKind(parts[2]) }
-        guard let size = Int(parts[3]), size > 0 else { throw .badSize(parts[3]) }
+        guard let size = Int(parts[3]), Self.allowedSizes.contains(size) else { throw .badSize(parts[3]) }
         self.init(subject: parts[0], profile: profile, kind: kind, size: size)
     }
 
@@ -39,10 +57,15 @@ public struct BenchCell: Sendable, Hashable, CustomStringConvertible {
 
     /// Generates the cell's dataset (seeded, so every build sees the same lists) and returns the
     /// call to measure: one diff of old → new (identity comparison for object elements, equality
-    /// otherwise), or one hash-floor pass. The lists are generated once, here, not in the call.
+    /// otherwise), one hash-floor pass, or one validation of ``validationWorkload(size:)``. The
+    /// input is generated once, here, not in the call.
     ///
     /// - Complexity: O(size) to generate; the call costs what the subject costs.
     public func makeCall(seed: UInt64) -> () -> Void {
+        if subject == validateSubjectName {
+            let update = Self.validationWorkload(size: size)
+            return { blackHole(update.violations()) }
+        }
         let dataset = AbstractDataset(profile, size: size, seed: seed)
         switch kind {
         case .int:
@@ -58,6 +81,29 @@ public struct BenchCell: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension BenchCell {
+    /// The update a `validate` cell validates: `size` sections of 4 items each; sections
+    /// `0..<size/2` are swapped in pairs by section moves (2i ↔ 2i+1, so `size/2` rounded down to
+    /// even moves), and item 0 of every section from `size/2` on is reloaded (about `size/2`
+    /// reloads). The update is valid. A validator that scans the item operations once per section
+    /// move costs O(size²) on it; a linear one O(size log size).
+    ///
+    /// - Complexity: O(size).
+    public static func validationWorkload(size: Int) -> BatchUpdate {
+        let half = size / 2
+        var moves: [SectionMove] = []
+        moves.reserveCapacity(half)
+        for s in stride(from: 0, to: half - 1, by: 2) {
+            moves.append(SectionMove(from: s, to: s + 1))
+            moves.append(SectionMove(from: s + 1, to: s))
+        }
+        let counts = [Int](repeating: 4, count: size)
+        return BatchUpdate(
+            itemCountsBefore: counts, itemCountsAfter: counts, moveSections: moves,
+            reloadItems: (half..<size).map { ItemIndexPath(section: $0, item: 0) })
+    }
+}
+
 /// Why a cell name was rejected.
 public enum BenchCellError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
@@ -69,10 +115,12 @@ public enum BenchCellError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .malformed(let text): "cell '\(text)' is not subject:profile:kind:size"
-        case .unknownSubject(let name): "unknown subject '\(name)' (expected \(EngineKind.allNames) or \(hashFloorName))"
+        case .unknownSubject(let name):
+            "unknown subject '\(name)' (expected \(EngineKind.allNames), \(hashFloorName) or \(validateSubjectName))"
         case .unknownProfile(let name): "unknown profile '\(name)' (expected one of: \(DatasetProfile.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .unknownKind(let name): "unknown element kind '\(name)' (expected one of: \(ElementKind.allCases.map(\.rawValue).joined(separator: ", ")))"
-        case .badSize(let text): "cell size '\(text)' is not a positive integer"
+        case .badSize(let text):
+            "cell size '\(text)' is not an integer from \(BenchCell.allowedSizes.lowerBound) to \(BenchCell.allowedSizes.upperBound)"
         }
     }
 }

@@ -16,7 +16,10 @@ enum ValidateCommand {
            "insertItems":[[s,i],..],"deleteItems":[[s,i],..],"reloadItems":[[s,i],..],
            "moveItems":[{"from":[s,i],"to":[s,i]},..]}
         Absent keys mean empty. Deletes, reloads and move sources address the state before the
-        update; inserts and move destinations the state after it.
+        update; inserts and move destinations the state after it. Item counts are integers from
+        0 to 9223372036854775807 (items are never materialised, so any count costs the same);
+        indices any 64-bit integers (out of bounds is a violation). Validation takes
+        O(S + k log k) time for S sections and k listed operations.
 
         OUTPUT
           valid                  (exit 0) when UIKit accepts the update;

@@ -8,7 +8,18 @@ import DiffLabJSON
 ///   "reloadSections":[s],"moveSections":[{"from":a,"to":b}],"insertItems":[[s,i]],
 ///   "deleteItems":[[s,i]],"reloadItems":[[s,i]],"moveItems":[{"from":[s,i],"to":[s,i]}]}`.
 /// Absent keys mean empty.
+///
+/// Numbers: item counts are integers from 0 to 9223372036854775807 (`Int.max`) — any count is
+/// fine, as the validator never materialises items; section and item indices are any integers
+/// from −9223372036854775808 to 9223372036854775807 (an index out of its state's bounds is a
+/// violation the validator reports, not a data error). A number outside those ranges, a fraction
+/// or another type is a data error (exit 65) naming the field and the range.
 enum BatchUpdateJSON {
+    /// The allowed item counts: 0 to `Int.max`.
+    static let countRange = 0...Int.max
+    /// The allowed section and item indices: any `Int`.
+    static let indexRange = Int.min...Int.max
+
     static let changeKeys = [
         "insertSections", "deleteSections", "reloadSections", "moveSections", "insertItems", "deleteItems",
         "reloadItems", "moveItems",
@@ -31,11 +42,20 @@ enum BatchUpdateJSON {
             }
             return items
         }
-        func integer(_ value: JSONValue, _ context: @autoclosure () -> String) throws(CommandError) -> Int {
-            guard case .integer(let i) = value else {
-                throw .data("\(what): \(context()) must be an integer, not \(withArticle(value.typeName))")
+        func integer(
+            _ value: JSONValue, _ context: @autoclosure () -> String, in range: ClosedRange<Int> = indexRange
+        ) throws(CommandError) -> Int {
+            let allowed = "an integer from \(range.lowerBound) to \(range.upperBound)"
+            switch value {
+            case .integer(let i) where range.contains(i):
+                return i
+            case .integer(let i):
+                throw .data("\(what): \(context()) must be \(allowed), not \(i)")
+            case .double(let d):
+                throw .data("\(what): \(context()) must be \(allowed), not \(d)")
+            default:
+                throw .data("\(what): \(context()) must be \(allowed), not \(withArticle(value.typeName))")
             }
-            return i
         }
         func path(_ value: JSONValue, _ context: @autoclosure () -> String) throws(CommandError) -> ItemIndexPath {
             guard case .array(let pair) = value, pair.count == 2 else {
@@ -52,9 +72,7 @@ enum BatchUpdateJSON {
         func counts(_ key: String) throws(CommandError) -> [Int] {
             var result: [Int] = []
             for (i, value) in try list(key).enumerated() {
-                let count = try integer(value, "\"\(key)\"[\(i)]")
-                guard count >= 0 else { throw .data("\(what): \"\(key)\"[\(i)] is a negative item count (\(count))") }
-                result.append(count)
+                result.append(try integer(value, "\"\(key)\"[\(i)] (an item count)", in: countRange))
             }
             return result
         }

@@ -3,12 +3,6 @@ import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `difflab fuzz`.
 enum FuzzCommand {
     static let help = """
@@ -26,13 +20,16 @@ enum FuzzCommand {
           \(Property.allCases.map(\.rawValue).joined(separator: ", "))
 
         OPTIONS
-          --seconds N      stop after N seconds (default 10 when --cases is not given)
-          --cases N        stop after N generated inputs
-          --seed S         the run's seed (default 1); the same seed generates the same inputs
+          --seconds N      stop after N seconds, 0.001 to 31536000 (default 10 when --cases is
+                           not given)
+          --cases N        stop after N generated inputs, 1 to 1000000000
+          --seed S         the run's seed, 0 to 2^64 - 1 (default 1); the same seed generates the
+                           same inputs
           --engines LIST   engines to check (default all: \(EngineKind.allNames))
           --properties L   properties to check (default all)
-          --max-size N     largest list size; sizes grow from 1 to N and start over (default 24)
-          --workers N      threads (default 2)
+          --max-size N     largest list size, 1 to 10000; sizes grow from 1 to N and start over
+                           (default 24)
+          --workers N      threads, 1 to 256 (default 2)
           --corpus DIR     where counterexamples are saved (default Corpus/regressions)
           --json           make the last line of standard output
                            {"cases": N, "seconds": S, "failures": [...]}
@@ -41,10 +38,11 @@ enum FuzzCommand {
           -h, --help       show this help
 
         A "case" is one property checked on one engine for one generated input; the summary also
-        gives the number of inputs. A live progress line goes to standard error.
+        gives the number of inputs. Progress goes to standard error: a line rewritten in place on
+        a terminal, a plain line every five seconds otherwise.
 
         EXIT STATUS
-          0 no failure, 1 a property failed, 64 bad command line
+          0 no failure, 1 a property failed or no case ran, 64 bad command line
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
@@ -58,26 +56,24 @@ enum FuzzCommand {
         }
         guard parsed.positionals.isEmpty else { throw .usage("fuzz takes no files (got '\(parsed.positionals[0])')") }
         var options = FuzzOptions()
-        options.inputs = try parsed.value("cases").map { text throws(CommandError) in try parsePositive(text, "--cases") }
+        options.inputs = try parsed.value("cases").map { text throws(CommandError) in
+            try parseInteger(text, "--cases", in: FuzzOptions.allowedInputs)
+        }
         options.seconds = try parsed.value("seconds").map { text throws(CommandError) in
-            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                throw .usage("--seconds expects a positive number (got '\(text)')")
-            }
-            return seconds
+            try parseNumber(text, "--seconds", in: FuzzOptions.allowedSeconds)
         }
         if options.inputs == nil && options.seconds == nil { options.seconds = 10 }
-        if let text = parsed.value("seed") {
-            guard let seed = UInt64(text) else { throw .usage("--seed expects a non-negative integer (got '\(text)')") }
-            options.seed = seed
-        }
+        if let text = parsed.value("seed") { options.seed = try parseSeed(text) }
         if let text = parsed.value("engines") {
             options.subjects = try parseList(text, "--engines") { name throws(CommandError) in FuzzSubject.engine(try parseEngine(name)) }
         }
         if let text = parsed.value("properties") {
             options.properties = try parseNames(text, "--properties", "property")
         }
-        if let text = parsed.value("max-size") { options.maxSize = try parsePositive(text, "--max-size") }
-        if let text = parsed.value("workers") { options.workers = try parsePositive(text, "--workers") }
+        if let text = parsed.value("max-size") {
+            options.maxSize = try parseInteger(text, "--max-size", in: FuzzOptions.allowedMaxSize)
+        }
+        if let text = parsed.value("workers") { options.workers = try parseInteger(text, "--workers", in: FuzzOptions.allowedWorkers) }
         let corpus = parsed.value("corpus") ?? "Corpus/regressions"
         if let directory = parsed.value("write-seeds") {
             let count = options.inputs ?? 16
@@ -90,8 +86,9 @@ enum FuzzCommand {
             return .success
         }
 
-        // On a terminal the progress line rewrites itself; in a log, one line every five seconds.
-        let live = isatty(2) == 1
+        // On a terminal (isatty(2), see Console.standard) the progress line rewrites itself with
+        // "\r"; in a log, never: one plain line every five seconds.
+        let live = console.errIsTerminal
         let lastLine = Locked(0.0)
         let report = runFuzzer(options) { p in
             let rate = p.seconds > 0 ? Int(Double(p.checks) / p.seconds) : 0
@@ -141,7 +138,18 @@ enum FuzzCommand {
                 ]))
             console.out(summary.serialized() + "\n")
         }
-        return report.failures.isEmpty ? .success : .failure
+        return try verdict(checks: report.checks, failures: report.failures.count)
+    }
+
+    /// The exit status of a run: failure when a property failed, and also when no case ran — a
+    /// run that checked nothing proves nothing, so it must not pass.
+    ///
+    /// - Throws: a ``CommandError`` with status 1 saying no case ran, when `checks` is 0.
+    static func verdict(checks: Int, failures: Int) throws(CommandError) -> ExitStatus {
+        guard checks > 0 else {
+            throw CommandError(.failure, "fuzz: no case ran (the run ended before the first input was checked)")
+        }
+        return failures == 0 ? .success : .failure
     }
 
     static func format(_ seconds: Double) -> String {
@@ -156,10 +164,14 @@ enum ReplayCommand {
         USAGE: difflab replay [PATH...]
 
         Re-runs saved counterexamples: each PATH is a case file or a directory of them (default
-        Corpus/regressions). A case passes when its property now holds on every engine.
+        Corpus/regressions). A case passes when its property now holds on every engine. Every
+        field of a case file is checked (lists of at most 10000 items, at most 1000
+        corruptions, each field in its documented range); a damaged file is exit 65 naming the
+        file and the field.
 
         EXIT STATUS
-          0 all pass, 1 a case fails, 64 bad command line, 65 unreadable case file, 66 missing path
+          0 all pass, 1 a case fails or no case file was found, 64 bad command line,
+          65 damaged case file, 66 missing path
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
@@ -172,6 +184,10 @@ enum ReplayCommand {
         var files: [String] = []
         for path in paths {
             if let inside = jsonFiles(in: path) { files += inside } else { files.append(path) }
+        }
+        guard !files.isEmpty else {
+            // A replay that compared nothing must not pass.
+            throw CommandError(.failure, "replay: no case files (*.json) found in \(paths.joined(separator: ", "))")
         }
         var failed = 0
         for file in files {

@@ -11,16 +11,21 @@ enum MeasureCommand {
     /// The protocol name printed by `difflab measure --protocol`.
     static let protocolName = "difflab-measure/1"
 
+    /// The allowed range of `--samples`: 1 to 10,000 samples per cell.
+    static let allowedSamples = 1...10_000
+
     static let help = """
         USAGE: difflab measure --protocol
                difflab measure --cells LIST [--samples N] [--seed S] [--instructions]
 
         The gate's worker (protocol \(protocolName)). Measures each cell
-        (subject:profile:kind:size, e.g. hashmap:differencekit:int:10000) on its seeded dataset and
-        prints one JSON object: {"protocol", "results": [{"cell", "samples" (seconds per call),
+        (subject:profile:kind:size, e.g. hashmap:differencekit:int:10000; subject an engine,
+        hash-floor, or validate for the batch-update validator; size 1 to 10000000) on its
+        seeded dataset and prints one JSON object: {"protocol", "results": [{"cell", "samples" (seconds per call),
         "callsPerSample", "allocatedBytes", "allocationRequests"}]}. Allocation figures need jemalloc
         (LD_PRELOAD). With --instructions each cell gets one warm-up call and then one call inside
         difflabMeasuredCall, for valgrind --tool=callgrind --toggle-collect=*difflabMeasuredCall*.
+        --samples N takes 1 to 10000 samples per cell (default 10); --seed S, 0 to 2^64 - 1 (default 42).
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
@@ -38,12 +43,10 @@ enum MeasureCommand {
         let cells = try parseList(cellList, "--cells") { text throws(CommandError) in
             do throws(BenchCellError) { return try BenchCell(parsing: text) } catch { throw .usage(error.description) }
         }
-        let samples = try parsed.value("samples").map { text throws(CommandError) in try parsePositive(text, "--samples") } ?? 10
-        var seed: UInt64 = 42
-        if let text = parsed.value("seed") {
-            guard let value = UInt64(text) else { throw .usage("--seed expects a non-negative integer") }
-            seed = value
-        }
+        let samples = try parsed.value("samples").map { text throws(CommandError) in
+            try parseInteger(text, "--samples", in: allowedSamples)
+        } ?? 10
+        let seed = try parsed.value("seed").map { text throws(CommandError) in try parseSeed(text) } ?? 42
         var results: [JSONValue] = []
         for cell in cells {
             let call = cell.makeCall(seed: seed)

@@ -45,6 +45,17 @@ public struct FuzzOptions: Sendable {
         self.shrinkBudget = shrinkBudget
     }
 
+    /// The documented range of ``seconds`` for `difflab fuzz --seconds`: 0.001 to 31,536,000 (a
+    /// year).
+    public static let allowedSeconds = 0.001...31_536_000.0
+    /// The documented range of ``inputs`` for `difflab fuzz --cases`: 1 to 1,000,000,000.
+    public static let allowedInputs = 1...1_000_000_000
+    /// The documented range of ``maxSize`` for `difflab fuzz --max-size`: 1 to 10,000 (the
+    /// properties include quadratic oracles; larger lists test nothing new, only slower).
+    public static let allowedMaxSize = 1...10_000
+    /// The documented range of ``workers`` for `difflab fuzz --workers`: 1 to 256.
+    public static let allowedWorkers = 1...256
+
     /// The list size for input `index`: it grows by one every 64 inputs, from 1 to ``maxSize``,
     /// then starts over, so small and large inputs keep coming.
     public func size(ofInput index: Int) -> Int { 1 + (index / 64) % max(maxSize, 1) }

@@ -59,19 +59,7 @@ extension RegressionCase {
         func sections(_ list: SectionedList<Int, FuzzItem>) -> JSONValue {
             .array(list.sections.map { .object(JSONObject([("id", .integer($0.id)), ("items", items($0.items))])) })
         }
-        func corruption(_ c: Corruption) -> JSONValue {
-            let fields: [Int] =
-                switch c {
-                case let .duplicate(list, index): [0, list, index]
-                case let .drop(list, index): [1, list, index]
-                case let .shift(list, index, delta): [2, list, index, delta]
-                case let .reload(item): [3, item]
-                case let .delete(item): [4, item]
-                case let .insert(item): [5, item]
-                case let .section(kind, section): [6, kind, section]
-                }
-            return .array(fields.map { .integer($0) })
-        }
+        func corruption(_ c: Corruption) -> JSONValue { .array(c.fileForm.map { .integer($0) }) }
         return .object(
             JSONObject([
                 ("signature", .string(signature)),
@@ -90,84 +78,156 @@ extension RegressionCase {
             ]))
     }
 
+    /// The most items a regression file's `old` or `new` list, or all the sections of
+    /// `oldSections` or `newSections` together, may hold: 10,000 (the fuzzer's largest
+    /// `--max-size`; see ``FuzzOptions/allowedMaxSize``). Longer inputs would make replay slow
+    /// (the properties include quadratic oracles), not more thorough.
+    public static let maxItems = FuzzOptions.allowedMaxSize.upperBound
+    /// The most sections `oldSections` or `newSections` may hold: 10,000.
+    public static let maxSections = FuzzOptions.allowedMaxSize.upperBound
+    /// The most corruptions a case may list: 1,000 (the generator makes at most 6). Each adds an
+    /// operation the sanitizer must repair, and each repair re-validates the update.
+    public static let maxCorruptions = 1_000
+
     /// Reads a case from JSON.
     ///
-    /// - Throws: ``RegressionFormatError`` naming the field that is missing or malformed.
+    /// Every field is checked, so a damaged file is an error, never a trap, a hang or a silently
+    /// different case:
+    /// - `signature`, `property` (a ``Property`` name), `subject`: strings; `message`: a string
+    ///   (may be absent); `profile`: a ``MutationProfile`` name (absent: `mixed`);
+    /// - `old`, `new`: arrays of `[id, content]` integer pairs, at most ``maxItems`` each;
+    /// - `oldSections`, `newSections`: arrays of `{"id": int, "items": [[id, content], ...]}`, at
+    ///   most ``maxSections`` sections and ``maxItems`` items in all;
+    /// - `corruptions`: at most ``maxCorruptions`` integer arrays, each a ``Corruption`` in its
+    ///   file form, with fields in ``Corruption``'s documented ranges;
+    /// - `choices`, `seed`: decimal strings of unsigned 64-bit integers (`choices` may be absent);
+    ///   `size`: an integer in `0...`10,000 (absent: 0).
+    ///
+    /// - Throws: ``RegressionFormatError`` naming the field (with its index) and what was expected.
+    /// - Complexity: O(size of the JSON value).
     public init(json: JSONValue) throws(RegressionFormatError) {
         func field(_ key: String) throws(RegressionFormatError) -> JSONValue {
             guard let value = json[key] else { throw RegressionFormatError("missing \"\(key)\"") }
             return value
         }
-        func ints(_ value: JSONValue, _ key: String) throws(RegressionFormatError) -> [Int] {
-            guard let array = value.arrayValue else { throw RegressionFormatError("\"\(key)\" must be an array") }
-            var result: [Int] = []
-            for element in array {
-                guard let i = element.intValue else { throw RegressionFormatError("\"\(key)\" must hold integers") }
-                result.append(i)
-            }
-            return result
+        func string(_ key: String) throws(RegressionFormatError) -> String {
+            guard let text = try field(key).stringValue else { throw RegressionFormatError("\"\(key)\" must be a string") }
+            return text
         }
-        func items(_ value: JSONValue, _ key: String) throws(RegressionFormatError) -> [FuzzItem] {
-            guard let array = value.arrayValue else { throw RegressionFormatError("\"\(key)\" must be an array") }
-            var result: [FuzzItem] = []
-            for element in array {
-                let pair = try ints(element, key)
-                guard pair.count == 2 else { throw RegressionFormatError("\"\(key)\" items must be [id, content]") }
-                result.append(FuzzItem(pair[0], pair[1]))
+        func array(_ value: JSONValue, _ name: String, max: Int) throws(RegressionFormatError) -> [JSONValue] {
+            guard let array = value.arrayValue else { throw RegressionFormatError("\(name) must be an array") }
+            guard array.count <= max else {
+                throw RegressionFormatError("\(name) holds \(array.count) elements; at most \(max) are allowed")
             }
+            return array
+        }
+        func integer(_ value: JSONValue, _ name: String, in range: ClosedRange<Int>? = nil) throws(RegressionFormatError) -> Int {
+            guard let i = value.intValue else {
+                throw RegressionFormatError(
+                    "\(name) must be an integer\(range.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""), not \(shortDescription(value))")
+            }
+            if let range, !range.contains(i) {
+                throw RegressionFormatError("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), not \(i)")
+            }
+            return i
+        }
+        func unsigned(_ value: JSONValue, _ name: String) throws(RegressionFormatError) -> UInt64 {
+            guard let text = value.stringValue, let number = UInt64(text) else {
+                throw RegressionFormatError("\(name) must be a string holding an integer from 0 to \(UInt64.max)")
+            }
+            return number
+        }
+        var itemTotal = 0
+        func items(_ value: JSONValue, _ name: String) throws(RegressionFormatError) -> [FuzzItem] {
+            var result: [FuzzItem] = []
+            for (i, element) in try array(value, name, max: Self.maxItems).enumerated() {
+                guard let pair = element.arrayValue, pair.count == 2 else {
+                    throw RegressionFormatError("\(name)[\(i)] must be an [id, content] pair of integers")
+                }
+                result.append(FuzzItem(try integer(pair[0], "\(name)[\(i)][0] (id)"), try integer(pair[1], "\(name)[\(i)][1] (content)")))
+            }
+            itemTotal += result.count
             return result
         }
         func sections(_ key: String) throws(RegressionFormatError) -> SectionedList<Int, FuzzItem> {
-            guard let array = try field(key).arrayValue else { throw RegressionFormatError("\"\(key)\" must be an array") }
             var result: [SectionedList<Int, FuzzItem>.Section] = []
-            for section in array {
-                guard let id = section["id"]?.intValue, let list = section["items"] else {
-                    throw RegressionFormatError("\"\(key)\" sections must be {\"id\": int, \"items\": [...]}")
+            itemTotal = 0
+            for (s, section) in try array(try field(key), "\"\(key)\"", max: Self.maxSections).enumerated() {
+                let name = "\"\(key)\"[\(s)]"
+                guard let id = section["id"], let list = section["items"] else {
+                    throw RegressionFormatError("\(name) must be {\"id\": int, \"items\": [[id, content], ...]}")
                 }
-                result.append(.init(id: id, items: try items(list, key)))
+                result.append(.init(id: try integer(id, name + ".id"), items: try items(list, name + ".items")))
+                guard itemTotal <= Self.maxItems else {
+                    throw RegressionFormatError("\"\(key)\" holds more than \(Self.maxItems) items in all")
+                }
             }
             return SectionedList(result)
         }
-        guard let signature = try field("signature").stringValue,
-            let propertyName = try field("property").stringValue, let property = Property(rawValue: propertyName),
-            let subject = try field("subject").stringValue
-        else { throw RegressionFormatError("\"signature\", \"property\" and \"subject\" must be strings naming a property") }
+        let signature = try string("signature")
+        let propertyName = try string("property")
+        guard let property = Property(rawValue: propertyName) else {
+            throw RegressionFormatError(
+                "\"property\" '\(propertyName)' is not one of: \(Property.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let subject = try string("subject")
         var corruptions: [Corruption] = []
-        guard let corruptionList = try field("corruptions").arrayValue else {
-            throw RegressionFormatError("\"corruptions\" must be an array")
+        for (k, element) in try array(try field("corruptions"), "\"corruptions\"", max: Self.maxCorruptions).enumerated() {
+            let name = "\"corruptions\"[\(k)]"
+            guard let fields = element.arrayValue, let tagValue = fields.first else {
+                throw RegressionFormatError("\(name) must be a non-empty array of integers")
+            }
+            let tag = try integer(tagValue, name + "[0] (kind of corruption)", in: 0...6)
+            let names = Corruption.fieldNames(ofTag: tag)
+            guard fields.count == names.count + 1 else {
+                throw RegressionFormatError("\(name) of kind \(tag) must hold \(names.count + 1) integers [\(tag), \(names.joined(separator: ", "))], not \(fields.count)")
+            }
+            var f: [Int] = []
+            for (j, fieldName) in names.enumerated() {
+                f.append(try integer(fields[j + 1], "\(name)[\(j + 1)] (\(fieldName))", in: Corruption.range(of: fieldName)))
+            }
+            corruptions.append(Corruption(tag: tag, fields: f))
         }
-        for element in corruptionList {
-            let f = try ints(element, "corruptions")
-            guard let tag = f.first else { throw RegressionFormatError("empty corruption") }
-            let c: Corruption? =
-                switch (tag, f.count) {
-                case (0, 3): .duplicate(list: f[1], index: f[2])
-                case (1, 3): .drop(list: f[1], index: f[2])
-                case (2, 4): .shift(list: f[1], index: f[2], delta: f[3])
-                case (3, 2): .reload(item: f[1])
-                case (4, 2): .delete(item: f[1])
-                case (5, 2): .insert(item: f[1])
-                case (6, 3): .section(kind: f[1], section: f[2])
-                default: nil
-                }
-            guard let c else { throw RegressionFormatError("unknown corruption \(f)") }
-            corruptions.append(c)
+        let old = try items(try field("old"), "\"old\"")
+        let new = try items(try field("new"), "\"new\"")
+        let profile: MutationProfile
+        if let value = json["profile"] {
+            guard let found = MutationProfile.allCases.first(where: { $0.description == value.stringValue }) else {
+                throw RegressionFormatError(
+                    "\"profile\" must be one of: \(MutationProfile.allCases.map(\.description).joined(separator: ", "))")
+            }
+            profile = found
+        } else {
+            profile = .mixed
         }
-        let old = try items(try field("old"), "old")
-        let new = try items(try field("new"), "new")
-        let profile = MutationProfile.allCases.first { $0.description == json["profile"]?.stringValue } ?? .mixed
+        var message = ""
+        if json["message"] != nil { message = try string("message") }
+        var choices: [UInt64] = []
+        if let value = json["choices"] {
+            for (i, choice) in try array(value, "\"choices\"", max: Int.max).enumerated() {
+                choices.append(try unsigned(choice, "\"choices\"[\(i)]"))
+            }
+        }
         self.signature = signature
         self.property = property
         self.subject = subject
-        self.message = json["message"]?.stringValue ?? ""
+        self.message = message
         self.input = FuzzCase(
             old: old, new: new, profile: profile, duplicates: false, oldSections: try sections("oldSections"),
             newSections: try sections("newSections"), corruptions: corruptions)
         self.input.duplicates = !self.input.hasUniqueIdentifiers
-        self.choices = (json["choices"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { UInt64($0) } }
-        self.size = json["size"]?.intValue ?? 0
-        self.seed = json["seed"]?.stringValue.flatMap { UInt64($0) } ?? 0
+        self.choices = choices
+        self.size = try json["size"].map { value throws(RegressionFormatError) in
+            try integer(value, "\"size\"", in: 0...FuzzOptions.allowedMaxSize.upperBound)
+        } ?? 0
+        self.seed = try json["seed"].map { value throws(RegressionFormatError) in try unsigned(value, "\"seed\"") } ?? 0
     }
+}
+
+/// A value as an error message names it: a number as written, otherwise its JSON type.
+private func shortDescription(_ value: JSONValue) -> String {
+    if case .double(let number) = value { return "\(number)" }
+    return "a JSON \(value.typeName)"
 }
 
 /// A regression file that cannot be read.
@@ -175,4 +235,56 @@ public struct RegressionFormatError: Error, Sendable, CustomStringConvertible {
     /// What is wrong.
     public var description: String
     init(_ description: String) { self.description = description }
+}
+
+// MARK: Corruptions in files
+
+extension Corruption {
+    /// The range of each field of a corruption read from a regression file: `list` and `kind`
+    /// 0...3; `index`, `item` and `section` 0...1,000,000; `delta` −1,000,000...1,000,000. The
+    /// generator draws far smaller values (see ``FuzzCase``); the bounds keep a damaged file from
+    /// asking for absurd work, and ``corrupt(_:with:)`` is total for any values anyway.
+    public static func range(of field: String) -> ClosedRange<Int> {
+        switch field {
+        case "list", "kind": 0...3
+        case "delta": -1_000_000...1_000_000
+        default: 0...1_000_000
+        }
+    }
+
+    /// The names of the fields that follow tag `tag` (0...6) in the file form.
+    static func fieldNames(ofTag tag: Int) -> [String] {
+        switch tag {
+        case 0, 1: ["list", "index"]
+        case 2: ["list", "index", "delta"]
+        case 3, 4, 5: ["item"]
+        default: ["kind", "section"]
+        }
+    }
+
+    /// The corruption of tag `tag` (0...6) with `fields` (as many as ``fieldNames(ofTag:)``).
+    init(tag: Int, fields f: [Int]) {
+        switch tag {
+        case 0: self = .duplicate(list: f[0], index: f[1])
+        case 1: self = .drop(list: f[0], index: f[1])
+        case 2: self = .shift(list: f[0], index: f[1], delta: f[2])
+        case 3: self = .reload(item: f[0])
+        case 4: self = .delete(item: f[0])
+        case 5: self = .insert(item: f[0])
+        default: self = .section(kind: f[0], section: f[1])
+        }
+    }
+
+    /// The file form: `[tag, fields...]`.
+    var fileForm: [Int] {
+        switch self {
+        case let .duplicate(list, index): [0, list, index]
+        case let .drop(list, index): [1, list, index]
+        case let .shift(list, index, delta): [2, list, index, delta]
+        case let .reload(item): [3, item]
+        case let .delete(item): [4, item]
+        case let .insert(item): [5, item]
+        case let .section(kind, section): [6, kind, section]
+        }
+    }
 }

@@ -1,4 +1,4 @@
-import DiffLabCLI
+@testable import DiffLabCLI
 import DiffLabJSON
 import Testing
 
@@ -17,7 +17,20 @@ struct FuzzCommandTests {
 
     @Test(arguments: [
         (["fuzz", "--engines", "fast"], "unknown engine 'fast'"), (["fuzz", "--properties", "pretty"], "unknown property 'pretty'"),
-        (["fuzz", "--seconds", "-1"], "--seconds expects a positive number"), (["fuzz", "--cases", "0"], "--cases expects a positive integer"),
+        (["fuzz", "--seconds", "-1"], "--seconds expects a number from 0.001 to 31536000 (got '-1')"),
+        // 1e-300 seconds ran no case and passed (exit 0).
+        (["fuzz", "--seconds", "1e-300"], "--seconds expects a number from 0.001 to 31536000 (got '1e-300')"),
+        (["fuzz", "--seconds", "inf"], "--seconds expects a number from 0.001 to 31536000"),
+        (["fuzz", "--seconds", "nan"], "--seconds expects a number from 0.001 to 31536000"),
+        (["fuzz", "--seconds", "1e300"], "--seconds expects a number from 0.001 to 31536000"),
+        (["fuzz", "--cases", "0"], "--cases expects an integer from 1 to 1000000000 (got '0')"),
+        (["fuzz", "--cases", "1000000001"], "--cases expects an integer from 1 to 1000000000"),
+        (["fuzz", "--cases", "99999999999999999999"], "--cases expects an integer from 1 to 1000000000"),
+        (["fuzz", "--max-size", "0"], "--max-size expects an integer from 1 to 10000 (got '0')"),
+        (["fuzz", "--max-size", "10001"], "--max-size expects an integer from 1 to 10000"),
+        (["fuzz", "--workers", "0"], "--workers expects an integer from 1 to 256 (got '0')"),
+        (["fuzz", "--workers", "100000"], "--workers expects an integer from 1 to 256"),
+        (["fuzz", "--seed", "-3"], "--seed expects an integer from 0 to 18446744073709551615"),
         (["fuzz", "file.json"], "fuzz takes no files"),
     ])
     func badArgumentsAreUsageErrors(arguments: [String], message: String) {
@@ -45,5 +58,48 @@ struct FuzzCommandTests {
         #expect(broken.status == 65)
         #expect(run(["replay", files.path("missing.json")]).status == 66)
         #expect(run(["replay", files.directory]).status == 65)  // the directory holds the broken file too
+    }
+
+    /// A run that checked nothing must fail, not pass.
+    @Test func aRunWithNoCaseFails() {
+        #expect(throws: CommandError(.failure, "fuzz: no case ran (the run ended before the first input was checked)")) {
+            try FuzzCommand.verdict(checks: 0, failures: 0)
+        }
+        #expect((try? FuzzCommand.verdict(checks: 5, failures: 0)) == .success)
+        #expect((try? FuzzCommand.verdict(checks: 5, failures: 1)) == .failure)
+    }
+
+    /// The progress line is rewritten with "\r" only on a terminal: never in a log.
+    @Test func progressIsPlainOffATerminal() {
+        let files = Files([:])
+        let r = run(["fuzz", "--seconds", "0.3", "--engines", "heckel", "--corpus", files.path("corpus")])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(!r.err.contains("\r"))
+        #expect(r.out.contains(" cases ("))
+    }
+
+    /// An empty folder compared nothing and passed (exit 0).
+    @Test func replayOfNoCaseFileFails() {
+        let files = Files(["notes.txt": "not a case"])
+        let r = run(["replay", files.directory])
+        #expect(r.status == 1)
+        #expect(r.out == "")
+        #expect(r.err.contains("replay: no case files (*.json) found in \(files.directory)"), "\(r.err)")
+    }
+
+    /// A damaged corruption list trapped in replay (a negative index as a remainder).
+    @Test(arguments: [
+        (#"[[0,0,-1]]"#, #""corruptions"[0][2] (index) must be an integer from 0 to 1000000, not -1"#),
+        (#"[[2,0,0,9223372036854775807]]"#, #""corruptions"[0][3] (delta) must be an integer from -1000000 to 1000000"#),
+        (#"[[6,0,-1]]"#, #""corruptions"[0][2] (section) must be an integer from 0 to 1000000, not -1"#),
+        (#"[[1,1,1e300]]"#, #""corruptions"[0][2] (index) must be an integer from 0 to 1000000, not 1e+300"#),
+        (#"[[5,"x"]]"#, #""corruptions"[0][1] (item) must be an integer from 0 to 1000000, not a JSON string"#),
+    ])
+    func replayOfDamagedCorruptionsIsADataError(corruptions: String, message: String) {
+        let text = Self.regression.replacing(#""corruptions":[[1,1,0],[3,0]]"#, with: #""corruptions":"# + corruptions)
+        let files = Files(["damaged.json": text])
+        let r = run(["replay", files.path("damaged.json")])
+        #expect(r.status == 65)
+        #expect(r.err.contains(files.path("damaged.json") + ": " + message), "\(r.err)")
     }
 }

@@ -26,21 +26,10 @@ struct ShippedEngineFuzzTests {
     }
 
     @Test func regressionCorpusReplays() throws {
-        let directory = repositoryRoot + "/Corpus/regressions"
-        guard let handle = opendir(directory) else {
-            Issue.record("no \(directory)")
-            return
-        }
-        var files: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix(".json") { files.append(directory + "/" + name) }
-        }
-        closedir(handle)
-        #expect(!files.isEmpty)
-        for file in files {
-            let text = try String(contentsOfFile: file, encoding: .utf8)
-            let regression = try RegressionCase(json: try DiffLabJSONParse(text))
+        let corpus = try regressionCorpus()
+        #expect(!corpus.isEmpty)
+        for (file, json) in corpus {
+            let regression = try RegressionCase(json: json)
             #expect(regression.replay() == [], "\(file)")
             // The saved input round-trips through JSON.
             #expect(try RegressionCase(json: regression.json) == regression)

@@ -1,0 +1,31 @@
+import DiffLabBench
+import Testing
+
+@Suite("Benchmark cells")
+struct BenchCellTests {
+    @Test func validateCellParsesAndRuns() throws {
+        let cell = try BenchCell(parsing: "validate:differencekit:int:1000")
+        #expect(cell.subject == validateSubjectName)
+        #expect(cell.size == 1_000)
+        #expect(cell.description == "validate:differencekit:int:1000")
+        cell.makeCall(seed: 1)()
+    }
+
+    /// An absurd size made the measure worker try to generate 10^12 items (a hang, then out of
+    /// memory); sizes are now checked against a documented range.
+    @Test(arguments: ["999999999999", "10000001", "0", "-5", "99999999999999999999999", "1e6", ""])
+    func sizeOutsideTheRangeIsRejected(size: String) {
+        #expect(throws: BenchCellError.badSize(size)) { try BenchCell(parsing: "hashmap:differencekit:int:" + size) }
+        #expect(BenchCellError.badSize(size).description == "cell size '\(size)' is not an integer from 1 to 10000000")
+    }
+
+    @Test func sizesAtTheBoundsAreAccepted() throws {
+        #expect(try BenchCell(parsing: "hashmap:differencekit:int:1").size == 1)
+        #expect(try BenchCell(parsing: "hash-floor:reverse:model:10000000").size == BenchCell.allowedSizes.upperBound)
+    }
+
+    @Test func unknownSubjectNamesTheSubjects() {
+        #expect(throws: BenchCellError.unknownSubject("validator")) { try BenchCell(parsing: "validator:differencekit:int:10") }
+        #expect(BenchCellError.unknownSubject("x").description.contains("hash-floor or validate"))
+    }
+}
