@@ -4,7 +4,8 @@
 // Layers (no back-edges):
 //   DiffLabCore (vocabulary) ← DiffLabEngines ← DiffLabBatch (UIKit's batch-update model)
 //     ← DiffLabFuzz (property-based fuzzing) ← DiffLabCLI ← difflab
-//   DiffLabBench (benchmarks, policy lab) sits beside DiffLabFuzz, on the engines.
+//   DiffLabBench (benchmarks, policy lab) sits beside DiffLabFuzz, on the engines and the batch model
+//   (its `validate` cell times the validator).
 //   DiffLabGate (regression-gate statistics and verdicts) and DiffLabReport (markdown reports with
 //   SVG plots) read measurements, not engines; the CLI drives them. The gate's summary formats
 //   numbers with DiffLabReport's formatters.
