@@ -81,6 +81,12 @@ struct ErrorTests {
         ErrorCase("[0, -1e400]", 1, 5, "number out of range"),
         ErrorCase("1e999999999999999999999", 1, 1, "number out of range"),
         ErrorCase("1" + String(repeating: "0", count: 400), 1, 1, "number out of range"),
+        // Integers are exact but bounded by the Double range: at most 309 digits, below ~1.8e308.
+        ErrorCase("1" + String(repeating: "0", count: 309), 1, 1, "number out of range"),
+        ErrorCase("[" + String(repeating: "9", count: 309) + "]", 1, 2, "number out of range"),
+        ErrorCase("1e309", 1, 1, "number out of range"),
+        ErrorCase("-0.1e310", 1, 1, "number out of range"),
+        ErrorCase("[1, " + String(repeating: "7", count: 100_000) + "]", 1, 5, "number out of range"),
         ErrorCase("0x10", 1, 2, trailing),
         ErrorCase("1.5.2", 1, 4, trailing),
     ]
@@ -119,8 +125,8 @@ struct ErrorTests {
         ErrorCase("[\"😀😀\", x]", 1, 8, "unexpected character 'x', expected a value"),
         ErrorCase("\t\t@", 1, 3, "unexpected character '@', expected a value"),
         ErrorCase("\u{FEFF}  @", 1, 3, "unexpected character '@', expected a value"),
-        // Keys that are canonically equivalent Strings are the same key.
-        ErrorCase("{\"é\":1,\"e\u{301}\":2}", 1, 8, "duplicate key \"e\u{301}\" in object"),
+        // Keys compare literally: only the same code points make a duplicate.
+        ErrorCase("{\"é\":1,\"e\u{301}\":2,\"é\":3}", 1, 15, "duplicate key \"é\" in object"),
     ]
 
     @Test("structural errors", arguments: structural)
