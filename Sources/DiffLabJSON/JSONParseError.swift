@@ -29,7 +29,7 @@
 /// | `expected digit after '-'` | `-`, `-a` |
 /// | `expected digit after decimal point` | `1.`, `1.e3` |
 /// | `expected digit in exponent` | `1e`, `1e+` |
-/// | `number out of range` | `1e400`, `-1e400`, a 310-digit integer: the magnitude must round to a finite `Double` (at most about 1.8e308), integers included |
+/// | `number out of range (magnitude above about 1.8e308, the largest double; integers have at most 309 digits)` | `1e400`, `-1e400`, a 310-digit integer: the magnitude must round to a finite `Double`, integers included |
 /// | `unterminated string` | `"abc` |
 /// | `unescaped control character U+000A in string` | a raw newline inside a string |
 /// | `invalid escape sequence '\x'` | `"\x"` |

@@ -412,10 +412,13 @@ struct JSONParser {
         // General path: correctly rounded conversion of the (already validated) token.
         let token = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<pos]), as: UTF8.self)
         guard let double = Double(token), double.isFinite else {
-            throw error(at: start, "number out of range")
+            throw error(at: start, JSONParser.outOfRange)
         }
         return JSONValue(double)
     }
+
+    /// The message for numbers beyond `Double`'s range, naming the limit.
+    static let outOfRange = "number out of range (magnitude above about 1.8e308, the largest double; integers have at most 309 digits)"
 
     /// The largest number of digits an in-range integer can have: 10^309 exceeds
     /// `Double.greatestFiniteMagnitude` (about 1.8 * 10^308).
@@ -458,7 +461,7 @@ struct JSONParser {
         guard zeros >= 0 else { return nil }
         let digitCount = last - first + 1 + zeros
         guard digitCount <= JSONParser.maximumIntegerDigits else {
-            throw error(at: start, "number out of range")
+            throw error(at: start, JSONParser.outOfRange)
         }
         if digitCount <= 19 {  // < 10^19 < 2^64: no overflow
             var magnitude: UInt64 = 0
@@ -476,7 +479,7 @@ struct JSONParser {
         let decimal = String(decoding: text, as: UTF8.self)
         if digitCount == JSONParser.maximumIntegerDigits {
             guard let double = Double(decimal), double.isFinite else {
-                throw error(at: start, "number out of range")
+                throw error(at: start, JSONParser.outOfRange)
             }
         }
         return .bigInteger(JSONBigInteger(canonical: decimal))
