@@ -50,10 +50,10 @@ enum ValidateCommand {
     }
 }
 
-/// `difflab stages OLD.json NEW.json [--engine E]`.
+/// `difflab stages OLD.json NEW.json [--engine E] [--strings R]`.
 enum StagesCommand {
     static let help = """
-        USAGE: difflab stages OLD.json NEW.json [--engine NAME]
+        USAGE: difflab stages OLD.json NEW.json [--engine NAME] [--strings RULE]
 
         Splits a sectioned diff into stages that are each a valid batch update on their own
         intermediate data (as DifferenceKit's StagedChangeset): updates, then deletes, then
@@ -61,7 +61,8 @@ enum StagesCommand {
 
         INPUT
           Each file holds [{"id": S, "items": [elements]}, ...]: S a string or number, elements
-          as in 'difflab diff' (a scalar, or {"id": ..., "content": ...}).
+          as in 'difflab diff' (a scalar, or {"id": ..., "content": ...}). Numbers and strings
+          compare as in 'difflab diff': integers exactly, strings literally by default.
 
         OUTPUT
           A JSON array of stages: {"data": [sections, as the input], "changes": {the keys of
@@ -69,6 +70,9 @@ enum StagesCommand {
 
         OPTIONS
           --engine NAME   pairs sections and items: \(EngineKind.allNames) (default: hashmap)
+          --strings RULE  literal (default): strings compare code point for code point;
+                          canonical: up to Unicode canonical equivalence (the data then
+                          shows the first spelling read, OLD before NEW)
           -h, --help      show this help
 
         EXIT STATUS
@@ -78,7 +82,7 @@ enum StagesCommand {
     typealias Model = SectionedList<JSONValue, JSONElement>
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) {
-        let parsed = try OptionSpec(valued: ["engine"]).parse(arguments)
+        let parsed = try OptionSpec(valued: ["engine", "strings"]).parse(arguments)
         if parsed.flag("help") {
             console.out(help + "\n")
             return
@@ -87,8 +91,9 @@ enum StagesCommand {
             throw .usage("stages needs two files, OLD.json and NEW.json (got \(parsed.positionals.count))")
         }
         let engine = try parseEngine(parsed.value("engine") ?? "hashmap")
-        let old = try model(try readJSON(parsed.positionals[0]), what: parsed.positionals[0])
-        let new = try model(try readJSON(parsed.positionals[1]), what: parsed.positionals[1])
+        var decoder = ElementDecoder(strings: try parseStrings(parsed.value("strings")))
+        let old = try model(try readJSON(parsed.positionals[0]), what: parsed.positionals[0], &decoder)
+        let new = try model(try readJSON(parsed.positionals[1]), what: parsed.positionals[1], &decoder)
         let changeset = StagedChangeset(from: old, to: new, engine: engine)
         let stages: [JSONValue] = changeset.stages.map { stage in
             .object(JSONObject([("data", encode(stage.data)), ("changes", BatchUpdateJSON.encodeChanges(stage.changes))]))
@@ -96,7 +101,8 @@ enum StagesCommand {
         console.out(JSONValue.array(stages).serialized() + "\n")
     }
 
-    static func model(_ value: JSONValue, what: String) throws(CommandError) -> Model {
+    /// Decodes a sectioned list; `decoder` applies the `--strings` rule to section ids and items.
+    static func model(_ value: JSONValue, what: String, _ decoder: inout ElementDecoder) throws(CommandError) -> Model {
         guard case .array(let sections) = value else {
             throw .data("\(what): expected a JSON array of sections, not \(withArticle(value.typeName))")
         }
@@ -106,13 +112,13 @@ enum StagesCommand {
             guard case .object(let object) = section else {
                 throw .data("\(context) is \(withArticle(section.typeName)); expected {\"id\": ..., \"items\": [...]}")
             }
-            let id = try scalarID(of: object, otherKey: "items", context)
+            let id = try decoder.apply(try scalarID(of: object, otherKey: "items", context), context)
             guard case .array(let items)? = object["items"] else {
                 throw .data("\(context): \"items\" must be an array of elements")
             }
             var elements: [JSONElement] = []
             for (i, item) in items.enumerated() {
-                elements.append(try JSONElement.element(from: item, at: "\(context), item \(i)"))
+                elements.append(try decoder.element(from: item, at: "\(context), item \(i)"))
             }
             model.sections.append(.init(id: id, items: elements))
         }

@@ -2,10 +2,11 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabJSON
 
-/// `difflab diff OLD.json NEW.json [--engine E] [--batch] [--moves S] [--sections F,T]`.
+/// `difflab diff OLD.json NEW.json [--engine E] [--batch] [--moves S] [--sections F,T] [--strings R]`.
 enum DiffCommand {
     static let help = """
         USAGE: difflab diff OLD.json NEW.json [--engine NAME] [--moves STRATEGY] [--batch] [--sections FROM,TO]
+                            [--strings RULE]
 
         Diffs two lists and prints one JSON object on standard output:
           {"inserts":[...],"deletes":[...],"updates":[...],"moves":[{"from":i,"to":j},...]}
@@ -17,6 +18,11 @@ enum DiffCommand {
             a string or number      its own identifier and content (1 and "1" differ), or
             {"id": S, "content": C} identifier S (a string or number), content C (any JSON,
                                     compared as a JSON value; absent means null).
+          Numbers compare by value: 1, 1.0 and 1e0 are the same; integers are exact at any size
+          (18446744073709551615 and 18446744073709551614 differ) up to about 1.8e308, larger
+          numbers are an error. Strings compare literally, code point for code point, as IGListKit
+          compares NSString identifiers: "\\u00e9" (é) and "e\\u0301" (e + combining accent) are two
+          different items. --strings canonical treats such canonically equivalent spellings as one.
 
         OPTIONS
           --engine NAME       \(EngineKind.allNames) (default: heckel)
@@ -31,13 +37,18 @@ enum DiffCommand {
                               updates become delete + insert (forBatchUpdates())
           --sections F,T      address items as [section, item] index paths: old indices in
                               section F, new indices in section T
+          --strings RULE      how strings in identifiers and content compare:
+                                literal (default)  code point for code point (UTF-8 bytes)
+                                canonical          Unicode canonical equivalence (Swift's
+                                                   String ==); two keys of one object that
+                                                   are equivalent are then an error (65)
           -h, --help          show this help
 
         EXIT STATUS
           0 success, 64 bad command line, 65 bad input data, 66 input file unreadable
         """
 
-    static let options = OptionSpec(valued: ["engine", "moves", "sections"], flags: ["batch"])
+    static let options = OptionSpec(valued: ["engine", "moves", "sections", "strings"], flags: ["batch"])
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) {
         let parsed = try options.parse(arguments)
@@ -54,9 +65,10 @@ enum DiffCommand {
             throw .usage("unknown move strategy '\(movesName)' (expected offsets or minimal)")
         }
         let sections = try parsed.value("sections").map { text throws(CommandError) in try parseSections(text) }
+        var decoder = ElementDecoder(strings: try parseStrings(parsed.value("strings")))
 
-        let old = try readList(parsed.positionals[0])
-        let new = try readList(parsed.positionals[1])
+        let old = try readList(parsed.positionals[0], &decoder)
+        let new = try readList(parsed.positionals[1], &decoder)
         var result = engine.diff(from: old, to: new, moves: moves)
         if parsed.flag("batch") { result = result.forBatchUpdates() }
         console.out(render(result, sections: sections).serialized() + "\n")

@@ -7,8 +7,14 @@ import DiffLabJSON
 ///   different identifiers; `1` and `1.0` are the same number.
 /// - An object `{"id": scalar, "content": any JSON}` has that identifier and content (content
 ///   compared as JSON values, object key order ignored; an absent content is `null`).
+///
+/// Identifiers and contents compare as ``JSONValue``s: integers exactly at any size
+/// (`18446744073709551615` ≠ `18446744073709551614`), strings literally, code point for code point
+/// (`"\u00e9"` ≠ `"e\u0301"`, as in IGListKit). For `--strings canonical`, ``ElementDecoder``
+/// rewrites canonically equivalent strings to one spelling while decoding, so this type and the
+/// engines never need to know the rule.
 public struct JSONElement: Diffable, Hashable, Sendable {
-    /// The identifier: a `.string`, `.integer` or `.double` value.
+    /// The identifier: a `.string`, `.integer`, `.bigInteger` or `.double` value.
     public var id: JSONValue
     /// The content compared for updates.
     public var content: JSONValue
@@ -25,12 +31,45 @@ public struct JSONElement: Diffable, Hashable, Sendable {
     /// Contents compare as JSON values: numbers by value, objects ignoring key order.
     public func isContentEqual(to other: JSONElement) -> Bool { content == other.content }
 
-    /// Decodes a JSON array of elements.
+    /// Decodes a JSON array of elements with literal string comparison (see ``ElementDecoder``).
     ///
     /// - Parameter what: names the input in error messages, e.g. `"OLD.json"`.
     /// - Throws: ``CommandError/data(_:)`` naming the input, the element index and what is wrong.
     /// - Complexity: O(n).
     public static func list(from value: JSONValue, what: String) throws(CommandError) -> [JSONElement] {
+        var decoder = ElementDecoder(strings: .literal)
+        return try decoder.list(from: value, what: what)
+    }
+
+    /// Decodes one element with literal string comparison; `context` prefixes error messages.
+    public static func element(from item: JSONValue, at context: String) throws(CommandError) -> JSONElement {
+        var decoder = ElementDecoder(strings: .literal)
+        return try decoder.element(from: item, at: context)
+    }
+}
+
+/// Decodes list elements under one string-comparison rule (`--strings`).
+///
+/// - ``JSONStringComparison/literal``: values are used as parsed.
+/// - ``JSONStringComparison/canonical``: every string (identifiers, contents, object keys inside
+///   contents, section identifiers) is replaced by the first spelling this decoder saw of its Unicode
+///   canonical-equivalence class (``JSONStringCanonicalizer``). Decode OLD and NEW with the **same**
+///   decoder: then literal comparison of the results is canonical equivalence of the inputs.
+///   Output (e.g. `difflab stages` data) shows those first-seen spellings.
+public struct ElementDecoder: Sendable {
+    private var canonicalizer: JSONStringCanonicalizer?
+
+    /// A decoder applying `strings`.
+    public init(strings: JSONStringComparison) {
+        canonicalizer = strings == .canonical ? JSONStringCanonicalizer() : nil
+    }
+
+    /// Decodes a JSON array of elements.
+    ///
+    /// - Parameter what: names the input in error messages, e.g. `"OLD.json"`.
+    /// - Throws: ``CommandError/data(_:)`` naming the input, the element index and what is wrong.
+    /// - Complexity: O(size of `value`).
+    public mutating func list(from value: JSONValue, what: String) throws(CommandError) -> [JSONElement] {
         guard case .array(let items) = value else {
             throw .data("\(what): expected a JSON array of elements, not \(withArticle(value.typeName))")
         }
@@ -43,25 +82,52 @@ public struct JSONElement: Diffable, Hashable, Sendable {
     }
 
     /// Decodes one element; `context` prefixes error messages.
-    public static func element(from item: JSONValue, at context: String) throws(CommandError) -> JSONElement {
+    ///
+    /// - Throws: a data error for a wrong shape, or (canonical rule) for an object in the content
+    ///   with two canonically equivalent keys.
+    public mutating func element(from item: JSONValue, at context: String) throws(CommandError) -> JSONElement {
         switch item {
-        case .string, .integer, .double:
-            return JSONElement(id: item, content: item)
+        case .string, .integer, .bigInteger, .double:
+            let id = try apply(item, context)
+            return JSONElement(id: id, content: id)
         case .object(let object):
-            let id = try scalarID(of: object, otherKey: "content", context)
-            return JSONElement(id: id, content: object["content"] ?? .null)
+            let id = try apply(try scalarID(of: object, otherKey: "content", context), context)
+            return JSONElement(id: id, content: try apply(object["content"] ?? .null, context))
         default:
             throw .data(
                 "\(context) is \(withArticle(item.typeName)); expected a string, a number or {\"id\": ..., \"content\": ...}")
         }
     }
+
+    /// `value` under the rule: unchanged (literal) or canonicalised.
+    ///
+    /// - Throws: a data error prefixed with `context` for canonically equivalent keys in one object.
+    mutating func apply(_ value: JSONValue, _ context: String) throws(CommandError) -> JSONValue {
+        do {
+            // Optional chaining mutates the canonicaliser in place (no copy of its set).
+            return try canonicalizer?.canonicalize(value) ?? value
+        } catch {
+            throw .data("\(context): \(error) (with --strings canonical they would be one key)")
+        }
+    }
+}
+
+/// Parses the `--strings` option (absent means `literal`).
+///
+/// - Throws: a usage error naming the option and the allowed values.
+func parseStrings(_ value: String?) throws(CommandError) -> JSONStringComparison {
+    guard let value else { return .literal }
+    guard let rule = JSONStringComparison(rawValue: value) else {
+        throw .usage("unknown value '\(value)' for --strings (expected literal or canonical)")
+    }
+    return rule
 }
 
 /// Reads and decodes a list file for a command.
 ///
 /// - Throws: exit 66 when unreadable, exit 65 for malformed JSON or a wrong element shape.
-func readList(_ path: String) throws(CommandError) -> [JSONElement] {
-    try JSONElement.list(from: try readJSON(path), what: path)
+func readList(_ path: String, _ decoder: inout ElementDecoder) throws(CommandError) -> [JSONElement] {
+    try decoder.list(from: try readJSON(path), what: path)
 }
 
 /// Reads and parses a JSON file for a command.
@@ -95,7 +161,7 @@ func scalarID(of object: JSONObject, otherKey: String, _ context: String) throws
     }
     guard let id = object["id"] else { throw .data("\(context) has no \"id\"") }
     switch id {
-    case .string, .integer, .double: return id
+    case .string, .integer, .bigInteger, .double: return id
     default: throw .data("\(context): \"id\" must be a string or a number, not \(withArticle(id.typeName))")
     }
 }

@@ -5,13 +5,15 @@
 /// - **Lookup:** objects with at most 16 members are searched linearly (cheap and allocation-free);
 ///   larger objects keep a hash index, giving average O(1) lookup, insertion and replacement.
 ///   Removal is O(count) because later members shift down.
-/// - Keys are compared with `String` equality (Unicode canonical equivalence), so `"é"` written
-///   precomposed and decomposed are the same key.
+/// - Keys are compared **literally**, code point for code point (their UTF-8 bytes), like string
+///   values (see ``JSONValue``): `"\u00e9"` (precomposed é) and `"e\u0301"` (decomposed) are two
+///   different keys, although Swift's `String ==` calls them equal. Lookups by a `String` key use the
+///   same rule.
 public struct JSONObject: Sendable {
     /// Members in insertion order; keys are unique.
     private var entries: [(key: String, value: JSONValue)]
     /// Key → position in `entries`; present only when `entries.count > JSONObject.indexThreshold`.
-    private var index: [String: Int]?
+    private var index: [LiteralKey: Int]?
 
     /// Objects larger than this keep a hash index.
     private static let indexThreshold = 16
@@ -82,7 +84,7 @@ public struct JSONObject: Sendable {
     mutating func appendUnchecked(key: String, value: JSONValue) {
         entries.append((key: key, value: value))
         if index != nil {
-            index?[key] = entries.count - 1
+            index?[LiteralKey(string: key)] = entries.count - 1
         } else if entries.count > JSONObject.indexThreshold {
             rebuildIndex()
         }
@@ -90,9 +92,9 @@ public struct JSONObject: Sendable {
 
     private func position(of key: String) -> Int? {
         if let index {
-            return index[key]
+            return index[LiteralKey(string: key)]
         }
-        for position in entries.indices where entries[position].key == key {
+        for position in entries.indices where LiteralString.equal(entries[position].key, key) {
             return position
         }
         return nil
@@ -103,9 +105,9 @@ public struct JSONObject: Sendable {
             index = nil
             return
         }
-        var newIndex = [String: Int](minimumCapacity: entries.count)
+        var newIndex = [LiteralKey: Int](minimumCapacity: entries.count)
         for (position, entry) in entries.enumerated() {
-            newIndex[entry.key] = position
+            newIndex[LiteralKey(string: entry.key)] = position
         }
         index = newIndex
     }
@@ -142,7 +144,8 @@ extension JSONObject: Sequence {
 // MARK: - Equatable & Hashable (order-insensitive)
 
 extension JSONObject: Hashable {
-    /// `true` when both objects have the same key set and equal values per key; order is ignored.
+    /// `true` when both objects have the same key set (keys compared literally) and equal values per
+    /// key; order is ignored.
     /// Complexity: average O(count) (O(count²) only for objects of ≤ 16 members, i.e. bounded).
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
@@ -160,7 +163,7 @@ extension JSONObject: Hashable {
         var sum: UInt = 0
         for (key, value) in entries {
             var memberHasher = Hasher()
-            memberHasher.combine(key)
+            LiteralString.hash(key, into: &memberHasher)
             memberHasher.combine(value)
             sum &+= UInt(bitPattern: memberHasher.finalize())
         }

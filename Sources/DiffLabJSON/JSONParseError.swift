@@ -23,13 +23,13 @@
 /// | `expected string key or '}'` | `{1:2}`, `{` |
 /// | `expected string key` | `{"a":1,}` |
 /// | `expected ':' after object key` | `{"a" 1}` |
-/// | `duplicate key "x" in object` | `{"x":1,"x":2}` (key shown JSON-escaped; keys compare as Swift `String`s, so canonically equivalent spellings such as precomposed and decomposed `é` are duplicates) |
+/// | `duplicate key "x" in object` | `{"x":1,"x":2}` (key shown JSON-escaped; keys compare literally, code point for code point, so precomposed and decomposed `é` are two different keys, not duplicates) |
 /// | `invalid literal, expected 'true'` (or `'false'`, `'null'`) | `tru`, `nul`, `fals e` |
 /// | `leading zeros are not allowed in numbers` | `01`, `-00` |
 /// | `expected digit after '-'` | `-`, `-a` |
 /// | `expected digit after decimal point` | `1.`, `1.e3` |
 /// | `expected digit in exponent` | `1e`, `1e+` |
-/// | `number out of range` | `1e400`, `-1e400` |
+/// | `number out of range (magnitude above about 1.8e308, the largest double; integers have at most 309 digits)` | `1e400`, `-1e400`, a 310-digit integer: the magnitude must round to a finite `Double`, integers included |
 /// | `unterminated string` | `"abc` |
 /// | `unescaped control character U+000A in string` | a raw newline inside a string |
 /// | `invalid escape sequence '\x'` | `"\x"` |

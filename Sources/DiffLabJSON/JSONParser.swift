@@ -12,10 +12,15 @@ extension JSONValue {
     /// - Strict grammar: no comments, no trailing commas, no single quotes, no `NaN`/`Infinity`, no
     ///   leading `+` or leading zeros, no `1.` or `.5`; raw control characters (< U+0020) in strings are
     ///   errors; `\uXXXX` escapes must pair surrogates correctly; duplicate keys in one object are errors.
-    /// - Numbers are normalised (see ``JSONValue``): integers that fit `Int` are exact (including
-    ///   `Int.min`); other numbers are parsed to the correctly rounded `Double` and become `.integer` if
-    ///   that `Double` is integral and fits `Int` (so `-9223372036854775809` rounds to `Int.min`, and
-    ///   `1e-400` underflows to `.integer(0)`). Results that overflow to infinity are an error.
+    /// - Numbers are normalised (see ``JSONValue``): a number whose value is an integer — judged by its
+    ///   decimal spelling, so `1.5e1` and `150e-1` are 15 — is exact: `.integer` if it fits `Int`
+    ///   (including `Int.min`), else `.bigInteger` with its canonical digits (`-9223372036854775809`,
+    ///   `1e22`, `1.8446744073709551615e19` are kept exactly). Other numbers are parsed to the correctly
+    ///   rounded `Double`, normalised by ``init(_:)`` (so `1e-400` underflows to `.integer(0)`).
+    /// - Range: every number, integers included, must round to a finite `Double` (magnitude at most
+    ///   about 1.8e308, i.e. integers of at most 309 digits); otherwise it is the error
+    ///   `number out of range`. This bounds the work and memory per number: a 100,000-digit literal is
+    ///   rejected after one scan, and `1e999999` is never expanded.
     /// - Nesting is limited to 512 levels.
     ///
     /// Never traps, whatever the input. Complexity: O(n) time in the input length; memory
@@ -353,18 +358,26 @@ struct JSONParser {
                 }
                 magnitude = sum
             }
-            if !overflow {
-                if negative {
-                    if magnitude <= UInt64(Int.max) {
-                        return .integer(-Int(magnitude))
-                    } else if magnitude == UInt64(Int.max) + 1 {
-                        return .integer(Int.min)
-                    }
-                } else if magnitude <= UInt64(Int.max) {
-                    return .integer(Int(magnitude))
-                }
+            if !overflow, let small = JSONParser.int(magnitude: magnitude, negative: negative) {
+                return .integer(small)
+            }
+            // Beyond `Int`: exact digits (always integral, so never nil).
+            if let exact = try integralValue(
+                negative: negative, integerDigits: integerStart..<integerEnd, fractionDigits: fractionStart..<fractionEnd,
+                exponent: 0, start: start)
+            {
+                return exact
             }
         } else {
+            // An integral value however spelled (`1.5e3`, `1.8446744073709551615e19`) is kept exactly.
+            // A saturated exponent is out of range or underflows; the general path handles both.
+            if !exponentSaturated,
+                let exact = try integralValue(
+                    negative: negative, integerDigits: integerStart..<integerEnd, fractionDigits: fractionStart..<fractionEnd,
+                    exponent: exponent, start: start)
+            {
+                return exact
+            }
             // Clinger's fast path: ≤ 2^53 significand and |power of ten| ≤ 22 is one correctly
             // rounded IEEE operation on exact operands.
             var significand: UInt64 = 0
@@ -389,9 +402,6 @@ struct JSONParser {
                 }
             }
             let power = exponent - (fractionEnd - fractionStart)
-            if exact, significand == 0 {
-                return .integer(0)  // 0.0, -0e5, 0.000e-3 … (-0 normalises to 0)
-            }
             if exact, power >= -22, power <= 22 {
                 let mantissa = Double(significand)
                 let magnitude = power >= 0 ? mantissa * powersOfTen[power] : mantissa / powersOfTen[-power]
@@ -402,9 +412,77 @@ struct JSONParser {
         // General path: correctly rounded conversion of the (already validated) token.
         let token = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<pos]), as: UTF8.self)
         guard let double = Double(token), double.isFinite else {
-            throw error(at: start, "number out of range")
+            throw error(at: start, JSONParser.outOfRange)
         }
         return JSONValue(double)
+    }
+
+    /// The message for numbers beyond `Double`'s range, naming the limit.
+    static let outOfRange = "number out of range (magnitude above about 1.8e308, the largest double; integers have at most 309 digits)"
+
+    /// The largest number of digits an in-range integer can have: 10^309 exceeds
+    /// `Double.greatestFiniteMagnitude` (about 1.8 * 10^308).
+    static let maximumIntegerDigits = 309
+
+    /// `magnitude` with the sign applied, if that fits `Int` (`Int.min` included).
+    @inline(__always)
+    static func int(magnitude: UInt64, negative: Bool) -> Int? {
+        if negative {
+            if magnitude <= UInt64(Int.max) { return -Int(magnitude) }
+            return magnitude == UInt64(Int.max) + 1 ? Int.min : nil
+        }
+        return magnitude <= UInt64(Int.max) ? Int(magnitude) : nil
+    }
+
+    /// The exact value of a validated number token, if it is an integer; `nil` if it is not.
+    ///
+    /// The value is digits × 10^(exponent − fraction length). With the significant digits running
+    /// from the first to the last non-zero digit, it is an integer exactly when the power of ten left
+    /// after the last significant digit is non-negative. Then it is `.integer` if it fits `Int`, else
+    /// `.bigInteger` of its canonical digits (built in O(token + 309)).
+    ///
+    /// - Throws: `number out of range` for more than ``maximumIntegerDigits`` digits, or a
+    ///   309-digit integer beyond `Double`'s range — checked before any digits are copied, so a
+    ///   100,000-digit literal or `1e999999` costs one scan of the token.
+    private func integralValue(
+        negative: Bool, integerDigits: Range<Int>, fractionDigits: Range<Int>, exponent: Int, start: Int
+    ) throws(JSONParseError) -> JSONValue? {
+        let count = integerDigits.count + fractionDigits.count
+        // The k-th digit of integer part + fraction, as a buffer offset.
+        func offset(_ k: Int) -> Int {
+            k < integerDigits.count ? integerDigits.lowerBound + k : fractionDigits.lowerBound + (k - integerDigits.count)
+        }
+        var first = 0
+        while first < count, buffer[offset(first)] == ASCII.zero { first += 1 }
+        guard first < count else { return .integer(0) }  // 0, -0.0, 0e5 … (-0 normalises to 0)
+        var last = count - 1
+        while buffer[offset(last)] == ASCII.zero { last -= 1 }
+        let zeros = exponent - fractionDigits.count + (count - 1 - last)
+        guard zeros >= 0 else { return nil }
+        let digitCount = last - first + 1 + zeros
+        guard digitCount <= JSONParser.maximumIntegerDigits else {
+            throw error(at: start, JSONParser.outOfRange)
+        }
+        if digitCount <= 19 {  // < 10^19 < 2^64: no overflow
+            var magnitude: UInt64 = 0
+            for k in first...last { magnitude = magnitude * 10 + UInt64(buffer[offset(k)] &- ASCII.zero) }
+            for _ in 0..<zeros { magnitude *= 10 }
+            if let small = JSONParser.int(magnitude: magnitude, negative: negative) {
+                return .integer(small)
+            }
+        }
+        var text: [UInt8] = []
+        text.reserveCapacity(digitCount + 1)
+        if negative { text.append(ASCII.minus) }
+        for k in first...last { text.append(buffer[offset(k)]) }
+        text.append(contentsOf: repeatElement(ASCII.zero, count: zeros))
+        let decimal = String(decoding: text, as: UTF8.self)
+        if digitCount == JSONParser.maximumIntegerDigits {
+            guard let double = Double(decimal), double.isFinite else {
+                throw error(at: start, JSONParser.outOfRange)
+            }
+        }
+        return .bigInteger(JSONBigInteger(canonical: decimal))
     }
 
     @inline(__always)

@@ -2,6 +2,8 @@
 //
 // Files in this module:
 //   JSONValue.swift   the value enum, normalising initialisers, equality/hashing, accessors, literals
+//   JSONBigInteger.swift  exact integers beyond Int, as canonical decimal text
+//   JSONStrings.swift literal string comparison, and the canonical-equivalence canonicaliser
 //   JSONObject.swift  the order-preserving, order-insensitive-equality object type
 //   JSONParser.swift  the RFC 8259 parser over UTF-8 bytes (iterative, depth-limited)
 //   JSONWriter.swift  compact and pretty serialisation
@@ -10,16 +12,38 @@
 /// A JSON value.
 ///
 /// ## Number model
-/// JSON has a single number type; this model splits it in two so integers stay exact:
+/// JSON has a single number type; this model splits it in three so integers stay exact at any size:
 /// - ``integer(_:)`` holds every number whose *value* is an integer exactly representable as `Int`,
 ///   however it was spelled: `1`, `1.0`, `1e0`, `100E-2`, `-0` all become `.integer(1)` / `.integer(0)`.
-/// - ``double(_:)`` holds every other finite number. The parser, ``init(_:)`` and the float-literal
-///   initialiser never put an integral value that fits in `Int` into `.double`.
+/// - ``bigInteger(_:)`` holds every other integer value, exactly, as canonical decimal digits
+///   (``JSONBigInteger``): `18446744073709551615`, `1.8446744073709551615e19` and
+///   `184467440737095516150e-1` are all `.bigInteger("18446744073709551615")`, and differ from
+///   `18446744073709551614`. Never rounded through `Double`.
+/// - ``double(_:)`` holds every other finite number, i.e. the non-integral ones, as the correctly
+///   rounded `Double` (so `0.1` and `0.10000000000000000001` are the same number).
 ///
-/// The enum cases are public, so code can still build `.double(1.0)` by hand. To keep that harmless,
-/// equality and hashing compare numbers **by value**: `.double(1.0) == .integer(1)` and both hash alike.
-/// `.double(-0.0) == .integer(0)`. A hand-built `.double(.nan)` is not equal to itself (IEEE semantics),
-/// and non-finite doubles are written as `null` (see ``serialized(pretty:)``).
+/// A number is *integral* by its decimal spelling: `1.5e1` is the integer 15. The parser, ``init(_:)``
+/// and the float-literal initialiser never put an integral value into `.double`, nor an `Int`-sized
+/// one into `.bigInteger`. (A non-integral spelling whose nearest `Double` is integral, such as
+/// `9007199254740993.5`, becomes that integer.)
+///
+/// Range: every parsed number, integers included, rounds to a finite `Double` (integers have at
+/// most 309 digits); larger ones are the parse error `number out of range`. So a hostile number
+/// costs at most O(its length + 309) to read, compare, hash and write.
+///
+/// The enum cases are public, so code can still build `.double(1.0)` or `.bigInteger` of a small
+/// value by hand. To keep that harmless, equality and hashing compare numbers **by exact value**:
+/// `.double(1.0) == .integer(1)`, `.double(1e23) == .bigInteger("99999999999999991611392")`, and
+/// equal numbers hash alike. `.double(-0.0) == .integer(0)`. A hand-built `.double(.nan)` is not
+/// equal to itself (IEEE semantics), and non-finite doubles are written as `null` (see
+/// ``serialized(pretty:)``).
+///
+/// ## Strings
+/// Strings compare **literally**, code point for code point (by their UTF-8 bytes), as RFC 8259 §8.3
+/// describes: `"\u00e9"` (é) and `"e\u0301"` (e + combining accent) are different strings, although
+/// Swift's `String ==` calls them equal (canonical equivalence). Hashing uses the UTF-8 bytes too.
+/// Object keys follow the same rule (see ``JSONObject``). To compare up to canonical equivalence,
+/// run both values through one ``JSONStringCanonicalizer`` first.
 ///
 /// ## Equality
 /// Objects compare ignoring key order (see ``JSONObject``); arrays compare element-wise in order;
@@ -38,10 +62,14 @@ public enum JSONValue: Sendable {
     /// A JSON number whose value is an integer exactly representable as `Int`
     /// (`1`, `1.0`, `1e2`, `-0`, `100E-2`, `-9223372036854775808`).
     case integer(Int)
-    /// Any other finite JSON number. By convention never holds an integral value that fits in `Int`
+    /// A JSON number whose value is an integer outside `Int`'s range, kept exactly
+    /// (`9223372036854775808`, `-1e30`). By convention never holds an `Int`-sized value; equality
+    /// tolerates violations, see the type docs.
+    case bigInteger(JSONBigInteger)
+    /// Any other finite JSON number: a non-integral one. By convention never holds an integral value
     /// (use ``init(_:)`` to construct normalised values); equality tolerates violations, see the type docs.
     case double(Double)
-    /// A JSON string (any valid Unicode; escapes already decoded).
+    /// A JSON string (any valid Unicode; escapes already decoded). Compared literally, see the type docs.
     case string(String)
     /// A JSON array, in document order.
     case array([JSONValue])
@@ -51,16 +79,30 @@ public enum JSONValue: Sendable {
     /// Creates a number from a `Double`, normalising it like the parser does.
     ///
     /// - If `double` is integral and exactly representable as `Int` (including `-0.0`), the result is
-    ///   `.integer`; otherwise it is `.double(double)`.
+    ///   `.integer`; if it is integral beyond `Int` (every finite double of magnitude 2^63 or more), it
+    ///   is `.bigInteger` of its exact value (`1e23` becomes `99999999999999991611392`); otherwise it
+    ///   is `.double(double)`.
     /// - Non-finite inputs (`.infinity`, `.nan`) are stored as `.double` unchanged; they cannot come from
     ///   the parser and are written as `null` by ``serialized(pretty:)``.
     ///
-    /// Complexity: O(1).
+    /// Complexity: O(1) (at most a 309-digit expansion for huge magnitudes).
     public init(_ double: Double) {
         if let exact = JSONValue.exactInt(double) {
             self = .integer(exact)
+        } else if let big = JSONBigInteger(exactly: double) {
+            self = .bigInteger(big)
         } else {
             self = .double(double)
+        }
+    }
+
+    /// Creates a number from an exact integer: `.integer` if it fits `Int`, else `.bigInteger`.
+    /// Complexity: O(number of digits).
+    public init(_ integer: JSONBigInteger) {
+        if let small = integer.intValue {
+            self = .integer(small)
+        } else {
+            self = .bigInteger(integer)
         }
     }
 
@@ -78,8 +120,9 @@ public enum JSONValue: Sendable {
 // MARK: - Equatable & Hashable
 
 extension JSONValue: Hashable {
-    /// Structural equality. Numbers compare by value across `.integer`/`.double`
-    /// (`.integer(1) == .double(1.0)`), objects ignore key order, arrays are ordered.
+    /// Structural equality. Numbers compare by exact value across `.integer`/`.bigInteger`/`.double`
+    /// (`.integer(1) == .double(1.0)`), strings compare literally (UTF-8 bytes, not canonical
+    /// equivalence), objects ignore key order, arrays are ordered.
     /// Complexity: O(n) in the size of the smaller value (objects use hashed lookup when large).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
@@ -93,8 +136,12 @@ extension JSONValue: Hashable {
             return a == b
         case let (.integer(a), .double(b)), let (.double(b), .integer(a)):
             return JSONValue.exactInt(b) == a
-        case let (.string(a), .string(b)):
+        case let (.bigInteger(a), .bigInteger(b)):
             return a == b
+        case (.bigInteger, .integer), (.integer, .bigInteger), (.bigInteger, .double), (.double, .bigInteger):
+            return lhs.exactNumber == rhs.exactNumber
+        case let (.string(a), .string(b)):
+            return LiteralString.equal(a, b)
         case let (.array(a), .array(b)):
             return a == b
         case let (.object(a), .object(b)):
@@ -104,8 +151,9 @@ extension JSONValue: Hashable {
         }
     }
 
-    /// Hashes consistently with ``==(_:_:)``: a `.double` holding an integral `Int`-sized value hashes
-    /// like the corresponding `.integer`; objects hash independently of key order.
+    /// Hashes consistently with ``==(_:_:)``: equal numbers hash alike whatever their case (a `.double`
+    /// holding an integral `Int`-sized value hashes like the `.integer`); strings hash their UTF-8
+    /// bytes; objects hash independently of key order. `.integer` costs one tag and one word.
     /// Complexity: O(size of the value).
     public func hash(into hasher: inout Hasher) {
         switch self {
@@ -117,23 +165,54 @@ extension JSONValue: Hashable {
         case .integer(let i):
             hasher.combine(2 as UInt8)
             hasher.combine(i)
-        case .double(let d):
-            if let i = JSONValue.exactInt(d) {
+        case .bigInteger, .double:
+            switch exactNumber {
+            case .int(let i):
                 hasher.combine(2 as UInt8)
                 hasher.combine(i)
-            } else {
+            case .big(let b):
+                hasher.combine(7 as UInt8)
+                hasher.combine(b)
+            case .fraction(let d):
                 hasher.combine(3 as UInt8)
                 hasher.combine(d)
+            case nil:
+                break
             }
         case .string(let s):
             hasher.combine(4 as UInt8)
-            hasher.combine(s)
+            LiteralString.hash(s, into: &hasher)
         case .array(let a):
             hasher.combine(5 as UInt8)
             hasher.combine(a)
         case .object(let o):
             hasher.combine(6 as UInt8)
             hasher.combine(o)
+        }
+    }
+}
+
+/// A number in one canonical case, so that equal values have equal representations.
+private enum ExactNumber: Equatable {
+    case int(Int)
+    case big(JSONBigInteger)
+    /// A non-integral (or non-finite) double.
+    case fraction(Double)
+}
+
+extension JSONValue {
+    /// The number in canonical form; `nil` for non-numbers. O(1) for `.integer`; O(digits) otherwise.
+    private var exactNumber: ExactNumber? {
+        switch self {
+        case .integer(let i):
+            return .int(i)
+        case .bigInteger(let b):
+            return b.intValue.map(ExactNumber.int) ?? .big(b)
+        case .double(let d):
+            if let i = JSONValue.exactInt(d) { return .int(i) }
+            return JSONBigInteger(exactly: d).map(ExactNumber.big) ?? .fraction(d)
+        default:
+            return nil
         }
     }
 }
@@ -147,18 +226,27 @@ extension JSONValue {
         return nil
     }
 
-    /// The payload of `.integer`, else `nil` (also `nil` for `.double`, even a hand-built integral one).
-    /// O(1).
+    /// The payload of `.integer`, else `nil` (also `nil` for `.double` and `.bigInteger`, even
+    /// hand-built ones holding an `Int`-sized value). O(1).
     public var intValue: Int? {
         if case .integer(let i) = self { return i }
         return nil
     }
 
-    /// Any number as `Double`: `.double` as is, `.integer` converted (magnitudes above 2^53 round to the
-    /// nearest `Double`). `nil` for non-numbers. O(1).
+    /// The payload of `.bigInteger` (an integer outside `Int`'s range), else `nil`. O(1).
+    public var bigIntegerValue: JSONBigInteger? {
+        if case .bigInteger(let b) = self { return b }
+        return nil
+    }
+
+    /// Any number as `Double`: `.double` as is; `.integer` and `.bigInteger` converted to the nearest
+    /// `Double` (magnitudes above 2^53 round, so different big integers may give the same `Double`;
+    /// compare the values themselves when exactness matters). `nil` for non-numbers.
+    /// O(1), O(digits) for `.bigInteger`.
     public var doubleValue: Double? {
         switch self {
         case .integer(let i): return Double(i)
+        case .bigInteger(let b): return b.doubleValue
         case .double(let d): return d
         default: return nil
         }
@@ -189,13 +277,13 @@ extension JSONValue {
         return nil
     }
 
-    /// The JSON type name, for error messages: `"null"`, `"boolean"`, `"number"` (both `.integer` and
-    /// `.double`), `"string"`, `"array"` or `"object"`. O(1).
+    /// The JSON type name, for error messages: `"null"`, `"boolean"`, `"number"` (`.integer`,
+    /// `.bigInteger` and `.double`), `"string"`, `"array"` or `"object"`. O(1).
     public var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
-        case .integer, .double: return "number"
+        case .integer, .bigInteger, .double: return "number"
         case .string: return "string"
         case .array: return "array"
         case .object: return "object"

@@ -21,10 +21,13 @@ extension JSONValue {
     /// - Strings: `"` `\` and the controls `\b \f \n \r \t` use short escapes, other code points below
     ///   U+0020 are written as `\u00XX` (uppercase hex); everything else, including `/`, DEL and all
     ///   non-ASCII characters, is written verbatim as UTF-8.
-    /// - `.integer` is written in decimal. `.double` uses Swift's shortest round-trip `description`
-    ///   (e.g. `0.1`, `1e-07`, `1.5e+300`, `2.0` for a hand-built `.double(2.0)`), which is always
-    ///   valid JSON for finite values. Non-finite doubles (only possible in hand-built values) are
-    ///   written as `null`.
+    /// - `.integer` is written in decimal; `.bigInteger` as its exact canonical digits (never rounded).
+    ///   `.double` uses Swift's shortest round-trip `description` (e.g. `0.1`, `1e-07`, `1.5e-300`,
+    ///   `2.0` for a hand-built `.double(2.0)`), which is always valid JSON for finite values — except
+    ///   that a hand-built `.double` of magnitude 2^63 or more (always an integer) is written as its
+    ///   exact integer digits (`.double(1e23)` as `99999999999999991611392`), because the parser reads
+    ///   integral spellings such as `1e+23` exactly. Non-finite doubles (only possible in hand-built
+    ///   values) are written as `null`.
     ///
     /// Round trip: `try JSONValue.parse(v.serialized(pretty: p)) == v` for every value without
     /// non-finite doubles, nested at most 512 deep. Output is deterministic.
@@ -53,6 +56,24 @@ struct JSONWriter {
         return String(decoding: writer.output, as: UTF8.self)
     }
 
+    /// `s` as a JSON string literal in pure ASCII: non-ASCII code points are written as `\u` escapes
+    /// (UTF-16 surrogate pairs above U+FFFF), so that look-alike spellings differ visibly in messages.
+    static func asciiQuoted(_ s: String) -> String {
+        var result = ""
+        for scalar in quoted(s).unicodeScalars {
+            if scalar.isASCII {
+                result.unicodeScalars.append(scalar)
+            } else if scalar.value <= 0xFFFF {
+                result += "\\u" + JSONParser.hex(scalar.value, digits: 4)
+            } else {
+                let offset = scalar.value - 0x10000
+                result += "\\u" + JSONParser.hex(0xD800 + offset >> 10, digits: 4)
+                result += "\\u" + JSONParser.hex(0xDC00 + offset & 0x3FF, digits: 4)
+            }
+        }
+        return result
+    }
+
     mutating func write(_ value: JSONValue, depth: Int) {
         switch value {
         case .null:
@@ -61,8 +82,14 @@ struct JSONWriter {
             appendASCII(b ? "true" : "false")
         case .integer(let i):
             writeInteger(i)
+        case .bigInteger(let b):
+            output.append(contentsOf: b.decimal.utf8)
         case .double(let d):
-            if d.isFinite {
+            if let big = JSONValue.exactInt(d) == nil ? JSONBigInteger(exactly: d) : nil {
+                // A hand-built integral double beyond `Int`: its shortest form (`1e+23`) would parse
+                // back as a different exact integer, so write its exact value.
+                output.append(contentsOf: big.decimal.utf8)
+            } else if d.isFinite {
                 output.append(contentsOf: d.description.utf8)
             } else {
                 appendASCII("null")

@@ -120,6 +120,8 @@ struct DiffCommandTests {
         "noid.json": #"[{"content": 1}]"#,
         "badid.json": #"[{"id": [1]}]"#,
         "extra.json": #"[{"id": 1, "colour": 2}]"#,
+        "huge.json": "[1, " + String(repeating: "9", count: 100_000) + "]",
+        "keys.json": #"[1, {"id": 2, "content": {"\u00e9": 1, "e\u0301": 2}}]"#,
     ])
 
     static let badInputs: [BadInput] = [
@@ -136,6 +138,17 @@ struct DiffCommandTests {
         BadInput(name: "unknown flag", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--fast"], status: 64, message: "unknown option '--fast'"),
         BadInput(name: "missing value", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--engine"], status: 64, message: "needs a value"),
         BadInput(name: "flag with value", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--batch=yes"], status: 64, message: "takes no value"),
+        BadInput(
+            name: "bad --strings", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--strings", "nfc"], status: 64,
+            message: "unknown value 'nfc' for --strings (expected literal or canonical)"),
+        BadInput(
+            name: "bad stages --strings", arguments: ["stages", bad.path("ok.json"), bad.path("ok.json"), "--strings=NFD"], status: 64,
+            message: "unknown value 'NFD' for --strings (expected literal or canonical)"),
+        BadInput(name: "integer beyond the Double range", arguments: ["diff", bad.path("huge.json"), bad.path("ok.json")], status: 65, message: "huge.json: malformed JSON at line 1, column 5: number out of range (magnitude above about 1.8e308"),
+        BadInput(
+            name: "canonically equivalent keys with --strings canonical",
+            arguments: ["diff", bad.path("keys.json"), bad.path("ok.json"), "--strings", "canonical"], status: 65,
+            message: #"keys.json: element 1: keys "\u00E9" and "e\u0301" of one object are canonically equivalent"#),
         BadInput(name: "bad sections", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--sections", "1,-2"], status: 64, message: "--sections expects FROM,TO"),
         BadInput(name: "one file", arguments: ["diff", bad.path("ok.json")], status: 64, message: "needs two files"),
         BadInput(name: "unknown command", arguments: ["dif"], status: 64, message: "unknown command 'dif'"),
@@ -157,10 +170,91 @@ struct DiffCommandTests {
         #expect(top.out.contains("diff OLD.json NEW.json"))
         let diff = run(["diff", "--help"])
         #expect(diff.status == 0)
-        for word in ["--engine", "heckel", "hashmap", "myers", "stdlib", "--moves", "offsets", "minimal", "--batch", "--sections", "\"content\"", "65", "66"] {
+        for word in [
+            "--engine", "heckel", "hashmap", "myers", "stdlib", "--moves", "offsets", "minimal", "--batch", "--sections", "\"content\"", "65",
+            "66", "--strings", "literal", "canonical", "18446744073709551615", #""\u00e9""#, #""e\u0301""#,
+        ] {
             #expect(diff.out.contains(word), "diff --help lacks \(word)")
         }
         #expect(run(["help", "diff"]).out == diff.out)
+        let stages = run(["stages", "--help"])
+        #expect(stages.out.contains("--strings") && stages.out.contains("canonical"))
         #expect(run(["--version"]).out.hasPrefix("difflab "))
+    }
+}
+
+/// Identifiers and contents must never compare equal by accident (issue 10): integers are exact at
+/// any size, strings literal unless `--strings canonical`.
+@Suite("difflab diff: exact identifiers")
+struct IdentifierTests {
+    static let noChanges = #"{"inserts":[],"deletes":[],"updates":[],"moves":[]}"# + "\n"
+    static let replaced = #"{"inserts":[0],"deletes":[0],"updates":[],"moves":[]}"# + "\n"
+    static let updated = #"{"inserts":[],"deletes":[],"updates":[0],"moves":[]}"# + "\n"
+
+    static let files = Files([
+        "max.json": "[18446744073709551615]",
+        "max-1.json": "[18446744073709551614]",
+        "max-exp.json": "[1.8446744073709551615e19]",
+        "content-max.json": #"[{"id": 7, "content": {"n": 18446744073709551615}}]"#,
+        "content-max-1.json": #"[{"id": 7, "content": {"n": 18446744073709551614}}]"#,
+        "content-max-exp.json": #"[{"id": 7.0, "content": {"n": 184467440737095516150e-1}}]"#,
+        "nfc.json": #"["\u00e9"]"#,
+        "nfd.json": #"["e\u0301"]"#,
+        "content-nfc.json": #"[{"id": "k\u00e9", "content": ["\u00e9", {"\u00e9": 1}]}]"#,
+        "content-nfd.json": #"[{"id": "ke\u0301", "content": ["e\u0301", {"e\u0301": 1}]}]"#,
+        "sections-nfc.json": #"[{"id": "s\u00e9", "items": ["\u00e9", 18446744073709551615]}]"#,
+        "sections-nfd.json": #"[{"id": "se\u0301", "items": ["e\u0301", 1.8446744073709551615e19]}]"#,
+    ])
+
+    func diff(_ old: String, _ new: String, _ options: String...) -> (status: Int32, out: String, err: String) {
+        run(["diff", Self.files.path(old), Self.files.path(new)] + options)
+    }
+
+    @Test(arguments: ["heckel", "hashmap", "myers", "stdlib"])
+    func integersBeyond64BitsAreDistinct(engine: String) {
+        let r = diff("max.json", "max-1.json", "--engine", engine)
+        #expect(r.status == 0)
+        #expect(r.err == "")
+        #expect(r.out == Self.replaced)
+    }
+
+    @Test func oneIntegerSpelledTwoWaysIsOneItem() {
+        #expect(diff("max.json", "max-exp.json").out == Self.noChanges)
+        #expect(diff("max-exp.json", "max.json").out == Self.noChanges)
+    }
+
+    @Test func bigIntegersInContentAreExact() {
+        #expect(diff("content-max.json", "content-max-1.json").out == Self.updated)
+        #expect(diff("content-max.json", "content-max-exp.json").out == Self.noChanges)
+    }
+
+    @Test func stringsAreLiteralByDefault() {
+        #expect(diff("nfc.json", "nfd.json").out == Self.replaced)
+        #expect(diff("nfc.json", "nfd.json", "--strings", "literal").out == Self.replaced)
+        #expect(diff("nfc.json", "nfc.json").out == Self.noChanges)
+        // Identifiers and contents that differ only in composition: a different item, literally.
+        #expect(diff("content-nfc.json", "content-nfd.json").out == Self.replaced)
+    }
+
+    @Test(arguments: ["heckel", "hashmap", "myers", "stdlib"])
+    func canonicalStringsTreatEquivalentSpellingsAsOne(engine: String) {
+        let r = diff("nfc.json", "nfd.json", "--strings=canonical", "--engine", engine)
+        #expect(r.status == 0)
+        #expect(r.err == "")
+        #expect(r.out == Self.noChanges)
+        // Content strings and keys too.
+        #expect(diff("content-nfc.json", "content-nfd.json", "--strings", "canonical", "--engine", engine).out == Self.noChanges)
+    }
+
+    @Test func stagesFollowTheSameRules() {
+        let literal = run(["stages", Self.files.path("sections-nfc.json"), Self.files.path("sections-nfd.json")])
+        #expect(literal.status == 0)
+        #expect(literal.out.contains(#""deleteSections":[0]"#))
+        let canonical = run(["stages", Self.files.path("sections-nfc.json"), Self.files.path("sections-nfd.json"), "--strings", "canonical"])
+        #expect(canonical.status == 0)
+        #expect(canonical.err == "")
+        #expect(canonical.out == "[]\n")
+        // The big integer item is exact in the output data.
+        #expect(literal.out.contains("18446744073709551615"))
     }
 }

@@ -22,6 +22,7 @@ struct ErrorTests {
     static let arrayContinuation = "expected ',' or ']' after array element"
     static let objectContinuation = "expected ',' or '}' after object member"
     static let trailing = "unexpected trailing content after value"
+    static let outOfRange = "number out of range (magnitude above about 1.8e308, the largest double; integers have at most 309 digits)"
 
     static let structural: [ErrorCase] = [
         ErrorCase("", 1, 1, endOfInput),
@@ -77,10 +78,16 @@ struct ErrorTests {
         ErrorCase("1e", 1, 3, "expected digit in exponent"),
         ErrorCase("1e+", 1, 4, "expected digit in exponent"),
         ErrorCase("1E-x", 1, 4, "expected digit in exponent"),
-        ErrorCase("1e400", 1, 1, "number out of range"),
-        ErrorCase("[0, -1e400]", 1, 5, "number out of range"),
-        ErrorCase("1e999999999999999999999", 1, 1, "number out of range"),
-        ErrorCase("1" + String(repeating: "0", count: 400), 1, 1, "number out of range"),
+        ErrorCase("1e400", 1, 1, outOfRange),
+        ErrorCase("[0, -1e400]", 1, 5, outOfRange),
+        ErrorCase("1e999999999999999999999", 1, 1, outOfRange),
+        ErrorCase("1" + String(repeating: "0", count: 400), 1, 1, outOfRange),
+        // Integers are exact but bounded by the Double range: at most 309 digits, below ~1.8e308.
+        ErrorCase("1" + String(repeating: "0", count: 309), 1, 1, outOfRange),
+        ErrorCase("[" + String(repeating: "9", count: 309) + "]", 1, 2, outOfRange),
+        ErrorCase("1e309", 1, 1, outOfRange),
+        ErrorCase("-0.1e310", 1, 1, outOfRange),
+        ErrorCase("[1, " + String(repeating: "7", count: 100_000) + "]", 1, 5, outOfRange),
         ErrorCase("0x10", 1, 2, trailing),
         ErrorCase("1.5.2", 1, 4, trailing),
     ]
@@ -119,8 +126,8 @@ struct ErrorTests {
         ErrorCase("[\"😀😀\", x]", 1, 8, "unexpected character 'x', expected a value"),
         ErrorCase("\t\t@", 1, 3, "unexpected character '@', expected a value"),
         ErrorCase("\u{FEFF}  @", 1, 3, "unexpected character '@', expected a value"),
-        // Keys that are canonically equivalent Strings are the same key.
-        ErrorCase("{\"é\":1,\"e\u{301}\":2}", 1, 8, "duplicate key \"e\u{301}\" in object"),
+        // Keys compare literally: only the same code points make a duplicate.
+        ErrorCase("{\"é\":1,\"e\u{301}\":2,\"é\":3}", 1, 15, "duplicate key \"é\" in object"),
     ]
 
     @Test("structural errors", arguments: structural)

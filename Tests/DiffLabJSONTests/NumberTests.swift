@@ -1,6 +1,11 @@
 import Testing
 import DiffLabJSON
 
+/// `.bigInteger` of canonical decimal text (the tests only pass canonical literals).
+func big(_ text: String) -> JSONValue {
+    .bigInteger(JSONBigInteger(text)!)
+}
+
 @Suite("Number parsing and normalisation")
 struct NumberTests {
     static let cases: [ValidCase] = [
@@ -26,12 +31,26 @@ struct NumberTests {
         ValidCase("-9223372036854775808", .integer(Int.min)),
         ValidCase("9007199254740993", .integer(9_007_199_254_740_993)),  // 2^53 + 1 stays exact
         ValidCase("-9007199254740993", .integer(-9_007_199_254_740_993)),
-        ValidCase("9223372036854775808", .double(9_223_372_036_854_775_808.0)),  // Int.max + 1
-        ValidCase("18446744073709551616", .double(18_446_744_073_709_551_616.0)),
-        ValidCase("12345678901234567890123", .double(1.2345678901234568e22)),
-        // Rounds to exactly -2^63 == Int.min, so it normalises (documented edge case).
-        ValidCase("-9223372036854775809", .integer(Int.min)),
-        ValidCase("1e22", .double(1e22)),
+        // Integers beyond Int are exact, never rounded through Double.
+        ValidCase("9223372036854775808", big("9223372036854775808")),  // Int.max + 1
+        ValidCase("18446744073709551616", big("18446744073709551616")),
+        ValidCase("18446744073709551615", big("18446744073709551615")),
+        ValidCase("12345678901234567890123", big("12345678901234567890123")),
+        ValidCase("-9223372036854775809", big("-9223372036854775809")),  // Int.min - 1
+        ValidCase("1e22", big("10000000000000000000000")),
+        ValidCase("1.8446744073709551615e19", big("18446744073709551615")),
+        ValidCase("184467440737095516150e-1", big("18446744073709551615")),
+        ValidCase("-0.00018446744073709551615E+23", big("-18446744073709551615")),
+        ValidCase("1.5e1", .integer(15)),
+        ValidCase("92233720368547758.07e2", .integer(Int.max)),
+        ValidCase("-92233720368547758.08e2", .integer(Int.min)),
+        // Integral spellings up to the Double range are exact integers.
+        ValidCase("1.7976931348623157e308", big("17976931348623157" + String(repeating: "0", count: 292))),
+        ValidCase("-1.7976931348623157E+308", big("-17976931348623157" + String(repeating: "0", count: 292))),
+        ValidCase(String(repeating: "9", count: 308), big(String(repeating: "9", count: 308))),
+        // Non-integral spellings go through Double; one whose nearest Double is integral becomes it.
+        ValidCase("9007199254740993.5", .integer(9_007_199_254_740_994)),
+        ValidCase("100000000000000000000000.5", big("100000000000000008388608")),
         ValidCase("0.5", .double(0.5)),
         ValidCase("-0.5", .double(-0.5)),
         ValidCase("0.1", .double(0.1)),
@@ -43,8 +62,6 @@ struct NumberTests {
         ValidCase("3.141592653589793238462643383279", .double(Double.pi)),
         ValidCase("5e-324", .double(Double.leastNonzeroMagnitude)),
         ValidCase("2.2250738585072014e-308", .double(Double.leastNormalMagnitude)),
-        ValidCase("1.7976931348623157e308", .double(Double.greatestFiniteMagnitude)),
-        ValidCase("-1.7976931348623157E+308", .double(-Double.greatestFiniteMagnitude)),
         ValidCase("1e-400", .integer(0)),  // underflows to zero
         ValidCase("1e-99999999999999999999", .integer(0)),
         ValidCase("0.0e99999999999999999999", .integer(0)),
@@ -61,6 +78,8 @@ struct NumberTests {
             #expect(a == b)
         case let (.double(a), .double(b)):
             #expect(a.bitPattern == b.bitPattern)
+        case let (.bigInteger(a), .bigInteger(b)):
+            #expect(a.decimal == b.decimal)
         default:
             Issue.record("\(testCase.text) parsed to \(value) (\(value)) but expected \(testCase.expected)")
         }
@@ -96,14 +115,16 @@ struct NumberTests {
 
     @Test("init(_ double:) and float literals normalise", arguments: [
         (0.0, JSONValue.integer(0)), (-0.0, .integer(0)), (2.0, .integer(2)), (-3e5, .integer(-300_000)),
-        (2.5, .double(2.5)), (1e19, .double(1e19)), (-9.223372036854775808e18, .integer(Int.min)),
-        (9.223372036854775808e18, .double(9.223372036854775808e18)), (Double.infinity, .double(.infinity)),
+        (2.5, .double(2.5)), (1e19, big("10000000000000000000")), (-9.223372036854775808e18, .integer(Int.min)),
+        (9.223372036854775808e18, big("9223372036854775808")), (1e23, big("99999999999999991611392")),
+        (-9.3e18, big("-9300000000000000000")), (Double.infinity, .double(.infinity)),
     ])
     func normalisingInit(_ input: Double, _ expected: JSONValue) {
         let value = JSONValue(input)
         switch (value, expected) {
         case let (.integer(a), .integer(b)): #expect(a == b)
         case let (.double(a), .double(b)): #expect(a == b)
+        case let (.bigInteger(a), .bigInteger(b)): #expect(a == b)
         default: Issue.record("JSONValue(\(input)) == \(value), expected \(expected)")
         }
     }
@@ -115,6 +136,22 @@ struct NumberTests {
         #expect(two.intValue == 2)
         #expect(half.intValue == nil)
         #expect(half.doubleValue == 0.5)
+    }
+
+    @Test("hand-built .double and .bigInteger compare and hash by exact value")
+    func handBuiltBigValues() {
+        #expect(JSONValue.double(1e23) == big("99999999999999991611392"))
+        #expect(big("99999999999999991611392") == .double(1e23))
+        #expect(JSONValue.double(1e23) != big("100000000000000000000000"))
+        #expect(Set<JSONValue>([.double(1e23), big("99999999999999991611392")]).count == 1)
+        // A .bigInteger holding an Int-sized value equals the .integer.
+        let small = JSONValue.bigInteger(JSONBigInteger(42))
+        #expect(small == .integer(42))
+        #expect(JSONValue.integer(42) == small)
+        #expect(small == .double(42.0))
+        #expect(Set<JSONValue>([small, .integer(42), .double(42)]).count == 1)
+        #expect(JSONValue.double(0.5) != big("18446744073709551615"))
+        #expect(JSONValue.integer(1) != big("18446744073709551615"))
     }
 
     @Test("fast decimal path agrees with Double(String) on random decimals")
@@ -133,11 +170,13 @@ struct NumberTests {
             if Bool.random(using: &rng) {
                 text += "e" + String(Int.random(in: -30...30, using: &rng))
             }
-            let expected = JSONValue(try #require(Double(text)))
+            let expected = try #require(Double(text))
             let parsed = try JSONValue.parse(text)
-            #expect(parsed == expected, "\(text)")
-            if case .double(let a) = parsed, case .double(let b) = expected {
-                #expect(a.bitPattern == b.bitPattern, "\(text)")
+            // Integral values are exact (possibly .bigInteger); every number's doubleValue is the
+            // correctly rounded Double of its spelling.
+            #expect(parsed.doubleValue?.bitPattern == expected.bitPattern, "\(text)")
+            if case .double = parsed {
+                #expect(parsed == JSONValue(expected), "\(text)")
             }
         }
     }

@@ -32,6 +32,9 @@ struct RoundTripTests {
                 #expect(a.bitPattern == b.bitPattern, "\(double)")
             case let (.integer(a), .integer(b)):
                 #expect(a == b)
+            case let (.bigInteger(a), .bigInteger(b)):
+                #expect(a == b)
+                #expect(a.doubleValue.bitPattern == double.bitPattern, "\(double)")
             default:
                 Issue.record("\(double) round-tripped to \(parsed)")
             }

@@ -46,14 +46,15 @@ struct ValueGenerator {
     }
 
     mutating func value(depth: Int) -> JSONValue {
-        let kinds = depth > 0 ? 9 : 7
+        let kinds = depth > 0 ? 10 : 8
         switch Int.random(in: 0..<kinds, using: &rng) {
+        case 7: return .bigInteger(bigInteger())
         case 0: return .null
         case 1: return .bool(Bool.random(using: &rng))
         case 2: return .integer(integer())
         case 3, 4: return JSONValue(double())
         case 5, 6: return .string(string())
-        case 7:
+        case 8:
             let count = Int.random(in: 0...6, using: &rng)
             return .array((0..<count).map { _ in value(depth: depth - 1) })
         default:
@@ -72,6 +73,14 @@ struct ValueGenerator {
         case 1: return Int(truncatingIfNeeded: rng.next())
         default: return Int.random(in: -1000...1000, using: &rng)
         }
+    }
+
+    /// An integer outside Int's range with 20 to 309 digits (below 10^308 so always in range).
+    mutating func bigInteger() -> JSONBigInteger {
+        let count = Int.random(in: 20...308, using: &rng)
+        var digits = String(Int.random(in: 1...9, using: &rng))
+        for _ in 1..<count { digits += String(Int.random(in: 0...9, using: &rng)) }
+        return JSONBigInteger((Bool.random(using: &rng) ? "-" : "") + digits)!
     }
 
     mutating func double() -> Double {
@@ -99,7 +108,7 @@ struct ValueGenerator {
             let value: UInt32
             switch Int.random(in: 0..<6, using: &rng) {
             case 0: value = UInt32.random(in: 0..<0x20, using: &rng)  // controls
-            case 1: value = [0x22, 0x5C, 0x2F, 0x7F, 0x2028, 0xFEFF].randomElement(using: &rng) ?? 0x22
+            case 1: value = [0x22, 0x5C, 0x2F, 0x7F, 0x2028, 0xFEFF, 0x301, 0xE9, 0x65].randomElement(using: &rng) ?? 0x22
             case 2: value = UInt32.random(in: 0x80...0xFFFF, using: &rng)
             case 3: value = UInt32.random(in: 0x10000...0x10FFFF, using: &rng)
             default: value = UInt32.random(in: 0x20..<0x7F, using: &rng)
