@@ -9,7 +9,8 @@ import DiffLabReport
 /// The body of the `difflab-decode-fuzz` libFuzzer target: every decoder of a file DiffLab reads,
 /// fed the same bytes, and what each decoded value must then survive.
 ///
-/// The first byte picks the decoder (its value modulo ``Decoder/allCases``); the rest is the file.
+/// The first byte picks the decoder (its low 7 bits modulo ``Decoder/allCases``) and, for lists and
+/// models, the string rule (its high bit: literal when clear, canonical when set); the rest is the file.
 /// A decoder may reject the bytes with its typed error — that is the expected answer to garbage —
 /// but must never trap, hang or allocate without bound. What it accepts is then exercised:
 /// - a batch update (`difflab validate`): validated; when valid, the sanitizer leaves it unchanged;
@@ -38,7 +39,8 @@ package enum DecoderFuzzing {
     /// - Complexity: bounded by the decoders' own bounds and ``maxElements``.
     package static func check(_ bytes: [UInt8]) {
         guard let selector = bytes.first else { return }
-        let decoder = Decoder.allCases[Int(selector) % Decoder.allCases.count]
+        let decoder = Decoder.allCases[Int(selector & 0x7f) % Decoder.allCases.count]
+        var elements = ElementDecoder(strings: selector & 0x80 == 0 ? .literal : .canonical)
         guard let document = try? JSONValue.parse(bytes: Array(bytes.dropFirst())) else { return }
         switch decoder {
         case .batchUpdate:
@@ -46,15 +48,15 @@ package enum DecoderFuzzing {
             checkSanitizer(update)
         case .listPair:
             guard case .array(let pair) = document, pair.count == 2,
-                let old = try? JSONElement.list(from: pair[0], what: "old"),
-                let new = try? JSONElement.list(from: pair[1], what: "new"),
+                let old = try? elements.list(from: pair[0], what: "old"),
+                let new = try? elements.list(from: pair[1], what: "new"),
                 old.count <= maxElements, new.count <= maxElements
             else { return }
             checkDiff(old, new)
         case .sectionedModel:
             guard case .array(let pair) = document, pair.count == 2,
-                let old = try? StagesCommand.model(pair[0], what: "old"),
-                let new = try? StagesCommand.model(pair[1], what: "new"),
+                let old = try? StagesCommand.model(pair[0], what: "old", &elements),
+                let new = try? StagesCommand.model(pair[1], what: "new", &elements),
                 old.sections.reduce(0, { $0 + $1.items.count }) <= maxElements,
                 new.sections.reduce(0, { $0 + $1.items.count }) <= maxElements
             else { return }

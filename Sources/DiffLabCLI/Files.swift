@@ -44,6 +44,14 @@ struct OutputFile: Sendable {
         try check()
     }
 
+    /// Checks only that the nearest existing ancestor of `path` takes new entries (for a folder
+    /// that does not exist yet).
+    fileprivate init(_ path: String, option: String, checkingParentOnly: Bool) throws(CommandError) {
+        self.path = path
+        self.option = option
+        try checkParent()
+    }
+
     /// Checks the target and its nearest existing parent; see the type's rule.
     func check() throws(CommandError) {
         guard !path.isEmpty else { throw fail("the path is empty") }
@@ -55,7 +63,12 @@ struct OutputFile: Sendable {
         } else if errno != ENOENT {
             throw fail(systemError())
         }
-        // The nearest existing ancestor must be a directory we may create entries in.
+        try checkParent()
+    }
+
+    /// The nearest existing ancestor must be a directory this process may create entries in.
+    private func checkParent() throws(CommandError) {
+        var status = stat()
         var parent = Self.parent(of: path)
         while true {
             if stat(parent, &status) == 0 {
@@ -134,6 +147,52 @@ struct OutputFile: Sendable {
     }
 
     private static let counter = Counter()
+}
+
+/// A folder a command writes its output files into (`fuzz --corpus`, `fuzz --write-seeds`,
+/// `report --out`): checked before the command's work starts, created when the first file is
+/// written.
+///
+/// The folder may be a symbolic link to a folder (a `results -> /data/results` link is ordinary);
+/// anything else that exists at the path must be a folder. The files inside are ``OutputFile``s:
+/// regular files only, written atomically.
+struct OutputDirectory: Sendable {
+    /// The folder as the user gave it.
+    let path: String
+    /// The option that named it, for messages.
+    let option: String
+
+    /// Checks that `path` is, or can become, a folder DiffLab may write into.
+    ///
+    /// - Throws: ``CommandError`` (73) naming the option, the path and the problem.
+    init(_ path: String, option: String) throws(CommandError) {
+        self.path = path
+        self.option = option
+        guard !path.isEmpty else { throw CommandError(.cantCreate, "\(option): the path is empty") }
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard (status.st_mode & S_IFMT) == S_IFDIR else {
+                throw CommandError(.cantCreate, "\(option) '\(path)': not a folder")
+            }
+            guard access(path, W_OK | X_OK) == 0 else { throw CommandError(.cantCreate, "\(option) '\(path)': \(systemError())") }
+        } else if errno == ENOENT {
+            var link = stat()
+            if lstat(path, &link) == 0 {
+                throw CommandError(.cantCreate, "\(option) '\(path)': a symbolic link to nothing")
+            }
+            // Absent: the nearest existing parent must take a new folder.
+            _ = try OutputFile(path + "/.", option: option, checkingParentOnly: true)
+        } else {
+            throw CommandError(.cantCreate, "\(option) '\(path)': \(systemError())")
+        }
+    }
+
+    /// The output file `name` inside the folder.
+    ///
+    /// - Throws: ``CommandError`` (73) when that file exists and is not a regular file.
+    func file(_ name: String) throws(CommandError) -> OutputFile {
+        try OutputFile((path.hasSuffix("/") ? path : path + "/") + name, option: option)
+    }
 }
 
 /// A process-wide increasing counter (unique temporary names within one process).

@@ -74,17 +74,19 @@ enum FuzzCommand {
             options.maxSize = try parseInteger(text, "--max-size", in: FuzzOptions.allowedMaxSize)
         }
         if let text = parsed.value("workers") { options.workers = try parseInteger(text, "--workers", in: FuzzOptions.allowedWorkers) }
-        let corpus = parsed.value("corpus") ?? "Corpus/regressions"
-        if let directory = parsed.value("write-seeds") {
+        if let path = parsed.value("write-seeds") {
+            let directory = try OutputDirectory(path, option: "--write-seeds")
             let count = options.inputs ?? 16
             for index in 0..<count {
                 var source = DataSource(seed: options.seed(ofInput: index))
                 _ = FuzzCase.generator(maxSize: fuzzTargetMaxSize).generate(&source)
-                try writeFileAtomically(source.byteEncoding, to: "\(directory)/seed-\(index).bin")
+                try directory.file("seed-\(index).bin").write(source.byteEncoding)
             }
-            console.out("wrote \(count) seeds to \(directory)\n")
+            console.out("wrote \(count) seeds to \(path)\n")
             return .success
         }
+        // Checked now: a counterexample found after minutes must have somewhere to go.
+        let corpus = try OutputDirectory(parsed.value("corpus") ?? "Corpus/regressions", option: "--corpus")
 
         // On a terminal (isatty(2), see Console.standard) the progress line rewrites itself with
         // "\r"; in a log, never: one plain line every five seconds.
@@ -105,10 +107,11 @@ enum FuzzCommand {
         }
         if live { console.err("\n") }
         var failureObjects: [JSONValue] = []
+        var unsaved: CommandError?
         for failure in report.failures {
             let regression = RegressionCase(failure)
-            let path = corpus + "/" + regression.fileName
-            try writeFileAtomically(regression.json.serialized(pretty: true) + "\n", to: path)
+            let path = corpus.path + "/" + regression.fileName
+            // Printed first, so a failed save never loses the counterexample.
             console.out(
                 """
                 FAILURE \(failure.failure.signature)
@@ -119,6 +122,11 @@ enum FuzzCommand {
                   saved: \(path)
 
                 """)
+            do {
+                try corpus.file(regression.fileName).write(regression.json.serialized(pretty: true) + "\n")
+            } catch {
+                unsaved = unsaved ?? error
+            }
             failureObjects.append(
                 .object(
                     JSONObject([
@@ -138,6 +146,7 @@ enum FuzzCommand {
                 ]))
             console.out(summary.serialized() + "\n")
         }
+        if let unsaved { throw unsaved }
         return try verdict(checks: report.checks, failures: report.failures.count)
     }
 

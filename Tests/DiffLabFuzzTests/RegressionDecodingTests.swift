@@ -28,9 +28,10 @@ func regressionCorpus() throws -> [(name: String, json: JSONValue)] {
 func singleFieldMutations(of value: JSONValue, isRoot: Bool = true) -> [(path: String, value: JSONValue)] {
     var result: [(path: String, value: JSONValue)] = []
     switch value {
-    case .integer, .double:
+    case .integer, .double, .bigInteger:
         for replacement: JSONValue in [
             -1, .integer(1 << 62), .integer(Int.max), .integer(Int.min), .double(1e300), .double(-1e300), 0.5, "x", nil, [], [:],
+            JSONValue(0x1p64),
         ] {
             result.append(("", replacement))
         }
