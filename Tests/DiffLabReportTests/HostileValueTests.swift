@@ -6,9 +6,14 @@ import Testing
 // can hold. Two lines of defence are tested here: the readers refuse numbers outside each field's
 // documented range (a typed error), and the plotting layer is total for every finite value.
 
+/// The smallest positive subnormal, 4.9e-324 (written so, as the decimal literal underflows).
+let tiniest = Double.leastNonzeroMagnitude
+/// The subnormal nearest 1e-320: 2,024 times the smallest.
+let subnormal = Double.leastNonzeroMagnitude * 2024
+
 /// Finite values that broke, or could break, tick selection, axis mapping and formatting.
 let hostileValues: [Double] = [
-    0, -0.0, 5e-324, 1e-320, -5e-324, 1e-300, 2.5, 1e15, 9.5e15, 1e300, 1e308, 1.7976931348623157e308, -1e308,
+    0, -0.0, tiniest, subnormal, -tiniest, 1e-300, 2.5, 1e15, 9.5e15, 1e300, 1e308, 1.7976931348623157e308, -1e308,
     -1.7976931348623157e308,
 ]
 
@@ -28,16 +33,16 @@ func checkTicks(_ ticks: TickSet, _ kind: ScaleKind, _ context: String) {
 func ticksAndLabelsOfExtremeValuesTerminate() {
     checkTicks(logTicks(1e308, 1e308), .log10, "log 1e308")
     checkTicks(logTicks(1, 1.7976931348623157e308), .log10, "log 1…max")
-    checkTicks(logTicks(5e-324, 5e-324), .log10, "log min subnormal")
+    checkTicks(logTicks(tiniest, tiniest), .log10, "log min subnormal")
     checkTicks(linearTicks(0, 1e308), .linear, "linear 0…1e308")
     #expect(formatSignificant(1e308) == "1e308")
     #expect(formatSignificant(1.7976931348623157e308) == "1.8e308")
     #expect(formatSignificant(-1.7976931348623157e308, 2) == "-1.8e308")
-    #expect(formatSignificant(1e-320) == "1e-320")
-    #expect(formatSignificant(5e-324) == "4.94e-324")
+    #expect(formatSignificant(subnormal) == "1e-320")
+    #expect(formatSignificant(tiniest) == "4.94e-324")
     #expect(formatSignificant(9.996e20) == "1e21")
     #expect(formatSignificant(1234.5, .max) == "1234.5")
-    #expect(NumberStyle.seconds.format(1e-320) == "1e-311 ns")
+    #expect(NumberStyle.seconds.format(subnormal) == "1e-311 ns")
     #expect(NumberStyle.bytes.format(1e308) == "1e299 GB")
 }
 
