@@ -18,6 +18,10 @@ enum GateCommand {
 
         Compares this build (the candidate) with a baseline and exits 0 pass, 2 regression,
         4 improvement only (0 with --improvements-pass or "improvementExitCode": 0), 1 error.
+        The gate fails closed: a run that compared nothing (no cell had a metric measured on both
+        sides, or some cell had none), a stored baseline that lacks a measured cell or is
+        malformed (wrong types, negative or fractional counts, unknown fields or schema), a bad
+        thresholds file, or a worker answering out of protocol is an error (exit 1), never PASS.
 
         Baseline: the git revision REV built in release mode in a worktree under .build/gate/
         (default: HEAD when tracked files have uncommitted changes, else HEAD~1, "the previous
@@ -32,7 +36,12 @@ enum GateCommand {
         Deterministic metrics are gated tightly. Time is gated only against a built baseline: one
         paired ratio per round, an exact Wilcoxon signed-rank test per cell, Holm's correction over
         all cells, and a noise floor; a stored baseline gates the deterministic metrics only.
-        Thresholds come from a checked-in file.
+        Thresholds come from a checked-in file (alpha above 0 and at most 0.5; relative
+        thresholds 0 to 10; absolute ones 0 to 2^53; unknown fields are refused).
+
+        Temporary files (the launch links, captured worker output, callgrind output) live in one
+        private folder, <TMPDIR or /tmp>/difflab-gate-XXXXXX, removed when the gate ends or is
+        interrupted (SIGINT, SIGTERM, SIGHUP).
 
         OPTIONS
           --quick               core engines (heckel, hashmap, myers) × 3 profiles at 10k items
@@ -40,8 +49,8 @@ enum GateCommand {
           --baseline FILE       a stored baseline instead of a build (deterministic metrics only)
           --save-baseline FILE  also store the candidate's deterministic metrics as a baseline
           --cells LIST          exact cells instead of the default matrix
-          --rounds N            interleaved time rounds (default 16 quick, 20 full)
-          --samples N           samples per cell per round (default 8)
+          --rounds N            interleaved time rounds, 3 to 1,000 (default 16 quick, 20 full)
+          --samples N           samples per cell per round, 1 to 10,000 (default 8)
           --thresholds FILE     default Corpus/gate/thresholds.json
           --head-binary PATH    the candidate's difflab (default: this executable)
           --head-patch FILE     the candidate is HEAD with this patch applied, built in a worktree
@@ -51,7 +60,7 @@ enum GateCommand {
           --out FILE            JSON report (default .build/gate/gate.json)
           --summary FILE        markdown summary (default .build/gate/summary.md); it is also
                                 printed, and appended to $GITHUB_STEP_SUMMARY when that is set
-          --seed S              dataset seed (default 42)
+          --seed S              dataset seed, 0 to 2^64-1 (default 42)
           -h, --help            show this help
         """
 
@@ -76,6 +85,12 @@ enum GateCommand {
         }
         return cells
     }()
+
+    /// The allowed range of `--rounds`: the signed-rank test needs at least 3 rounds to say
+    /// anything, and its exact null distribution costs O(rounds³) time, so 1,000 is the top.
+    static let roundsRange = 3...1000
+    /// The allowed range of `--samples`: samples per cell, build and round.
+    static let samplesRange = 1...10_000
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         do {
@@ -105,6 +120,11 @@ enum GateCommand {
             throw .usage("give only one of --head-binary and --head-patch")
         }
 
+        // Output paths are checked before minutes of work.
+        let outFile = try OutputFile(parsed.value("out") ?? ".build/gate/gate.json", option: "--out")
+        let summaryFile = try OutputFile(parsed.value("summary") ?? ".build/gate/summary.md", option: "--summary")
+        let baselineFile = try parsed.value("save-baseline").map { path throws(CommandError) in try OutputFile(path, option: "--save-baseline") }
+
         let thresholdsPath = parsed.value("thresholds") ?? "Corpus/gate/thresholds.json"
         let thresholds: GateThresholds
         let thresholdsJSON = try readJSON(thresholdsPath)
@@ -118,13 +138,11 @@ enum GateCommand {
                     do throws(BenchCellError) { return try BenchCell(parsing: name).description } catch { throw .usage(error.description) }
                 }
             } ?? (quick ? quickCells : fullCells)
-        let rounds = try parsed.value("rounds").map { text throws(CommandError) in try parsePositive(text, "--rounds") } ?? (quick ? 16 : 20)
-        let samples = try parsed.value("samples").map { text throws(CommandError) in try parsePositive(text, "--samples") } ?? 8
-        var seed: UInt64 = 42
-        if let text = parsed.value("seed") {
-            guard let value = UInt64(text) else { throw .usage("--seed expects a non-negative integer") }
-            seed = value
-        }
+        var seen: Set<String> = []
+        if let repeated = cellNames.first(where: { !seen.insert($0).inserted }) { throw .usage("--cells lists \(repeated) more than once") }
+        let rounds = try parsed.value("rounds").map { text throws(CommandError) in try parseInteger(text, "--rounds", in: roundsRange) } ?? (quick ? 16 : 20)
+        let samples = try parsed.value("samples").map { text throws(CommandError) in try parseInteger(text, "--samples", in: samplesRange) } ?? 8
+        let seed = try parsed.value("seed").map { text throws(CommandError) in try parseSeed(text) } ?? 42
         let started = monotonicNow()
         let dirty = commandOutput("git status --porcelain --untracked-files=no | head -1") != nil
         var context: [(String, String)] = []
@@ -147,8 +165,16 @@ enum GateCommand {
         var base: Build?
         var stored: StoredBaseline?
         if let path = parsed.value("baseline") {
-            stored = try StoredBaseline(json: try readJSON(path), path: path)
-            context.append(("baseline", "stored baseline `\(path)` (\(stored?.origin ?? ""))"))
+            let document = try readJSON(path)
+            let baseline: StoredBaseline
+            do throws(GateError) {
+                baseline = try StoredBaseline(json: document, source: path)
+                try baseline.requireCells(cellNames)
+            } catch {
+                throw CommandError(.failure, error.description)
+            }
+            stored = baseline
+            context.append(("baseline", "stored baseline `\(path)` (\(baseline.candidate ?? "unknown build") on \(baseline.cpu ?? "?"))"))
             notes.append("time is not gated against a stored baseline: it is gated only from A/B rounds of two builds in one job")
         } else if let path = parsed.value("base-binary") {
             base = Build(label: "baseline", binary: path, description: "`\(path)`")
@@ -159,23 +185,21 @@ enum GateCommand {
         if let base { context.append(("baseline", base.description)) }
         context.append(("candidate", head.description))
 
+        // Every temporary file of the run lives in one private folder, removed at the end and, by
+        // the Cleanup registry, on SIGINT/SIGTERM/SIGHUP.
+        let scratch = try Cleanup.shared.makeTemporaryDirectory("difflab-gate")
+        defer { Cleanup.shared.removeTemporaryDirectory(scratch) }
         // Both builds are started through equal-length symlinks with the same argv[0], so the
         // path of the binary cannot shift one build's stack layout against the other's.
-        let links = "/tmp/difflab-gate-\(getpid())"
-        try makeDirectories(links)
-        defer {
-            for name in ["b0", "b1"] { unlink(links + "/" + name) }
-            rmdir(links)
-        }
         var builds = [base, head].compactMap { $0 }
         for index in builds.indices {
-            let link = links + "/b\(index)"
+            let link = scratch + "/b\(index)"
             let target = builds[index].binary.hasPrefix("/") ? builds[index].binary : currentDirectory() + "/" + builds[index].binary
             guard symlink(target, link) == 0 else { throw CommandError(.failure, "cannot link \(link): \(String(cString: strerror(errno)))") }
             builds[index].launchPath = link
         }
         for build in builds {
-            let spoken = try captureOutput(build.launchPath, ["measure", "--protocol"], environment: [:]).trimmingCharacters()
+            let spoken = try captureOutput(build.launchPath, ["measure", "--protocol"], environment: [:], scratch: scratch).trimmingCharacters()
             guard spoken == MeasureCommand.protocolName else {
                 throw CommandError(
                     .failure,
@@ -202,11 +226,11 @@ enum GateCommand {
             context.append(("instructions", commandOutput("valgrind --version") ?? "valgrind"))
             console.err("gate: counting instructions of \(cellNames.count) cells in \(builds.count) builds with callgrind\n")
             for (index, cell) in cellNames.enumerated() {
-                drawProgress(console, index, cellNames.count, "callgrind \(cell)")
-                let counts = try countInstructions(cell, builds: builds, seed: seed, environment: environment)
+                console.progress(index, cellNames.count, "callgrind \(cell)")
+                let counts = try countInstructions(cell, builds: builds, seed: seed, environment: environment, scratch: scratch)
                 for (label, count) in counts { instructions[label, default: [:]][cell] = count }
             }
-            drawProgress(console, cellNames.count, cellNames.count, "callgrind done", last: true)
+            console.progress(cellNames.count, cellNames.count, "callgrind done", last: true)
         }
 
         // Time and allocations: interleaved rounds, ABBA order.
@@ -218,21 +242,22 @@ enum GateCommand {
         var padding = SplitMix64(seed: 0x9a7e)
         console.err("gate: timing \(cellNames.count) cells in \(roundCount) rounds of \(builds.count) builds, allocations under jemalloc\n")
         for round in 0..<roundCount {
-            drawProgress(console, round, roundCount, "time round \(round + 1)")
+            console.progress(round, roundCount, "time round \(round + 1)")
             let order = round % 2 == 0 ? builds : builds.reversed()
             for build in order {
                 var padded = environment
                 padded["DIFFLAB_GATE_PADDING"] = String(repeating: "x", count: Int(padding.next(upTo: 4095)))
-                let results = try measureRound(build, cells: cellNames, samples: samples, seed: seed, environment: padded)
+                let results = try measureRound(build, cells: cellNames, samples: samples, seed: seed, environment: padded, scratch: scratch)
                 for result in results {
                     timeRounds[build.label, default: [:]][result.cell, default: []].append(result.samples)
-                    for (metric, value) in result.allocations {
+                    for (metric, value) in [(GateMetric.allocatedBytes, result.allocatedBytes), (.allocationRequests, result.allocationRequests)] {
+                        guard let value else { continue }
                         allocations[build.label, default: [:]][result.cell, default: [:]][metric, default: []].insert(value)
                     }
                 }
             }
         }
-        drawProgress(console, roundCount, roundCount, "time done", last: true)
+        console.progress(roundCount, roundCount, "time done", last: true)
         if base != nil { context.append(("time", "\(roundCount) interleaved rounds × \(samples) samples per cell and build")) }
 
         /// A deterministic value of one build: its single value, or nil with a reason when runs disagreed.
@@ -240,20 +265,23 @@ enum GateCommand {
             if metric == .instructions { return (instructions[label]?[cell], nil) }
             guard let values = allocations[label]?[cell]?[metric] else { return (nil, nil) }
             if values.count == 1 { return (values.first, nil) }
-            return (nil, "\(metric.rawValue) of the \(label) varied between runs: \(values.sorted().map { formatGrouped(Int($0)) }.joined(separator: ", "))")
+            return (nil, "\(metric.rawValue) of the \(label) varied between runs: \(values.sorted().map { formatGrouped($0) }.joined(separator: ", "))")
         }
 
-        if let path = parsed.value("save-baseline") {
-            var cells = JSONObject()
-            for cell in cellNames {
-                var entry = JSONObject()
-                for metric in GateMetric.allCases where metric.isDeterministic {
-                    entry[metric.rawValue] = deterministic(head.label, cell, metric).0.map { JSONValue($0) } ?? .null
-                }
-                cells[cell] = .object(entry)
+        if let baselineFile {
+            let cells = cellNames.map { cell in
+                (cell, StoredBaseline.metrics.reduce(into: [GateMetric: Double]()) { $0[$1] = deterministic(head.label, cell, $1).0 })
             }
-            try writeFileAtomically(StoredBaseline.json(cells: cells, candidate: head.description).serialized() + "\n", to: path)
-            console.err("gate: stored baseline \(path)\n")
+            let document = StoredBaseline.json(
+                cells: cells, candidate: head.description, createdAt: Int(time(nil)), machine: machineJSONFields(),
+                toolchain: commandOutput("swift --version") ?? "unknown")
+            // A baseline is stored only if it would be accepted when read back: a cell with no
+            // metric measured (no jemalloc and no valgrind, say) would gate nothing.
+            do throws(GateError) { _ = try StoredBaseline(json: document, source: baselineFile.path) } catch {
+                throw CommandError(.failure, "refusing to store a baseline that could not gate: \(error)")
+            }
+            try baselineFile.write(document.serialized() + "\n")
+            console.err("gate: stored baseline \(baselineFile.path)\n")
             if base == nil && stored == nil { return .success }
         }
 
@@ -264,6 +292,7 @@ enum GateCommand {
             : compareTimes(
                 cellNames.map { TimeSamples(cell: $0, base: timeRounds["baseline"]?[$0] ?? [], head: timeRounds["candidate"]?[$0] ?? []) },
                 thresholds: thresholds)
+        let storedIsComparable = stored.map(sameMachine) ?? false
         for (index, cell) in cellNames.enumerated() {
             if base != nil { comparisons.append(timeComparisons[index]) }
             for metric in GateMetric.allCases where metric.isDeterministic {
@@ -272,7 +301,7 @@ enum GateCommand {
                 var baseProblem: String?
                 if let stored {
                     baseValue = stored.value(cell, metric)
-                    if metric == .instructions && !stored.sameMachine {
+                    if metric == .instructions && !storedIsComparable {
                         baseProblem = "the stored baseline comes from another machine or toolchain; instruction counts are not comparable"
                         baseValue = nil
                     }
@@ -293,8 +322,8 @@ enum GateCommand {
         let report = GateReport(comparisons: comparisons, thresholds: thresholds, context: context, notes: notes)
         let improvementsPass = parsed.flag("improvements-pass")
         let markdown = report.markdown
-        try writeFileAtomically(report.json(improvementsPass: improvementsPass).serialized() + "\n", to: parsed.value("out") ?? ".build/gate/gate.json")
-        try writeFileAtomically(markdown, to: parsed.value("summary") ?? ".build/gate/summary.md")
+        try outFile.write(report.json(improvementsPass: improvementsPass).serialized() + "\n")
+        try summaryFile.write(markdown)
         if let stepSummary = getenv("GITHUB_STEP_SUMMARY").map({ String(cString: $0) }), !stepSummary.isEmpty,
             let file = fopen(stepSummary, "a")
         {
@@ -302,15 +331,16 @@ enum GateCommand {
             fclose(file)
         }
         console.out(markdown)
+        // Fail closed: a run that compared nothing is an error, whatever the verdicts say.
+        if let failure = report.failure { throw CommandError(.failure, failure.description) }
         let code = report.exitCode(improvementsPass: improvementsPass)
         return ExitStatus(rawValue: code) ?? .regression
     }
 
-    /// A progress bar on standard error when it is a terminal (CI logs get the phase lines only).
-    static func drawProgress(_ console: Console, _ done: Int, _ total: Int, _ label: String, last: Bool = false) {
-        guard isatty(2) != 0 else { return }
-        progressBar(console, done, total, label)
-        if last { console.err("\n") }
+    /// Whether `stored` was measured on this machine's CPU model with this toolchain (instruction
+    /// counts are comparable only then).
+    static func sameMachine(_ stored: StoredBaseline) -> Bool {
+        stored.cpu == (machineJSONFields().first { $0.0 == "cpu" }?.1 ?? "") && stored.toolchain == (commandOutput("swift --version") ?? "")
     }
 
     /// A difflab binary to measure.
@@ -380,45 +410,34 @@ enum GateCommand {
         return binary
     }
 
-    /// One build's measurements of one round.
-    struct RoundResult {
-        var cell: String
-        var samples: [Double]
-        var allocations: [(GateMetric, Double)]
-    }
-
-    /// Runs `build`'s worker once over every cell.
+    /// Runs `build`'s worker once over every cell; its answer is checked by
+    /// ``WorkerResult/parse(_:protocolName:cells:samples:worker:)``.
     static func measureRound(
-        _ build: Build, cells: [String], samples: Int, seed: UInt64, environment: [String: String?]
-    ) throws(CommandError) -> [RoundResult] {
+        _ build: Build, cells: [String], samples: Int, seed: UInt64, environment: [String: String?], scratch: String
+    ) throws(CommandError) -> [WorkerResult] {
         let text = try captureOutput(
             build.launchPath, ["measure", "--cells", cells.joined(separator: ","), "--samples", String(samples), "--seed", String(seed)],
-            environment: environment)
+            environment: environment, scratch: scratch)
         let json: JSONValue
         do { json = try JSONValue.parse(bytes: Array(text.utf8)) } catch {
             throw CommandError(.failure, "the \(build.label)'s worker printed malformed JSON: \(error)")
         }
-        guard json["protocol"]?.stringValue == MeasureCommand.protocolName, let results = json["results"]?.arrayValue,
-            results.count == cells.count
-        else { throw CommandError(.failure, "the \(build.label)'s worker did not answer in \(MeasureCommand.protocolName)") }
-        return results.map { result in
-            var allocations: [(GateMetric, Double)] = []
-            if let bytes = result["allocatedBytes"]?.doubleValue { allocations.append((.allocatedBytes, bytes)) }
-            if let requests = result["allocationRequests"]?.doubleValue { allocations.append((.allocationRequests, requests)) }
-            return RoundResult(
-                cell: result["cell"]?.stringValue ?? "", samples: result["samples"]?.arrayValue?.compactMap(\.doubleValue) ?? [],
-                allocations: allocations)
+        do throws(GateError) {
+            return try WorkerResult.parse(
+                json, protocolName: MeasureCommand.protocolName, cells: cells, samples: samples, worker: "the \(build.label)'s worker")
+        } catch {
+            throw CommandError(.failure, error.description)
         }
     }
 
     /// Counts the instructions of one call of `cell` in every build, all builds at once (counts do
     /// not depend on load).
     static func countInstructions(
-        _ cell: String, builds: [Build], seed: UInt64, environment: [String: String?]
+        _ cell: String, builds: [Build], seed: UInt64, environment: [String: String?], scratch: String
     ) throws(CommandError) -> [(String, Double)] {
         var running: [(Build, pid_t, String)] = []
         for build in builds {
-            let out = "/tmp/difflab-gate-\(getpid())-\(build.label).callgrind"
+            let out = scratch + "/\(build.label).callgrind"
             let pid = try spawnProcess(
                 "valgrind",
                 [
@@ -436,55 +455,22 @@ enum GateCommand {
             }
             guard status == 0 else { throw CommandError(.failure, "callgrind on the \(build.label) failed for \(cell) (status \(status))") }
             let text = String(decoding: try readInputFile(out), as: UTF8.self)
-            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
-                let value = Double(line.dropFirst("totals:".count).split(separator: " ").first ?? "")
-            else { throw CommandError(.failure, "callgrind wrote no totals for the \(build.label) on \(cell)") }
+            guard let value = callgrindTotal(text) else {
+                throw CommandError(.failure, "callgrind wrote no valid totals (an integer from 0 to 2^53) for the \(build.label) on \(cell)")
+            }
             counts.append((build.label, value))
         }
         return counts
     }
 
-    /// Runs `binary` and returns what it printed on standard output.
-    static func captureOutput(_ binary: String, _ arguments: [String], environment: [String: String?]) throws(CommandError) -> String {
-        let out = "/tmp/difflab-gate-\(getpid()).out"
+    /// Runs `binary` and returns what it printed on standard output (captured in `scratch`, the
+    /// run's temporary folder).
+    static func captureOutput(_ binary: String, _ arguments: [String], environment: [String: String?], scratch: String) throws(CommandError) -> String {
+        let out = scratch + "/worker.out"
         defer { unlink(out) }
         let status = try runProcess(binary, arguments, environment: environment, stdout: out, argumentZero: "difflab")
         guard status == 0 else { throw CommandError(.failure, "`\(binary) \(arguments.prefix(2).joined(separator: " "))` exited \(status)") }
         return String(decoding: try readInputFile(out), as: UTF8.self)
-    }
-}
-
-/// A stored baseline: deterministic metrics per cell, with where they were measured.
-struct StoredBaseline {
-    static let schema = "difflab-gate-baseline/1"
-    var cells: JSONObject
-    var origin: String
-    /// Whether the baseline was taken on this machine's CPU model and toolchain.
-    var sameMachine: Bool
-
-    init(json: JSONValue, path: String) throws(CommandError) {
-        guard json["schema"]?.stringValue == Self.schema, let cells = json["cells"]?.objectValue else {
-            throw .data("\(path): not a stored gate baseline (schema \(Self.schema))")
-        }
-        self.cells = cells
-        let cpu = json["machine"]?["cpu"]?.stringValue ?? "?"
-        let toolchain = json["toolchain"]?.stringValue ?? "?"
-        origin = "\(json["candidate"]?.stringValue ?? "unknown build") on \(cpu)"
-        sameMachine = cpu == (machineJSONFields().first { $0.0 == "cpu" }?.1 ?? "") && toolchain == (commandOutput("swift --version") ?? "")
-    }
-
-    func value(_ cell: String, _ metric: GateMetric) -> Double? { cells[cell]?[metric.rawValue]?.doubleValue }
-
-    static func json(cells: JSONObject, candidate: String) -> JSONValue {
-        .object(
-            JSONObject([
-                ("schema", .string(schema)),
-                ("createdAt", .integer(Int(time(nil)))),
-                ("candidate", .string(candidate)),
-                ("machine", .object(JSONObject(machineJSONFields().map { ($0.0, .string($0.1)) }))),
-                ("toolchain", .string(commandOutput("swift --version") ?? "unknown")),
-                ("cells", .object(cells)),
-            ]))
     }
 }
 

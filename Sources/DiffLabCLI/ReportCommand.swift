@@ -30,8 +30,13 @@ enum ReportCommand {
         OPTIONS
           --out DIR    where to write (default results/reports/report-<time>); created if missing
 
-        Exit status: 0 written, 64 bad command line, 65 a file is not a DiffLab results file,
-        66 a file cannot be read.
+        Every number is checked against its field's documented range (times and samples 0 to
+        86,400 s, sizes 0 to 10^9 items, counts 0 to 2^53, ratios 0 to 10^9, createdAt 1970 to
+        9999, hitchTimeRatio 0 to 1,000 ms/s, cpuUtilisation 0 to 1,024): a value outside is a data
+        error naming the file, the field and the range.
+
+        Exit status: 0 written, 64 bad command line, 65 a file is not a DiffLab results file (or
+        holds a number outside its range), 66 a file cannot be read.
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {

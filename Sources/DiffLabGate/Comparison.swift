@@ -66,7 +66,9 @@ func classify(base: Double, head: Double, _ threshold: MetricThreshold) -> GateV
 /// Compares a deterministic metric (instructions, allocated bytes, allocation requests): two
 /// runs of one build give the same value, so any change past the threshold is real.
 ///
-/// - Returns: `notGated` when either value is missing, with `note` saying which.
+/// - Returns: `notGated` when either value is missing, with `note` saying which, or when either
+///   is not a finite number ≥ 0 (which a checked input never holds; such a value is not compared,
+///   so a report of nothing else fails closed, see ``GateReport/failure``).
 /// - Complexity: O(1).
 public func compareDeterministic(
     cell: String, metric: GateMetric, base: Double?, head: Double?, thresholds: GateThresholds, note: String = ""
@@ -76,6 +78,11 @@ public func compareDeterministic(
         return GateComparison(
             cell: cell, metric: metric, base: base, head: head, verdict: .notGated,
             note: note.isEmpty ? "no \(metric.rawValue) from \(missing)" : note)
+    }
+    guard base.isFinite, head.isFinite, base >= 0, head >= 0 else {
+        return GateComparison(
+            cell: cell, metric: metric, base: nil, head: nil, verdict: .notGated,
+            note: "\(metric.rawValue) is not a finite count ≥ 0 (baseline \(base), candidate \(head))")
     }
     let verdict = classify(base: base, head: head, thresholds[metric])
     return GateComparison(cell: cell, metric: metric, base: base, head: head, verdict: verdict, note: note)

@@ -33,10 +33,48 @@ public struct GateReport: Sendable {
         return .pass
     }
 
-    /// 2 when anything regressed; else, when something improved, the thresholds'
-    /// ``GateThresholds/improvementExitCode`` (4, or 0), or 0 when `improvementsPass`; else 0.
+    /// Why this report cannot be trusted as a pass, or `nil` when it can: the gate fails closed.
+    ///
+    /// A comparison *compared* when its verdict is not ``GateVerdict/notGated``
+    /// (``compareDeterministic(cell:metric:base:head:thresholds:note:)`` and
+    /// ``compareTimes(_:thresholds:)`` give `notGated` exactly when a side has no usable value).
+    /// - ``GateError/nothingCompared(reasons:)`` when no comparison compared (no cells, or every
+    ///   metric missing on a side): a gate that checked nothing must not print PASS.
+    /// - ``GateError/cellsNotCompared(_:)`` when some cell had no metric compared (e.g. a cell
+    ///   whose stored values are all missing): that cell was not gated at all.
+    ///
+    /// - Complexity: O(comparisons).
+    public var failure: GateError? {
+        var order: [String] = []
+        var compared: [String: Bool] = [:]
+        var reasons: [String: [String]] = [:]
+        for comparison in comparisons {
+            if compared[comparison.cell] == nil { order.append(comparison.cell) }
+            let didCompare = comparison.verdict != .notGated
+            compared[comparison.cell] = (compared[comparison.cell] ?? false) || didCompare
+            if !didCompare && !comparison.note.isEmpty && !(reasons[comparison.cell] ?? []).contains(comparison.note) {
+                reasons[comparison.cell, default: []].append(comparison.note)
+            }
+        }
+        let uncompared = order.filter { compared[$0] != true }
+        if uncompared.count == order.count {
+            var all = notes
+            for cell in order { all += (reasons[cell] ?? []).filter { !all.contains($0) } }
+            if order.isEmpty { all.insert("no cells", at: 0) }
+            return .nothingCompared(reasons: all)
+        }
+        guard uncompared.isEmpty else {
+            return .cellsNotCompared(uncompared.map { cell in "`\(cell)` (" + (reasons[cell] ?? ["no metric"]).joined(separator: "; ") + ")" })
+        }
+        return nil
+    }
+
+    /// 1 when the report cannot be trusted (see ``failure``); else 2 when anything regressed;
+    /// else, when something improved, the thresholds' ``GateThresholds/improvementExitCode``
+    /// (4, or 0), or 0 when `improvementsPass`; else 0.
     public func exitCode(improvementsPass: Bool = false) -> Int32 {
-        switch verdict {
+        if failure != nil { return 1 }
+        return switch verdict {
         case .regression: 2
         case .improvement: improvementsPass ? 0 : thresholds.improvementExitCode
         case .pass, .notGated: 0
@@ -49,14 +87,20 @@ public struct GateReport: Sendable {
     /// - Complexity: O(comparisons).
     public var markdown: String {
         var lines: [String] = []
+        let failure = self.failure
         let title: String =
             switch verdict {
+            case _ where failure != nil: "ERROR"
             case .regression: "REGRESSION"
             case .improvement: "IMPROVEMENT ONLY"
             case .pass, .notGated: "PASS"
             }
         lines.append("## DiffLab regression gate: \(title)")
         lines.append("")
+        if let failure {
+            lines.append("**\(failure)** (exit 1)")
+            lines.append("")
+        }
         for (label, value) in context { lines.append("- **\(label)**: \(value)") }
         let time = thresholds[.time]
         lines.append(
@@ -107,8 +151,8 @@ public struct GateReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The report as JSON (schema `difflab-gate/1`): verdict, exit code, context, notes,
-    /// thresholds and every comparison.
+    /// The report as JSON (schema `difflab-gate/1`): verdict (`error` when ``failure`` is set,
+    /// whose text is then `error`), exit code, context, notes, thresholds and every comparison.
     public func json(improvementsPass: Bool = false) -> JSONValue {
         var metrics = JSONObject()
         for metric in GateMetric.allCases {
@@ -135,7 +179,8 @@ public struct GateReport: Sendable {
         return .object(
             JSONObject([
                 ("schema", .string(Self.schema)),
-                ("verdict", .string(verdict.rawValue)),
+                ("verdict", .string(failure == nil ? verdict.rawValue : "error")),
+                ("error", failure.map { .string($0.description) } ?? .null),
                 ("exitCode", .integer(Int(exitCode(improvementsPass: improvementsPass)))),
                 ("context", .object(JSONObject(context.map { ($0.0, .string($0.1)) }))),
                 ("notes", .array(notes.map { .string($0) })),

@@ -37,20 +37,26 @@ public struct AxisMapping: Sendable, Equatable {
         self.pixelEnd = end
     }
 
-    /// The pixel position of `value`, or `nil` when it cannot be drawn (non-finite, or not positive
-    /// on a log axis). Values outside the domain map outside the pixel range (no clamping).
+    /// The pixel position of `value`, or `nil` when it cannot be drawn (non-finite, not positive
+    /// on a log axis, or so far outside the domain that its position overflows). Values outside
+    /// the domain map outside the pixel range (no clamping). Total: never traps, never returns a
+    /// non-finite position, for any domain and value.
     /// - Complexity: O(1).
     public func position(_ value: Double) -> Double? {
         guard value.isFinite else { return nil }
         let t: Double
         switch kind {
         case .linear:
-            t = (value - domainLower) / (domainUpper - domainLower)
+            let span = domainUpper - domainLower
+            // A domain wider than Double's range (-1e308…1e308) overflows `span`; halving every
+            // term first cannot, and keeps the ratio.
+            t = span.isFinite ? (value - domainLower) / span : (value / 2 - domainLower / 2) / (domainUpper / 2 - domainLower / 2)
         case .log10:
             guard value > 0 else { return nil }
             t = (log10(value) - log10(domainLower)) / (log10(domainUpper) - log10(domainLower))
         }
-        return pixelStart + t * (pixelEnd - pixelStart)
+        let position = pixelStart + t * (pixelEnd - pixelStart)
+        return position.isFinite ? position : nil
     }
 
     /// Whether `value` can be placed on this axis (finite, and positive on a log axis).

@@ -92,13 +92,18 @@ public struct BenchResults: Sendable, Equatable {
     /// Reads a bench document (the schema is assumed checked by ``ResultsFile/init(_:source:)``).
     ///
     /// - Throws: ``ReportError`` for a missing identity field of a measurement (engine, profile,
-    ///   size, kind, allocator) or any field of the wrong type. Absent optional figures are `nil`.
+    ///   size, kind, allocator), any field of the wrong type, or a number outside its field's
+    ///   ``FieldRange``: `createdAt` ``FieldRange/unixTime``, `seconds` ``FieldRange/runSeconds``,
+    ///   `size` ``FieldRange/size``, times and `samples` ``FieldRange/seconds``, `callsPerSample`
+    ///   ``FieldRange/callsPerSample``, byte and allocation figures ``FieldRange/amount``, ratios
+    ///   ``FieldRange/ratio``, change and move counts ``FieldRange/count``, scaling exponents
+    ///   ``FieldRange/exponent``; a target's `value` may be any number. Absent optional figures are `nil`.
     /// - Complexity: O(size of the document).
     public init(_ document: JSONValue, source: String) throws(ReportError) {
         let root = try FieldReader(document, source: source, path: "")
         self.source = source
-        createdAt = try root.optionalInt("createdAt")
-        seconds = try root.optionalDouble("seconds")
+        createdAt = try root.optionalInt("createdAt", in: .unixTime)
+        seconds = try root.optionalDouble("seconds", in: .runSeconds)
         machine = try root.displayFields("machine")
         toolchain = try root.optionalString("toolchain")
         commit = try root.optionalString("commit")
@@ -111,25 +116,25 @@ public struct BenchResults: Sendable, Equatable {
         measurements = []
         for row in try root.objects("measurements") {
             var m = BenchMeasurement(
-                engine: try row.requiredString("engine"), profile: try row.requiredString("profile"), size: try row.requiredInt("size"),
+                engine: try row.requiredString("engine"), profile: try row.requiredString("profile"), size: try row.requiredInt("size", in: .size),
                 kind: try row.requiredString("kind"), allocator: try row.requiredString("allocator"))
             m.skipped = try row.optionalString("skipped")
-            m.median = try row.optionalDouble("median")
-            m.min = try row.optionalDouble("min")
-            m.p90 = try row.optionalDouble("p90")
-            m.p99 = try row.optionalDouble("p99")
-            m.mad = try row.optionalDouble("mad")
-            m.cpuMedian = try row.optionalDouble("cpuMedian")
-            m.callsPerSample = try row.optionalInt("callsPerSample")
-            m.allocatedBytes = try row.optionalDouble("allocatedBytes")
-            m.allocationRequests = try row.optionalDouble("allocationRequests")
-            m.peakRSSBytes = try row.optionalDouble("peakRSSBytes")
-            m.samples = try row.numbers("samples")
-            m.speedupOverStdlib = try row.optionalDouble("speedupOverStdlib")
-            m.ratioToFloor = try row.optionalDouble("ratioToFloor")
-            m.changeCount = try row.optionalInt("changeCount")
-            m.offsetsMoves = try row.optionalInt("offsetsMoves")
-            m.minimalMoves = try row.optionalInt("minimalMoves")
+            m.median = try row.optionalDouble("median", in: .seconds)
+            m.min = try row.optionalDouble("min", in: .seconds)
+            m.p90 = try row.optionalDouble("p90", in: .seconds)
+            m.p99 = try row.optionalDouble("p99", in: .seconds)
+            m.mad = try row.optionalDouble("mad", in: .seconds)
+            m.cpuMedian = try row.optionalDouble("cpuMedian", in: .seconds)
+            m.callsPerSample = try row.optionalInt("callsPerSample", in: .callsPerSample)
+            m.allocatedBytes = try row.optionalDouble("allocatedBytes", in: .amount)
+            m.allocationRequests = try row.optionalDouble("allocationRequests", in: .amount)
+            m.peakRSSBytes = try row.optionalDouble("peakRSSBytes", in: .amount)
+            m.samples = try row.numbers("samples", in: .seconds)
+            m.speedupOverStdlib = try row.optionalDouble("speedupOverStdlib", in: .ratio)
+            m.ratioToFloor = try row.optionalDouble("ratioToFloor", in: .ratio)
+            m.changeCount = try row.optionalInt("changeCount", in: .count)
+            m.offsetsMoves = try row.optionalInt("offsetsMoves", in: .count)
+            m.minimalMoves = try row.optionalInt("minimalMoves", in: .count)
             measurements.append(m)
         }
         scaling = []
@@ -137,8 +142,8 @@ public struct BenchResults: Sendable, Equatable {
             scaling.append(
                 BenchScaling(
                     engine: try row.requiredString("engine"), profile: try row.requiredString("profile"), kind: try row.requiredString("kind"),
-                    allocator: try row.requiredString("allocator"), timeExponent: try row.optionalDouble("timeExponent"),
-                    bytesExponent: try row.optionalDouble("bytesExponent")))
+                    allocator: try row.requiredString("allocator"), timeExponent: try row.optionalDouble("timeExponent", in: .exponent),
+                    bytesExponent: try row.optionalDouble("bytesExponent", in: .exponent)))
         }
         targets = []
         for row in try root.objects("targets") {

@@ -344,7 +344,7 @@ struct BenchSection {
                 "Bytes and allocation requests per call, \(kind), \(source)",
                 sizeTable(measured, allocator: source) { m in
                     guard let b = m.allocatedBytes else { return nil }
-                    return NumberStyle.bytes.format(b) + " / " + (m.allocationRequests.map { formatGrouped(Int($0)) } ?? "–")
+                    return NumberStyle.bytes.format(b) + " / " + (m.allocationRequests.map { formatGrouped($0) } ?? "–")
                 }))
     }
 

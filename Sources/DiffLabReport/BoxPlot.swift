@@ -20,7 +20,11 @@ public struct BoxSummary: Sendable, Equatable {
             let rank = p * Double(sorted.count - 1)
             let below = Int(rank.rounded(.down))
             let above = Swift.min(below + 1, sorted.count - 1)
-            return sorted[below] + (sorted[above] - sorted[below]) * (rank - Double(below))
+            let fraction = rank - Double(below)
+            let gap = sorted[above] - sorted[below]
+            // A gap wider than Double's range (-1e308 to 1e308) overflows; weighting the two
+            // values instead cannot (and gives the same quantile up to rounding).
+            return gap.isFinite ? sorted[below] + gap * fraction : sorted[below] * (1 - fraction) + sorted[above] * fraction
         }
         minimum = sorted[0]
         lowerQuartile = quantile(0.25)

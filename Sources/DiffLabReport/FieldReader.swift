@@ -76,16 +76,46 @@ struct FieldReader {
         return array
     }
 
-    /// An array of numbers (absent or `null` → empty; a non-number element is an error).
-    func numbers(_ key: String) throws(ReportError) -> [Double] {
+    /// A number member within `range` (absent or `null` → `nil`).
+    /// - Throws: ``ReportError/outOfRange(source:path:value:allowed:)`` outside `range`.
+    func optionalDouble(_ key: String, in range: FieldRange<Double>) throws(ReportError) -> Double? {
+        guard let number = try optionalDouble(key) else { return nil }
+        return try checked(number, range, path(key))
+    }
+
+    /// An integer member within `range` (absent or `null` → `nil`).
+    /// - Throws: ``ReportError/outOfRange(source:path:value:allowed:)`` outside `range`.
+    func optionalInt(_ key: String, in range: FieldRange<Int>) throws(ReportError) -> Int? {
+        guard let number = try optionalInt(key) else { return nil }
+        return try checked(number, range, path(key))
+    }
+
+    /// A required integer member within `range`.
+    func requiredInt(_ key: String, in range: FieldRange<Int>) throws(ReportError) -> Int {
+        guard let number = try optionalInt(key, in: range) else { throw .missingField(source: source, path: path(key)) }
+        return number
+    }
+
+    /// An array of numbers, each within `range` (absent or `null` → empty; a non-number or
+    /// out-of-range element is an error naming its index).
+    func numbers(_ key: String, in range: FieldRange<Double>) throws(ReportError) -> [Double] {
         var result: [Double] = []
         for (index, element) in try optionalArray(key).enumerated() {
+            let elementPath = path(key) + "[\(index)]"
             guard let number = element.doubleValue else {
-                throw .wrongType(source: source, path: path(key) + "[\(index)]", expected: "a number", found: article(element))
+                throw .wrongType(source: source, path: elementPath, expected: "a number", found: article(element))
             }
-            result.append(number)
+            result.append(try checked(number, range, elementPath))
         }
         return result
+    }
+
+    /// `value` if `range` holds it.
+    private func checked<T: Comparable & Sendable>(_ value: T, _ range: FieldRange<T>, _ path: String) throws(ReportError) -> T {
+        guard range.range.contains(value) else {
+            throw .outOfRange(source: source, path: path, value: "\(value)", allowed: range.text)
+        }
+        return value
     }
 
     /// Readers for the objects in array member `key`.

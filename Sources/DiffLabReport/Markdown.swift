@@ -63,10 +63,14 @@ extension String {
 
 /// `seconds` since the Unix epoch as `YYYY-MM-DD HH:MM:SS UTC` (proleptic Gregorian calendar),
 /// without Foundation or the C library's time zone state, so the result is deterministic.
+///
+/// Total for every `Int` (`Int.min` and `Int.max` give dates some 292 billion years away, not a
+/// trap); results files keep `createdAt` within ``FieldRange/unixTime``.
 /// - Complexity: O(1).
 public func utcDateTime(_ seconds: Int) -> String {
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let secondOfDay = seconds - days * 86_400
+    // Floor division and a non-negative remainder, written so no step can overflow.
+    let days = seconds >= 0 ? seconds / 86_400 : -((-(seconds + 1)) / 86_400) - 1
+    let secondOfDay = seconds >= 0 ? seconds % 86_400 : (seconds % 86_400 + 86_400) % 86_400
     // Civil-from-days (Howard Hinnant's algorithm).
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097

@@ -9,21 +9,27 @@ import Darwin
 
 /// `10^k` as the nearest `Double` (parsed from `"1ek"`, so `exp10(-3)` is exactly the literal `0.001`).
 ///
-/// `k` is clamped to -320...308; beyond that the result would be 0 or infinite anyway.
+/// Total: `k` above 308 gives `+infinity` and `k` below -323 gives `0`, as the decimal literal
+/// would (so a loop comparing `exp10(k)` with a finite value always ends); `k` is clamped to
+/// -400...400 first only to keep the text short.
 /// - Complexity: O(1).
 func exp10(_ k: Int) -> Double {
-    let clamped = Swift.min(308, Swift.max(-320, k))
+    let clamped = Swift.min(400, Swift.max(-400, k))
     return Double("1e\(clamped)") ?? 1
 }
 
 /// The largest `k` with `10^k ≤ x`, exact at powers of ten (corrects `log10` rounding);
 /// `nil` for zero, negative or non-finite `x`.
+///
+/// Total for every positive finite `x`, subnormals and `Double.greatestFiniteMagnitude` included:
+/// the result is in -324...308 and each correction loop runs at most a few steps (it is also
+/// bounded, so no input can make it spin).
 /// - Complexity: O(1).
 func decadeFloor(_ x: Double) -> Int? {
     guard x.isFinite, x > 0 else { return nil }
     var k = Int(log10(x).rounded(.down))
-    while exp10(k) > x { k -= 1 }
-    while exp10(k + 1) <= x { k += 1 }
+    while k > -400 && exp10(k) > x { k -= 1 }
+    while k < 400 && exp10(k + 1) <= x { k += 1 }
     return k
 }
 
@@ -67,15 +73,34 @@ public func svgNumber(_ x: Double) -> String {
     return trimmingZeros(formatFixed(x, decimals: 2))
 }
 
-/// `x` rounded to `digits` significant digits (at least 1), trailing zeros dropped:
+/// `x` rounded to `digits` significant digits (1...17; others are clamped), trailing zeros dropped:
 /// `formatSignificant(1234.5, 3) == "1235"` (integer parts are never rounded away),
 /// `formatSignificant(0.012345, 3) == "0.0123"`, `formatSignificant(0, 3) == "0"`.
+///
+/// Magnitudes of 10^15 and above, and magnitudes so small that `digits` significant digits would
+/// need more than 15 decimals, are written in scientific notation with `digits` significant digits:
+/// `formatSignificant(1.7976931348623157e308) == "1.8e308"`, `formatSignificant(1e-320) == "1e-320"`,
+/// so no finite value prints as a misleading `0` or as a 300-digit integer. Non-finite values print
+/// as `nan`, `inf`, `-inf`.
 /// - Complexity: O(digits).
 public func formatSignificant(_ x: Double, _ digits: Int = 3) -> String {
     guard x.isFinite else { return formatFixed(x, decimals: 0) }
     guard x != 0, let exponent = decadeFloor(Swift.abs(x)) else { return "0" }
-    let decimals = Swift.max(0, Swift.max(1, digits) - 1 - exponent)
-    return trimmingZeros(formatFixed(x, decimals: decimals))
+    let digits = Swift.max(1, Swift.min(17, digits))
+    let decimals = Swift.max(0, digits - 1 - exponent)
+    guard exponent >= 15 || decimals > 15 else { return trimmingZeros(formatFixed(x, decimals: decimals)) }
+    // Scientific: x = mantissa × 10^exponent with 1 ≤ |mantissa| < 10. Subnormals are scaled up
+    // first, so the power of ten divided by stays a normal number.
+    var mantissa = exponent < -290 ? (x * 1e300) / exp10(exponent + 300) : x / exp10(exponent)
+    var power = exponent
+    var text = trimmingZeros(formatFixed(mantissa, decimals: digits - 1))
+    if text.hasPrefix("10") || text.hasPrefix("-10") {
+        // Rounding carried into a new digit (9.996 → 10.0).
+        mantissa /= 10
+        power += 1
+        text = trimmingZeros(formatFixed(mantissa, decimals: digits - 1))
+    }
+    return text + "e\(power)"
 }
 
 /// How an axis or table shows a number.
@@ -127,4 +152,14 @@ public func formatGrouped(_ n: Int) -> String {
         out.append(digit)
     }
     return (n < 0 ? "-" : "") + out
+}
+
+/// A count held as a `Double` with thousands separated, e.g. `1234567.0 → "1,234,567"` (the
+/// fraction is cut off). Total: magnitudes beyond 9e15 (where a `Double` no longer holds every
+/// integer) and non-finite values fall back to ``formatSignificant(_:_:)``, never to a trapping
+/// `Int` conversion.
+/// - Complexity: O(digits).
+public func formatGrouped(_ x: Double) -> String {
+    guard x.isFinite, Swift.abs(x) < 9e15 else { return formatSignificant(x) }
+    return formatGrouped(Int(x))
 }

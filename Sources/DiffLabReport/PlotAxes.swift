@@ -24,7 +24,9 @@ struct PlotAxes {
 
     /// `text`, cut and ended with "…" so it is at most `width` pixels wide at `size`.
     static func fitted(_ text: String, width: Double, size: Double) -> String {
-        let limit = Int(width / (size * 0.6))
+        let glyphs = width / (size * 0.6)
+        guard glyphs.isFinite, glyphs > 1 else { return text }
+        let limit = Int(Swift.min(glyphs, 100_000))
         guard text.count > limit, limit > 1 else { return text }
         return String(text.prefix(limit - 1)) + "…"
     }

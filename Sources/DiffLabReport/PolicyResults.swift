@@ -46,13 +46,16 @@ public struct PolicyResults: Sendable, Equatable {
 
     /// Reads a policy document (the schema is assumed checked by ``ResultsFile/init(_:source:)``).
     ///
-    /// - Throws: ``ReportError`` for a run without `policy`, `listSize` or
+    /// - Throws: ``ReportError`` for a number outside its field's ``FieldRange`` (`createdAt`
+    ///   ``FieldRange/unixTime``, `listSize` ``FieldRange/size``, counts ``FieldRange/count``,
+    ///   latencies ``FieldRange/seconds``, `hitchTimeRatio` ``FieldRange/hitchRatio``,
+    ///   `cpuUtilisation` ``FieldRange/utilisation``), for a run without `policy`, `listSize` or
     ///   `allowsReloadingOnTooManyUpdates`, or any field of the wrong type.
     /// - Complexity: O(size of the document).
     public init(_ document: JSONValue, source: String) throws(ReportError) {
         let root = try FieldReader(document, source: source, path: "")
         self.source = source
-        createdAt = try root.optionalInt("createdAt")
+        createdAt = try root.optionalInt("createdAt", in: .unixTime)
         machine = try root.displayFields("machine")
         toolchain = try root.optionalString("toolchain")
         commit = try root.optionalString("commit")
@@ -69,20 +72,20 @@ public struct PolicyResults: Sendable, Equatable {
                 throw .missingField(source: source, path: row.path("allowsReloadingOnTooManyUpdates"))
             }
             var run = PolicyRun(
-                policy: try row.requiredString("policy"), listSize: try row.requiredInt("listSize"), reloadFallback: fallback,
-                latencyCount: try row.numbers("latencies").count)
+                policy: try row.requiredString("policy"), listSize: try row.requiredInt("listSize", in: .size), reloadFallback: fallback,
+                latencyCount: try row.numbers("latencies", in: .seconds).count)
             run.engine = try row.optionalString("engine")
-            run.frames = try row.optionalInt("frames")
-            run.framesOverBudget = try row.optionalInt("framesOverBudget")
-            run.hitchTimeRatio = try row.optionalDouble("hitchTimeRatio")
-            run.latencyMedian = try row.optionalDouble("latencyMedian")
-            run.latencyP99 = try row.optionalDouble("latencyP99")
-            run.requested = try row.optionalInt("requested")
-            run.applied = try row.optionalInt("applied")
-            run.coalesced = try row.optionalInt("coalesced")
-            run.reloads = try row.optionalInt("reloads")
-            run.dropped = try row.optionalInt("dropped")
-            run.cpuUtilisation = try row.optionalDouble("cpuUtilisation")
+            run.frames = try row.optionalInt("frames", in: .count)
+            run.framesOverBudget = try row.optionalInt("framesOverBudget", in: .count)
+            run.hitchTimeRatio = try row.optionalDouble("hitchTimeRatio", in: .hitchRatio)
+            run.latencyMedian = try row.optionalDouble("latencyMedian", in: .seconds)
+            run.latencyP99 = try row.optionalDouble("latencyP99", in: .seconds)
+            run.requested = try row.optionalInt("requested", in: .count)
+            run.applied = try row.optionalInt("applied", in: .count)
+            run.coalesced = try row.optionalInt("coalesced", in: .count)
+            run.reloads = try row.optionalInt("reloads", in: .count)
+            run.dropped = try row.optionalInt("dropped", in: .count)
+            run.cpuUtilisation = try row.optionalDouble("cpuUtilisation", in: .utilisation)
             for key in settingKeys {
                 if runs.isEmpty {
                     shared[key] = row.object[key]

@@ -14,6 +14,9 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingField(source: String, path: String)
     /// A field has the wrong JSON type.
     case wrongType(source: String, path: String, expected: String, found: String)
+    /// A number lies outside its field's documented range (see ``FieldRange``); `allowed`
+    /// describes the range, e.g. `0 to 86400 (seconds)`.
+    case outOfRange(source: String, path: String, value: String, allowed: String)
 
     /// The schemas a report can be made from.
     public static let knownSchemas = ["difflab-bench/1", "difflab-policy/1"]
@@ -33,6 +36,8 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(source): missing field \(path)"
         case .wrongType(let source, let path, let expected, let found):
             return "\(source): \(path) should be \(expected), not \(found)"
+        case .outOfRange(let source, let path, let value, let allowed):
+            return "\(source): \(path) is \(value), outside its allowed range \(allowed)"
         }
     }
 }

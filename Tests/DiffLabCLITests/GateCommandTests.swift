@@ -37,11 +37,110 @@ struct GateCommandTests {
         #expect(!r.err.isEmpty)
     }
 
+    /// Issue 10: the gate's number flags are range-checked, and the message names the flag and
+    /// its range (exit 1, the gate's code for every error).
+    @Test(arguments: [
+        (["--rounds", "2"], "--rounds expects an integer from 3 to 1000 (got '2')"),
+        (["--rounds", "1001"], "--rounds expects an integer from 3 to 1000 (got '1001')"),
+        (["--rounds", "99999999999999999999"], "--rounds expects an integer from 3 to 1000"),
+        (["--samples", "0"], "--samples expects an integer from 1 to 10000 (got '0')"),
+        (["--samples", "10001"], "--samples expects an integer from 1 to 10000 (got '10001')"),
+        (["--seed", "-1"], "--seed expects an integer from 0 to 18446744073709551615 (got '-1')"),
+        (["--seed", "18446744073709551616"], "--seed expects an integer from 0 to 18446744073709551615"),
+        (["--cells", "hashmap:differencekit:int:300,hashmap:differencekit:int:300"], "--cells lists hashmap:differencekit:int:300 more than once"),
+    ])
+    func gateFlagsOutOfRangeExitOneNamingTheFlagAndRange(flags: [String], message: String) {
+        let r = run(["gate", "--base-binary", "/bin/true"] + flags)
+        #expect(r.status == 1, "\(flags): \(r.err)")
+        #expect(r.err.contains(message), "\(r.err)")
+    }
+
     @Test func gateRejectsABadThresholdsFile() {
         let files = Files(["t.json": #"{"schema": "difflab-gate-thresholds/1", "alpha": 0.01, "metrics": {}}"#])
         let r = run(["gate", "--thresholds", files.path("t.json"), "--base-binary", "/bin/true"])
         #expect(r.status == 1)
         #expect(r.err.contains("no entry for \"time\""))
+    }
+
+    /// Issue 10: `--baseline FILE` with an empty or wrong `cells` object printed PASS and exited
+    /// 0. A baseline that cannot gate the measured cells is now an error (exit 1) saying why,
+    /// found before any worker runs.
+    @Test(arguments: [
+        (#"{"schema":"difflab-gate-baseline/1","cells":{}}"#, "\"cells\" should be a non-empty object"),
+        (#"{"schema":"difflab-gate-baseline/1"}"#, "\"cells\" should be an object of cells, not missing"),
+        (#"{"schema":"difflab-gate-baseline/9","cells":{"hashmap:differencekit:int:300":{"allocationRequests":3}}}"#, "\"schema\" should be"),
+        (#"{"schema":"difflab-gate-baseline/1","cells":{"myers:small-edit:int:300":{"allocationRequests":3}}}"#, "no entry for cell hashmap:differencekit:int:300"),
+        (#"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"allocationRequests":null}}}"#, "this cell's are all null"),
+        (#"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"allocationRequests":-3}}}"#, "allocationRequests should be null or an integer from 0 to 2^53, not -3"),
+        (#"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"allocatedBytes":"38"}}}"#, "allocatedBytes should be null or an integer"),
+        (#"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"allocatedBytes":1e308}}}"#, "allocatedBytes should be null or an integer"),
+    ])
+    func unusableStoredBaselinesExitOne(baseline: String, message: String) {
+        let files = Files(["baseline.json": baseline])
+        let r = run([
+            "gate", "--baseline", files.path("baseline.json"), "--head-binary", "/bin/true", "--cells", "hashmap:differencekit:int:300",
+            "--no-instructions", "--out", files.path("gate.json"), "--summary", files.path("summary.md"),
+        ])
+        #expect(r.status == 1, "\(r.err)")
+        #expect(r.err.contains(files.path("baseline.json")) && r.err.contains(message), "\(r.err)")
+        #expect(!r.out.contains("PASS"))
+    }
+
+    /// A well-formed baseline whose only value the candidate does not measure (instructions, with
+    /// `--no-instructions`): the run compares nothing, so it fails closed with exit 1 and says so,
+    /// in the summary as on standard error.
+    @Test func aGateThatComparedNothingExitsOne() throws {
+        let binary = ".build/debug/difflab"
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the difflab executable first")
+        let files = Files(["baseline.json": #"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"instructions":1000,"allocatedBytes":null}}}"#])
+        let r = run([
+            "gate", "--baseline", files.path("baseline.json"), "--head-binary", binary, "--cells", "hashmap:differencekit:int:300",
+            "--samples", "1", "--no-instructions", "--out", files.path("gate.json"), "--summary", files.path("summary.md"),
+        ])
+        #expect(r.status == 1, "\(r.err)")
+        #expect(r.err.contains("the gate compared nothing, so it cannot pass"), "\(r.err)")
+        #expect(r.out.hasPrefix("## DiffLab regression gate: ERROR"), "\(r.out)")
+        let json = try JSONValue.parse(try String(contentsOfFile: files.path("gate.json"), encoding: .utf8))
+        #expect(json["verdict"]?.stringValue == "error" && json["exitCode"]?.intValue == 1)
+    }
+
+    /// Issue 10: a killed gate left `/tmp/difflab-gate-*` behind. All of a run's temporary files
+    /// now live in one folder made with mkdtemp under `TMPDIR` and registered for removal, so
+    /// SIGTERM in the middle of a run leaves nothing. (The gate runs as a child process, with its
+    /// own `TMPDIR`, so no other test or process can interfere.)
+    @Test(.timeLimit(.minutes(2)))
+    func aKilledGateLeavesNoTemporaryFolder() throws {
+        let binary = ".build/debug/difflab"
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the difflab executable first")
+        let files = Files([:])
+        let tmp = files.path("tmp")
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = [
+            "gate", "--base-binary", binary, "--head-binary", binary, "--cells", "hashmap:differencekit:int:300", "--rounds", "1000",
+            "--samples", "10000", "--no-instructions", "--out", files.path("gate.json"), "--summary", files.path("summary.md"),
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func gateFolders() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).filter { $0.hasPrefix("difflab-gate-") }
+        }
+        // Wait until the run has made its folder and started measuring (the launch links exist).
+        var waited = 0
+        while waited < 1_200 && !(gateFolders().first.map { FileManager.default.fileExists(atPath: tmp + "/" + $0 + "/b1") } ?? false) {
+            usleep(50_000)
+            waited += 1
+        }
+        let folders = gateFolders()
+        #expect(folders.count == 1, "the gate made \(folders) in \(tmp)")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus == 128 + SIGTERM)
+        #expect(gateFolders().isEmpty, "left behind: \(gateFolders())")
     }
 
     /// The whole gate, end to end, with the debug `difflab` as both builds (so it needs

@@ -1,4 +1,5 @@
 import DiffLabCLI
+import Foundation
 import Testing
 
 #if canImport(Glibc)
@@ -36,6 +37,31 @@ struct ReportCommandTests {
         #expect(result.status == status)
         #expect(result.err.contains(message), "\(result.err)")
         #expect(access(files.path("out"), F_OK) != 0)  // nothing written
+    }
+
+    /// Issue 10: a median of 1e308 seconds made `difflab report` loop for ever in the tick
+    /// computation. Out of its field's range, it is now a data error naming file, field and range.
+    @Test(.timeLimit(.minutes(1)))
+    func aNumberOutsideItsRangeExits65NamingTheFieldAndTheRange() {
+        let files = Files(["huge.json": #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":10,"kind":"int","allocator":"a","median":1e308}]}"#])
+        let result = run(["report", files.path("huge.json"), "--out", files.path("out")])
+        #expect(result.status == 65)
+        #expect(result.err.contains(files.path("huge.json")) && result.err.contains("measurements[0].median"), "\(result.err)")
+        #expect(result.err.contains("0 to 86,400 (seconds)"), "\(result.err)")
+        #expect(access(files.path("out"), F_OK) != 0)  // nothing written
+    }
+
+    /// A target's value has no range; the largest finite number still gives a report (before the
+    /// fix, formatting it looped for ever).
+    @Test(.timeLimit(.minutes(1)))
+    func theLargestFiniteNumberWhereAnyNumberIsAllowedStillMakesAReport() throws {
+        let files = Files(["bench.json": #"{"schema":"difflab-bench/1","targets":[{"name":"t","value":1.7976931348623157e308}]}"#])
+        let out = files.path("out")
+        defer { removeDirectory(out) }
+        let result = run(["report", files.path("bench.json"), "--out", out])
+        #expect(result.status == 0, "\(result.err)")
+        let markdown = try String(contentsOfFile: out + "/report.md", encoding: .utf8)
+        #expect(markdown.contains("| t |  | 1.8e308 |"), "\(markdown)")
     }
 
     @Test func unreadableFileExits66AndBadCommandLineExits64() {

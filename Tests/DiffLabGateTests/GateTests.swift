@@ -86,16 +86,7 @@ let thresholdsJSON: JSONValue = [
 
     @Test func theCheckedInFileParses() throws {
         // The test runs from the package root (swift test), where the file lives.
-        let file = try #require(fopen("Corpus/gate/thresholds.json", "r"))
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count == 0 { break }
-            bytes += buffer.prefix(count)
-        }
-        fclose(file)
-        _ = try GateThresholds(json: try JSONValue.parse(bytes: bytes))
+        _ = try GateThresholds(json: try JSONValue.parse(bytes: try #require(readBytes("Corpus/gate/thresholds.json"))))
     }
 
     @Test(arguments: [
@@ -122,9 +113,51 @@ let thresholdsJSON: JSONValue = [
             "allocatedBytes": ["regression": 0.01, "improvement": 0.01, "absolute": 0],
             "allocationRequests": ["regression": 0, "improvement": 0, "absolute": 0],
         ]
-        #expect(throws: GateError.badThresholds("\"metrics.time.regression\" must be a non-negative number")) {
+        #expect(throws: GateError.badThresholds("\"metrics.time.regression\" must be a number from 0 to 10 (a fraction: 0.05 is 5%), not -0.05")) {
             try GateThresholds(json: .object(object))
         }
+    }
+
+    /// Issue 10: every number of the thresholds file is range-checked, and a typo (an unknown
+    /// field, a string where a number belongs) is an error rather than a silently looser gate.
+    @Test(arguments: [
+        (["alpha"], JSONValue.integer(0), "\"alpha\" must be a number above 0 and at most 0.5, not 0"),
+        (["alpha"], JSONValue.double(0.75), "\"alpha\" must be a number above 0 and at most 0.5, not 0.75"),
+        (["alpha"], JSONValue.integer(2), "\"alpha\" must be a number above 0 and at most 0.5, not 2"),
+        (["alpha"], JSONValue.string("0.01"), "\"alpha\" must be a number above 0 and at most 0.5, not \"0.01\""),
+        (["alpha"], JSONValue.null, "\"alpha\" must be a number above 0 and at most 0.5, not null"),
+        (["improvementExitCode"], JSONValue.string("4"), "\"improvementExitCode\" must be 0 or 4, not \"4\""),
+        (["alfa"], JSONValue.double(0.5), "unknown field \"alfa\""),
+        (["about"], JSONValue.integer(1), "\"about\" must be a string"),
+        (["metrics", "instruction"], JSONValue.object(JSONObject()), "unknown field \"metrics.instruction\""),
+        (["metrics", "time"], JSONValue.integer(5), "\"metrics.time\" must be an object"),
+        (["metrics", "time", "improvement"], JSONValue.double(10.5), "\"metrics.time.improvement\" must be a number from 0 to 10"),
+        (["metrics", "time", "absolute"], JSONValue.integer(-1), "\"metrics.time.absolute\" must be a number from 0 to 2^53"),
+        (["metrics", "time", "absolute"], JSONValue.double(1e300), "\"metrics.time.absolute\" must be a number from 0 to 2^53"),
+        (["metrics", "allocatedBytes", "regression"], JSONValue.bool(true), "\"metrics.allocatedBytes.regression\" must be a number"),
+        (["metrics", "allocatedBytes", "slack"], JSONValue.integer(1), "unknown field \"metrics.allocatedBytes.slack\""),
+    ])
+    func outOfRangeOrMistypedThresholdsAreErrors(path: [String], value: JSONValue, message: String) {
+        let json = setting(thresholdsJSON, path, to: value)
+        #expect {
+            try GateThresholds(json: json)
+        } throws: { error in
+            guard case .badThresholds(let reason) = error as? GateError else { return false }
+            return reason.hasPrefix(message)
+        }
+    }
+
+    @Test func aThresholdsFileMustBeAnObject() {
+        #expect(throws: GateError.badThresholds("expected a JSON object, not array")) { try GateThresholds(json: [1, 2]) }
+    }
+
+    @Test func theEdgesOfTheRangesAreAccepted() throws {
+        var json = setting(thresholdsJSON, ["alpha"], to: 0.5)
+        json = setting(json, ["metrics", "time", "regression"], to: 10)
+        json = setting(json, ["metrics", "time", "absolute"], to: .integer(1 << 53))
+        json = setting(json, ["improvementExitCode"], to: 0)
+        let thresholds = try GateThresholds(json: json)
+        #expect(thresholds.alpha == 0.5 && thresholds[.time].regression == 10 && thresholds.improvementExitCode == 0)
     }
 }
 
@@ -216,7 +249,7 @@ func rounds(_ seconds: Double, factor: Double = 1, count: Int = 16, seed: UInt64
         ([.pass, .improvement], false, 4),
         ([.pass, .improvement], true, 0),
         ([.improvement, .regression], true, 2),
-        ([.notGated], false, 0),
+        ([.notGated], false, 1),  // fails closed: nothing was compared
     ])
     func exitCodes(verdicts: [GateVerdict], improvementsPass: Bool, expected: Int32) {
         #expect(report(verdicts).exitCode(improvementsPass: improvementsPass) == expected)
@@ -245,5 +278,228 @@ func rounds(_ seconds: Double, factor: Double = 1, count: Int = 16, seed: UInt64
         #expect(json["comparisons"]?.arrayValue?.first?["ratio"]?.doubleValue.map { abs($0 - 39.0 / 38) < 1e-12 } == true)
         let text = json.serialized()
         #expect(try JSONValue.parse(bytes: Array(text.utf8)) == json)
+    }
+}
+
+/// The bytes of the file at `path` (relative to the package root, where `swift test` runs), or
+/// `nil` when it cannot be opened.
+func readBytes(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count == 0 { break }
+        bytes += buffer.prefix(count)
+    }
+    return bytes
+}
+
+/// `json` with the member at `path` (object keys) set to `value`, creating objects on the way.
+func setting(_ json: JSONValue, _ path: [String], to value: JSONValue) -> JSONValue {
+    guard let key = path.first else { return value }
+    var object = json.objectValue ?? JSONObject()
+    object[key] = setting(object[key] ?? .object(JSONObject()), Array(path.dropFirst()), to: value)
+    return .object(object)
+}
+
+// MARK: - Failing closed (issue 10)
+
+@Suite struct FailClosedTests {
+    let thresholds = (try? GateThresholds(json: thresholdsJSON)) ?? GateThresholds(alpha: 0.01, improvementExitCode: 4, metrics: [:])
+
+    func report(_ comparisons: [GateComparison], notes: [String] = []) -> GateReport {
+        GateReport(comparisons: comparisons, thresholds: thresholds, context: [], notes: notes)
+    }
+
+    /// Before the fix, a gate that compared nothing (no cells, or no value on one side) printed
+    /// PASS and exited 0.
+    @Test func aReportWithNoComparisonFails() throws {
+        let empty = report([])
+        #expect(empty.failure == .nothingCompared(reasons: ["no cells"]))
+        #expect(empty.exitCode() == 1)
+        #expect(empty.exitCode(improvementsPass: true) == 1)
+        #expect(empty.markdown.hasPrefix("## DiffLab regression gate: ERROR"))
+        let json = empty.json()
+        #expect(json["verdict"]?.stringValue == "error")
+        #expect(json["exitCode"]?.intValue == 1)
+        #expect(json["error"]?.stringValue?.contains("compared nothing") == true)
+    }
+
+    @Test func aReportWhoseEveryComparisonLacksASideFailsAndSaysWhy() {
+        let comparisons = [
+            compareDeterministic(cell: "a", metric: .instructions, base: 5, head: nil, thresholds: thresholds, note: "instructions not measured"),
+            compareDeterministic(cell: "a", metric: .allocatedBytes, base: nil, head: 7, thresholds: thresholds),
+            compareDeterministic(cell: "b", metric: .allocatedBytes, base: nil, head: nil, thresholds: thresholds),
+        ]
+        let failure = report(comparisons, notes: ["valgrind not installed"]).failure
+        #expect(
+            failure
+                == .nothingCompared(reasons: [
+                    "valgrind not installed", "instructions not measured", "no allocatedBytes from the baseline",
+                    "no allocatedBytes from both builds",
+                ]))
+        #expect(failure?.description.hasPrefix("the gate compared nothing, so it cannot pass: valgrind not installed;") == true)
+    }
+
+    @Test func aCellWithNothingComparedFailsTheRunEvenWhenOthersPass() {
+        let comparisons = [
+            compareDeterministic(cell: "a", metric: .allocationRequests, base: 38, head: 38, thresholds: thresholds),
+            compareDeterministic(cell: "b", metric: .allocationRequests, base: nil, head: 38, thresholds: thresholds),
+            compareDeterministic(cell: "b", metric: .allocatedBytes, base: nil, head: 10, thresholds: thresholds),
+        ]
+        let gate = report(comparisons)
+        #expect(gate.verdict == .pass)
+        #expect(gate.failure == .cellsNotCompared(["`b` (no allocationRequests from the baseline; no allocatedBytes from the baseline)"]))
+        #expect(gate.exitCode() == 1)
+        #expect(report(Array(comparisons.prefix(1))).failure == nil)
+        #expect(report(Array(comparisons.prefix(1))).exitCode() == 0)
+    }
+
+    @Test func nonFiniteOrNegativeValuesAreNeverCompared() {
+        for (base, head) in [(Double.nan, 5.0), (5, .nan), (.infinity, 5), (5, -1)] {
+            let result = compareDeterministic(cell: "c", metric: .allocatedBytes, base: base, head: head, thresholds: thresholds)
+            #expect(result.verdict == .notGated, "\(base) → \(head)")
+            #expect(result.note.contains("not a finite count"))
+        }
+    }
+}
+
+// MARK: - Stored baselines
+
+let storedJSON: JSONValue = [
+    "schema": "difflab-gate-baseline/1", "createdAt": 1_795_981_370, "candidate": "HEAD abc", "toolchain": "Swift 6.3.1",
+    "machine": ["cpu": "Xeon", "cores": "2"],
+    "cells": [
+        "hashmap:differencekit:int:10000": ["instructions": 3_902_459, "allocatedBytes": 848_016, "allocationRequests": 38],
+        "myers:small-edit:int:10000": ["instructions": nil, "allocatedBytes": 1_412_304, "allocationRequests": nil],
+    ],
+]
+
+@Suite struct StoredBaselineTests {
+    @Test func readsAValidBaseline() throws {
+        let stored = try StoredBaseline(json: storedJSON, source: "b.json")
+        #expect(stored.cells == ["hashmap:differencekit:int:10000", "myers:small-edit:int:10000"])
+        #expect(stored.value("hashmap:differencekit:int:10000", .allocationRequests) == 38)
+        #expect(stored.value("myers:small-edit:int:10000", .instructions) == nil)
+        #expect(stored.value("nope", .instructions) == nil)
+        #expect(stored.cpu == "Xeon" && stored.toolchain == "Swift 6.3.1" && stored.candidate == "HEAD abc")
+        try stored.requireCells(["myers:small-edit:int:10000"])
+    }
+
+    @Test func theCommittedQuickBaselineIsValid() throws {
+        let bytes = try #require(readBytes("results/baselines/gate-quick.json"))
+        let stored = try StoredBaseline(json: try JSONValue.parse(bytes: bytes), source: "gate-quick.json")
+        #expect(stored.cells.count == 9)
+    }
+
+    @Test func writtenBaselinesReadBack() throws {
+        let json = StoredBaseline.json(
+            cells: [("a:p:int:1", [.instructions: 10, .allocatedBytes: 0]), ("b:p:int:1", [.allocationRequests: 3])], candidate: "HEAD",
+            createdAt: 5, machine: [("cpu", "x")], toolchain: "t")
+        let stored = try StoredBaseline(json: try JSONValue.parse(json.serialized()), source: "s.json")
+        #expect(stored.values == ["a:p:int:1": [.instructions: 10, .allocatedBytes: 0], "b:p:int:1": [.allocationRequests: 3]])
+        #expect(json["cells"]?["b:p:int:1"]?["instructions"] == .null)
+    }
+
+    /// Issue 10: a stored baseline with an empty or wrong `cells` object made the gate print
+    /// PASS; every malformed field is now an error naming the file, the field and what it should be.
+    @Test(arguments: [
+        ([String](), JSONValue.array([]), "the document", "a JSON object, not array"),
+        (["schema"], JSONValue.string("difflab-gate-baseline/2"), "\"schema\"", "\"difflab-gate-baseline/1\""),
+        (["cells"], JSONValue.object(JSONObject()), "\"cells\"", "a non-empty object: a baseline with no cells gates nothing"),
+        (["cells"], JSONValue.array([]), "\"cells\"", "an object of cells, not array"),
+        (["cells", "x:p:int:1"], JSONValue.integer(5), "cells[\"x:p:int:1\"]", "an object of metrics, not number"),
+        (
+            ["cells", "x:p:int:1"], JSONValue.object(JSONObject([("instructions", .null), ("allocatedBytes", .null)])), "cells[\"x:p:int:1\"]",
+            "an object with at least one of instructions, allocatedBytes, allocationRequests measured: this cell's are all null"
+        ),
+        (["cells", "x:p:int:1", "instructions"], JSONValue.integer(-1), "cells[\"x:p:int:1\"].instructions", "null or an integer from 0 to 2^53, not -1"),
+        (["cells", "x:p:int:1", "instructions"], JSONValue.double(1.5), "cells[\"x:p:int:1\"].instructions", "null or an integer from 0 to 2^53, not 1.5"),
+        (["cells", "x:p:int:1", "instructions"], JSONValue.double(1e300), "cells[\"x:p:int:1\"].instructions", "null or an integer from 0 to 2^53, not 1e+300"),
+        (
+            ["cells", "x:p:int:1", "instructions"], JSONValue.integer(1 << 60), "cells[\"x:p:int:1\"].instructions",
+            "null or an integer from 0 to 2^53, not 1152921504606846976"
+        ),
+        (["cells", "x:p:int:1", "allocatedBytes"], JSONValue.string("12"), "cells[\"x:p:int:1\"].allocatedBytes", "null or an integer from 0 to 2^53, not \"12\""),
+        (
+            ["cells", "x:p:int:1", "time"], JSONValue.integer(1), "cells[\"x:p:int:1\"].time",
+            "absent: a cell holds only instructions, allocatedBytes, allocationRequests"
+        ),
+        (["createdAt"], JSONValue.integer(-5), "\"createdAt\"", "an integer ≥ 0 (Unix seconds), not -5"),
+        (["toolchain"], JSONValue.integer(6), "\"toolchain\"", "a string, not number"),
+        (["machine", "cpu"], JSONValue.integer(6), "machine.cpu", "a string, not number"),
+    ])
+    func malformedBaselinesAreErrors(path: [String], value: JSONValue, field: String, expected: String) {
+        #expect(throws: GateError.badBaseline(source: "b.json", field: field, expected: expected)) {
+            try StoredBaseline(json: setting(storedJSON, path, to: value), source: "b.json")
+        }
+    }
+
+    @Test func aBaselineMissingAMeasuredCellIsAnError() throws {
+        let stored = try StoredBaseline(json: storedJSON, source: "b.json")
+        let error = GateError.baselineMissingCells(source: "b.json", cells: ["heckel:p:int:1", "myers:p:int:2"])
+        #expect(throws: error) { try stored.requireCells(["myers:small-edit:int:10000", "heckel:p:int:1", "myers:p:int:2"]) }
+        #expect(error.description.hasPrefix("b.json: the stored baseline has no entry for 2 cells heckel:p:int:1, myers:p:int:2"))
+    }
+}
+
+// MARK: - Worker answers
+
+@Suite struct WorkerOutputTests {
+    let good: JSONValue = [
+        "protocol": "difflab-measure/1",
+        "results": [
+            ["cell": "a:p:int:1", "samples": [1e-6, 2e-6], "allocatedBytes": 64, "allocationRequests": 2],
+            ["cell": "b:p:int:1", "samples": [0, 3e-6], "allocatedBytes": nil],
+        ],
+    ]
+
+    func parse(_ json: JSONValue) throws(GateError) -> [WorkerResult] {
+        try WorkerResult.parse(json, protocolName: "difflab-measure/1", cells: ["a:p:int:1", "b:p:int:1"], samples: 2, worker: "the baseline's worker")
+    }
+
+    @Test func readsAValidAnswer() throws {
+        #expect(
+            try parse(good) == [
+                WorkerResult(cell: "a:p:int:1", samples: [1e-6, 2e-6], allocatedBytes: 64, allocationRequests: 2),
+                WorkerResult(cell: "b:p:int:1", samples: [0, 3e-6]),
+            ])
+    }
+
+    @Test(arguments: [
+        (["protocol"], JSONValue.string("other/1"), "\"protocol\" should be \"difflab-measure/1\""),
+        (["results"], JSONValue.array([]), "\"results\" should be an array of 2 results"),
+        (["results"], JSONValue.array([["cell": "b:p:int:1", "samples": [1, 1]], ["cell": "a:p:int:1", "samples": [1, 1]]]), "results[0].cell should be \"a:p:int:1\""),
+        (["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1]], ["cell": "b:p:int:1", "samples": [1, 1]]]), "results[0].samples should be an array of 2 numbers"),
+        (["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, -1]], ["cell": "b:p:int:1", "samples": [1, 1]]]), "results[0].samples[1] should be a number of seconds"),
+        (["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, 1e300]], ["cell": "b:p:int:1", "samples": [1, 1]]]), "results[0].samples[1] should be a number of seconds"),
+        (["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, "x"]], ["cell": "b:p:int:1", "samples": [1, 1]]]), "results[0].samples[1] should be a number of seconds"),
+        (
+            ["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, 1]], ["cell": "b:p:int:1", "samples": [1, 1], "allocatedBytes": -1]]),
+            "results[1].allocatedBytes should be null or an integer from 0 to 2^53, not -1"
+        ),
+        (
+            ["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, 1], "allocationRequests": 2.5], ["cell": "b:p:int:1", "samples": [1, 1]]]),
+            "results[0].allocationRequests should be null or an integer from 0 to 2^53, not 2.5"
+        ),
+    ])
+    func badAnswersAreErrors(path: [String], value: JSONValue, message: String) {
+        #expect {
+            try parse(setting(good, path, to: value))
+        } throws: { error in
+            guard case .badMeasurements(let reason) = error as? GateError else { return false }
+            return reason.hasPrefix("the baseline's worker: " + message)
+        }
+    }
+
+    @Test(arguments: [
+        ("events: Ir\ntotals: 3902459\n", Double?.some(3_902_459)), ("totals: 12 34\n", 12), ("summary: 5\n", nil), ("totals: inf\n", nil),
+        ("totals: nan\n", nil), ("totals: -5\n", nil), ("totals: +5\n", nil), ("totals: 99999999999999999999\n", nil),
+        ("totals: 9007199254740993\n", nil), ("totals: \n", nil),
+    ])
+    func callgrindTotalsAreIntegersInRange(text: String, expected: Double?) {
+        #expect(callgrindTotal(text) == expected)
     }
 }
