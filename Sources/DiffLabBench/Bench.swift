@@ -167,9 +167,10 @@ public let hashFloorName = "hash-floor"
 /// - a subject's call at a size is projected from its median at the previous (smaller) size
 ///   measured, as time ∝ size^2 for `myers` and `stdlib` and size^1.2 for the others;
 /// - a subject's first size above ``BenchOptions/probeFloor`` has no previous size, so it is
-///   *probed*: single calls on datasets of the same profile at 1,000, 10,000, … items (below that
-///   size), timed outside any measurement and not reported, until one projects past the limit or
-///   takes 10 ms (enough to project from);
+///   projected from *probes*: calls on datasets of the same profile and kind at 1,000, 10,000, …
+///   items (below that size), timed outside any measurement and not reported; the ladder climbs
+///   while the next probe is projected to take at most a tenth of the limit (and 1 s), and the
+///   largest probe is projected from;
 /// - a cell projected past the limit, or after a skipped size, is skipped with the reason in
 ///   ``BenchRecord/skipped``;
 /// - and if the warm-up call of a measurement takes longer than the limit all the same, the
@@ -178,7 +179,7 @@ public let hashFloorName = "hash-floor"
 /// - Parameter progress: called after each measurement with (done, total, label).
 /// - Precondition: `options` is valid (see ``BenchOptions/validate()``).
 /// - Complexity: per cell and subject, about `budget` seconds, at most `minSamples` + 3 calls of
-///   at most about `maxCallSeconds` each, plus probes of about as much again at most.
+///   at most about `maxCallSeconds` each; probes add at most about 1 s per subject's first size.
 public func runBench(
     _ options: BenchOptions, allocator: String, progress: (Int, Int, String) -> Void = { _, _, _ in }
 ) -> [BenchRecord] {
@@ -241,25 +242,28 @@ func skipReason(_ cell: BenchCell, earlier: [BenchRecord], _ options: BenchOptio
         let time = projected(median, from: previous.size)
         return time > limit ? "projected \(formatSeconds(time)) per call from \(previous.size) items (limit \(formatSeconds(limit)))" : nil
     }
-    // The subject's first size: probe below it.
+    // The subject's first size: probe below it, from the floor up by tens while the next probe is
+    // cheap (projected to a tenth of the limit, at most 1 s), and project from the largest probe.
+    guard cell.size > BenchOptions.probeFloor else { return nil }
     var probe = BenchOptions.probeFloor
-    while probe < cell.size {
-        var small = cell
-        small.size = probe
-        let time = probeSeconds(small.makeCall(seed: options.seed))
-        let projection = projected(time, from: probe)
-        if projection > limit {
-            return "projected \(formatSeconds(projection)) per call from a probe at \(probe) items (limit \(formatSeconds(limit)))"
-        }
-        if time >= 0.01 { break }
+    var time = probeSeconds(cell, size: probe, seed: options.seed)
+    while probe * 10 < cell.size,
+        time * pow(10, projectionExponent(cell.subject)) <= min(limit / 10, 1)
+    {
         probe *= 10
+        time = probeSeconds(cell, size: probe, seed: options.seed)
     }
-    return nil
+    let projection = projected(time, from: probe)
+    guard projection > limit else { return nil }
+    return "projected \(formatSeconds(projection)) per call from a probe at \(probe) items (limit \(formatSeconds(limit)))"
 }
 
-/// The least time of up to three calls of `call` (fewer once 20 ms are spent): a probe's timing,
-/// taken outside any measurement.
-func probeSeconds(_ call: () -> Void) -> Double {
+/// A probe: the least time of up to three calls of `cell`'s subject on its profile and kind at
+/// `size` items (fewer calls once 20 ms are spent), timed outside any measurement.
+func probeSeconds(_ cell: BenchCell, size: Int, seed: UInt64) -> Double {
+    var small = cell
+    small.size = size
+    let call = small.makeCall(seed: seed)
     var best = Double.infinity
     var spent = 0.0
     for _ in 0..<3 where spent < 0.02 {

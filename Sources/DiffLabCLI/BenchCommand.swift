@@ -24,8 +24,8 @@ enum BenchCommand {
           --quick             a few minutes: sizes 1k and 10k (differencekit also 100k), budget
                               0.15 s, call limit 6 s, 3 to 60 samples (default: 5 to 200)
           --engines LIST      \(EngineKind.allNames) (default all)
-          --profiles LIST     \(DatasetProfile.allCases.map(\.rawValue).joined(separator: ", "))
-                              (default all)
+          --profiles LIST     \(DatasetProfile.allCases.prefix(5).map(\.rawValue).joined(separator: ", ")),
+                              \(DatasetProfile.allCases.dropFirst(5).map(\.rawValue).joined(separator: ", ")) (default all)
           --sizes LIST        up to \(maxSizeCount) list sizes, each \(describe(BenchOptions.sizeRange))
                               (default 1000,10000,100000,1000000; --quick 1000,10000,100000)
           --kinds LIST        int, model, object (default: int, model and object; model and object
@@ -44,10 +44,12 @@ enum BenchCommand {
 
         THE CALL LIMIT
           No single call runs much past the limit, whatever the sizes. A measurement whose call is
-          projected to take longer is skipped and says why in the results: the projection is from
-          the same subject at the previous size, or, for its first size above \(BenchOptions.probeFloor) items, from
-          probe calls at \(BenchOptions.probeFloor), 10x, 100x... items (timed apart, not reported); and a
-          measurement whose first call exceeds the limit all the same stops there, skipped.
+          projected to take longer is skipped and says why in the results. The projection is from
+          the same subject at the previous size (time growing as size^2 for myers and stdlib,
+          size^1.2 for the others) or, for its first size above \(BenchOptions.probeFloor) items, from
+          probes: calls at \(BenchOptions.probeFloor), 10000, ... items, each taken while cheap (a tenth
+          of the limit, at most 1 s), timed apart and not reported. A measurement whose first
+          call exceeds the limit all the same stops there and is recorded as skipped.
 
         Progress bars are drawn only when standard error is a terminal; otherwise one line per
         allocator. A Ctrl-C stops the workers and removes their temporary files.
@@ -164,7 +166,7 @@ enum BenchCommand {
                 ("machine", .object(JSONObject(machineJSONFields().map { ($0.0, .string($0.1)) }))),
                 ("toolchain", .string(commandOutput("swift --version") ?? "unknown")),
                 ("commit", commandOutput("git rev-parse HEAD").map { .string($0) } ?? .null),
-                ("dirty", .bool(commandOutput("git status --porcelain --untracked-files=no | head -1") != nil)),
+                ("dirty", .bool(commandOutput("git status --porcelain --untracked-files=no 2>/dev/null | head -1") != nil)),
                 (
                     "options",
                     .object(

@@ -30,10 +30,9 @@ enum PolicyCommand {
         writes a JSON file, and names the crossover: the smallest list size at which background
         diffing beats main-thread diffing (a lower hitch time ratio) on this machine.
 
-        Each run lasts the duration, then at most \(formatBound(PolicyConfig.drainSeconds)) s more while the updates
-        still pending are applied (plus one diff already under way); updates not applied by
-        then are counted as dropped. Every size runs each policy twice: without and with the
-        fallback.
+        Each run lasts the duration, then at most \(formatBound(PolicyConfig.drainSeconds)) s more while the updates still pending
+        are applied (plus one diff already under way); updates not applied by then are counted
+        as dropped. Every size runs each policy twice: without and with the fallback.
 
         OPTIONS
           --quick              sizes 1000,10000,100000 and 1.5 s per run
