@@ -5,31 +5,87 @@ import DiffLabEngines
 import Glibc
 #endif
 
+/// A benchmark or policy-lab setting outside its documented range.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The setting, by its property name (e.g. `budget`, `frameRate`).
+    public var field: String
+    /// What it must be (e.g. `a number from 0.001 to 600`).
+    public var expected: String
+    /// The value given, as text.
+    public var value: String
+
+    /// An error for `field`, which must be `expected` and was `value`.
+    public init(field: String, expected: String, value: String) {
+        self.field = field
+        self.expected = expected
+        self.value = value
+    }
+
+    /// `budget must be a number from 0.001 to 600 (got inf)`.
+    public var description: String { "\(field) must be \(expected) (got \(value))" }
+
+    /// Checks that `value` lies in `range` (so it is finite and not NaN when the bounds are finite).
+    static func check(_ value: Double, in range: ClosedRange<Double>, _ field: String) throws(ConfigurationError) {
+        guard range.contains(value) else {
+            throw ConfigurationError(field: field, expected: "a number from \(range.lowerBound) to \(range.upperBound)", value: "\(value)")
+        }
+    }
+
+    /// Checks that `value` lies in `range`.
+    static func check(_ value: Int, in range: ClosedRange<Int>, _ field: String) throws(ConfigurationError) {
+        guard range.contains(value) else {
+            throw ConfigurationError(field: field, expected: "an integer from \(range.lowerBound) to \(range.upperBound)", value: "\(value)")
+        }
+    }
+}
+
 /// What a benchmark run measures.
+///
+/// Every number has a documented range (the `…Range` constants, which `difflab bench` also
+/// parses its flags against). ``init(engines:profiles:sizes:kinds:budget:maxCallSeconds:seed:maxSamples:)``
+/// traps on a value outside them; ``validate()`` reports one as a ``ConfigurationError``, for
+/// options assembled field by field; ``runBench(_:allocator:progress:)`` traps on invalid options.
 public struct BenchOptions: Sendable {
     /// Engines to measure (the `stdlib` reference and the hash floor are always measured too).
     public var engines: [EngineKind]
     /// Dataset profiles.
     public var profiles: [DatasetProfile]
-    /// List sizes, ascending.
+    /// List sizes, each in ``sizeRange`` (measured in ascending order, each once).
     public var sizes: [Int]
     /// Element kinds.
     public var kinds: [ElementKind]
-    /// Seconds of samples per measurement.
+    /// Seconds of samples per measurement, in ``budgetRange``.
     public var budget: Double
-    /// A measurement whose single call is projected (from the previous size) to take longer than
-    /// this many seconds is skipped, with the reason recorded.
+    /// The per-call time limit, in ``maxCallSecondsRange``: a measurement whose single call is
+    /// projected to take longer than this many seconds is skipped, with the reason recorded. The
+    /// projection is from the previous size measured, or, for the first size of a subject, from
+    /// probe calls at smaller sizes (see ``probeFloor``); a warm-up call that exceeds the limit all
+    /// the same ends the measurement too.
     public var maxCallSeconds: Double
     /// Seed of the datasets.
     public var seed: UInt64
-    /// Most samples per measurement.
+    /// Most samples per measurement, in ``sampleRange``; it wins over ``minSamples`` when smaller.
     public var maxSamples: Int
-    /// Fewest samples per measurement.
+    /// Fewest samples per measurement, in ``sampleRange``.
     public var minSamples = 5
     /// When set, sizes above 10,000 are measured only for these profiles (quick runs).
     public var largeSizeProfiles: [DatasetProfile]?
 
+    /// List sizes: 1 to ``AbstractDataset/maxSize`` (10,000,000).
+    public static let sizeRange = 1...AbstractDataset.maxSize
+    /// Seconds of samples per measurement: 0.001 to 600.
+    public static let budgetRange: ClosedRange<Double> = 0.001...600
+    /// The per-call time limit in seconds: 0.001 to 3600.
+    public static let maxCallSecondsRange: ClosedRange<Double> = 0.001...3600
+    /// Samples per measurement: 1 to 10,000.
+    public static let sampleRange = 1...10_000
+    /// The smallest probe size, and the size up to which a subject's first size is measured without
+    /// probing: at 1,000 items every subject's call takes milliseconds at most.
+    public static let probeFloor = 1_000
+
     /// Options; see ``quick`` and ``full``.
+    ///
+    /// - Precondition: every value in its range (see ``validate()``).
     public init(
         engines: [EngineKind] = EngineKind.allCases, profiles: [DatasetProfile] = DatasetProfile.allCases,
         sizes: [Int] = [1_000, 10_000, 100_000, 1_000_000], kinds: [ElementKind] = [.int], budget: Double = 1.0,
@@ -43,6 +99,19 @@ public struct BenchOptions: Sendable {
         self.maxCallSeconds = maxCallSeconds
         self.seed = seed
         self.maxSamples = maxSamples
+        do throws(ConfigurationError) { try validate() } catch { preconditionFailure("BenchOptions: \(error)") }
+    }
+
+    /// Checks every setting against its range.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first setting out of range and what it must be.
+    /// - Complexity: O(sizes).
+    public func validate() throws(ConfigurationError) {
+        for size in sizes { try ConfigurationError.check(size, in: Self.sizeRange, "sizes") }
+        try ConfigurationError.check(budget, in: Self.budgetRange, "budget")
+        try ConfigurationError.check(maxCallSeconds, in: Self.maxCallSecondsRange, "maxCallSeconds")
+        try ConfigurationError.check(minSamples, in: Self.sampleRange, "minSamples")
+        try ConfigurationError.check(maxSamples, in: Self.sampleRange, "maxSamples")
     }
 
     /// A few minutes: every profile at 1k and 10k, `differencekit` also at 100k (where the stdlib
@@ -93,16 +162,36 @@ public let hashFloorName = "hash-floor"
 /// For every element kind, profile and size the dataset is generated once; then the hash floor,
 /// the `stdlib` reference and every engine are measured side by side on it.
 ///
+/// ## The per-call time limit
+/// No call runs much past ``BenchOptions/maxCallSeconds``, whatever the sizes:
+/// - a subject's call at a size is projected from its median at the previous (smaller) size
+///   measured, as time ∝ size^2 for `myers` and `stdlib` and size^1.2 for the others;
+/// - a subject's first size above ``BenchOptions/probeFloor`` has no previous size, so it is
+///   projected from *probes*: calls on datasets of the same profile and kind at 1,000, 10,000, …
+///   items (below that size), timed outside any measurement and not reported; the ladder climbs
+///   while the next probe is projected to take at most a tenth of the limit (and 1 s), and the
+///   largest probe is projected from;
+/// - a cell projected past the limit, or after a skipped size, is skipped with the reason in
+///   ``BenchRecord/skipped``;
+/// - and if the warm-up call of a measurement takes longer than the limit all the same, the
+///   measurement stops there and is recorded as skipped.
+///
 /// - Parameter progress: called after each measurement with (done, total, label).
+/// - Precondition: `options` is valid (see ``BenchOptions/validate()``).
+/// - Complexity: per cell and subject, about `budget` seconds, at most `minSamples` + 3 calls of
+///   at most about `maxCallSeconds` each; probes add at most about 1 s per subject's first size.
 public func runBench(
     _ options: BenchOptions, allocator: String, progress: (Int, Int, String) -> Void = { _, _, _ in }
 ) -> [BenchRecord] {
-    var subjects = [hashFloorName] + options.engines.map(\.rawValue)
+    do throws(ConfigurationError) { try options.validate() } catch { preconditionFailure("runBench: \(error)") }
+    var subjects = [hashFloorName]
+    for engine in options.engines where !subjects.contains(engine.rawValue) { subjects.append(engine.rawValue) }
     if !subjects.contains("stdlib") { subjects.append("stdlib") }
+    let sizes = Set(options.sizes).sorted()
     var cells: [(ElementKind, DatasetProfile, Int)] = []
     for kind in options.kinds {
         for profile in options.profiles {
-            for size in options.sizes where options.includes(profile, kind, size) { cells.append((kind, profile, size)) }
+            for size in sizes where options.includes(profile, kind, size) { cells.append((kind, profile, size)) }
         }
     }
     let total = cells.count * subjects.count
@@ -111,24 +200,10 @@ public func runBench(
     for (kind, profile, size) in cells {
         let dataset = AbstractDataset(profile, size: size, seed: options.seed)
         for subject in subjects {
-            // Project this call's time from the previous size; skip what would run too long.
-            let previous = records.last { $0.engine == subject && $0.profile == profile && $0.kind == kind && $0.measurement != nil }
-            var skipped: String?
-            if let previous, let median = previous.measurement?.statistics.median {
-                let exponent = subject == "myers" || subject == "stdlib" ? 2.0 : 1.2
-                let projected = median * pow(Double(size) / Double(previous.size), exponent)
-                if projected > options.maxCallSeconds {
-                    skipped = "projected \(Int(projected.rounded())) s per call from \(previous.size) items (limit \(Int(options.maxCallSeconds)) s)"
-                }
-            } else if let earlier = records.last(where: { $0.engine == subject && $0.profile == profile && $0.kind == kind }),
-                earlier.skipped != nil
-            {
-                skipped = earlier.skipped
-            }
             var record = BenchRecord(engine: subject, profile: profile, size: size, kind: kind, allocator: allocator)
-            if let skipped {
-                record.skipped = skipped
-            } else {
+            let earlier = records.filter { $0.engine == subject && $0.profile == profile && $0.kind == kind }
+            record.skipped = skipReason(BenchCell(subject: subject, profile: profile, kind: kind, size: size), earlier: earlier, options)
+            if record.skipped == nil {
                 switch kind {
                 case .int:
                     let lists = dataset.ints()
@@ -149,12 +224,73 @@ public func runBench(
     return records
 }
 
+/// The growth exponent a subject's call time is projected with: 2 for `myers` and `stdlib`
+/// (O(N·D), quadratic on the heavy profiles), 1.2 for the hashing engines and the floor.
+func projectionExponent(_ subject: String) -> Double { subject == "myers" || subject == "stdlib" ? 2.0 : 1.2 }
+
+/// Why `cell` is skipped under the per-call limit, or `nil` to measure it. `earlier` holds the
+/// same subject's records at smaller sizes of the same profile and kind. See
+/// ``runBench(_:allocator:progress:)``.
+func skipReason(_ cell: BenchCell, earlier: [BenchRecord], _ options: BenchOptions) -> String? {
+    let limit = options.maxCallSeconds
+    func projected(_ seconds: Double, from size: Int) -> Double {
+        seconds * pow(Double(cell.size) / Double(size), projectionExponent(cell.subject))
+    }
+    // A smaller size was skipped: so is every larger one.
+    if let skipped = earlier.last?.skipped { return skipped }
+    if let previous = earlier.last, let median = previous.measurement?.statistics.median {
+        let time = projected(median, from: previous.size)
+        return time > limit ? "projected \(formatSeconds(time)) per call from \(previous.size) items (limit \(formatSeconds(limit)))" : nil
+    }
+    // The subject's first size: probe below it, from the floor up by tens while the next probe is
+    // cheap (projected to a tenth of the limit, at most 1 s), and project from the largest probe.
+    guard cell.size > BenchOptions.probeFloor else { return nil }
+    var probe = BenchOptions.probeFloor
+    var time = probeSeconds(cell, size: probe, seed: options.seed)
+    while probe * 10 < cell.size,
+        time * pow(10, projectionExponent(cell.subject)) <= min(limit / 10, 1)
+    {
+        probe *= 10
+        time = probeSeconds(cell, size: probe, seed: options.seed)
+    }
+    let projection = projected(time, from: probe)
+    guard projection > limit else { return nil }
+    return "projected \(formatSeconds(projection)) per call from a probe at \(probe) items (limit \(formatSeconds(limit)))"
+}
+
+/// A probe: the least time of up to three calls of `cell`'s subject on its profile and kind at
+/// `size` items (fewer calls once 20 ms are spent), timed outside any measurement.
+func probeSeconds(_ cell: BenchCell, size: Int, seed: UInt64) -> Double {
+    var small = cell
+    small.size = size
+    let call = small.makeCall(seed: seed)
+    var best = Double.infinity
+    var spent = 0.0
+    for _ in 0..<3 where spent < 0.02 {
+        let start = monotonicNow()
+        call()
+        let time = monotonicNow() - start
+        best = min(best, time)
+        spent += time
+    }
+    return best
+}
+
+/// Seconds for a skip reason: `400 s`, `0.25 s`, `0.001 s`.
+func formatSeconds(_ value: Double) -> String { value >= 10 ? "\(Int(value.rounded())) s" : "\(round2(value)) s" }
+
 private func fill<Element: Diffable>(
     _ record: inout BenchRecord, _ subject: String, _ old: [Element], _ new: [Element], _ comparison: ComparisonOption,
     _ options: BenchOptions
 ) {
     let call = benchCall(subject, old, new, comparison)
-    record.measurement = measure(budget: options.budget, minSamples: options.minSamples, maxSamples: options.maxSamples, call)
+    let (measurement, warmUp) = measureWithinLimit(
+        budget: options.budget, minSamples: options.minSamples, maxSamples: options.maxSamples, callLimit: options.maxCallSeconds, call)
+    guard let measurement else {
+        record.skipped = "the first call took \(formatSeconds(warmUp)) (limit \(formatSeconds(options.maxCallSeconds)))"
+        return
+    }
+    record.measurement = measurement
     guard let engine = EngineKind(rawValue: subject) else { return }
     // Move counts per strategy from one matching (not timed).
     let matching = engine.matching(from: old, to: new, comparison: comparison)

@@ -36,10 +36,17 @@ public struct AbstractDataset: Sendable {
     /// New list.
     public var new: [(id: Int, revision: Int)]
 
+    /// The largest list size DiffLab generates: 10,000,000 items. A dataset of that size takes
+    /// about 320 MB (plus as much again as ``IntElement``s, several times that as
+    /// ``ModelElement``s); `difflab bench` and `difflab policy` accept sizes from 1 to this.
+    public static let maxSize = 10_000_000
+
     /// Generates `profile` at `size` from `seed`; the same arguments give the same lists.
     ///
+    /// - Precondition: `0 ≤ size ≤` ``maxSize``.
     /// - Complexity: O(size) (O(size · changes) for none: every profile is linear).
     public init(_ profile: DatasetProfile, size n: Int, seed: UInt64) {
+        precondition(n >= 0 && n <= Self.maxSize, "AbstractDataset: size must be from 0 to \(Self.maxSize) (got \(n))")
         var rng = SplitMix64(seed: seed ^ UInt64(n) ^ (UInt64(profile.hashValueStable) << 32))
         var nextID = n
         func fresh() -> Int {

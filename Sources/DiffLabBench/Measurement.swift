@@ -54,15 +54,44 @@ public func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
 /// Times `body`: one warm-up call, then samples until `budget` seconds are spent (at least
 /// `minSamples`, at most `maxSamples`); a call shorter than 1 ms is repeated inside a sample.
 /// Allocation figures come from one extra call, on this thread, under jemalloc.
+///
+/// - Precondition: `budget` is finite and not negative; `maxSamples` ≥ 1 (`minSamples` above
+///   `maxSamples` means `maxSamples`).
+/// - Complexity: `body` is called 1 + samples × calls per sample (+ 1 under jemalloc) times; the
+///   time is about `budget`, or `minSamples` calls when a call takes longer than that.
 public func measure(budget: Double, minSamples: Int = 5, maxSamples: Int = 200, _ body: () -> Void) -> Measurement {
+    // A finite warm-up never exceeds an infinite limit, so this always measures.
+    guard let measurement = measureWithinLimit(budget: budget, minSamples: minSamples, maxSamples: maxSamples, callLimit: .infinity, body).measurement
+    else { preconditionFailure("a call cannot take longer than an infinite limit") }
+    return measurement
+}
+
+/// ``measure(budget:minSamples:maxSamples:_:)``, giving up after the warm-up call when that call
+/// took longer than `callLimit` seconds, so a projection that let a too-slow call through costs
+/// one call, not a whole sample set. Nothing is added inside the timed samples.
+///
+/// - Returns: the measurement (`nil` past `callLimit`) and the warm-up call's seconds.
+/// - Precondition: as for ``measure(budget:minSamples:maxSamples:_:)``, and `callLimit` > 0.
+func measureWithinLimit(
+    budget: Double, minSamples: Int, maxSamples: Int, callLimit: Double, _ body: () -> Void
+) -> (measurement: Measurement?, warmUp: Double) {
+    precondition(budget.isFinite && budget >= 0, "measure: budget must be a finite number of seconds ≥ 0 (got \(budget))")
+    precondition(maxSamples >= 1, "measure: maxSamples must be at least 1 (got \(maxSamples))")
+    precondition(callLimit > 0, "measure: callLimit must be > 0 seconds (got \(callLimit))")
     let warmStart = monotonicNow()
     body()
-    let estimate = Swift.max(monotonicNow() - warmStart, 1e-7)
+    let warmUp = monotonicNow() - warmStart
+    guard warmUp <= callLimit else { return (nil, warmUp) }
+    let estimate = Swift.max(warmUp, 1e-7)
+    // At most 10,000 calls per sample (a call of at least 0.1 µs, samples of 1 ms).
     let callsPerSample = estimate < 1e-3 ? Int((1e-3 / estimate).rounded(.up)) : 1
-    let sampleCount = Swift.min(maxSamples, Swift.max(minSamples, Int(budget / (estimate * Double(callsPerSample)))))
+    // In floating point first: a large budget over a tiny call must not overflow `Int`.
+    let wanted = (budget / (estimate * Double(callsPerSample))).rounded(.down)
+    let sampleCount = Swift.max(1, Swift.min(maxSamples, Swift.max(minSamples, wanted < Double(maxSamples) ? Int(wanted) : maxSamples)))
     var samples: [Double] = []
     var cpuSamples: [Double] = []
-    samples.reserveCapacity(sampleCount)
+    samples.reserveCapacity(Swift.min(sampleCount, 1 << 16))
+    cpuSamples.reserveCapacity(Swift.min(sampleCount, 1 << 16))
     for _ in 0..<sampleCount {
         let cpu = threadCPUNow()
         let start = monotonicNow()
@@ -79,9 +108,10 @@ public func measure(budget: Double, minSamples: Int = 5, maxSamples: Int = 200, 
         allocated = jemalloc.threadAllocatedBytes - bytesBefore
         requests = jemalloc.allocationRequests() - requestsBefore
     }
-    return Measurement(
+    let measurement = Measurement(
         samples: samples, cpuSamples: cpuSamples, callsPerSample: callsPerSample, allocatedBytes: allocated,
         allocationRequests: requests, peakRSSBytes: peakRSS())
+    return (measurement, warmUp)
 }
 
 /// Seconds on the monotonic clock.

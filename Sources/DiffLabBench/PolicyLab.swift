@@ -22,17 +22,24 @@ public enum DiffPolicy: String, CaseIterable, Sendable, Hashable {
 }
 
 /// One policy-lab run's settings.
+///
+/// Every number has a documented range (the `…Range` constants, which `difflab policy` also
+/// parses its flags against). The initialiser traps on a value outside them; ``validate()``
+/// reports one as a ``ConfigurationError``, for settings changed after construction;
+/// ``runPolicy(_:versions:)`` traps on invalid settings.
 public struct PolicyConfig: Sendable {
     public var policy: DiffPolicy
-    /// Items in the list.
+    /// Items in the list, in ``listSizeRange``.
     public var listSize: Int
-    /// Seconds between list updates.
+    /// Seconds between list updates, in ``updateIntervalRange``.
     public var updateInterval: Double
-    /// Display refresh rate: 60 or 120 Hz.
+    /// Display refresh rate in Hz (60 or 120 on today's displays), in ``frameRateRange``.
     public var frameRate: Double
-    /// Seconds of other work the main thread does every frame (layout, rendering).
+    /// Seconds of other work the main thread does every frame (layout, rendering), in
+    /// ``frameWorkRange``.
     public var frameWork: Double
-    /// Seconds the update stream runs.
+    /// Seconds the update stream runs, in ``durationRange``. The run ends at most
+    /// ``drainSeconds`` later (plus one diff already under way).
     public var duration: Double
     /// `adaptive`: lists below this size are diffed on main (IGListKit's `maxItemCountToRunOnMain`).
     public var maxItemCountToRunOnMain: Int
@@ -51,6 +58,26 @@ public struct PolicyConfig: Sendable {
     public var editsPerUpdate: Int
     /// The engine that diffs.
     public var engine: EngineKind
+
+    /// List sizes: 1 to ``AbstractDataset/maxSize`` (10,000,000).
+    public static let listSizeRange = 1...AbstractDataset.maxSize
+    /// Seconds between updates: 0.001 to 60.
+    public static let updateIntervalRange: ClosedRange<Double> = 0.001...60
+    /// Frame rates: 1 to 1000 Hz.
+    public static let frameRateRange: ClosedRange<Double> = 1...1000
+    /// Seconds of work per frame: 0 to 1.
+    public static let frameWorkRange: ClosedRange<Double> = 0...1
+    /// Seconds the update stream runs: 0.01 to 600.
+    public static let durationRange: ClosedRange<Double> = 0.01...600
+    /// Coalescing intervals (`minInterval` ≤ `maxInterval`, and `intervalIncrement`): 0 to 1 s.
+    public static let coalescingRange: ClosedRange<Double> = 0...1
+    /// Each modelled apply cost (base, per change, per item): 0 to 1 s.
+    public static let costRange: ClosedRange<Double> = 0...1
+    /// Edits per update: 0 to 1,000,000.
+    public static let editsRange = 0...1_000_000
+    /// How long after the stream ends the simulated app keeps drawing frames to apply the updates
+    /// still pending: 2 s. Updates not applied by then are ``PolicyResult/dropped``.
+    public static let drainSeconds = 2.0
 
     /// Settings with IGListKit-like defaults: 60 Hz, 4 ms of frame work, an update every 50 ms for
     /// 2 s; adaptive threshold 10,000 items; coalescing 50 ms + 25 ms steps up to 250 ms; applying
@@ -78,6 +105,27 @@ public struct PolicyConfig: Sendable {
         self.reloadCostPerItem = reloadCostPerItem
         self.editsPerUpdate = editsPerUpdate
         self.engine = engine
+        do throws(ConfigurationError) { try validate() } catch { preconditionFailure("PolicyConfig: \(error)") }
+    }
+
+    /// Checks every setting against its range.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first setting out of range and what it must be.
+    /// - Complexity: O(1).
+    public func validate() throws(ConfigurationError) {
+        try ConfigurationError.check(listSize, in: Self.listSizeRange, "listSize")
+        try ConfigurationError.check(updateInterval, in: Self.updateIntervalRange, "updateInterval")
+        try ConfigurationError.check(frameRate, in: Self.frameRateRange, "frameRate")
+        try ConfigurationError.check(frameWork, in: Self.frameWorkRange, "frameWork")
+        try ConfigurationError.check(duration, in: Self.durationRange, "duration")
+        try ConfigurationError.check(maxItemCountToRunOnMain, in: 0...Int.max, "maxItemCountToRunOnMain")
+        try ConfigurationError.check(minInterval, in: Self.coalescingRange, "minInterval")
+        try ConfigurationError.check(maxInterval, in: minInterval...Self.coalescingRange.upperBound, "maxInterval")
+        try ConfigurationError.check(intervalIncrement, in: Self.coalescingRange, "intervalIncrement")
+        try ConfigurationError.check(applyBaseCost, in: Self.costRange, "applyBaseCost")
+        try ConfigurationError.check(batchCostPerChange, in: Self.costRange, "batchCostPerChange")
+        try ConfigurationError.check(reloadCostPerItem, in: Self.costRange, "reloadCostPerItem")
+        try ConfigurationError.check(editsPerUpdate, in: Self.editsRange, "editsPerUpdate")
     }
 }
 
@@ -94,11 +142,13 @@ public struct PolicyResult: Sendable {
     public var latencies: [Double]
     public var requested: Int
     public var applied: Int
-    /// Updates folded into a later one without being diffed on their own.
+    /// Updates folded into a later one without being diffed on their own (and applied with it;
+    /// those dropped with it count as dropped).
     public var coalesced: Int
     /// Updates applied as a full reload (the fallback).
     public var reloads: Int
-    /// Updates dropped: still waiting two seconds after the stream ended.
+    /// Updates dropped: not applied ``PolicyConfig/drainSeconds`` after the stream ended (an update
+    /// still waiting then is dropped without being diffed or applied).
     public var dropped: Int
     /// Process CPU seconds per wall second during the run.
     public var cpuUtilisation: Double
@@ -108,11 +158,28 @@ public struct PolicyResult: Sendable {
     public var latency: SampleStatistics { SampleStatistics(latencies) }
 }
 
-/// Busy-waits `seconds`: modelled main-thread work.
+/// Busy-waits `seconds` (nothing for 0 or less): modelled main-thread work.
+///
+/// - Precondition: `seconds` is finite (callers clamp it to the time left in the run).
 func spin(_ seconds: Double) {
+    precondition(seconds.isFinite, "spin: seconds must be finite (got \(seconds))")
     guard seconds > 0 else { return }
     let end = monotonicNow() + seconds
     while monotonicNow() < end {}
+}
+
+/// Sleeps until `deadline` on the monotonic clock (returns at once when it has passed). With a
+/// `wake` condition, sleeps in slices of at most 50 ms (one slice for a frame at 60 Hz or more)
+/// and returns as soon as `wake()` is true.
+///
+/// - Complexity: one `wake()` call per 50 ms slept.
+func sleep(until deadline: Double, wakingWhen wake: (() -> Bool)? = nil) {
+    while true {
+        let left = deadline - monotonicNow()
+        guard left > 0 else { return }
+        if let wake, wake() { return }
+        usleep(UInt32(min(left, wake == nil ? 1 : 0.05) * 1e6))
+    }
 }
 
 /// Runs one simulated app: a main thread drawing frames with per-frame work and running the
@@ -120,10 +187,24 @@ func spin(_ seconds: Double) {
 ///
 /// Real threads and real diffs: the diff cost is measured, not modelled; only the apply cost and
 /// the frame work are modelled (by busy-waiting).
+///
+/// The run is bounded by the duration whatever the frame rate, interval or frame work: the stream
+/// posts updates for `duration` seconds; the main thread then draws frames until every update is
+/// applied, but not past the run's end, ``PolicyConfig/drainSeconds`` later. A frame that would end
+/// after the run's end is not drawn (the run ends), every sleep and every modelled cost is
+/// clamped to the time left, and an update still waiting at the run's end is dropped without being
+/// diffed. Only a diff already under way then is waited for.
+///
+/// - Precondition: `config` is valid (``PolicyConfig/validate()``) and `versions` is not empty.
+/// - Complexity: about `duration` + ``PolicyConfig/drainSeconds`` seconds at most, plus one diff.
 public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> PolicyResult {
+    do throws(ConfigurationError) { try config.validate() } catch { preconditionFailure("runPolicy: \(error)") }
+    precondition(!versions.isEmpty, "runPolicy: versions must not be empty")
     struct State {
         var tasks: [@Sendable () -> Void] = []
         var stop = false
+        /// The main thread drew its last frame: whatever arrives now is dropped.
+        var over = false
         var frames = 0
         var overBudget = 0
         var hitch = 0.0
@@ -139,6 +220,9 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         var interval = 0.0
         var lastApply = -1e9
         var lastRequest = -1e9
+
+        /// The stream has ended and every update is accounted for.
+        var finished: Bool { stop && tasks.isEmpty && inFlight == 0 }
     }
     let state = Locked(State(interval: config.minInterval))
     let background = DispatchQueue(label: "difflab.policy.background")
@@ -146,22 +230,32 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
     let budget = 1 / config.frameRate
     let start = monotonicNow()
     let cpuStart = processCPUNow()
+    let streamEnd = start + config.duration
+    let runEnd = streamEnd + PolicyConfig.drainSeconds
 
     @Sendable func postToMain(_ task: @escaping @Sendable () -> Void) { state.withLock { $0.tasks.append(task) } }
 
+    /// Drops the requests when the run is over; returns whether it did.
+    @Sendable func dropIfOver(_ requestedAt: [Double]) -> Bool {
+        let late = monotonicNow() > runEnd
+        return state.withLock { s in
+            guard late || s.over else { return false }
+            // A coalesced update's requests are dropped with it, no longer coalesced.
+            s.dropped += requestedAt.count
+            s.coalesced -= requestedAt.count - 1
+            s.inFlight -= 1
+            return true
+        }
+    }
+
     /// Applies a diff result on main (modelled cost) and records the requests it satisfies.
     @Sendable func apply(_ result: DiffResult, requestedAt: [Double]) {
-        if monotonicNow() > start + config.duration + 2 {
-            state.withLock { s in
-                s.dropped += requestedAt.count
-                s.inFlight -= 1
-            }
-            return
-        }
+        if dropIfOver(requestedAt) { return }
         let reload = config.allowsReloadingOnTooManyUpdates && result.changeCount > 100
-        spin(
+        let cost =
             config.applyBaseCost
-                + (reload ? Double(config.listSize) * config.reloadCostPerItem : Double(result.changeCount) * config.batchCostPerChange))
+            + (reload ? Double(config.listSize) * config.reloadCostPerItem : Double(result.changeCount) * config.batchCostPerChange)
+        spin(min(cost, runEnd - monotonicNow()))
         let now = monotonicNow()
         state.withLock { s in
             s.applied += 1
@@ -176,6 +270,15 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         config.engine.diff(from: versions[from % versions.count], to: versions[to % versions.count]).forBatchUpdates()
     }
 
+    /// Diffs update `version` on the background queue and posts the apply to main.
+    @Sendable func diffInBackground(_ version: Int, requestedAt: [Double]) {
+        background.async {
+            if dropIfOver(requestedAt) { return }
+            let result = diff(version - 1, version)
+            postToMain { apply(result, requestedAt: requestedAt) }
+        }
+    }
+
     /// Coalescing: fires the pending update when its interval has passed.
     @Sendable func fireCoalesced() {
         let request: (version: Int, requestedAt: [Double])? = state.withLock { s in
@@ -185,16 +288,14 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
             return pending
         }
         guard let request else { return }
-        background.async {
-            let result = diff(request.version - 1, request.version)
-            postToMain { apply(result, requestedAt: request.requestedAt) }
-        }
+        diffInBackground(request.version, requestedAt: request.requestedAt)
     }
 
-    // The main thread: frames.
+    // The main thread: frames, until every update is accounted for or the run's end.
     let mainThread = PosixThread {
         var frameStart = monotonicNow()
-        while true {
+        // A frame that would end after the run's end is not drawn.
+        while max(frameStart, monotonicNow()) + config.frameWork <= runEnd {
             spin(config.frameWork)
             let tasks: [@Sendable () -> Void] = state.withLock { s in
                 defer { s.tasks.removeAll() }
@@ -209,14 +310,27 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
                     s.overBudget += 1
                     s.hitch += duration - budget
                 }
-                return s.stop && s.tasks.isEmpty && s.inFlight == 0
+                return s.finished
             }
             if done { break }
-            // Wait for the next vsync boundary.
+            // Wait for the next vsync boundary, but not past the run's end, and not once done.
             let next = frameStart + budget * max(1, (duration / budget).rounded(.up))
-            let wait = next - monotonicNow()
-            if wait > 0 { usleep(UInt32(wait * 1e6)) }
+            sleep(until: min(next, runEnd)) { state.withLock { $0.finished } }
+            if state.withLock({ $0.finished }) { break }
+            // A vsync after the run's end ends the loop.
             frameStart = max(next, monotonicNow() - budget)
+        }
+        // The run is over: no more frames; what is still pending or arrives is dropped (a diff
+        // already under way is waited for).
+        state.withLock { $0.over = true }
+        while true {
+            let tasks: [@Sendable () -> Void] = state.withLock { s in
+                defer { s.tasks.removeAll() }
+                return s.tasks
+            }
+            for task in tasks { task() }
+            if state.withLock({ $0.finished }) { break }
+            usleep(1000)
         }
     }
     mainThread.start()
@@ -224,7 +338,7 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
     // The update stream.
     var version = 0
     let onMain = config.policy == .main || (config.policy == .adaptive && config.listSize < config.maxItemCountToRunOnMain)
-    while monotonicNow() - start < config.duration {
+    while monotonicNow() < streamEnd {
         version += 1
         let requestedAt = monotonicNow()
         let v = version
@@ -252,17 +366,16 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         default:
             state.withLock { $0.inFlight += 1 }
             if onMain {
-                postToMain { apply(diff(v - 1, v), requestedAt: [requestedAt]) }
-            } else {
-                background.async {
-                    let result = diff(v - 1, v)
-                    postToMain { apply(result, requestedAt: [requestedAt]) }
+                postToMain {
+                    if dropIfOver([requestedAt]) { return }
+                    apply(diff(v - 1, v), requestedAt: [requestedAt])
                 }
+            } else {
+                diffInBackground(v, requestedAt: [requestedAt])
             }
         }
-        let nextRequest = start + Double(version) * config.updateInterval
-        let wait = nextRequest - monotonicNow()
-        if wait > 0 { usleep(UInt32(wait * 1e6)) }
+        // The next request, but not past the stream's end.
+        sleep(until: min(start + Double(version) * config.updateInterval, streamEnd))
     }
     state.withLock { $0.stop = true }
     while !mainThread.isFinished { usleep(1000) }
@@ -301,7 +414,14 @@ final class PosixThread: @unchecked Sendable {
 
 /// The list versions a run cycles through: `count` versions of `size` items, each `edits` random
 /// edits (inserts, deletes, moves, content updates in equal shares) of the previous, from `seed`.
+///
+/// - Precondition: `size` in ``PolicyConfig/listSizeRange``, `edits` in
+///   ``PolicyConfig/editsRange``, `count` from 2 to 16 (fewer than 2 means 2).
+/// - Complexity: O(count · (size + edits log edits)) time and memory.
 public func policyVersions(size: Int, edits: Int = 20, count: Int = 4, seed: UInt64 = 7) -> [[IntElement]] {
+    precondition(PolicyConfig.listSizeRange.contains(size), "policyVersions: size must be from 1 to \(AbstractDataset.maxSize) (got \(size))")
+    precondition(PolicyConfig.editsRange.contains(edits), "policyVersions: edits must be from 0 to 1000000 (got \(edits))")
+    precondition(count <= 16, "policyVersions: count must be at most 16 (got \(count))")
     var rng = SplitMix64(seed: seed)
     var nextID = size
     var versions = [(0..<size).map { IntElement(id: $0, revision: 0) }]

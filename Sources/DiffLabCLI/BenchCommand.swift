@@ -10,8 +10,9 @@ import Glibc
 /// `difflab bench`.
 enum BenchCommand {
     static let help = """
-        USAGE: difflab bench [--quick] [--engines a,b] [--profiles p,q] [--sizes n,m] [--kinds k,l]
-                             [--allocators system,jemalloc] [--budget SECONDS] [--out FILE]
+        USAGE: difflab bench [--quick] [--engines LIST] [--profiles LIST] [--sizes LIST] [--kinds LIST]
+                             [--allocators LIST] [--budget SECONDS] [--max-call SECONDS] [--seed S]
+                             [--out FILE]
 
         Times the engines on generated datasets and writes one JSON results file. Every run also
         measures, in the same process and on the same data, the stdlib reference and a hash
@@ -20,26 +21,47 @@ enum BenchCommand {
         allocation requests of one call (thread.allocatedp; arena nrequests after a tcache flush).
 
         OPTIONS
-          --quick            a few minutes: sizes 1k and 10k (differencekit also 100k), short budgets
-          --engines LIST     \(EngineKind.allNames) (default all)
-          --profiles LIST    \(DatasetProfile.allCases.map(\.rawValue).joined(separator: ", "))
-          --sizes LIST       e.g. 1000,10000 (default 1000,10000,100000,1000000)
-          --kinds LIST       int, model, object (default: int; full runs add model and object on
-                             differencekit and small-edit)
-          --allocators LIST  system, jemalloc (default both, side by side: one worker process each,
-                             jemalloc via LD_PRELOAD of libjemalloc.so.2)
-          --budget SECONDS   sampling time per measurement
-          --seed S           dataset seed (default 42)
-          --out FILE         results file (default results/bench-<time>.json), written atomically
-          -h, --help         show this help
+          --quick             a few minutes: sizes 1k and 10k (differencekit also 100k), budget
+                              0.15 s, call limit 6 s, 3 to 60 samples (default: 5 to 200)
+          --engines LIST      \(EngineKind.allNames) (default all)
+          --profiles LIST     \(DatasetProfile.allCases.prefix(5).map(\.rawValue).joined(separator: ", ")),
+                              \(DatasetProfile.allCases.dropFirst(5).map(\.rawValue).joined(separator: ", ")) (default all)
+          --sizes LIST        up to \(maxSizeCount) list sizes, each \(describe(BenchOptions.sizeRange))
+                              (default 1000,10000,100000,1000000; --quick 1000,10000,100000)
+          --kinds LIST        int, model, object (default: int, model and object; model and object
+                              run on differencekit and small-edit only; --quick: int)
+          --allocators LIST   system, jemalloc (default both, side by side: one worker process each,
+                              jemalloc via LD_PRELOAD of libjemalloc.so.2)
+          --budget SECONDS    sampling time per measurement, \(describeNumbers(BenchOptions.budgetRange))
+                              (default 1; --quick 0.15)
+          --max-call SECONDS  the per-call time limit, \(describeNumbers(BenchOptions.maxCallSecondsRange))
+                              (default 12; --quick 6); see below
+          --seed S            dataset seed, 0 to \(UInt64.max) (default 42)
+          --out FILE          results file (default results/bench-<time>.json): absent or a regular
+                              file, checked before the run (exit 73 otherwise), written atomically
+                              after the table is printed
+          -h, --help          show this help
 
-        Measurements that would take longer than the call limit (projected from the previous size)
-        are skipped and say so in the results.
+        THE CALL LIMIT
+          No single call runs much past the limit, whatever the sizes. A measurement whose call is
+          projected to take longer is skipped and says why in the results. The projection is from
+          the same subject at the previous size (time growing as size^2 for myers and stdlib,
+          size^1.2 for the others) or, for its first size above \(BenchOptions.probeFloor) items, from
+          probes: calls at \(BenchOptions.probeFloor), 10000, ... items, each taken while cheap (a tenth
+          of the limit, at most 1 s), timed apart and not reported. A measurement whose first
+          call exceeds the limit all the same stops there and is recorded as skipped.
+
+        Progress bars are drawn only when standard error is a terminal; otherwise one line per
+        allocator. A Ctrl-C stops the workers and removes their temporary files.
+        (--worker-out FILE is internal: the per-allocator worker's results file.)
         """
+
+    /// The most entries of `--sizes`.
+    static let maxSizeCount = 32
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         let parsed = try OptionSpec(
-            valued: ["engines", "profiles", "sizes", "kinds", "allocators", "budget", "seed", "out", "worker-allocator", "worker-out"],
+            valued: ["engines", "profiles", "sizes", "kinds", "allocators", "budget", "max-call", "seed", "out", "worker-out"],
             flags: ["quick"]
         ).parse(arguments)
         if parsed.flag("help") {
@@ -47,43 +69,52 @@ enum BenchCommand {
             return .success
         }
         guard parsed.positionals.isEmpty else { throw .usage("bench takes no files") }
+        // The output is checked first: a bad path fails now, not after the run.
+        let workerOut = try parsed.value("worker-out").map { path throws(CommandError) in try OutputFile(path, option: "--worker-out") }
+        let out = workerOut != nil ? nil : try OutputFile(parsed.value("out") ?? "results/bench-\(timestamp()).json", option: "--out")
         var options = parsed.flag("quick") ? BenchOptions.quick : BenchOptions.full
         if let text = parsed.value("engines") {
-            options.engines = try parseList(text, "--engines") { name throws(CommandError) in try parseEngine(name) }
+            options.engines = deduplicated(try parseList(text, "--engines") { name throws(CommandError) in try parseEngine(name) })
         }
         if let text = parsed.value("profiles") {
-            options.profiles = try parseNames(text, "--profiles", "profile")
+            options.profiles = deduplicated(try parseNames(text, "--profiles", "profile"))
         }
         if let text = parsed.value("sizes") {
-            options.sizes = try parseList(text, "--sizes") { name throws(CommandError) in try parsePositive(name, "--sizes") }.sorted()
+            options.sizes = try parseSizes(text, "--sizes", in: BenchOptions.sizeRange, most: maxSizeCount)
         }
         if let text = parsed.value("kinds") {
-            options.kinds = try parseNames(text, "--kinds", "element kind")
+            options.kinds = deduplicated(try parseNames(text, "--kinds", "element kind"))
         }
         if let text = parsed.value("budget") {
-            guard let budget = Double(text), budget > 0 else { throw .usage("--budget expects a positive number of seconds") }
-            options.budget = budget
+            options.budget = try parseNumber(text, "--budget", in: BenchOptions.budgetRange)
+        }
+        if let text = parsed.value("max-call") {
+            options.maxCallSeconds = try parseNumber(text, "--max-call", in: BenchOptions.maxCallSecondsRange)
         }
         if let text = parsed.value("seed") {
-            guard let seed = UInt64(text) else { throw .usage("--seed expects a non-negative integer") }
-            options.seed = seed
+            options.seed = try parseSeed(text)
         }
+        do throws(ConfigurationError) { try options.validate() } catch { throw .usage("bench: \(error)") }
         let current = JemallocStats.current == nil ? "system" : "jemalloc"
 
-        // A worker: measure under this process's allocator and hand the records back.
-        if let workerOut = parsed.value("worker-out") {
-            let records = runBench(options, allocator: current) { done, total, label in progressBar(console, done, total, label) }
-            console.err("\n")
-            try writeFileAtomically(JSONValue.array(records.map(\.json)).serialized() + "\n", to: workerOut)
+        // A worker: measure under this process's allocator and hand the records back; stop if
+        // the parent dies.
+        if let workerOut {
+            Cleanup.exitWhenOrphaned()
+            let records = runBench(options, allocator: current) { done, total, label in
+                console.progress(done, total, label, last: done == total)
+            }
+            try workerOut.write(JSONValue.array(records.map(\.json)).serialized() + "\n")
             return .success
         }
+        guard let out else { return .success }
 
         var allocators = ["jemalloc", "system"]
         if let text = parsed.value("allocators") {
-            allocators = try parseList(text, "--allocators") { name throws(CommandError) in
+            allocators = deduplicated(try parseList(text, "--allocators") { name throws(CommandError) in
                 guard name == "system" || name == "jemalloc" else { throw .usage("unknown allocator '\(name)' (expected system or jemalloc)") }
                 return name
-            }
+            })
         }
         let jemallocPath = jemallocLibraryPath()
         if allocators.contains("jemalloc") && jemallocPath == nil && current != "jemalloc" {
@@ -92,25 +123,32 @@ enum BenchCommand {
             if allocators.isEmpty { allocators = ["system"] }
         }
 
+        // Workers write into a private folder, removed on every path and on interruption.
+        let inProcess = allocators == [current]
+        let folder = inProcess ? nil : try Cleanup.shared.makeTemporaryDirectory("difflab-bench")
+        defer { if let folder { Cleanup.shared.removeTemporaryDirectory(folder) } }
+
         let started = monotonicNow()
         var measurements: [JSONValue] = []
         var allocatorInfo: [JSONValue] = []
         for allocator in allocators {
             console.err("bench: \(allocator) allocator\n")
-            if allocator == current && allocators.count == 1 {
-                let records = runBench(options, allocator: current) { done, total, label in progressBar(console, done, total, label) }
-                console.err("\n")
-                measurements += records.map(\.json)
-            } else {
-                let file = "/tmp/difflab-bench-\(getpid())-\(allocator).json"
+            var records: [JSONValue]
+            if let folder {
+                let file = "\(folder)/\(allocator).json"
                 var environment: [String: String?] = ["LD_PRELOAD": nil]
                 if allocator == "jemalloc" { environment["LD_PRELOAD"] = jemallocPath }
                 let status = try runSelf(["bench"] + Array(arguments) + ["--worker-out", file], environment: environment)
                 guard status == 0 else { throw CommandError(.failure, "the \(allocator) worker failed (status \(status))") }
-                let text = try readJSON(file)
-                unlink(file)
-                measurements += text.arrayValue ?? []
+                records = try readJSON(file).arrayValue ?? []
+            } else {
+                records = runBench(options, allocator: current) { done, total, label in
+                    console.progress(done, total, label, last: done == total)
+                }.map(\.json)
             }
+            let skipped = records.filter { $0["skipped"] != nil }.count
+            console.err("bench: \(allocator) allocator: \(records.count - skipped) measured, \(skipped) skipped\n")
+            measurements += records
             var info = JSONObject([("name", .string(allocator))])
             if allocator == "jemalloc" { info["library"] = jemallocPath.map { .string($0) } ?? .null }
             allocatorInfo.append(.object(info))
@@ -128,7 +166,7 @@ enum BenchCommand {
                 ("machine", .object(JSONObject(machineJSONFields().map { ($0.0, .string($0.1)) }))),
                 ("toolchain", .string(commandOutput("swift --version") ?? "unknown")),
                 ("commit", commandOutput("git rev-parse HEAD").map { .string($0) } ?? .null),
-                ("dirty", .bool(commandOutput("git status --porcelain --untracked-files=no | head -1") != nil)),
+                ("dirty", .bool(commandOutput("git status --porcelain --untracked-files=no 2>/dev/null | head -1") != nil)),
                 (
                     "options",
                     .object(
@@ -140,6 +178,7 @@ enum BenchCommand {
                             ("kinds", .array(options.kinds.map { .string($0.rawValue) })),
                             ("budgetSeconds", JSONValue(options.budget)), ("maxCallSeconds", JSONValue(options.maxCallSeconds)),
                             ("seed", .string(String(options.seed))), ("moves", .string("offsets")),
+                            ("probeFloor", .integer(BenchOptions.probeFloor)),
                         ]))
                 ),
                 ("allocators", .array(allocatorInfo)),
@@ -147,9 +186,7 @@ enum BenchCommand {
                 ("scaling", .array(scalingFits(rows))),
                 ("targets", .array(targets.map(\.json))),
             ]))
-        let out = parsed.value("out") ?? "results/bench-\(timestamp()).json"
-        try writeFileAtomically(results.serialized() + "\n", to: out)
-
+        // The table first: it survives a failed write.
         console.out(benchTable(rows) + "\n\n")
         if !targets.isEmpty {
             console.out("Targets (\(primary)):\n")
@@ -158,9 +195,29 @@ enum BenchCommand {
                 console.out("  \(t.name): \(t.value.map(round2) ?? "–") (goal \(t.goal)) \(verdict)\(t.note.isEmpty ? "" : " — \(t.note)")\n")
             }
         }
-        console.out("results: \(out)\n")
+        try out.write(results.serialized() + "\n")
+        console.out("results: \(out.path)\n")
         return .success
     }
+}
+
+/// `from 0.001 to 600`: a range of numbers, for help texts.
+func describeNumbers(_ range: ClosedRange<Double>) -> String { "from \(formatBound(range.lowerBound)) to \(formatBound(range.upperBound))" }
+
+/// `values` without repeats, in first-seen order.
+func deduplicated<T: Hashable>(_ values: [T]) -> [T] {
+    var seen: Set<T> = []
+    return values.filter { seen.insert($0).inserted }
+}
+
+/// Parses a comma-separated list of at most `most` list sizes, each in `range`; returns them
+/// ascending, each once.
+///
+/// - Throws: a usage error (64) naming `option`, for a size out of range or too many sizes.
+func parseSizes(_ text: String, _ option: String, in range: ClosedRange<Int>, most: Int) throws(CommandError) -> [Int] {
+    let sizes = try parseList(text, option) { name throws(CommandError) in try parseInteger(name, option, in: range) }
+    guard sizes.count <= most else { throw .usage("\(option) expects at most \(most) sizes (got \(sizes.count))") }
+    return Set(sizes).sorted()
 }
 
 /// `YYYYMMDD-HHMMSS` in UTC, for file names.

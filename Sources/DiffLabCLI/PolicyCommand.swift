@@ -10,8 +10,8 @@ import Glibc
 /// `difflab policy`.
 enum PolicyCommand {
     static let help = """
-        USAGE: difflab policy [--quick] [--policies a,b] [--sizes n,m] [--interval SECONDS]
-                              [--frame-rate 60|120] [--frame-work SECONDS] [--duration SECONDS]
+        USAGE: difflab policy [--quick] [--policies LIST] [--sizes LIST] [--interval SECONDS]
+                              [--frame-rate HZ] [--frame-work SECONDS] [--duration SECONDS]
                               [--engine NAME] [--out FILE]
 
         Simulates an app's main thread drawing frames (per-frame work at 60 or 120 Hz) while a
@@ -30,16 +30,28 @@ enum PolicyCommand {
         writes a JSON file, and names the crossover: the smallest list size at which background
         diffing beats main-thread diffing (a lower hitch time ratio) on this machine.
 
+        Each run lasts the duration, then at most \(formatBound(PolicyConfig.drainSeconds)) s more while the updates still pending
+        are applied (plus one diff already under way); updates not applied by then are counted
+        as dropped. Every size runs each policy twice: without and with the fallback.
+
         OPTIONS
-          --quick            sizes 1k, 10k, 100k; 1.5 s per run
-          --policies LIST    main, background, adaptive, coalescing (default all)
-          --sizes LIST       list sizes (default 1000,10000,100000,1000000)
-          --interval S       seconds between updates (default 0.05)
-          --frame-rate HZ    60 or 120 (default 60)
-          --frame-work S     main-thread work per frame (default 0.004)
-          --duration S       seconds per run (default 3)
-          --engine NAME      the diff engine (default hashmap)
-          --out FILE         results file (default results/policy-<time>.json)
+          --quick              sizes 1000,10000,100000 and 1.5 s per run
+          --policies LIST      main, background, adaptive, coalescing (default all)
+          --sizes LIST         up to \(BenchCommand.maxSizeCount) list sizes, each \(describe(PolicyConfig.listSizeRange))
+                               (default 1000,10000,100000,1000000)
+          --interval SECONDS   seconds between updates, \(describeNumbers(PolicyConfig.updateIntervalRange)) (default 0.05)
+          --frame-rate HZ      display refresh rate, \(describeNumbers(PolicyConfig.frameRateRange)) (default 60)
+          --frame-work SECONDS main-thread work per frame, \(describeNumbers(PolicyConfig.frameWorkRange)) (default 0.004)
+          --duration SECONDS   seconds of updates per run, \(describeNumbers(PolicyConfig.durationRange))
+                               (default 3; --quick 1.5)
+          --engine NAME        the diff engine: \(EngineKind.allNames) (default hashmap)
+          --out FILE           results file (default results/policy-<time>.json): absent or a
+                               regular file, checked before the runs (exit 73 otherwise), written
+                               atomically after the table is printed
+          -h, --help           show this help
+
+        Progress bars are drawn only when standard error is a terminal; otherwise one line per
+        size. A Ctrl-C ends the run at once, leaving no results file.
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
@@ -51,41 +63,46 @@ enum PolicyCommand {
             return .success
         }
         guard parsed.positionals.isEmpty else { throw .usage("policy takes no files") }
+        // The output is checked first: a bad path fails now, not after the runs.
+        let out = try OutputFile(parsed.value("out") ?? "results/policy-\(timestamp()).json", option: "--out")
         let quick = parsed.flag("quick")
         var policies = DiffPolicy.allCases
         if let text = parsed.value("policies") {
-            policies = try parseNames(text, "--policies", "policy")
+            policies = deduplicated(try parseNames(text, "--policies", "policy"))
         }
         var sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
         if let text = parsed.value("sizes") {
-            sizes = try parseList(text, "--sizes") { name throws(CommandError) in try parsePositive(name, "--sizes") }.sorted()
+            sizes = try parseSizes(text, "--sizes", in: PolicyConfig.listSizeRange, most: BenchCommand.maxSizeCount)
         }
-        func seconds(_ name: String, _ fallback: Double) throws(CommandError) -> Double {
+        func seconds(_ name: String, _ range: ClosedRange<Double>, _ fallback: Double) throws(CommandError) -> Double {
             guard let text = parsed.value(name) else { return fallback }
-            guard let value = Double(text), value > 0 else { throw .usage("--\(name) expects a positive number") }
-            return value
+            return try parseNumber(text, "--\(name)", in: range)
         }
-        let interval = try seconds("interval", 0.05)
-        let frameRate = try seconds("frame-rate", 60)
-        let frameWork = try seconds("frame-work", 0.004)
-        let duration = try seconds("duration", quick ? 1.5 : 3)
+        let interval = try seconds("interval", PolicyConfig.updateIntervalRange, 0.05)
+        let frameRate = try seconds("frame-rate", PolicyConfig.frameRateRange, 60)
+        let frameWork = try seconds("frame-work", PolicyConfig.frameWorkRange, 0.004)
+        let duration = try seconds("duration", PolicyConfig.durationRange, quick ? 1.5 : 3)
         let engine = try parseEngine(parsed.value("engine") ?? "hashmap")
 
         var results: [PolicyResult] = []
         let total = sizes.count * policies.count * 2
         for size in sizes {
+            if !console.errIsTerminal { console.err("policy: \(size) items, \(policies.count * 2) runs\n") }
             let versions = policyVersions(size: size, edits: 20)
             for policy in policies {
                 for fallback in [false, true] {
-                    let config = PolicyConfig(
-                        policy: policy, listSize: size, updateInterval: interval, frameRate: frameRate, frameWork: frameWork,
-                        duration: duration, allowsReloadingOnTooManyUpdates: fallback, engine: engine)
+                    var config = PolicyConfig(policy: policy, listSize: size, engine: engine)
+                    config.updateInterval = interval
+                    config.frameRate = frameRate
+                    config.frameWork = frameWork
+                    config.duration = duration
+                    config.allowsReloadingOnTooManyUpdates = fallback
+                    do throws(ConfigurationError) { try config.validate() } catch { throw .usage("policy: \(error)") }
                     results.append(runPolicy(config, versions: versions))
-                    progressBar(console, results.count, total, "\(policy.rawValue)\(fallback ? "+reload" : "") \(size)")
+                    console.progress(results.count, total, "\(policy.rawValue)\(fallback ? "+reload" : "") \(size)", last: results.count == total)
                 }
             }
         }
-        console.err("\n")
 
         // Crossover: the smallest size where background beats main on hitch time, beyond noise
         // (20% and 1 ms/s lower), with plain batch updates and with the reload fallback.
@@ -140,9 +157,8 @@ enum PolicyCommand {
                 ),
                 ("runs", .array(results.map(runJSON))),
             ]))
-        let out = parsed.value("out") ?? "results/policy-\(timestamp()).json"
-        try writeFileAtomically(json.serialized() + "\n", to: out)
-        console.out("results: \(out)\n")
+        try out.write(json.serialized() + "\n")
+        console.out("results: \(out.path)\n")
         return .success
     }
 

@@ -104,10 +104,85 @@ struct BenchTests {
 
     @Test func slowMeasurementsAreSkippedWithAReason() {
         var options = BenchOptions(engines: [.myers], profiles: [.reverse], sizes: [300, 30_000], budget: 0.002, maxSamples: 3)
-        options.maxCallSeconds = 0.001
+        // Loose enough for the calls at 300 items on a loaded machine; the 30,000-item calls
+        // project to 10,000 times as long.
+        options.maxCallSeconds = 0.05
         let records = runBench(options, allocator: "system")
         let skipped = records.filter { $0.size == 30_000 && ($0.engine == "myers" || $0.engine == "stdlib") }
         #expect(skipped.count == 2)
         #expect(skipped.allSatisfy { $0.measurement == nil && $0.skipped?.contains("projected") == true })
     }
+
+    /// Every out-of-range setting is a typed error naming the field (`--budget inf` trapped, huge
+    /// sizes allocated without bound, huge sample counts allocated up front).
+    @Test(arguments: [
+        ("budget", { @Sendable (o: inout BenchOptions) in o.budget = .infinity }),
+        ("budget", { @Sendable (o: inout BenchOptions) in o.budget = .nan }),
+        ("budget", { @Sendable (o: inout BenchOptions) in o.budget = 0 }),
+        ("maxCallSeconds", { @Sendable (o: inout BenchOptions) in o.maxCallSeconds = .infinity }),
+        ("maxCallSeconds", { @Sendable (o: inout BenchOptions) in o.maxCallSeconds = -1 }),
+        ("sizes", { @Sendable (o: inout BenchOptions) in o.sizes = [1_000, 1_000_000_000_000] }),
+        ("sizes", { @Sendable (o: inout BenchOptions) in o.sizes = [0] }),
+        ("minSamples", { @Sendable (o: inout BenchOptions) in o.minSamples = 0 }),
+        ("maxSamples", { @Sendable (o: inout BenchOptions) in o.maxSamples = 1_000_000_000 }),
+        ("maxSamples", { @Sendable (o: inout BenchOptions) in o.maxSamples = 0 }),
+    ] as [(String, @Sendable (inout BenchOptions) -> Void)])
+    func outOfRangeOptionsAreTypedErrors(field: String, change: @Sendable (inout BenchOptions) -> Void) {
+        var options = BenchOptions(engines: [.hashmap], sizes: [100], budget: 0.01)
+        #expect(throws: Never.self) { try options.validate() }
+        change(&options)
+        expectRejected(field) { () throws(ConfigurationError) in try options.validate() }
+    }
+
+    /// The initialiser traps on an out-of-range setting instead of accepting it.
+    @Test func outOfRangeOptionsTrapAtConstruction() async {
+        await #expect(processExitsWith: .failure) {
+            _ = BenchOptions(budget: .infinity)
+        }
+    }
+
+    /// A huge budget over a tiny call used to overflow the sample count (a trap).
+    @Test func measureBoundsTheSampleCountForAnyBudget() {
+        let m = measure(budget: 1e300, minSamples: 2, maxSamples: 3) {}
+        #expect(m.samples.count == 3)
+    }
+
+    /// With one large size and nothing smaller to project from, the quadratic subjects used to be
+    /// measured whatever the limit (the stdlib reference at 1M: minutes a call). Now the first
+    /// size is probed at 1,000 items and skipped, saying so.
+    @Test func theFirstSizeIsProbedAndSkippedBeyondTheLimit() {
+        var options = BenchOptions(engines: [.myers], profiles: [.reverse], sizes: [30_000], budget: 0.001, maxSamples: 2)
+        options.maxCallSeconds = 0.001
+        options.minSamples = 1
+        let records = runBench(options, allocator: "system")
+        let quadratic = records.filter { $0.engine == "myers" || $0.engine == "stdlib" }
+        #expect(quadratic.count == 2)
+        for record in quadratic {
+            #expect(record.measurement == nil)
+            #expect(record.skipped?.contains("from a probe at 1000 items") == true, "\(record.skipped ?? "measured")")
+        }
+        // Probes are not reported: one record per subject and size.
+        #expect(records.count == 3)
+        #expect(records.allSatisfy { $0.size == 30_000 })
+    }
+
+    /// A size skipped makes every larger size of that subject skipped too, even when an earlier,
+    /// smaller measurement would project below the limit.
+    @Test func sizesAfterASkippedOneAreSkipped() {
+        var options = BenchOptions(engines: [.myers], profiles: [.reverse], sizes: [300, 30_000, 60_000], budget: 0.001, maxSamples: 2)
+        options.maxCallSeconds = 0.001
+        options.minSamples = 1
+        let records = runBench(options, allocator: "system").filter { $0.engine == "myers" }
+        #expect(records.map(\.size) == [300, 30_000, 60_000])
+        #expect(records[1].skipped != nil && records[2].skipped == records[1].skipped)
+    }
+}
+
+/// Expects `validate` to throw a ``ConfigurationError`` naming `field` and saying what it must be.
+func expectRejected(
+    _ field: String, sourceLocation: SourceLocation = #_sourceLocation, _ validate: () throws(ConfigurationError) -> Void
+) {
+    let error = #expect(throws: ConfigurationError.self, sourceLocation: sourceLocation) { try validate() }
+    #expect(error?.field == field, sourceLocation: sourceLocation)
+    #expect(error?.description.hasPrefix("\(field) must be ") == true, sourceLocation: sourceLocation)
 }
