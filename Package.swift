@@ -50,6 +50,9 @@ let package = Package(
         .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON"]),
         .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabJSON"]),
         .testTarget(name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON"]),
+        // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a
+        // hang must be seen as such, not take the test runner down).
+        .testTarget(name: "DiffLabHostileTests", dependencies: ["difflab"]),
     ],
     swiftLanguageModes: [.v6]
 )

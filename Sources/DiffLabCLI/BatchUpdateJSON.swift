@@ -49,12 +49,8 @@ enum BatchUpdateJSON {
             switch value {
             case .integer(let i) where range.contains(i):
                 return i
-            case .integer(let i):
-                throw .data("\(what): \(context()) must be \(allowed), not \(i)")
-            case .double(let d):
-                throw .data("\(what): \(context()) must be \(allowed), not \(d)")
             default:
-                throw .data("\(what): \(context()) must be \(allowed), not \(withArticle(value.typeName))")
+                throw .data("\(what): \(context()) must be \(allowed), not \(value.briefDescription)")
             }
         }
         func path(_ value: JSONValue, _ context: @autoclosure () -> String) throws(CommandError) -> ItemIndexPath {

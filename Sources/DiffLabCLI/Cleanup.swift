@@ -48,8 +48,24 @@ final class Cleanup: Sendable {
     func register(file path: String) { state.withLock { _ = $0.files.insert(path) } }
     /// Forgets a temporary file (it was renamed or removed). - Complexity: O(1).
     func unregister(file path: String) { state.withLock { _ = $0.files.remove(path) } }
-    /// Registers a child process to stop on interruption. - Complexity: O(1).
-    func register(child pid: pid_t) { state.withLock { _ = $0.children.insert(pid) } }
+    /// Starts a child process with `start` (returning 0 on success, like `posix_spawn`) and
+    /// registers the id `pid()` then gives, both under the registry's lock, so an interruption sees
+    /// the child or prevents it: once interrupted, nothing new starts (the calling thread parks).
+    ///
+    /// - Returns: what `start` returned.
+    func startChild(_ start: () -> Int32, registering pid: () -> pid_t) -> Int32 {
+        let result: Int32? = state.withLock { state in
+            guard !state.interrupted else { return nil }
+            let status = start()
+            if status == 0 { state.children.insert(pid()) }
+            return status
+        }
+        guard let result else {
+            parkIfInterrupted()
+            return -1
+        }
+        return result
+    }
     /// Forgets a child process (it was waited for). - Complexity: O(1).
     func unregister(child pid: pid_t) { state.withLock { _ = $0.children.remove(pid) } }
 

@@ -81,14 +81,16 @@ func spawnProcess(
     if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     var pid: pid_t = 0
-    let spawned =
+    // Started and registered atomically with respect to an interruption: a child is either stopped
+    // by the cleanup thread or never started.
+    let spawned = Cleanup.shared.startChild { () -> Int32 in
         executable.contains("/")
-        ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+            ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+    } registering: { pid }
     guard spawned == 0 else {
         throw CommandError(.failure, "cannot start '\(executable)': \(String(cString: strerror(spawned)))")
     }
-    Cleanup.shared.register(child: pid)
     return pid
 }
 
@@ -97,8 +99,12 @@ func spawnProcess(
 /// - Returns: its exit status, or 128 + the signal number when a signal ended it.
 func waitProcess(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    // Wait without reaping, forget the child, then reap: the cleanup thread never signals an id
+    // that has been reaped (and might be reused).
+    var info = siginfo_t()
+    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
     Cleanup.shared.unregister(child: pid)
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     // Interrupted: the cleanup thread stopped the child and is ending this process; carry on with
     // nothing (no error message about the killed worker, no output).
     Cleanup.shared.parkIfInterrupted()

@@ -46,8 +46,10 @@ enum ReportCommand {
             return .success
         }
         guard !parsed.positionals.isEmpty else { throw .usage("report needs at least one results file (see 'difflab help report')") }
-        let directory = parsed.value("out") ?? "results/reports/report-\(timestamp())"
-        guard !directory.isEmpty else { throw .usage("--out expects a directory") }
+        let path = parsed.value("out") ?? "results/reports/report-\(timestamp())"
+        guard !path.isEmpty else { throw .usage("--out expects a directory") }
+        // Checked before reading anything: a folder that cannot take the report fails at once.
+        let directory = try OutputDirectory(path, option: "--out")
 
         var inputs: [ResultsFile] = []
         for path in parsed.positionals {
@@ -65,13 +67,12 @@ enum ReportCommand {
             throw .data(error.description)
         }
 
-        try makeDirectories(directory)
-        for file in report.files {
-            try writeFileAtomically(file.contents, to: directory + "/" + file.name)
-        }
-        let path = directory + "/report.md"
-        try writeFileAtomically(report.markdown, to: path)
-        console.out("report: \(path)\n")
+        // Every file is checked before the first is written, so a bad entry leaves no half report.
+        let files = try report.files.map { file throws(CommandError) in (try directory.file(file.name), file.contents) }
+        let markdown = try directory.file("report.md")
+        for (output, contents) in files { try output.write(contents) }
+        try markdown.write(report.markdown)
+        console.out("report: \(markdown.path)\n")
         return .success
     }
 }

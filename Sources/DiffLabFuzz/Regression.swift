@@ -124,7 +124,7 @@ extension RegressionCase {
         func integer(_ value: JSONValue, _ name: String, in range: ClosedRange<Int>? = nil) throws(RegressionFormatError) -> Int {
             guard let i = value.intValue else {
                 throw RegressionFormatError(
-                    "\(name) must be an integer\(range.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""), not \(shortDescription(value))")
+                    "\(name) must be an integer\(range.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""), not \(value.briefDescription)")
             }
             if let range, !range.contains(i) {
                 throw RegressionFormatError("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), not \(i)")
@@ -224,11 +224,6 @@ extension RegressionCase {
     }
 }
 
-/// A value as an error message names it: a number as written, otherwise its JSON type.
-private func shortDescription(_ value: JSONValue) -> String {
-    if case .double(let number) = value { return "\(number)" }
-    return "a JSON \(value.typeName)"
-}
 
 /// A regression file that cannot be read.
 public struct RegressionFormatError: Error, Sendable, CustomStringConvertible {

@@ -80,7 +80,7 @@ public struct StoredBaseline: Sendable, Equatable {
                 // The parser gives integral values that fit Int as `.integer`; anything else is
                 // fractional or beyond 2^63, so out of range either way.
                 guard let count = value.intValue, Self.integerCountRange.contains(count) else {
-                    throw bad("\(path).\(key)", "null or an integer from 0 to 2^53, not \(value)")
+                    throw bad("\(path).\(key)", "null or an integer from 0 to 2^53, not \(value.briefDescription)")
                 }
                 cellValues[metric] = Double(count)
             }

@@ -90,7 +90,7 @@ public struct GateThresholds: Sendable, Hashable {
         var exitCode = 4
         if let value = json["improvementExitCode"] {
             guard let code = value.intValue, code == 0 || code == 4 else {
-                throw .badThresholds("\"improvementExitCode\" must be 0 or 4, not \(value)")
+                throw .badThresholds("\"improvementExitCode\" must be 0 or 4, not \(value.briefDescription)")
             }
             exitCode = code
         }
@@ -118,7 +118,7 @@ public struct GateThresholds: Sendable, Hashable {
     private static func number(_ value: JSONValue?, _ field: String, in range: ClosedRange<Double>, _ words: String) throws(GateError) -> Double {
         guard let value else { throw .badThresholds("\"\(field)\" is missing; it must be a number \(words)") }
         guard let number = value.doubleValue, number.isFinite, range.contains(number) else {
-            throw .badThresholds("\"\(field)\" must be a number \(words), not \(value)")
+            throw .badThresholds("\"\(field)\" must be a number \(words), not \(value.briefDescription)")
         }
         return number
     }

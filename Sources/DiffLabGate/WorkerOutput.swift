@@ -50,14 +50,14 @@ public struct WorkerResult: Sendable, Equatable {
             var seconds: [Double] = []
             for (offset, value) in values.enumerated() {
                 guard let number = value.doubleValue, number.isFinite, secondsRange.contains(number) else {
-                    throw bad("\(path).samples[\(offset)]", "a number of seconds from 0 to 86,400, not \(value)")
+                    throw bad("\(path).samples[\(offset)]", "a number of seconds from 0 to 86,400, not \(value.briefDescription)")
                 }
                 seconds.append(number)
             }
             func count(_ key: String) throws(GateError) -> Double? {
                 guard let value = result[key], value != .null else { return nil }
                 guard let number = value.intValue, StoredBaseline.integerCountRange.contains(number) else {
-                    throw bad("\(path).\(key)", "null or an integer from 0 to 2^53, not \(value)")
+                    throw bad("\(path).\(key)", "null or an integer from 0 to 2^53, not \(value.briefDescription)")
                 }
                 return Double(number)
             }

@@ -289,6 +289,24 @@ extension JSONValue {
         case .object: return "object"
         }
     }
+
+    /// The value as an error message names it, in one short line: a number as written (an integer
+    /// of more than 24 digits as its nearest double, e.g. `1e+300`), a string of up to 40 characters
+    /// quoted as JSON, anything else by its type with an article (`a string`, `an array`, `null`,
+    /// `a boolean`). O(1) for containers, O(length) for short strings and numbers.
+    public var briefDescription: String {
+        switch self {
+        case .integer(let i): return String(i)
+        case .double(let d): return "\(d)"
+        case .bigInteger(let big):
+            let text = big.description
+            return text.utf8.count <= 24 ? text : "\(doubleValue ?? 0)"
+        case .string(let text) where text.unicodeScalars.count <= 40: return serialized()
+        case .null: return "null"
+        case .array, .object: return "an \(typeName)"
+        default: return "a \(typeName)"
+        }
+    }
 }
 
 // MARK: - Literals

@@ -86,6 +86,10 @@ struct FieldReader {
     /// An integer member within `range` (absent or `null` → `nil`).
     /// - Throws: ``ReportError/outOfRange(source:path:value:allowed:)`` outside `range`.
     func optionalInt(_ key: String, in range: FieldRange<Int>) throws(ReportError) -> Int? {
+        // An integer beyond Int is out of every integer field's range, not of the wrong type.
+        if let value = present(key), value.bigIntegerValue != nil {
+            throw .outOfRange(source: source, path: path(key), value: value.briefDescription, allowed: range.text)
+        }
         guard let number = try optionalInt(key) else { return nil }
         return try checked(number, range, path(key))
     }

@@ -45,9 +45,9 @@ struct BatchCommandTests {
         ("unknown-key.json", "unknown key \"befor\""), ("bad-path.json", "must be a [section, item] pair"),
         ("float.json", #""before"[0] (an item count) must be an integer from 0 to 9223372036854775807, not 1.5"#),
         ("negative.json", #""before"[0] (an item count) must be an integer from 0 to 9223372036854775807, not -1"#),
-        ("count-too-big.json", #""after"[0] (an item count) must be an integer from 0 to 9223372036854775807, not 9.223372036854776e+18"#),
+        ("count-too-big.json", #""after"[0] (an item count) must be an integer from 0 to 9223372036854775807, not 9223372036854775808"#),
         ("index-too-big.json", #""insertItems"[0] must be an integer from -9223372036854775808 to 9223372036854775807, not 1e+300"#),
-        ("index-wrong-type.json", #""moveSections"[0].to must be an integer from -9223372036854775808 to 9223372036854775807, not a string"#),
+        ("index-wrong-type.json", #""moveSections"[0].to must be an integer from -9223372036854775808 to 9223372036854775807, not "1""#),
         ("not-object.json", "expected a JSON object"), ("malformed.json", "malformed JSON"),
     ])
     func malformedUpdateIsExit65(file: String, message: String) {

@@ -24,12 +24,15 @@ func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
     return (status, recorder.out, recorder.err)
 }
 
-/// A temporary directory with the given files, removed when the test ends.
+/// A temporary directory with the given files, removed with everything in it when the value is
+/// destroyed, or when the test process exits (suites keep some as `static let`, which are never
+/// destroyed).
 struct Files: ~Copyable {
     let directory: String
     init(_ files: [String: String]) {
         var template = Array("/tmp/difflab-cli-XXXXXX".utf8CString)
         directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        fixtureFolders.register(directory)
         for (name, text) in files {
             let file = fopen(path(name), "w")!
             fputs(text, file)
@@ -38,14 +41,51 @@ struct Files: ~Copyable {
     }
     func path(_ name: String) -> String { directory + "/" + name }
     deinit {
-        if let d = opendir(directory) {
+        removeFixtureTree(directory)
+        fixtureFolders.forget(directory)
+    }
+}
+
+/// Every fixture folder still present, removed at process exit.
+final class FixtureFolders: Sendable {
+    private let folders = Locked<Set<String>>([])
+    private let installed = Locked(false)
+
+    func register(_ folder: String) {
+        folders.withLock { _ = $0.insert(folder) }
+        let first = installed.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if first { atexit { fixtureFolders.removeAll() } }
+    }
+
+    func forget(_ folder: String) { folders.withLock { _ = $0.remove(folder) } }
+
+    func removeAll() {
+        for folder in folders.withLock({ $0 }) { removeFixtureTree(folder) }
+    }
+}
+
+let fixtureFolders = FixtureFolders()
+
+/// Removes `path` and everything below it, never following a symbolic link.
+func removeFixtureTree(_ path: String) {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return }
+    if (status.st_mode & S_IFMT) == S_IFDIR {
+        if let d = opendir(path) {
+            var names: [String] = []
             while let entry = readdir(d) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { unlink(directory + "/" + name) }
+                if name != "." && name != ".." { names.append(name) }
             }
             closedir(d)
+            for name in names { removeFixtureTree(path + "/" + name) }
         }
-        rmdir(directory)
+        rmdir(path)
+    } else {
+        unlink(path)
     }
 }
 

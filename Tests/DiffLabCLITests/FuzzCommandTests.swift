@@ -93,7 +93,7 @@ struct FuzzCommandTests {
         (#"[[2,0,0,9223372036854775807]]"#, #""corruptions"[0][3] (delta) must be an integer from -1000000 to 1000000"#),
         (#"[[6,0,-1]]"#, #""corruptions"[0][2] (section) must be an integer from 0 to 1000000, not -1"#),
         (#"[[1,1,1e300]]"#, #""corruptions"[0][2] (index) must be an integer from 0 to 1000000, not 1e+300"#),
-        (#"[[5,"x"]]"#, #""corruptions"[0][1] (item) must be an integer from 0 to 1000000, not a JSON string"#),
+        (#"[[5,"x"]]"#, #""corruptions"[0][1] (item) must be an integer from 0 to 1000000, not "x""#),
     ])
     func replayOfDamagedCorruptionsIsADataError(corruptions: String, message: String) {
         let text = Self.regression.replacing(#""corruptions":[[1,1,0],[3,0]]"#, with: #""corruptions":"# + corruptions)

@@ -139,7 +139,9 @@ struct GateCommandTests {
         #expect(folders.count == 1, "the gate made \(folders) in \(tmp)")
         process.terminate()
         process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus == 128 + SIGTERM)
+        #expect(
+            process.terminationReason == .uncaughtSignal || process.terminationStatus == 128 + SIGTERM,
+            "ended with \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
         #expect(gateFolders().isEmpty, "left behind: \(gateFolders())")
     }
 

@@ -111,7 +111,7 @@ struct RegressionDecodingTests {
         ("choices", #"["1",2]"#, #""choices"[1] must be a string holding an integer"#),
         ("profile", #""wild""#, #""profile" must be one of: mixed"#),
         ("old", "[[0,0.5]]", #""old"[0][1] (content) must be an integer, not 0.5"#),
-        ("newSections", #"[{"id":"A","items":[]}]"#, #""newSections"[0].id must be an integer, not a JSON string"#),
+        ("newSections", #"[{"id":"A","items":[]}]"#, #""newSections"[0].id must be an integer, not "A""#),
     ])
     func damagedFieldIsNamed(key: String, text: String, message: String) throws {
         let value = try DiffLabJSONParse(text)

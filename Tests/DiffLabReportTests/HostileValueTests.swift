@@ -156,6 +156,9 @@ func policyRun(_ extra: String, listSize: String = "10") -> String {
     RangeCase(json: benchCell(#""samples":[1e-6,1.7976931348623157e308]"#), path: "measurements[0].samples[1]", allowed: "0 to 86,400 (seconds)"),
     RangeCase(json: benchCell(#""median":1e-6"#, size: "-1"), path: "measurements[0].size", allowed: "0 to 1,000,000,000 (items)"),
     RangeCase(json: benchCell(#""median":1e-6"#, size: "9223372036854775807"), path: "measurements[0].size", allowed: "0 to 1,000,000,000 (items)"),
+    // Integers beyond Int (parsed exactly, as big integers) are out of range, not of the wrong type.
+    RangeCase(json: benchCell(#""median":1e-6"#, size: "1e20"), path: "measurements[0].size", allowed: "0 to 1,000,000,000 (items)"),
+    RangeCase(json: benchCell(#""median":1e-6"#, size: "18446744073709551616"), path: "measurements[0].size", allowed: "0 to 1,000,000,000 (items)"),
     RangeCase(json: benchCell(#""callsPerSample":0"#), path: "measurements[0].callsPerSample", allowed: "1 to 1,000,000,000"),
     RangeCase(json: benchCell(#""allocationRequests":1e300"#), path: "measurements[0].allocationRequests", allowed: "0 to 9,007,199,254,740,992 (2^53)"),
     RangeCase(json: benchCell(#""allocatedBytes":-1"#), path: "measurements[0].allocatedBytes", allowed: "0 to 9,007,199,254,740,992 (2^53)"),

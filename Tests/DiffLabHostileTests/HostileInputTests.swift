@@ -1,0 +1,229 @@
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One hostile run of `difflab`: the arguments (`@name` stands for the fixture `name` in the run's
+/// scratch folder, `@bin` for the difflab binary), the exit statuses it may end with, and the
+/// fixtures it must leave exactly as they were.
+struct HostileCase: Sendable, CustomTestStringConvertible {
+    var arguments: [String]
+    var expected: Set<Int32>
+    /// Fixture names that must be unchanged after the run (type, size, mtime, link target).
+    var untouched: [String] = []
+    /// Text the error line must contain, when the run is an error.
+    var message: String?
+    /// A fixture to use as standard input.
+    var stdin: String?
+    /// Text standard output must contain (for runs that answer rather than fail).
+    var output: String?
+
+    var testDescription: String { arguments.joined(separator: " ") + " → \(expected.sorted())" }
+}
+
+/// Statuses that are errors reported as one line on standard error.
+let errorStatuses: Set<Int32> = [64, 65, 66, 73]
+
+/// The fixtures every case's scratch folder starts with.
+func makeFixtures(_ scratch: Scratch) {
+    scratch.write("list.json", "[1,2,3]")
+    scratch.write("list2.json", "[3,2,1,4]")
+    scratch.write("empty.json", "")
+    scratch.write("garbage.json", "this is not json")
+    scratch.write("badutf8.json", [0x5b, 0x22, 0xff, 0xfe, 0x22, 0x5d])
+    scratch.write("deep.json", String(repeating: "[", count: 100_000))
+    scratch.write("huge-number.json", "[1e999]")
+    scratch.write("object.json", #"{"a":1}"#)
+    scratch.write("big.json", "[" + String(repeating: "1,", count: 100_000) + "1]")
+    scratch.write("victim.txt", "DiffLab must not touch this file\n")
+    scratch.write("regular.txt", "a regular file, not a folder\n")
+    mkfifo(scratch.file("fifo"), 0o644)
+    symlink(scratch.file("absent-target"), scratch.file("link-missing"))
+    symlink(scratch.file("victim.txt"), scratch.file("link-file"))
+    mkdir(scratch.file("dir"), 0o755)
+    mkdir(scratch.file("emptydir"), 0o755)
+    scratch.write("big-ints-old.json", "[18446744073709551615]")
+    scratch.write("big-ints-new.json", "[18446744073709551614]")
+    scratch.write("nfc.json", #"["\u00e9"]"#)
+    scratch.write("nfd.json", #"["e\u0301"]"#)
+    scratch.write("update-overflow.json", #"{"before":[9223372036854775807],"after":[9223372036854775807],"insertItems":[[0,0]]}"#)
+    scratch.write(
+        "regression-damaged.json",
+        #"{"signature":"sanitizer/heckel/still-invalid/item-bounds","property":"sanitizer","subject":"heckel","message":"m","profile":"mixed","old":[],"new":[],"oldSections":[{"id":0,"items":[]}],"newSections":[{"id":0,"items":[]}],"corruptions":[[3,9223372036854775807],[6,-9223372036854775808,2]],"choices":[],"size":3}"#
+    )
+    scratch.write(
+        "baseline-empty.json",
+        #"{"schema":"difflab-gate-baseline/1","candidate":"x","machine":{"cpu":"?"},"toolchain":"?","cells":{}}"#)
+    scratch.write(
+        "baseline-wrong.json",
+        #"{"schema":"difflab-gate-baseline/1","candidate":"x","machine":{"cpu":"?"},"toolchain":"?","cells":{"nope:nope:int:1":{"allocatedBytes":-1}}}"#
+    )
+    scratch.write(
+        "results-1e308.json",
+        #"{"schema":"difflab-policy/1","createdAt":0,"machine":{},"toolchain":"t","commit":null,"crossoverSize":{"batch":null,"reloadFallback":null},"runs":[{"policy":"main","engine":"hashmap","listSize":1000,"allowsReloadingOnTooManyUpdates":false,"updateInterval":0.05,"frameRate":60,"frameWork":0.004,"duration":1,"maxItemCountToRunOnMain":10000,"coalescing":[0.05,0.025,0.25],"applyBaseCost":0.001,"batchCostPerChange":0.000002,"reloadCostPerItem":5e-8,"editsPerUpdate":20,"frames":60,"framesOverBudget":1,"hitchTimeRatio":1e308,"latencyMedian":0.01,"latencyP99":1.7976931348623157e308,"latencies":[0.01,1e308],"requested":10,"applied":10,"coalesced":0,"reloads":0,"dropped":0,"cpuUtilisation":0.5,"wallSeconds":1}]}"#
+    )
+}
+
+/// Every output fixture a command must refuse as its output file, and leave as it was.
+let hostileOutputs: [(target: String, untouched: [String])] = [
+    ("@fifo", ["fifo"]),
+    ("@link-missing", ["link-missing", "absent-target"]),
+    ("@link-file", ["link-file", "victim.txt"]),
+    ("@dir", ["dir"]),
+    ("@regular.txt/out.json", ["regular.txt"]),
+]
+
+/// Contents a file reader must reject as data (65), whatever the command.
+let hostileContents = ["@empty.json", "@garbage.json", "@badutf8.json", "@deep.json", "@huge-number.json"]
+
+/// Values no numeric flag accepts.
+let hostileNumbers = ["-1", "inf", "-inf", "nan", "1e999", "1e308", "9223372036854775808", "99999999999999999999", "0x10", "", "abc", "1.5.5"]
+
+/// The catalogue: every command, flag and input file, with hostile values.
+let catalogue: [HostileCase] = {
+    var cases: [HostileCase] = []
+    func add(_ arguments: [String], _ expected: Set<Int32>, untouched: [String] = [], message: String? = nil, output: String? = nil) {
+        cases.append(HostileCase(arguments: arguments, expected: expected, untouched: untouched, message: message, output: output))
+    }
+
+    // Numeric flags: (the command's other arguments, the flag, whether 0 is also out of range, the error status).
+    let tinyBench = ["bench", "--engines", "hashmap", "--profiles", "reverse", "--sizes", "100", "--kinds", "int", "--allocators", "system"]
+    let numericFlags: [([String], String, Bool, Int32)] = [
+        (["fuzz"], "--seconds", true, 64), (["fuzz"], "--cases", true, 64), (["fuzz"], "--max-size", true, 64),
+        (["fuzz"], "--workers", true, 64), (["fuzz"], "--seed", false, 64),
+        (tinyBench.filter { $0 != "--sizes" && $0 != "100" }, "--sizes", true, 64), (tinyBench, "--budget", true, 64),
+        (tinyBench, "--seed", false, 64),
+        (["policy", "--sizes", "100", "--policies", "main"], "--interval", true, 64),
+        (["policy", "--sizes", "100", "--policies", "main"], "--frame-rate", true, 64),
+        (["policy", "--sizes", "100", "--policies", "main"], "--frame-work", false, 64),
+        (["policy", "--sizes", "100", "--policies", "main"], "--duration", true, 64),
+        (["policy", "--policies", "main"], "--sizes", true, 64),
+        (["measure", "--cells", "hashmap:reverse:int:100"], "--samples", true, 64),
+        (["measure", "--cells", "hashmap:reverse:int:100"], "--seed", false, 64),
+        (["gate", "--baseline", "@baseline-empty.json"], "--rounds", true, 1),
+        (["gate", "--baseline", "@baseline-empty.json"], "--samples", true, 1),
+        (["gate", "--baseline", "@baseline-empty.json"], "--seed", false, 1),
+        (["diff", "@list.json", "@list2.json"], "--max-input-bytes", true, 64),
+    ]
+    for (prefix, flag, zeroIsBad, status) in numericFlags {
+        var values = hostileNumbers
+        if zeroIsBad { values.append("0") }
+        if flag == "--seed" { values.removeAll { $0 == "9223372036854775808" } }
+        for value in values { add(prefix + [flag, value], [status], message: flag) }
+    }
+    add(["diff", "@list.json", "@list2.json", "--sections", "-1,0"], [64], message: "--sections")
+    add(["diff", "@list.json", "@list2.json", "--sections", "9223372036854775808,0"], [64], message: "--sections")
+    add(["measure", "--cells", "hashmap:differencekit:int:999999999999"], [64])
+    add(["measure", "--cells", "hashmap:differencekit:int:9223372036854775807"], [64])
+
+    // Output files: refused before any work, and left as they were.
+    let outputs: [([String], String, Int32)] = [
+        (tinyBench + ["--budget", "0.01"], "--out", 73),
+        (["policy", "--sizes", "100", "--policies", "main", "--duration", "0.2"], "--out", 73),
+        (["fuzz", "--cases", "2"], "--write-seeds", 73),
+        (["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--out", 1),
+        (["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--summary", 1),
+        (["gate", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--save-baseline", 1),
+    ]
+    for (prefix, flag, status) in outputs {
+        for (target, untouched) in hostileOutputs {
+            // A folder is a fine place for seeds; every other hostile target is refused.
+            if flag == "--write-seeds" && target == "@dir" { continue }
+            add(prefix + [flag, target], [status], untouched: untouched, message: flag)
+        }
+    }
+    for (target, untouched) in hostileOutputs where target != "@dir" {
+        add(["report", "@results-1e308.json", "--out", target], [73], untouched: untouched)
+    }
+
+    // Input files, in every command that reads one.
+    let readers: [(prefix: [String], suffix: [String], missing: Int32, data: Int32)] = [
+        (["diff"], ["@list.json"], 66, 65), (["diff", "@list.json"], [], 66, 65), (["validate"], [], 66, 65),
+        (["stages"], ["@list.json"], 66, 65), (["replay"], [], 66, 65), (["report"], ["--out", "@dir/report"], 66, 65),
+        (["gate", "--baseline"], ["--head-binary", "@bin", "--no-instructions", "--cells", "hashmap:reverse:int:100"], 1, 1),
+        (["gate", "--baseline", "@baseline-empty.json", "--thresholds"], [], 1, 1),
+    ]
+    for reader in readers {
+        add(reader.prefix + ["@does-not-exist.json"] + reader.suffix, [reader.missing], message: "does-not-exist.json")
+        for content in hostileContents {
+            add(reader.prefix + [content] + reader.suffix, [reader.data], message: String(content.dropFirst()))
+        }
+        add(["--max-input-bytes", "1000"] + reader.prefix + ["@big.json"] + reader.suffix, [reader.data], message: "--max-input-bytes")
+        if reader.prefix != ["replay"] { add(reader.prefix + ["@dir"] + reader.suffix, [reader.missing], message: "dir") }
+    }
+    add(["diff", "/dev/zero", "@list.json", "--max-input-bytes", "100000"], [65], message: "input limit")
+    add(["replay", "/dev/zero", "--max-input-bytes", "100000"], [65], message: "input limit")
+
+    // The issue's examples.
+    add(["validate", "@update-overflow.json"], [1, 65])
+    add(["replay", "@regression-damaged.json"], [65])
+    add(["replay", "@emptydir"], [1])
+    add(["report", "@results-1e308.json", "--out", "@dir/report"], [0, 65])
+    add(["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], [1])
+    add(["gate", "--baseline", "@baseline-wrong.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], [1])
+    add(["policy", "--frame-rate", "inf"], [64], message: "--frame-rate")
+    add(["policy", "--frame-rate", "0.0001"], [64], message: "--frame-rate")
+    add(["policy", "--duration", "inf"], [64], message: "--duration")
+    add(["policy", "--frame-work", "inf"], [64], message: "--frame-work")
+    add(["policy", "--interval", "1e300"], [64], message: "--interval")
+    add(["bench", "--budget", "inf"], [64], message: "--budget")
+    add(["bench", "--sizes", "1000000000000"], [64], message: "--sizes")
+    add(["fuzz", "--seconds", "1e-300"], [64], message: "--seconds")
+    add(["help", "measure"], [0], output: "difflab measure")
+    add(["diff", "@big-ints-old.json", "@big-ints-new.json"], [0], output: #""inserts":[0],"deletes":[0]"#)
+    add(["diff", "@nfc.json", "@nfd.json"], [0], output: #""inserts":[0],"deletes":[0]"#)
+    // The gate reads the repository's thresholds file, so each gate case fails for its own reason.
+    for index in cases.indices where cases[index].arguments.first == "gate" && !cases[index].arguments.contains("--thresholds") {
+        cases[index].arguments += ["--thresholds", "@repo/Corpus/gate/thresholds.json"]
+    }
+    return cases
+}()
+
+/// The repository's root, from this file's path.
+let repositoryRoot: String = {
+    var path = #filePath
+    for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+    return path
+}()
+
+@Suite("Hostile input: every command, flag and file")
+struct HostileInputTests {
+    @Test(arguments: catalogue)
+    func hostileRun(_ hostile: HostileCase) throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        makeFixtures(scratch)
+        let arguments = hostile.arguments.map { argument in
+            if argument == "@bin" { return Binary.path }
+            if argument.hasPrefix("@repo/") { return repositoryRoot + argument.dropFirst("@repo".count) }
+            return argument.hasPrefix("@") ? scratch.file(String(argument.dropFirst())) : argument
+        }
+        let before = hostile.untouched.map { PathState(scratch.file($0)) }
+        let outcome = runDifflab(arguments, in: scratch.path)
+
+        #expect(!outcome.hung, "ran past the time bound: \(outcome)")
+        #expect(outcome.signal == nil, "died by signal: \(outcome)")
+        let status = try #require(outcome.status, "\(outcome)")
+        #expect(hostile.expected.contains(status), "exit \(status), expected \(hostile.expected.sorted()): \(outcome)")
+        if errorStatuses.contains(status) || (status == 1 && hostile.expected == [1] && hostile.arguments.first == "gate") {
+            #expect(outcome.errorLines.count == 1, "expected one error line: \(outcome)")
+            if let line = outcome.errorLines.first {
+                #expect(line.count < 600, "error line too long: \(line)")
+                if let message = hostile.message { #expect(line.contains(message), "error line lacks '\(message)': \(line)") }
+            }
+        }
+        if let output = hostile.output { #expect(outcome.stdout.contains(output), "stdout lacks \(output): \(outcome.stdout)") }
+        for (name, state) in zip(hostile.untouched, before) {
+            #expect(PathState(scratch.file(name)) == state, "\(name) changed: was \(state), now \(PathState(scratch.file(name)))")
+        }
+        // No temporary file left beside an output.
+        if let handle = opendir(scratch.path) {
+            defer { closedir(handle) }
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                #expect(!name.contains(".tmp-"), "temporary file left: \(name)")
+            }
+        }
+    }
+}
