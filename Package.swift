@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a
         // hang must be seen as such, not take the test runner down).
-        .testTarget(name: "DiffLabHostileTests", dependencies: ["difflab"]),
+        .testTarget(name: "DiffLabHostileTests", dependencies: ["difflab", "DiffLabCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

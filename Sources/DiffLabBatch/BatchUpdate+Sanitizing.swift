@@ -36,9 +36,14 @@ extension BatchUpdate {
     public func sanitized() -> BatchUpdate {
         var update = self
         // Each repair removes an operation or turns a move into simpler operations, so the loop
-        // ends; the bound is a guard, not a limit reached in practice.
+        // ends; the bound is a guard, not a limit reached in practice. Balancing adds operations,
+        // and each may need a repair of its own, so it extends the budget by as many (a fixed
+        // budget once left repairable violations behind: Corpus/decode-fuzz-regressions).
         var budget = 4 * (operationCount + itemCountsBefore.count + itemCountsAfter.count) + 16
-        while budget > 0 {
+        // Balancing again is needed only after a repair turned a section move into a delete and an
+        // insert, which never comes back: at most one round per section move, plus one.
+        var balancingRounds = moveSections.count + 2
+        while budget > 0 && balancingRounds > 0 {
             repairing: while budget > 0 {
                 budget -= 1
                 // Repair the first violation that has a local repair; stop when none has.
@@ -49,6 +54,8 @@ extension BatchUpdate {
             let repaired = update
             if update.violations().allSatisfy({ $0.rule == "item-count" }) { update.balanceItemCounts() }
             if update == repaired { break }
+            balancingRounds -= 1
+            budget += 4 * max(0, update.operationCount - repaired.operationCount) + 16
         }
         return update
     }

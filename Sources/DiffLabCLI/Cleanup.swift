@@ -172,23 +172,3 @@ final class Cleanup: Sendable {
         pthread_detach(thread)
     }
 }
-
-/// Removes `path` and, for a folder, everything below it, without following symbolic links.
-func removeTree(_ path: String) {
-    var status = stat()
-    guard lstat(path, &status) == 0 else { return }
-    if (status.st_mode & S_IFMT) == S_IFDIR {
-        if let handle = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(handle)
-            for name in names { removeTree(path + "/" + name) }
-        }
-        rmdir(path)
-    } else {
-        unlink(path)
-    }
-}

@@ -77,6 +77,19 @@ struct ApplierTests {
 
 @Suite("Batch-update sanitizer")
 struct SanitizerTests {
+    /// Found by difflab-decode-fuzz (Corpus/decode-fuzz-regressions/sanitizer-balancing-budget.bin):
+    /// balancing a moved section's large surplus added dozens of operations, the repairs they then
+    /// needed ran past a budget computed from the original update, and the result still held
+    /// repairable violations (item changes inside a deleted section) and was not a fixed point.
+    @Test func balancingThatAddsManyOperationsIsRepairedToTheEnd() {
+        let update = BatchUpdate(
+            itemCountsBefore: [71, 3], itemCountsAfter: [28, 4], moveSections: [SectionMove(from: 0, to: 1)], deleteItems: [p(1, 0)])
+        let sanitized = update.sanitized()
+        #expect(sanitized.violations().isEmpty, "\(sanitized.violations().map(\.message))")
+        #expect(sanitized.sanitized() == sanitized)
+        #expect(sanitized.insertItems.count + sanitized.deleteItems.count > 20, "the case needs balancing to add many operations")
+    }
+
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var input: BatchUpdate

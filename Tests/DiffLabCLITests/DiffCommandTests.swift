@@ -41,7 +41,7 @@ struct Files: ~Copyable {
     }
     func path(_ name: String) -> String { directory + "/" + name }
     deinit {
-        removeFixtureTree(directory)
+        removeTree(directory)
         fixtureFolders.forget(directory)
     }
 }
@@ -63,31 +63,11 @@ final class FixtureFolders: Sendable {
     func forget(_ folder: String) { folders.withLock { _ = $0.remove(folder) } }
 
     func removeAll() {
-        for folder in folders.withLock({ $0 }) { removeFixtureTree(folder) }
+        for folder in folders.withLock({ $0 }) { removeTree(folder) }
     }
 }
 
 let fixtureFolders = FixtureFolders()
-
-/// Removes `path` and everything below it, never following a symbolic link.
-func removeFixtureTree(_ path: String) {
-    var status = stat()
-    guard lstat(path, &status) == 0 else { return }
-    if (status.st_mode & S_IFMT) == S_IFDIR {
-        if let d = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(d) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(d)
-            for name in names { removeFixtureTree(path + "/" + name) }
-        }
-        rmdir(path)
-    } else {
-        unlink(path)
-    }
-}
 
 @Suite("difflab diff")
 struct DiffCommandTests {

@@ -18,7 +18,7 @@ struct ReportCommandTests {
     @Test func writesTheReportAndItsPlots() {
         let files = Files(["bench.json": ReportCommandTests.bench])
         let out = files.path("out")
-        defer { removeDirectory(out) }
+        defer { removeTree(out) }
         let result = run(["report", files.path("bench.json"), "--out", out])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out == "report: \(out)/report.md\n")
@@ -57,7 +57,7 @@ struct ReportCommandTests {
     func theLargestFiniteNumberWhereAnyNumberIsAllowedStillMakesAReport() throws {
         let files = Files(["bench.json": #"{"schema":"difflab-bench/1","targets":[{"name":"t","value":1.7976931348623157e308}]}"#])
         let out = files.path("out")
-        defer { removeDirectory(out) }
+        defer { removeTree(out) }
         let result = run(["report", files.path("bench.json"), "--out", out])
         #expect(result.status == 0, "\(result.err)")
         let markdown = try String(contentsOfFile: out + "/report.md", encoding: .utf8)
@@ -70,16 +70,4 @@ struct ReportCommandTests {
         #expect(run(["report", "--bogus", "x.json"]).status == 64)
         #expect(run(["report", "--help"]).status == 0)
     }
-}
-
-/// Removes `directory` and the files directly inside it.
-private func removeDirectory(_ directory: String) {
-    if let d = opendir(directory) {
-        while let entry = readdir(d) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { unlink(directory + "/" + name) }
-        }
-        closedir(d)
-    }
-    rmdir(directory)
 }

@@ -1,3 +1,4 @@
+import DiffLabCLI
 import Testing
 
 #if canImport(Glibc)
@@ -63,26 +64,6 @@ final class Scratch: Sendable {
 
     /// Removes the folder and everything below it, without following links.
     func remove() { removeTree(path) }
-}
-
-/// Removes `path` recursively, never following a symbolic link.
-func removeTree(_ path: String) {
-    var status = stat()
-    guard lstat(path, &status) == 0 else { return }
-    if (status.st_mode & S_IFMT) == S_IFDIR {
-        if let handle = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(handle)
-            for name in names { removeTree(path + "/" + name) }
-        }
-        rmdir(path)
-    } else {
-        unlink(path)
-    }
 }
 
 /// What a path is, to check that a run left it as it was: its type, size, modification time and,

@@ -1,3 +1,4 @@
+import DiffLabCLI
 import Testing
 
 #if canImport(Glibc)
@@ -218,12 +219,7 @@ struct HostileInputTests {
             #expect(PathState(scratch.file(name)) == state, "\(name) changed: was \(state), now \(PathState(scratch.file(name)))")
         }
         // No temporary file left beside an output.
-        if let handle = opendir(scratch.path) {
-            defer { closedir(handle) }
-            while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                #expect(!name.contains(".tmp-"), "temporary file left: \(name)")
-            }
-        }
+        let strays = (directoryEntries(scratch.path) ?? []).filter { $0.contains(".tmp-") }
+        #expect(strays.isEmpty, "temporary files left: \(strays)")
     }
 }

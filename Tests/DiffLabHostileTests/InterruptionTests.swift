@@ -1,3 +1,4 @@
+import DiffLabCLI
 import Testing
 
 #if canImport(Glibc)
@@ -21,11 +22,8 @@ let interruptedRuns: [[String]] = [
 
 /// The command lines of live (not zombie) processes that mention `text`.
 func processes(mentioning text: String) -> [String] {
-    guard let proc = opendir("/proc") else { return [] }
-    defer { closedir(proc) }
     var found: [String] = []
-    while let entry = readdir(proc) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    for name in directoryEntries("/proc") ?? [] {
         guard let pid = Int32(name), pid != getpid() else { continue }
         let stat = readText("/proc/\(pid)/stat")
         if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].dropFirst().first == "Z" { continue }
@@ -33,18 +31,6 @@ func processes(mentioning text: String) -> [String] {
         if commandLine.contains(text) { found.append("\(pid): \(commandLine)") }
     }
     return found
-}
-
-/// The entries of folder `path` (without `.` and `..`), or nil when it is not a folder.
-func entries(_ path: String) -> [String]? {
-    guard let handle = opendir(path) else { return nil }
-    defer { closedir(handle) }
-    var names: [String] = []
-    while let entry = readdir(handle) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names
 }
 
 @Suite("Interruption: workers stopped, temporary files removed, no partial output", .serialized)
@@ -65,7 +51,7 @@ struct InterruptionTests {
         usleep(2_500_000)
         // bench and gate keep their worker files in a temporary folder: it must exist by now, so the
         // check below compares something.
-        let madeTemporary = entries(temporary) ?? []
+        let madeTemporary = directoryEntries(temporary) ?? []
         if ["bench", "gate"].contains(arguments[0]) { #expect(!madeTemporary.isEmpty, "no temporary folder made under TMPDIR") }
         #expect(kill(running.pid, signal) == 0, "the run ended before the signal")
         let outcome = finish(running, limit: 60)
@@ -83,11 +69,11 @@ struct InterruptionTests {
         }
         #expect(left.isEmpty, "processes left running: \(left)")
         for pid in left { if let number = Int32(pid.prefix { $0 != ":" }) { kill(number, SIGKILL) } }
-        #expect(entries(temporary) == [], "temporary files left: \(entries(temporary) ?? [])")
+        #expect(directoryEntries(temporary) == [], "temporary files left: \(directoryEntries(temporary) ?? [])")
         for output in ["out.json", "summary.md"] {
             #expect(PathState(scratch.file(output)).exists == false, "partial output \(output) written")
         }
-        let strays = (entries(scratch.path) ?? []).filter { $0.contains(".tmp-") }
+        let strays = (directoryEntries(scratch.path) ?? []).filter { $0.contains(".tmp-") }
         #expect(strays.isEmpty, "temporary output files left: \(strays)")
     }
 }

@@ -1,0 +1,28 @@
+import DiffLabCLI
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The libFuzzer target difflab-decode-fuzz runs `DecoderFuzzing.check`; its seeds and every input
+/// it ever crashed on (kept in Corpus/decode-fuzz-regressions) must now pass through it. A broken
+/// invariant is a precondition failure, so a regression ends the test process (and fails the run).
+@Suite("difflab-decode-fuzz corpus")
+struct DecoderFuzzingTests {
+    static func inputs(_ folder: String) -> [String] {
+        (directoryEntries(folder) ?? []).filter { !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
+    }
+
+    @Test(arguments: inputs("Corpus/decode-fuzz-regressions") + inputs("Corpus/decode-fuzz-seeds"))
+    func passesTheDecoderHarness(_ path: String) throws {
+        let bytes = try readInputFile(path)
+        #expect(!bytes.isEmpty)
+        DecoderFuzzing.check(bytes)
+    }
+
+    @Test func theCorpusIsThere() {
+        #expect(Self.inputs("Corpus/decode-fuzz-regressions").count >= 1)
+        #expect(Self.inputs("Corpus/decode-fuzz-seeds").count >= 6)
+    }
+}
