@@ -32,7 +32,9 @@ extension BatchUpdate {
     /// a dropped operation can leave wrong or stale items on screen, which
     /// ``apply(to:expecting:comparison:)`` reports.
     ///
-    /// - Complexity: O(v · (S + k log k)) for v violations, S sections and k operations.
+    /// - Complexity: O(p · (S + k log k)) for S sections, k operations and p validation passes;
+    ///   a pass repairs one violation, or drops every item operation out of bounds or inside a
+    ///   changed section at once, so the operations balancing adds cost one pass, not one each.
     public func sanitized() -> BatchUpdate {
         var update = self
         // Each repair removes an operation or turns a move into simpler operations, so the loop
@@ -46,8 +48,17 @@ extension BatchUpdate {
         while budget > 0 && balancingRounds > 0 {
             repairing: while budget > 0 {
                 budget -= 1
+                let found = update.violations()
+                // A pass that finds only item operations to drop (and item counts) drops them all
+                // at once: each is dropped alone, whatever the others, so this is what repairing
+                // them one by one gives, without re-validating once per operation (balancing can
+                // add a million of them).
+                if found.count > 1, let drops = Self.itemDrops(found) {
+                    update.dropItems(drops)
+                    continue repairing
+                }
                 // Repair the first violation that has a local repair; stop when none has.
-                for violation in update.violations() where update.repair(violation) { continue repairing }
+                for violation in found where update.repair(violation) { continue repairing }
                 break
             }
             // Balancing can add an insert inside a moved section; then repair again.
@@ -124,6 +135,52 @@ extension BatchUpdate {
         }
     }
 
+    /// The item operations to drop when every violation in `found` is an insert, delete or reload
+    /// out of bounds or inside a changed section (or an item count, which has no repair); `nil`
+    /// otherwise.
+    private static func itemDrops(_ found: [BatchUpdateViolation]) -> [(BatchOperation, ItemIndexPath)]? {
+        var drops: [(BatchOperation, ItemIndexPath)] = []
+        for violation in found {
+            switch violation {
+            case let .itemSectionOutOfBounds(operation, path, _), let .itemOutOfBounds(operation, path, _),
+                let .itemOperationInChangedSection(operation, path, _):
+                // A move can be reported at both ends; those go one at a time.
+                guard operation != .moveFrom && operation != .moveTo else { return nil }
+                drops.append((operation, path))
+            case .itemCountMismatch:
+                continue
+            default:
+                return nil
+            }
+        }
+        return drops.isEmpty ? nil : drops
+    }
+
+    /// Drops one listed operation per entry of `drops` (the last insert, delete or reload of that
+    /// path), as ``removeItem(_:_:)`` does one at a time.
+    ///
+    /// - Complexity: O(k + d) for k operations and d drops.
+    private mutating func dropItems(_ drops: [(BatchOperation, ItemIndexPath)]) {
+        var counts: [BatchOperation: [ItemIndexPath: Int]] = [:]
+        for (operation, path) in drops { counts[operation, default: [:]][path, default: 0] += 1 }
+        /// Removes `count[path]` occurrences of each path, from the end.
+        func drop(_ list: inout [ItemIndexPath], _ count: [ItemIndexPath: Int]?) {
+            guard var count, !count.isEmpty else { return }
+            var keep = [Bool](repeating: true, count: list.count)
+            for index in list.indices.reversed() {
+                let path = list[index]
+                if let left = count[path], left > 0 {
+                    keep[index] = false
+                    count[path] = left - 1
+                }
+            }
+            list = list.indices.filter { keep[$0] }.map { list[$0] }
+        }
+        drop(&insertItems, counts[.insert])
+        drop(&deleteItems, counts[.delete])
+        drop(&reloadItems, counts[.reload])
+    }
+
     private mutating func removeSection(_ section: Int, _ operation: BatchOperation) -> Bool {
         switch operation {
         case .insert: removeLast(section, from: &insertSections)
@@ -155,12 +212,14 @@ extension BatchUpdate {
             let (imbalance, overflowAgain) = (inserted - deleted + movedIn - movedOut).subtractingReportingOverflow(difference)
             guard !overflow, !overflowAgain, imbalance.magnitude <= UInt(Self.maxBalancingOperations) else { continue }
             var surplus = imbalance
-            // Too many items: drop inserts into the section, highest first.
-            while surplus > 0, let i = insertItems.indices.filter({ insertItems[$0].section == section })
-                .max(by: { insertItems[$0].item < insertItems[$1].item })
-            {
-                insertItems.remove(at: i)
-                surplus -= 1
+            // Too many items: drop inserts into the section, highest first (stable among equal
+            // items: the earliest listed of the highest goes first).
+            if surplus > 0 {
+                let candidates = insertItems.indices.filter { insertItems[$0].section == section }
+                    .sorted { (insertItems[$0].item, $1) > (insertItems[$1].item, $0) }
+                let dropped = Set(candidates.prefix(surplus))
+                surplus -= dropped.count
+                insertItems = insertItems.indices.filter { !dropped.contains($0) }.map { insertItems[$0] }
             }
             // Still too many: delete items of the section it came from that are neither deleted nor
             // moved away, highest first (a reloaded item loses its reload: delete wins).
