@@ -97,11 +97,16 @@ func parseEngine(_ name: String) throws(CommandError) -> EngineKind {
 
 /// Parses a comma-separated list with `element`.
 ///
-/// - Throws: a usage error for an empty list, or whatever `element` throws.
+/// - Throws: a usage error for an empty list or an empty element (`1,,2`, `1,`), or whatever
+///   `element` throws.
 func parseList<T>(_ text: String, _ option: String, _ element: (String) throws(CommandError) -> T) throws(CommandError) -> [T] {
     var result: [T] = []
-    for name in text.split(separator: ",") { result.append(try element(String(name))) }
-    guard !result.isEmpty else { throw .usage("\(option) expects a comma-separated list") }
+    let names = text.split(separator: ",", omittingEmptySubsequences: false)
+    guard names.contains(where: { !$0.isEmpty }) else { throw .usage("\(option) expects a comma-separated list") }
+    for name in names {
+        guard !name.isEmpty else { throw .usage("\(option) has an empty element in '\(text)'") }
+        result.append(try element(String(name)))
+    }
     return result
 }
 
@@ -127,7 +132,8 @@ func parsePositive(_ text: String, _ option: String) throws(CommandError) -> Int
 
 // MARK: - The rule for numbers on the command line
 //
-// Every number a user gives in a flag is parsed strictly (no sign games, no hex, no "inf"/"nan"),
+// Every number a user gives in a flag is parsed strictly (decimal only: no leading "+", no hex, no
+// "inf"/"nan"),
 // range-checked against the option's documented range, and rejected with exit 64 and a message
 // naming the option, the allowed range and what was given. Numbers read from files follow the same
 // rule with exit 65 (each decoder names the file and field).
@@ -138,7 +144,7 @@ func parsePositive(_ text: String, _ option: String) throws(CommandError) -> Int
 ///   decimal integer (overflow included) or lies outside `range`.
 /// - Complexity: O(text).
 func parseInteger(_ text: String, _ option: String, in range: ClosedRange<Int>) throws(CommandError) -> Int {
-    guard let value = Int(text), range.contains(value) else {
+    guard !text.hasPrefix("+"), let value = Int(text), range.contains(value) else {
         throw .usage("\(option) expects an integer \(describe(range)) (got '\(text)')")
     }
     return value
@@ -153,7 +159,7 @@ func parseNumber(_ text: String, _ option: String, in range: ClosedRange<Double>
         (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
     }
-    guard plain, let value = Double(text), value.isFinite, range.contains(value) else {
+    guard plain, !text.hasPrefix("+"), let value = Double(text), value.isFinite, range.contains(value) else {
         throw .usage("\(option) expects a number from \(formatBound(range.lowerBound)) to \(formatBound(range.upperBound)) (got '\(text)')")
     }
     return value
@@ -161,7 +167,7 @@ func parseNumber(_ text: String, _ option: String, in range: ClosedRange<Double>
 
 /// Parses a seed: a decimal integer from 0 to 2^64 - 1.
 func parseSeed(_ text: String, _ option: String = "--seed") throws(CommandError) -> UInt64 {
-    guard let value = UInt64(text) else {
+    guard !text.hasPrefix("+"), !text.hasPrefix("-"), let value = UInt64(text) else {
         throw .usage("\(option) expects an integer from 0 to \(UInt64.max) (got '\(text)')")
     }
     return value

@@ -27,7 +27,7 @@ public enum DiffLabCommand {
           -h, --help               show this help
           --version                print the version
           --max-input-bytes N      with any command: the most bytes read from one input file or
-                                   stream (default 256 MiB; 1 to 64 GiB)
+                                   stream (default 64 MiB; 1 to 64 GiB)
 
         EXIT STATUS
           0 success, 1 check failed (validate, fuzz, replay) or error (gate), 2 regression (gate),
@@ -91,7 +91,7 @@ public enum DiffLabCommand {
             }
             return try result.get().rawValue
         } catch {
-            console.err("difflab: \(error.message)\n")
+            console.err("difflab: \(oneLine(error.message))\n")
             if error.status == .usage { console.err("Run 'difflab --help' for usage.\n") }
             return error.status.rawValue
         }
@@ -166,4 +166,26 @@ extension DiffLabCommand {
     /// folders removed, no partial output (see ``Cleanup``). The `difflab` executable calls this
     /// once, first thing; a program embedding the CLI may too.
     public static func installSignalHandling() { Cleanup.installSignalHandling() }
+}
+
+/// `message` as one line of at most 1,000 characters: control characters and line or paragraph
+/// separators (which a file's own strings may carry into a message) are escaped as `\u{…}`, and a
+/// longer message is cut with `…`.
+func oneLine(_ message: String) -> String {
+    var result = ""
+    var count = 0
+    for scalar in message.unicodeScalars {
+        guard count < 1_000 else {
+            result += "…"
+            break
+        }
+        let value = scalar.value
+        if value < 0x20 || value == 0x7f || value == 0x2028 || value == 0x2029 || (0x80..<0xa0).contains(value) {
+            result += "\\u{\(String(value, radix: 16))}"
+        } else {
+            result.unicodeScalars.append(scalar)
+        }
+        count += 1
+    }
+    return result
 }

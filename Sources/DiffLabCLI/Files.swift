@@ -122,6 +122,21 @@ struct OutputFile: Sendable {
         }
     }
 
+    /// Appends `text` to the file (for a log another tool owns, such as `$GITHUB_STEP_SUMMARY`):
+    /// opened without following a link and without blocking, and written only when it is a
+    /// regular file, so a FIFO, device or link put in its place is refused, never written through.
+    ///
+    /// - Throws: ``CommandError`` (73) naming the path and the reason.
+    func append(_ text: String) throws(CommandError) {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw fail("cannot open for appending: \(systemError())") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw fail(systemError()) }
+        if let problem = Self.problem(status.st_mode) { throw fail(problem) }
+        guard writeAll(descriptor, Array(text.utf8)) else { throw fail("cannot append: \(systemError())") }
+    }
+
     private func fail(_ reason: String) -> CommandError {
         CommandError(.cantCreate, "\(option) '\(path)': \(reason)")
     }
@@ -247,8 +262,21 @@ func makeDirectories(_ path: String) throws(CommandError) {
 }
 
 /// The `.json` files directly inside `directory`, sorted; `nil` when it is not a directory.
-func jsonFiles(in directory: String) -> [String]? {
-    directoryEntries(directory)?.filter { $0.hasSuffix(".json") }.map { directory + "/" + $0 }.sorted()
+///
+/// - Throws: ``CommandError`` (66) for a `.json` entry that is not a regular file (a FIFO would
+///   block the reader forever, a device would be read as data).
+func jsonFiles(in directory: String) throws(CommandError) -> [String]? {
+    guard let names = directoryEntries(directory) else { return nil }
+    var files: [String] = []
+    for name in names.sorted() where name.hasSuffix(".json") {
+        let path = directory + "/" + name
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw CommandError(.noInput, "'\(path)' is not a regular file")
+        }
+        files.append(path)
+    }
+    return files
 }
 
 /// The names of the entries directly inside folder `path` (without `.` and `..`), in directory

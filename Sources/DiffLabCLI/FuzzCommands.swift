@@ -65,10 +65,12 @@ enum FuzzCommand {
         if options.inputs == nil && options.seconds == nil { options.seconds = 10 }
         if let text = parsed.value("seed") { options.seed = try parseSeed(text) }
         if let text = parsed.value("engines") {
-            options.subjects = try parseList(text, "--engines") { name throws(CommandError) in FuzzSubject.engine(try parseEngine(name)) }
+            // Each engine and property once, as bench and policy do: a repeated name is not more checks.
+            let engines = deduplicated(try parseList(text, "--engines") { name throws(CommandError) in try parseEngine(name) })
+            options.subjects = engines.map { FuzzSubject.engine($0) }
         }
         if let text = parsed.value("properties") {
-            options.properties = try parseNames(text, "--properties", "property")
+            options.properties = deduplicated(try parseNames(text, "--properties", "property"))
         }
         if let text = parsed.value("max-size") {
             options.maxSize = try parseInteger(text, "--max-size", in: FuzzOptions.allowedMaxSize)
@@ -77,10 +79,12 @@ enum FuzzCommand {
         if let path = parsed.value("write-seeds") {
             let directory = try OutputDirectory(path, option: "--write-seeds")
             let count = options.inputs ?? 16
-            for index in 0..<count {
+            // Every seed file is checked before the first is written.
+            let files = try (0..<count).map { index throws(CommandError) in try directory.file("seed-\(index).bin") }
+            for (index, file) in files.enumerated() {
                 var source = DataSource(seed: options.seed(ofInput: index))
                 _ = FuzzCase.generator(maxSize: fuzzTargetMaxSize).generate(&source)
-                try directory.file("seed-\(index).bin").write(source.byteEncoding)
+                try file.write(source.byteEncoding)
             }
             console.out("wrote \(count) seeds to \(path)\n")
             return .success
@@ -192,7 +196,7 @@ enum ReplayCommand {
         let paths = parsed.positionals.isEmpty ? ["Corpus/regressions"] : parsed.positionals
         var files: [String] = []
         for path in paths {
-            if let inside = jsonFiles(in: path) { files += inside } else { files.append(path) }
+            if let inside = try jsonFiles(in: path) { files += inside } else { files.append(path) }
         }
         guard !files.isEmpty else {
             // A replay that compared nothing must not pass.

@@ -123,6 +123,10 @@ enum GateCommand {
         // Output paths are checked before minutes of work.
         let outFile = try OutputFile(parsed.value("out") ?? ".build/gate/gate.json", option: "--out")
         let summaryFile = try OutputFile(parsed.value("summary") ?? ".build/gate/summary.md", option: "--summary")
+        // GitHub Actions' step summary: appended to, and checked now like every output path.
+        let stepSummary = try getenv("GITHUB_STEP_SUMMARY").map { String(cString: $0) }.flatMap { path throws(CommandError) in
+            path.isEmpty ? nil : try OutputFile(path, option: "$GITHUB_STEP_SUMMARY")
+        }
         let baselineFile = try parsed.value("save-baseline").map { path throws(CommandError) in try OutputFile(path, option: "--save-baseline") }
 
         let thresholdsPath = parsed.value("thresholds") ?? "Corpus/gate/thresholds.json"
@@ -144,7 +148,7 @@ enum GateCommand {
         let samples = try parsed.value("samples").map { text throws(CommandError) in try parseInteger(text, "--samples", in: samplesRange) } ?? 8
         let seed = try parsed.value("seed").map { text throws(CommandError) in try parseSeed(text) } ?? 42
         let started = monotonicNow()
-        let dirty = commandOutput("git status --porcelain --untracked-files=no | head -1") != nil
+        let dirty = commandOutput("git status --porcelain --untracked-files=no 2>/dev/null | head -1") != nil
         var context: [(String, String)] = []
         var notes: [String] = []
 
@@ -324,12 +328,7 @@ enum GateCommand {
         let markdown = report.markdown
         try outFile.write(report.json(improvementsPass: improvementsPass).serialized() + "\n")
         try summaryFile.write(markdown)
-        if let stepSummary = getenv("GITHUB_STEP_SUMMARY").map({ String(cString: $0) }), !stepSummary.isEmpty,
-            let file = fopen(stepSummary, "a")
-        {
-            fputs(markdown, file)
-            fclose(file)
-        }
+        try stepSummary?.append(markdown)
         console.out(markdown)
         // Fail closed: a run that compared nothing is an error, whatever the verdicts say.
         if let failure = report.failure { throw CommandError(.failure, failure.description) }

@@ -103,6 +103,14 @@ public struct ElementDecoder: Sendable {
     ///
     /// - Throws: a data error prefixed with `context` for canonically equivalent keys in one object.
     mutating func apply(_ value: JSONValue, _ context: String) throws(CommandError) -> JSONValue {
+        guard canonicalizer != nil else { return value }
+        // Canonical comparison is quadratic in a run of combining marks: refuse text that is not
+        // stream-safe (UAX #15) instead of hanging on it.
+        if let hostile = value.firstNonStreamSafeString {
+            throw .data(
+                "\(context): a string of \(hostile.unicodeScalars.count) scalars has more than \(String.maxConsecutiveNonStarters) combining marks in a row, which --strings canonical cannot compare in reasonable time (Unicode's Stream-Safe Text Format, UAX #15); use --strings literal"
+            )
+        }
         do {
             // Optional chaining mutates the canonicaliser in place (no copy of its set).
             return try canonicalizer?.canonicalize(value) ?? value

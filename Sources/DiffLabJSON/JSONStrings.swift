@@ -136,3 +136,47 @@ public struct JSONCanonicalKeyCollision: Error, Sendable, Equatable, CustomStrin
         LiteralString.equal(lhs.first, rhs.first) && LiteralString.equal(lhs.second, rhs.second)
     }
 }
+
+extension String {
+    /// The most non-starters (scalars of nonzero canonical combining class) in a row that
+    /// Unicode's Stream-Safe Text Format allows (UAX #15, section 13).
+    public static let maxConsecutiveNonStarters = 30
+
+    /// Whether the string keeps to the Stream-Safe Text Format: no run of more than
+    /// ``maxConsecutiveNonStarters`` non-starters. Canonical comparison (Swift's `String ==` and
+    /// hashing) reorders such runs and takes time quadratic in their length, so code that compares
+    /// strings from a hostile file canonically checks this first. O(length).
+    public var isStreamSafe: Bool {
+        var run = 0
+        for scalar in unicodeScalars {
+            if scalar.properties.canonicalCombiningClass.rawValue == 0 {
+                run = 0
+            } else {
+                run += 1
+                if run > Self.maxConsecutiveNonStarters { return false }
+            }
+        }
+        return true
+    }
+}
+
+extension JSONValue {
+    /// The first string or object key in the value that is not stream-safe (see
+    /// ``Swift/String/isStreamSafe``), or `nil`. O(size of the value).
+    public var firstNonStreamSafeString: String? {
+        switch self {
+        case .string(let s): return s.isStreamSafe ? nil : s
+        case .array(let elements):
+            for element in elements { if let found = element.firstNonStreamSafeString { return found } }
+            return nil
+        case .object(let object):
+            for (key, member) in object {
+                if !key.isStreamSafe { return key }
+                if let found = member.firstNonStreamSafeString { return found }
+            }
+            return nil
+        case .null, .bool, .integer, .bigInteger, .double:
+            return nil
+        }
+    }
+}

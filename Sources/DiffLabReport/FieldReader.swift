@@ -38,6 +38,11 @@ struct FieldReader {
     func optionalString(_ key: String) throws(ReportError) -> String? {
         guard let value = present(key) else { return nil }
         guard let string = value.stringValue else { throw wrong(key, "a string", value) }
+        // Names are grouped and compared as Swift strings (canonical equivalence), which is
+        // quadratic in a run of combining marks: such text is refused, not compared.
+        guard string.isStreamSafe else {
+            throw wrong(key, "stream-safe text (at most \(String.maxConsecutiveNonStarters) combining marks in a row, UAX #15)", value)
+        }
         return string
     }
 

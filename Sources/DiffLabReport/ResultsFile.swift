@@ -16,6 +16,7 @@ public enum ResultsFile: Sendable, Equatable {
     public init(_ document: JSONValue, source: String) throws(ReportError) {
         guard document.objectValue != nil else { throw .notAnObject(source: source, found: article(document)) }
         guard let schema = document["schema"]?.stringValue else { throw .missingSchema(source: source) }
+        guard schema.isStreamSafe else { throw .unknownSchema(source: source, schema: String(schema.unicodeScalars.prefix(40))) }
         switch schema {
         case BenchResults.schema: self = .bench(try BenchResults(document, source: source))
         case PolicyResults.schema: self = .policy(try PolicyResults(document, source: source))

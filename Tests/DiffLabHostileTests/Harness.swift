@@ -151,8 +151,10 @@ func finish(_ running: Running, limit: Double = 120) -> Outcome {
 
 /// Runs `difflab arguments` to the end; see ``startDifflab(_:stdin:in:environment:)`` and
 /// ``finish(_:limit:)``.
-func runDifflab(_ arguments: [String], stdin: String = "/dev/null", in directory: String, limit: Double = 120) -> Outcome {
-    guard let running = startDifflab(arguments, stdin: stdin, in: directory) else {
+func runDifflab(
+    _ arguments: [String], stdin: String = "/dev/null", in directory: String, environment: [String] = [], limit: Double = 120
+) -> Outcome {
+    guard let running = startDifflab(arguments, stdin: stdin, in: directory, environment: environment) else {
         return Outcome(status: nil, signal: nil, hung: false, stdout: "", stderr: "spawn failed")
     }
     return finish(running, limit: limit)

@@ -19,6 +19,8 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     var stdin: String?
     /// Text standard output must contain (for runs that answer rather than fail).
     var output: String?
+    /// Extra environment (`NAME=value`; `@name` stands for a fixture).
+    var environment: [String] = []
 
     var testDescription: String { arguments.joined(separator: " ") + " → \(expected.sorted())" }
 }
@@ -44,6 +46,17 @@ func makeFixtures(_ scratch: Scratch) {
     symlink(scratch.file("victim.txt"), scratch.file("link-file"))
     mkdir(scratch.file("dir"), 0o755)
     mkdir(scratch.file("emptydir"), 0o755)
+    mkdir(scratch.file("fifo-folder"), 0o755)
+    mkfifo(scratch.file("fifo-folder/a.json"), 0o644)
+    mkdir(scratch.file("seeds-with-fifo"), 0o755)
+    mkfifo(scratch.file("seeds-with-fifo/seed-1.bin"), 0o644)
+    let marks = String(repeating: "\u{301}\u{316}", count: 200)
+    scratch.write("combining.json", "[\"a\(marks)\"]")
+    scratch.write("newline-key.json", #"{"before":[],"bad\nkey":1}"#)
+    scratch.write(
+        "results-combining.json",
+        #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"a"# + marks
+            + #"","kind":"int","size":10,"allocator":"system","median":0.001}]}"#)
     scratch.write("big-ints-old.json", "[18446744073709551615]")
     scratch.write("big-ints-new.json", "[18446744073709551614]")
     scratch.write("nfc.json", #"["\u00e9"]"#)
@@ -84,8 +97,12 @@ let hostileNumbers = ["-1", "inf", "-inf", "nan", "1e999", "1e308", "92233720368
 /// The catalogue: every command, flag and input file, with hostile values.
 let catalogue: [HostileCase] = {
     var cases: [HostileCase] = []
-    func add(_ arguments: [String], _ expected: Set<Int32>, untouched: [String] = [], message: String? = nil, output: String? = nil) {
-        cases.append(HostileCase(arguments: arguments, expected: expected, untouched: untouched, message: message, output: output))
+    func add(
+        _ arguments: [String], _ expected: Set<Int32>, untouched: [String] = [], message: String? = nil, output: String? = nil,
+        environment: [String] = []
+    ) {
+        cases.append(
+            HostileCase(arguments: arguments, expected: expected, untouched: untouched, message: message, output: output, environment: environment))
     }
 
     // Numeric flags: (the command's other arguments, the flag, whether 0 is also out of range, the error status).
@@ -172,6 +189,22 @@ let catalogue: [HostileCase] = {
     add(["bench", "--sizes", "1000000000000"], [64], message: "--sizes")
     add(["fuzz", "--seconds", "1e-300"], [64], message: "--seconds")
     add(["help", "measure"], [0], output: "difflab measure")
+    // Found by the review sweep after the first round of fixes.
+    add(["bench", "--sizes", "1,,2"], [64], message: "--sizes")
+    add(["fuzz", "--engines", "heckel,,hashmap"], [64], message: "--engines")
+    add(["fuzz", "--cases", "+3"], [64], message: "--cases")
+    add(["fuzz", "--cases", "1", "--engines", "hashmap,hashmap", "--properties", "raw-sound,raw-sound"], [0], output: "1 engines × 1 properties")
+    add(["replay", "@fifo-folder"], [66], message: "not a regular file")
+    add(["diff", "@combining.json", "@combining.json", "--strings", "canonical"], [65], message: "UAX #15")
+    add(["diff", "@combining.json", "@combining.json"], [0], output: #""inserts":[]"#)
+    add(["report", "@results-combining.json", "--out", "@dir/report"], [65], message: "UAX #15")
+    add(["validate", "@newline-key.json"], [65], message: "\\u{a}")
+    add(["fuzz", "--cases", "3", "--write-seeds", "@seeds-with-fifo"], [73], untouched: ["seeds-with-fifo/seed-1.bin", "seeds-with-fifo"])
+    for (target, untouched) in hostileOutputs where target != "@dir" && target != "@regular.txt/out.json" {
+        add(
+            ["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"],
+            [1], untouched: untouched, message: "GITHUB_STEP_SUMMARY", environment: ["GITHUB_STEP_SUMMARY=" + target])
+    }
     add(["diff", "@big-ints-old.json", "@big-ints-new.json"], [0], output: #""inserts":[0],"deletes":[0]"#)
     add(["diff", "@nfc.json", "@nfd.json"], [0], output: #""inserts":[0],"deletes":[0]"#)
     // The gate reads the repository's thresholds file, so each gate case fails for its own reason.
@@ -201,7 +234,11 @@ struct HostileInputTests {
             return argument.hasPrefix("@") ? scratch.file(String(argument.dropFirst())) : argument
         }
         let before = hostile.untouched.map { PathState(scratch.file($0)) }
-        let outcome = runDifflab(arguments, in: scratch.path)
+        let environment = hostile.environment.map { entry in
+            guard let equals = entry.firstIndex(of: "="), entry[entry.index(after: equals)...].hasPrefix("@") else { return entry }
+            return String(entry[...equals]) + scratch.file(String(entry[entry.index(equals, offsetBy: 2)...]))
+        }
+        let outcome = runDifflab(arguments, in: scratch.path, environment: environment)
 
         #expect(!outcome.hung, "ran past the time bound: \(outcome)")
         #expect(outcome.signal == nil, "died by signal: \(outcome)")
