@@ -464,10 +464,17 @@ enum GateCommand {
 
     /// Runs `binary` and returns what it printed on standard output (captured in `scratch`, the
     /// run's temporary folder).
+    /// The longest one worker call may take (a stuck worker is an error, not a wedged gate).
+    static let workerSeconds = 3_600.0
+
     static func captureOutput(_ binary: String, _ arguments: [String], environment: [String: String?], scratch: String) throws(CommandError) -> String {
         let out = scratch + "/worker.out"
         defer { unlink(out) }
-        let status = try runProcess(binary, arguments, environment: environment, stdout: out, argumentZero: "difflab")
+        // A worker's answer is small JSON: capped like any input, and a worker gets an hour.
+        let pid = try spawnProcess(binary, arguments, environment: environment, stdout: out, argumentZero: "difflab")
+        let status = try waitProcess(
+            pid, writing: out, maxBytes: InputLimit.bytes, seconds: workerSeconds,
+            what: "`\(binary) \(arguments.prefix(2).joined(separator: " "))`")
         guard status == 0 else { throw CommandError(.failure, "`\(binary) \(arguments.prefix(2).joined(separator: " "))` exited \(status)") }
         return String(decoding: try readInputFile(out), as: UTF8.self)
     }

@@ -1,3 +1,4 @@
+import DiffLabBench
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -92,6 +93,37 @@ func spawnProcess(
         throw CommandError(.failure, "cannot start '\(executable)': \(String(cString: strerror(spawned)))")
     }
     return pid
+}
+
+/// Waits for the child `pid` while it writes to the file `output`, stopping it (SIGKILL) when the
+/// file grows past `maxBytes` or `seconds` pass: a worker that floods or hangs is an error, never
+/// a full disk or a wedged run.
+///
+/// - Throws: ``CommandError`` (exit 1) naming `what` and the limit it broke.
+/// - Returns: the exit status, as ``waitProcess(_:)``.
+func waitProcess(_ pid: pid_t, writing output: String, maxBytes: Int, seconds: Double, what: String) throws(CommandError) -> Int32 {
+    let deadline = monotonicNow() + seconds
+    var info = siginfo_t()
+    while true {
+        // Poll without reaping; waitProcess reaps once the child has ended.
+        info = siginfo_t()
+        let polled = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+        if polled < 0 && errno == EINTR { continue }
+        if polled < 0 || info._sifields._sigchld.si_pid == pid { break }
+        var status = stat()
+        let flooded = stat(output, &status) == 0 && Int(status.st_size) > maxBytes
+        if flooded || monotonicNow() > deadline {
+            kill(pid, SIGKILL)
+            _ = waitProcess(pid)
+            throw CommandError(
+                .failure,
+                flooded
+                    ? "\(what) wrote more than \(formatByteCount(maxBytes)) of output; stopped"
+                    : "\(what) ran past its limit of \(Int(seconds)) s; stopped")
+        }
+        usleep(20_000)
+    }
+    return waitProcess(pid)
 }
 
 /// Waits for the child `pid`.

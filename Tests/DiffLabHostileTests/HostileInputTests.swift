@@ -46,6 +46,9 @@ func makeFixtures(_ scratch: Scratch) {
     symlink(scratch.file("victim.txt"), scratch.file("link-file"))
     mkdir(scratch.file("dir"), 0o755)
     mkdir(scratch.file("emptydir"), 0o755)
+    // A fake baseline build that speaks the protocol, then floods its output.
+    scratch.write("flood.sh", "#!/bin/sh\nif [ \"$2\" = --protocol ]; then echo difflab-measure/1; exit 0; fi\nexec yes aaaaaaaaaaaaaaaaaaaaaaaa\n")
+    chmod(scratch.file("flood.sh"), 0o755)
     mkdir(scratch.file("fifo-folder"), 0o755)
     mkfifo(scratch.file("fifo-folder/a.json"), 0o644)
     mkdir(scratch.file("seeds-with-fifo"), 0o755)
@@ -193,6 +196,10 @@ let catalogue: [HostileCase] = {
     add(["bench", "--sizes", "1,,2"], [64], message: "--sizes")
     add(["fuzz", "--engines", "heckel,,hashmap"], [64], message: "--engines")
     add(["fuzz", "--cases", "+3"], [64], message: "--cases")
+    add(
+        ["--max-input-bytes", "1000000", "gate", "--base-binary", "@flood.sh", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100",
+         "--no-instructions", "--rounds", "3", "--samples", "1", "--out", "@gate.json", "--summary", "@summary.md"],
+        [1], message: "wrote more than")
     add(["fuzz", "--cases", "1", "--engines", "hashmap,hashmap", "--properties", "raw-sound,raw-sound"], [0], output: "1 engines × 1 properties")
     add(["replay", "@fifo-folder"], [66], message: "not a regular file")
     add(["diff", "@combining.json", "@combining.json", "--strings", "canonical"], [65], message: "UAX #15")
