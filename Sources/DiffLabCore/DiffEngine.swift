@@ -10,6 +10,11 @@ public protocol DiffEngine: Sendable {
     /// The engine's name on the command line and in reports (`heckel`, `hashmap`, ...).
     var name: String { get }
 
+    /// What the engine promises beyond a sound pairing; see ``EnginePromises``. The default
+    /// promises nothing but duplicate support. (Moves are derived by DiffLab under a
+    /// ``MoveStrategy``, so ``EnginePromises/minimalMoves`` is not used for pairing engines.)
+    var promises: EnginePromises { get }
+
     /// Pairs the elements of `old` with those of `new` and flags updated pairs under `comparison`.
     ///
     /// The result must satisfy ``Matching``'s invariants and pair only elements with equal
@@ -20,6 +25,9 @@ public protocol DiffEngine: Sendable {
 }
 
 extension DiffEngine {
+    /// No promise beyond a sound pairing; duplicates supported.
+    public var promises: EnginePromises { EnginePromises() }
+
     /// The changes that turn `old` into `new`.
     ///
     /// - Parameters:

@@ -29,6 +29,9 @@ public struct HeckelEngine: DiffEngine {
     /// `"heckel"`, the name on the command line and in reports.
     public var name: String { "heckel" }
 
+    /// Duplicates supported; the pairing's reference is ``EngineReference/heckel``.
+    public var promises: EnginePromises { EnginePromises(reference: .heckel) }
+
     /// Creates the engine. It has no state.
     public init() {}
 

@@ -35,6 +35,9 @@ public struct MyersEngine: DiffEngine {
     /// `"myers"`, the name on the command line and in reports.
     public var name: String { "myers" }
 
+    /// Duplicates supported; the pairing's reference is ``EngineReference/minimalScript``.
+    public var promises: EnginePromises { EnginePromises(reference: .minimalScript) }
+
     /// Creates the engine. It has no state.
     public init() {}
 

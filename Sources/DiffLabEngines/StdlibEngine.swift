@@ -24,6 +24,9 @@ public struct StdlibEngine: DiffEngine {
     /// `"stdlib"`, the name on the command line and in reports.
     public var name: String { "stdlib" }
 
+    /// Duplicates supported; the pairing's reference is ``EngineReference/uniqueIdentifiers``.
+    public var promises: EnginePromises { EnginePromises(reference: .uniqueIdentifiers) }
+
     /// Creates the engine. It has no state.
     public init() {}
 
