@@ -10,15 +10,26 @@
 //   SVG plots) read measurements, not engines; the CLI drives them. The gate's summary formats
 //   numbers with DiffLabReport's formatters.
 //   DiffLabJSON is a leaf utility used by the CLI and later layers.
+//   DiffLabCLI is the runner: the `difflab` command line as a library (`DiffLabRunner.main(engines:)`),
+//   with the one engine registry and the out-of-process engine protocol.
+//   DiffLab is the umbrella product: `import DiffLab` re-exports every public module.
 import PackageDescription
 
 let package = Package(
     name: "DiffLab",
     products: [
+        // Everything, re-exported: `import DiffLab`.
+        .library(name: "DiffLab", targets: ["DiffLab"]),
+        // Each layer on its own, for packages that need only part of it.
         .library(name: "DiffLabCore", targets: ["DiffLabCore"]),
         .library(name: "DiffLabEngines", targets: ["DiffLabEngines"]),
         .library(name: "DiffLabBatch", targets: ["DiffLabBatch"]),
+        .library(name: "DiffLabFuzz", targets: ["DiffLabFuzz"]),
+        .library(name: "DiffLabBench", targets: ["DiffLabBench"]),
+        .library(name: "DiffLabGate", targets: ["DiffLabGate"]),
+        .library(name: "DiffLabReport", targets: ["DiffLabReport"]),
         .library(name: "DiffLabJSON", targets: ["DiffLabJSON"]),
+        .library(name: "DiffLabRunner", targets: ["DiffLabCLI"]),
         .executable(name: "difflab", targets: ["difflab"]),
         // libFuzzer target: swift build -c release --sanitize=fuzzer --sanitize=address --product difflab-fuzz
         .executable(name: "difflab-fuzz", targets: ["DiffLabFuzzTarget"]),
@@ -37,6 +48,9 @@ let package = Package(
         .target(
             name: "DiffLabCLI",
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport"]),
+        .target(
+            name: "DiffLab",
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport", "DiffLabCLI"]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
         .executableTarget(name: "DiffLabFuzzTarget", dependencies: ["DiffLabFuzz"]),
         .executableTarget(name: "DiffLabDecodeFuzzTarget", dependencies: ["DiffLabCLI"]),

@@ -37,14 +37,14 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
     ///   - engine: pairs sections (by identifier) and items (across surviving sections).
     ///   - comparison: how a paired item is judged updated.
     /// - Complexity: the engine's cost on the sections and on all items, plus O(n log n).
-    public init(
+    public init<Engine: DiffEngine>(
         from old: SectionedList<SectionID, Element>, to new: SectionedList<SectionID, Element>,
-        engine: EngineKind = .hashmap, comparison: ComparisonOption = .equality
+        engine: Engine, comparison: ComparisonOption = .equality
     ) {
         stages = []
         // Pair sections by identifier.
         let sectionMatching = engine.matching(
-            from: old.sections.map { _SectionKey(id: $0.id) }, to: new.sections.map { _SectionKey(id: $0.id) })
+            from: old.sections.map { _SectionKey(id: $0.id) }, to: new.sections.map { _SectionKey(id: $0.id) }, comparison: .equality)
         // Pair items across surviving sections: flatten them, keeping each item's index path.
         var oldPaths: [ItemIndexPath] = []
         var oldItems: [Element] = []

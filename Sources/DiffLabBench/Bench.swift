@@ -46,8 +46,9 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
 /// traps on a value outside them; ``validate()`` reports one as a ``ConfigurationError``, for
 /// options assembled field by field; ``runBench(_:allocator:progress:)`` traps on invalid options.
 public struct BenchOptions: Sendable {
-    /// Engines to measure (the `stdlib` reference and the hash floor are always measured too).
-    public var engines: [EngineKind]
+    /// Engines to measure, built-in or not (the `stdlib` reference and the hash floor are always
+    /// measured too). Names must be distinct.
+    public var engines: [BenchSubject]
     /// Dataset profiles.
     public var profiles: [DatasetProfile]
     /// List sizes, each in ``sizeRange`` (measured in ascending order, each once).
@@ -87,7 +88,7 @@ public struct BenchOptions: Sendable {
     ///
     /// - Precondition: every value in its range (see ``validate()``).
     public init(
-        engines: [EngineKind] = EngineKind.allCases, profiles: [DatasetProfile] = DatasetProfile.allCases,
+        engines: [BenchSubject] = BenchSubject.builtIns, profiles: [DatasetProfile] = DatasetProfile.allCases,
         sizes: [Int] = [1_000, 10_000, 100_000, 1_000_000], kinds: [ElementKind] = [.int], budget: Double = 1.0,
         maxCallSeconds: Double = 20, seed: UInt64 = 42, maxSamples: Int = 200
     ) {
@@ -146,6 +147,9 @@ public struct BenchRecord: Sendable {
     public var allocator: String
     /// The measurement, or `nil` when skipped.
     public var measurement: Measurement?
+    /// Whether the samples are the engine's own reported times (an out-of-process engine), not
+    /// the harness's clock.
+    public var selfTimed = false
     /// Why it was skipped.
     public var skipped: String?
     /// Changes reported (offsets moves), and moves under each strategy, from one extra call.
@@ -184,9 +188,9 @@ public func runBench(
     _ options: BenchOptions, allocator: String, progress: (Int, Int, String) -> Void = { _, _, _ in }
 ) -> [BenchRecord] {
     do throws(ConfigurationError) { try options.validate() } catch { preconditionFailure("runBench: \(error)") }
-    var subjects = [hashFloorName]
-    for engine in options.engines where !subjects.contains(engine.rawValue) { subjects.append(engine.rawValue) }
-    if !subjects.contains("stdlib") { subjects.append("stdlib") }
+    var subjects = [BenchSubject.hashFloor]
+    for engine in options.engines where !subjects.contains(where: { $0.name == engine.name }) { subjects.append(engine) }
+    if !subjects.contains(where: { $0.name == BenchSubject.stdlib.name }) { subjects.append(.stdlib) }
     let sizes = Set(options.sizes).sorted()
     var cells: [(ElementKind, DatasetProfile, Int)] = []
     for kind in options.kinds {
@@ -198,43 +202,29 @@ public func runBench(
     var done = 0
     var records: [BenchRecord] = []
     for (kind, profile, size) in cells {
-        let dataset = AbstractDataset(profile, size: size, seed: options.seed)
+        let lists = BenchLists(AbstractDataset(profile, size: size, seed: options.seed), kind: kind)
         for subject in subjects {
-            var record = BenchRecord(engine: subject, profile: profile, size: size, kind: kind, allocator: allocator)
-            let earlier = records.filter { $0.engine == subject && $0.profile == profile && $0.kind == kind }
-            record.skipped = skipReason(BenchCell(subject: subject, profile: profile, kind: kind, size: size), earlier: earlier, options)
-            if record.skipped == nil {
-                switch kind {
-                case .int:
-                    let lists = dataset.ints()
-                    fill(&record, subject, lists.old, lists.new, .equality, options)
-                case .model:
-                    let lists = dataset.models()
-                    fill(&record, subject, lists.old, lists.new, .equality, options)
-                case .object:
-                    let lists = dataset.objects()
-                    fill(&record, subject, lists.old, lists.new, .identity, options)
-                }
-            }
+            var record = BenchRecord(engine: subject.name, profile: profile, size: size, kind: kind, allocator: allocator)
+            record.selfTimed = subject.isSelfTimed
+            let earlier = records.filter { $0.engine == subject.name && $0.profile == profile && $0.kind == kind }
+            record.skipped = skipReason(
+                BenchCell(subject: subject.name, profile: profile, kind: kind, size: size), subject, earlier: earlier, options)
+            if record.skipped == nil { fill(&record, subject.prepare(lists), subject, options) }
             records.append(record)
             done += 1
-            progress(done, total, "\(subject) \(profile.rawValue) \(kind.rawValue) \(size)")
+            progress(done, total, "\(subject.name) \(profile.rawValue) \(kind.rawValue) \(size)")
         }
     }
     return records
 }
 
-/// The growth exponent a subject's call time is projected with: 2 for `myers` and `stdlib`
-/// (O(N·D), quadratic on the heavy profiles), 1.2 for the hashing engines and the floor.
-func projectionExponent(_ subject: String) -> Double { subject == "myers" || subject == "stdlib" ? 2.0 : 1.2 }
-
 /// Why `cell` is skipped under the per-call limit, or `nil` to measure it. `earlier` holds the
 /// same subject's records at smaller sizes of the same profile and kind. See
 /// ``runBench(_:allocator:progress:)``.
-func skipReason(_ cell: BenchCell, earlier: [BenchRecord], _ options: BenchOptions) -> String? {
+func skipReason(_ cell: BenchCell, _ subject: BenchSubject, earlier: [BenchRecord], _ options: BenchOptions) -> String? {
     let limit = options.maxCallSeconds
     func projected(_ seconds: Double, from size: Int) -> Double {
-        seconds * pow(Double(cell.size) / Double(size), projectionExponent(cell.subject))
+        seconds * pow(Double(cell.size) / Double(size), subject.growthExponent)
     }
     // A smaller size was skipped: so is every larger one.
     if let skipped = earlier.last?.skipped { return skipped }
@@ -246,12 +236,12 @@ func skipReason(_ cell: BenchCell, earlier: [BenchRecord], _ options: BenchOptio
     // cheap (projected to a tenth of the limit, at most 1 s), and project from the largest probe.
     guard cell.size > BenchOptions.probeFloor else { return nil }
     var probe = BenchOptions.probeFloor
-    var time = probeSeconds(cell, size: probe, seed: options.seed)
+    var time = probeSeconds(cell, subject, size: probe, seed: options.seed)
     while probe * 10 < cell.size,
-        time * pow(10, projectionExponent(cell.subject)) <= min(limit / 10, 1)
+        time * pow(10, subject.growthExponent) <= min(limit / 10, 1)
     {
         probe *= 10
-        time = probeSeconds(cell, size: probe, seed: options.seed)
+        time = probeSeconds(cell, subject, size: probe, seed: options.seed)
     }
     let projection = projected(time, from: probe)
     guard projection > limit else { return nil }
@@ -260,15 +250,14 @@ func skipReason(_ cell: BenchCell, earlier: [BenchRecord], _ options: BenchOptio
 
 /// A probe: the least time of up to three calls of `cell`'s subject on its profile and kind at
 /// `size` items (fewer calls once 20 ms are spent), timed outside any measurement.
-func probeSeconds(_ cell: BenchCell, size: Int, seed: UInt64) -> Double {
-    var small = cell
-    small.size = size
-    let call = small.makeCall(seed: seed)
+func probeSeconds(_ cell: BenchCell, _ subject: BenchSubject, size: Int, seed: UInt64) -> Double {
+    let call = subject.prepare(BenchLists(AbstractDataset(cell.profile, size: size, seed: seed), kind: cell.kind))
     var best = Double.infinity
     var spent = 0.0
     for _ in 0..<3 where spent < 0.02 {
         let start = monotonicNow()
-        call()
+        // A failing engine is probed as taking no time: its measurement reports the failure.
+        _ = try? call.run()
         let time = monotonicNow() - start
         best = min(best, time)
         spent += time
@@ -279,25 +268,31 @@ func probeSeconds(_ cell: BenchCell, size: Int, seed: UInt64) -> Double {
 /// Seconds for a skip reason: `400 s`, `0.25 s`, `0.001 s`.
 func formatSeconds(_ value: Double) -> String { value >= 10 ? "\(Int(value.rounded())) s" : "\(round2(value)) s" }
 
-private func fill<Element: Diffable>(
-    _ record: inout BenchRecord, _ subject: String, _ old: [Element], _ new: [Element], _ comparison: ComparisonOption,
-    _ options: BenchOptions
-) {
-    let call = benchCall(subject, old, new, comparison)
-    let (measurement, warmUp) = measureWithinLimit(
-        budget: options.budget, minSamples: options.minSamples, maxSamples: options.maxSamples, callLimit: options.maxCallSeconds, call)
-    guard let measurement else {
+private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: BenchSubject, _ options: BenchOptions) {
+    let measured = measureCall(
+        call, selfTimed: subject.isSelfTimed, budget: options.budget, minSamples: options.minSamples,
+        maxSamples: options.maxSamples, callLimit: options.maxCallSeconds)
+    switch measured {
+    case .failed(let failure):
+        record.skipped = "the engine failed: \(failure)"
+        return
+    case .overLimit(let warmUp):
         record.skipped = "the first call took \(formatSeconds(warmUp)) (limit \(formatSeconds(options.maxCallSeconds)))"
         return
+    case .measured(let measurement):
+        record.measurement = measurement
     }
-    record.measurement = measurement
-    guard let engine = EngineKind(rawValue: subject) else { return }
-    // Move counts per strategy from one matching (not timed).
-    let matching = engine.matching(from: old, to: new, comparison: comparison)
-    let offsets = DiffResult(matching: matching, moves: .offsets)
-    record.changeCount = offsets.changeCount
-    record.offsetsMoves = offsets.moves.count
-    record.minimalMoves = DiffResult(matching: matching, moves: .minimal).moves.count
+    // Move counts per strategy from one more call (not timed).
+    guard let counts = call.counts else { return }
+    do throws(EngineFailure) {
+        let c = try counts()
+        record.changeCount = c.changeCount
+        record.offsetsMoves = c.offsetsMoves
+        record.minimalMoves = c.minimalMoves
+    } catch {
+        record.measurement = nil
+        record.skipped = "the engine failed: \(error)"
+    }
 }
 
 /// The hash floor: the least work any hashing diff does — build one open-addressing table over the

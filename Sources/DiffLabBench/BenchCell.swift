@@ -22,7 +22,7 @@ public struct BenchCell: Sendable, Hashable, CustomStringConvertible {
     /// take hours to generate; the bound turns that into an error naming the range.
     public static let allowedSizes = 1...10_000_000
 
-    /// An engine name (``EngineKind``'s raw value), ``hashFloorName`` or ``validateSubjectName``.
+    /// An engine's name (a ``BenchSubject``'s), ``hashFloorName`` or ``validateSubjectName``.
     public var subject: String
     public var profile: DatasetProfile
     public var kind: ElementKind
@@ -36,15 +36,16 @@ public struct BenchCell: Sendable, Hashable, CustomStringConvertible {
         self.size = size
     }
 
-    /// Parses `subject:profile:kind:size`.
+    /// Parses `subject:profile:kind:size`, where `subject` names one of `engines`, the hash
+    /// floor or the validator.
     ///
     /// - Throws: ``BenchCellError`` saying which part is wrong; a size that is not a decimal
     ///   integer in ``allowedSizes`` is ``BenchCellError/badSize(_:)``, naming the range.
-    public init(parsing text: String) throws(BenchCellError) {
+    public init(parsing text: String, engines: [BenchSubject] = BenchSubject.builtIns) throws(BenchCellError) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4 else { throw .malformed(text) }
-        guard parts[0] == hashFloorName || parts[0] == validateSubjectName || EngineKind(rawValue: parts[0]) != nil else {
-            throw .unknownSubject(parts[0])
+        guard parts[0] == hashFloorName || parts[0] == validateSubjectName || engines.contains(where: { $0.name == parts[0] }) else {
+            throw .unknownSubject(parts[0], known: engines.map(\.name))
         }
         guard let profile = DatasetProfile(rawValue: parts[1]) else { throw .unknownProfile(parts[1]) }
         guard let kind = ElementKind(rawValue: parts[2]) else { throw .unknownKind(parts[2]) }
@@ -56,28 +57,27 @@ public struct BenchCell: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(subject):\(profile.rawValue):\(kind.rawValue):\(size)" }
 
     /// Generates the cell's dataset (seeded, so every build sees the same lists) and returns the
-    /// call to measure: one diff of old → new (identity comparison for object elements, equality
-    /// otherwise), one hash-floor pass, or one validation of ``validationWorkload(size:)``. The
-    /// input is generated once, here, not in the call.
+    /// call to measure: one diff of old → new by the engine named ``subject`` among `engines`
+    /// (identity comparison for object elements, equality otherwise), one hash-floor pass, or one
+    /// validation of ``validationWorkload(size:)``. The input is generated once, here, not in the
+    /// call.
     ///
+    /// - Throws: ``BenchCellError/unknownSubject(_:known:)`` when no subject has that name.
     /// - Complexity: O(size) to generate; the call costs what the subject costs.
-    public func makeCall(seed: UInt64) -> () -> Void {
+    public func makeCall(seed: UInt64, engines: [BenchSubject] = BenchSubject.builtIns) throws(BenchCellError) -> BenchCall {
         if subject == validateSubjectName {
             let update = Self.validationWorkload(size: size)
-            return { blackHole(update.violations()) }
+            return BenchCall(
+                run: {
+                    blackHole(update.violations())
+                    return nil
+                }, counts: nil)
         }
-        let dataset = AbstractDataset(profile, size: size, seed: seed)
-        switch kind {
-        case .int:
-            let lists = dataset.ints()
-            return benchCall(subject, lists.old, lists.new, .equality)
-        case .model:
-            let lists = dataset.models()
-            return benchCall(subject, lists.old, lists.new, .equality)
-        case .object:
-            let lists = dataset.objects()
-            return benchCall(subject, lists.old, lists.new, .identity)
+        let all = [BenchSubject.hashFloor] + engines
+        guard let subject = all.first(where: { $0.name == self.subject }) else {
+            throw .unknownSubject(self.subject, known: engines.map(\.name))
         }
+        return subject.prepare(BenchLists(AbstractDataset(profile, size: size, seed: seed), kind: kind))
     }
 }
 
@@ -107,7 +107,8 @@ extension BenchCell {
 /// Why a cell name was rejected.
 public enum BenchCellError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
-    case unknownSubject(String)
+    /// The subject is not one of the `known` engines, the hash floor or the validator.
+    case unknownSubject(String, known: [String])
     case unknownProfile(String)
     case unknownKind(String)
     case badSize(String)
@@ -115,24 +116,14 @@ public enum BenchCellError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .malformed(let text): "cell '\(text)' is not subject:profile:kind:size"
-        case .unknownSubject(let name):
-            "unknown subject '\(name)' (expected \(EngineKind.allNames), \(hashFloorName) or \(validateSubjectName))"
+        case .unknownSubject(let name, let known):
+            "unknown subject '\(name)' (expected \((known + [hashFloorName, validateSubjectName]).joined(separator: ", ")))"
         case .unknownProfile(let name): "unknown profile '\(name)' (expected one of: \(DatasetProfile.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .unknownKind(let name): "unknown element kind '\(name)' (expected one of: \(ElementKind.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .badSize(let text):
             "cell size '\(text)' is not an integer from \(BenchCell.allowedSizes.lowerBound) to \(BenchCell.allowedSizes.upperBound)"
         }
     }
-}
-
-/// The call a benchmark times for `subject` on `old` → `new`: a diff with the named engine, or the
-/// hash floor. Shared by ``runBench(_:allocator:progress:)`` and ``BenchCell/makeCall(seed:)``.
-func benchCall<Element: Diffable>(
-    _ subject: String, _ old: [Element], _ new: [Element], _ comparison: ComparisonOption
-) -> () -> Void {
-    if subject == hashFloorName { return { blackHole(hashFloor(old, new)) } }
-    let engine = EngineKind(rawValue: subject) ?? .hashmap
-    return { blackHole(engine.diff(from: old, to: new, comparison: comparison)) }
 }
 
 /// Runs `call` once, in a function of its own whose symbol contains `difflabMeasuredCall`, so

@@ -1,3 +1,5 @@
+import DiffLabCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -112,6 +114,78 @@ func measureWithinLimit(
         samples: samples, cpuSamples: cpuSamples, callsPerSample: callsPerSample, allocatedBytes: allocated,
         allocationRequests: requests, peakRSSBytes: peakRSS())
     return (measurement, warmUp)
+}
+
+/// The outcome of ``measureCall(_:selfTimed:budget:minSamples:maxSamples:callLimit:)``.
+enum MeasuredCall {
+    /// Measured.
+    case measured(Measurement)
+    /// The warm-up call took this many seconds, over the limit: not measured.
+    case overLimit(Double)
+    /// The engine gave no answer (or, self-timed, reported no usable time).
+    case failed(EngineFailure)
+}
+
+/// Measures a prepared subject call.
+///
+/// A harness-timed call is timed like any body (``measureWithinLimit(budget:minSamples:maxSamples:callLimit:_:)``);
+/// if any of its calls fails, the measurement is discarded and the failure returned, so a failing
+/// engine is never reported with a time. A self-timed call contributes, per sample, the seconds the
+/// engine reported for one call (one call per sample; samples until `budget` seconds of wall
+/// time are spent, within the sample bounds). Allocation figures are not taken for it (the work happens in
+/// another process), and its CPU samples are empty.
+///
+/// - Precondition: as for ``measure(budget:minSamples:maxSamples:_:)``, and `callLimit` > 0.
+func measureCall(
+    _ call: BenchCall, selfTimed: Bool, budget: Double, minSamples: Int, maxSamples: Int, callLimit: Double
+) -> MeasuredCall {
+    guard selfTimed else {
+        var failure: EngineFailure?
+        let (measurement, warmUp) = measureWithinLimit(
+            budget: budget, minSamples: minSamples, maxSamples: maxSamples, callLimit: callLimit
+        ) {
+            guard failure == nil else { return }
+            do throws(EngineFailure) { _ = try call.run() } catch { failure = error }
+        }
+        if let failure { return .failed(failure) }
+        guard let measurement else { return .overLimit(warmUp) }
+        return .measured(measurement)
+    }
+    precondition(budget.isFinite && budget >= 0, "measure: budget must be a finite number of seconds ≥ 0 (got \(budget))")
+    precondition(maxSamples >= 1, "measure: maxSamples must be at least 1 (got \(maxSamples))")
+    func reported() -> Result<Double, EngineFailure> {
+        do throws(EngineFailure) {
+            guard let seconds = try call.run() else {
+                return .failure(EngineFailure(.badAnswer, "the engine is self-timed but reported no time"))
+            }
+            guard seconds.isFinite, seconds >= 0 else {
+                return .failure(EngineFailure(.badAnswer, "the engine reported \(seconds) seconds"))
+            }
+            return .success(seconds)
+        } catch {
+            return .failure(error)
+        }
+    }
+    let warmStart = monotonicNow()
+    let warm = reported()
+    let warmUp = monotonicNow() - warmStart
+    if case .failure(let failure) = warm { return .failed(failure) }
+    guard warmUp <= callLimit else { return .overLimit(warmUp) }
+    var samples: [Double] = []
+    var spent = 0.0
+    let wanted = Swift.min(minSamples, maxSamples)
+    while samples.count < maxSamples && (samples.count < wanted || spent < budget) {
+        let start = monotonicNow()
+        switch reported() {
+        case .failure(let failure): return .failed(failure)
+        case .success(let seconds): samples.append(seconds)
+        }
+        spent += monotonicNow() - start
+    }
+    return .measured(
+        Measurement(
+            samples: samples, cpuSamples: [], callsPerSample: 1, allocatedBytes: nil, allocationRequests: nil,
+            peakRSSBytes: peakRSS()))
 }
 
 /// Seconds on the monotonic clock.

@@ -57,7 +57,7 @@ public struct PolicyConfig: Sendable {
     /// Edits between two consecutive list versions.
     public var editsPerUpdate: Int
     /// The engine that diffs.
-    public var engine: EngineKind
+    public var engine: PolicyEngine
 
     /// List sizes: 1 to ``AbstractDataset/maxSize`` (10,000,000).
     public static let listSizeRange = 1...AbstractDataset.maxSize
@@ -87,7 +87,7 @@ public struct PolicyConfig: Sendable {
         duration: Double = 2, maxItemCountToRunOnMain: Int = 10_000, minInterval: Double = 0.05,
         intervalIncrement: Double = 0.025, maxInterval: Double = 0.25, allowsReloadingOnTooManyUpdates: Bool = false,
         applyBaseCost: Double = 1e-3, batchCostPerChange: Double = 2e-6, reloadCostPerItem: Double = 0.05e-6,
-        editsPerUpdate: Int = 20, engine: EngineKind = .hashmap
+        editsPerUpdate: Int = 20, engine: PolicyEngine = .hashmap
     ) {
         self.policy = policy
         self.listSize = listSize
@@ -153,9 +153,54 @@ public struct PolicyResult: Sendable {
     /// Process CPU seconds per wall second during the run.
     public var cpuUtilisation: Double
     public var wallSeconds: Double
+    /// The engine's first failure, when it gave no usable answer for some update (those updates
+    /// are counted in ``dropped``). A run with a failure has no valid figures.
+    public var engineFailure: EngineFailure?
 
     /// Latency statistics.
     public var latency: SampleStatistics { SampleStatistics(latencies) }
+}
+
+/// The engine a policy run diffs with: anything that yields the batch form of an update on
+/// ``IntElement`` lists, specialized for the engine's concrete type.
+public struct PolicyEngine: Sendable {
+    /// The engine's name.
+    public let name: String
+    @usableFromInline let _batch: @Sendable ([IntElement], [IntElement]) throws(EngineFailure) -> DiffResult
+
+    /// A pairing-level engine: its diff with offsets moves, converted by
+    /// ``DiffResult/forBatchUpdates()``.
+    @inlinable
+    public init<Engine: DiffEngine>(_ engine: Engine) {
+        name = engine.name
+        _batch = { old, new in engine.diff(from: old, to: new).forBatchUpdates() }
+    }
+
+    /// A result-level engine: its own batch form, or DiffLab's conversion of its flat result
+    /// (``EngineChanges/checkedBatch(oldCount:newCount:)``); a result that does not check is an
+    /// ``EngineFailure/Kind/badAnswer``.
+    @inlinable
+    public init<Engine: ChangesetEngine>(changes engine: Engine) {
+        name = engine.name
+        _batch = { old, new throws(EngineFailure) in
+            let answer = try engine.changes(from: old, to: new, comparison: .equality)
+            do throws(DiffResultError) {
+                return try answer.checkedBatch(oldCount: old.count, newCount: new.count)
+            } catch {
+                throw EngineFailure(.badAnswer, error.description)
+            }
+        }
+    }
+
+    /// The batch form of the diff of `old` into `new`.
+    ///
+    /// - Throws: ``EngineFailure`` when the engine gives no usable answer.
+    public func batch(from old: [IntElement], to new: [IntElement]) throws(EngineFailure) -> DiffResult {
+        try _batch(old, new)
+    }
+
+    /// `hashmap`, the default.
+    public static let hashmap = PolicyEngine(HashMapEngine())
 }
 
 /// Busy-waits `seconds` (nothing for 0 or less): modelled main-thread work.
@@ -220,6 +265,8 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         var interval = 0.0
         var lastApply = -1e9
         var lastRequest = -1e9
+        /// The engine's first failure, if it failed.
+        var engineFailure: EngineFailure?
 
         /// The stream has ended and every update is accounted for.
         var finished: Bool { stop && tasks.isEmpty && inFlight == 0 }
@@ -249,8 +296,17 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
     }
 
     /// Applies a diff result on main (modelled cost) and records the requests it satisfies.
-    @Sendable func apply(_ result: DiffResult, requestedAt: [Double]) {
+    @Sendable func apply(_ result: DiffResult?, requestedAt: [Double]) {
         if dropIfOver(requestedAt) { return }
+        guard let result else {
+            // The engine failed on this update: it is dropped (and the failure reported).
+            state.withLock { s in
+                s.dropped += requestedAt.count
+                s.coalesced -= requestedAt.count - 1
+                s.inFlight -= 1
+            }
+            return
+        }
         let reload = config.allowsReloadingOnTooManyUpdates && result.changeCount > 100
         let cost =
             config.applyBaseCost
@@ -266,8 +322,15 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         }
     }
 
-    @Sendable func diff(_ from: Int, _ to: Int) -> DiffResult {
-        config.engine.diff(from: versions[from % versions.count], to: versions[to % versions.count]).forBatchUpdates()
+    /// The batch form of one update's diff, or `nil` (the first failure kept) when the engine
+    /// gave no usable answer.
+    @Sendable func diff(_ from: Int, _ to: Int) -> DiffResult? {
+        do throws(EngineFailure) {
+            return try config.engine.batch(from: versions[from % versions.count], to: versions[to % versions.count])
+        } catch {
+            state.withLock { s in if s.engineFailure == nil { s.engineFailure = error } }
+            return nil
+        }
     }
 
     /// Diffs update `version` on the background queue and posts the apply to main.
@@ -386,7 +449,7 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
             config: config, frames: s.frames, framesOverBudget: s.overBudget, hitchTimeRatio: s.hitch * 1000 / wall,
             latencies: s.latencies, requested: version, applied: s.applied, coalesced: s.coalesced, reloads: s.reloads,
             dropped: s.dropped,
-            cpuUtilisation: cpu / wall, wallSeconds: wall)
+            cpuUtilisation: cpu / wall, wallSeconds: wall, engineFailure: s.engineFailure)
     }
 }
 

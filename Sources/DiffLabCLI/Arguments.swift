@@ -1,4 +1,3 @@
-import DiffLabEngines
 
 /// A small command-line parser: long options with or without a value, and positionals.
 ///
@@ -85,14 +84,11 @@ public struct OptionSpec: Sendable {
     }
 }
 
-/// Parses an engine name.
+/// Resolves an engine name through the running program's registry (``EngineRegistry/current``).
 ///
 /// - Throws: a usage error listing the engines.
-func parseEngine(_ name: String) throws(CommandError) -> EngineKind {
-    guard let engine = EngineKind(rawValue: name) else {
-        throw .usage("unknown engine '\(name)' (expected one of: \(EngineKind.allNames))")
-    }
-    return engine
+func parseEngine(_ name: String) throws(CommandError) -> RegisteredEngine {
+    try EngineRegistry.current.engine(named: name)
 }
 
 /// Parses a comma-separated list with `element`.

@@ -52,7 +52,8 @@ enum ValidateCommand {
 
 /// `difflab stages OLD.json NEW.json [--engine E] [--strings R]`.
 enum StagesCommand {
-    static let help = """
+    static var help: String {
+        """
         USAGE: difflab stages OLD.json NEW.json [--engine NAME] [--strings RULE]
 
         Splits a sectioned diff into stages that are each a valid batch update on their own
@@ -69,7 +70,7 @@ enum StagesCommand {
           'difflab validate' input, without before/after}}. The last stage's data is NEW.
 
         OPTIONS
-          --engine NAME   pairs sections and items: \(EngineKind.allNames) (default: hashmap)
+          --engine NAME   pairs sections and items: \(EngineRegistry.current.names) (default: hashmap)
           --strings RULE  literal (default): strings compare code point for code point;
                           canonical: up to Unicode canonical equivalence (the data then
                           shows the first spelling read, OLD before NEW)
@@ -78,8 +79,9 @@ enum StagesCommand {
         EXIT STATUS
           0 success, 64 bad command line, 65 bad input data, 66 input file unreadable
         """
+    }
 
-    typealias Model = SectionedList<JSONValue, JSONElement>
+    typealias Model = JSONSections
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) {
         let parsed = try OptionSpec(valued: ["engine", "strings"]).parse(arguments)
@@ -94,7 +96,7 @@ enum StagesCommand {
         var decoder = ElementDecoder(strings: try parseStrings(parsed.value("strings")))
         let old = try model(try readJSON(parsed.positionals[0]), what: parsed.positionals[0], &decoder)
         let new = try model(try readJSON(parsed.positionals[1]), what: parsed.positionals[1], &decoder)
-        let changeset = StagedChangeset(from: old, to: new, engine: engine)
+        let changeset = try engine.stages(old, new)
         let stages: [JSONValue] = changeset.stages.map { stage in
             .object(JSONObject([("data", encode(stage.data)), ("changes", BatchUpdateJSON.encodeChanges(stage.changes))]))
         }

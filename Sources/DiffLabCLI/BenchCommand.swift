@@ -9,7 +9,8 @@ import Glibc
 
 /// `difflab bench`.
 enum BenchCommand {
-    static let help = """
+    static var help: String {
+        """
         USAGE: difflab bench [--quick] [--engines LIST] [--profiles LIST] [--sizes LIST] [--kinds LIST]
                              [--allocators LIST] [--budget SECONDS] [--max-call SECONDS] [--seed S]
                              [--out FILE]
@@ -23,7 +24,7 @@ enum BenchCommand {
         OPTIONS
           --quick             a few minutes: sizes 1k and 10k (differencekit also 100k), budget
                               0.15 s, call limit 6 s, 3 to 60 samples (default: 5 to 200)
-          --engines LIST      \(EngineKind.allNames) (default all)
+          --engines LIST      \(EngineRegistry.current.names) (default all)
           --profiles LIST     \(DatasetProfile.allCases.prefix(5).map(\.rawValue).joined(separator: ", ")),
                               \(DatasetProfile.allCases.dropFirst(5).map(\.rawValue).joined(separator: ", ")) (default all)
           --sizes LIST        up to \(maxSizeCount) list sizes, each \(describe(BenchOptions.sizeRange))
@@ -55,6 +56,7 @@ enum BenchCommand {
         allocator. A Ctrl-C stops the workers and removes their temporary files.
         (--worker-out FILE is internal: the per-allocator worker's results file.)
         """
+    }
 
     /// The most entries of `--sizes`.
     static let maxSizeCount = 32
@@ -74,7 +76,9 @@ enum BenchCommand {
         let out = workerOut != nil ? nil : try OutputFile(parsed.value("out") ?? "results/bench-\(timestamp()).json", option: "--out")
         var options = parsed.flag("quick") ? BenchOptions.quick : BenchOptions.full
         if let text = parsed.value("engines") {
-            options.engines = deduplicated(try parseList(text, "--engines") { name throws(CommandError) in try parseEngine(name) })
+            options.engines = try deduplicated(parseList(text, "--engines") { name throws(CommandError) in name }).map { name throws(CommandError) in
+                try parseEngine(name).bench
+            }
         }
         if let text = parsed.value("profiles") {
             options.profiles = deduplicated(try parseNames(text, "--profiles", "profile"))
@@ -172,7 +176,7 @@ enum BenchCommand {
                     .object(
                         JSONObject([
                             ("quick", .bool(parsed.flag("quick"))),
-                            ("engines", .array(options.engines.map { .string($0.rawValue) })),
+                            ("engines", .array(options.engines.map { .string($0.name) })),
                             ("profiles", .array(options.profiles.map { .string($0.rawValue) })),
                             ("sizes", .array(options.sizes.map { .integer($0) })),
                             ("kinds", .array(options.kinds.map { .string($0.rawValue) })),

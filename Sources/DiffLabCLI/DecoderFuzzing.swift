@@ -60,7 +60,7 @@ package enum DecoderFuzzing {
                 old.sections.reduce(0, { $0 + $1.items.count }) <= maxElements,
                 new.sections.reduce(0, { $0 + $1.items.count }) <= maxElements
             else { return }
-            let changeset = StagedChangeset(from: old, to: new, engine: .hashmap)
+            let changeset = StagedChangeset(from: old, to: new, engine: HashMapEngine())
             if let last = changeset.stages.last, last.data != new {
                 preconditionFailure("stages: the last stage's data is not the new model")
             }
@@ -93,8 +93,8 @@ package enum DecoderFuzzing {
 
     /// `heckel` and `hashmap` agree, and every index is in bounds.
     static func checkDiff(_ old: [JSONElement], _ new: [JSONElement]) {
-        let heckel = EngineKind.heckel.diff(from: old, to: new, moves: .offsets)
-        let hashmap = EngineKind.hashmap.diff(from: old, to: new, moves: .offsets)
+        let heckel = HeckelEngine().diff(from: old, to: new, moves: .offsets)
+        let hashmap = HashMapEngine().diff(from: old, to: new, moves: .offsets)
         if heckel != hashmap { preconditionFailure("heckel and hashmap disagree") }
         let oldRange = 0..<old.count
         let newRange = 0..<new.count

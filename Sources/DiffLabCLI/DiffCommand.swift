@@ -4,7 +4,8 @@ import DiffLabJSON
 
 /// `difflab diff OLD.json NEW.json [--engine E] [--batch] [--moves S] [--sections F,T] [--strings R]`.
 enum DiffCommand {
-    static let help = """
+    static var help: String {
+        """
         USAGE: difflab diff OLD.json NEW.json [--engine NAME] [--moves STRATEGY] [--batch] [--sections FROM,TO]
                             [--strings RULE]
 
@@ -25,7 +26,7 @@ enum DiffCommand {
           different items. --strings canonical treats such canonically equivalent spellings as one.
 
         OPTIONS
-          --engine NAME       \(EngineKind.allNames) (default: heckel)
+          --engine NAME       \(EngineRegistry.current.names) (default: heckel)
                                 heckel   IGListKit's IGListDiff semantics
                                 hashmap  the same output as heckel, optimised
                                 myers    pairing from a minimal edit script
@@ -47,6 +48,7 @@ enum DiffCommand {
         EXIT STATUS
           0 success, 64 bad command line, 65 bad input data, 66 input file unreadable
         """
+    }
 
     static let options = OptionSpec(valued: ["engine", "moves", "sections", "strings"], flags: ["batch"])
 
@@ -69,8 +71,10 @@ enum DiffCommand {
 
         let old = try readList(parsed.positionals[0], &decoder)
         let new = try readList(parsed.positionals[1], &decoder)
-        var result = engine.diff(from: old, to: new, moves: moves)
-        if parsed.flag("batch") { result = result.forBatchUpdates() }
+        if engine.level == .changeset && parsed.value("moves") != nil {
+            throw .usage("--moves applies to pairing engines; engine '\(engine.name)' reports its own moves")
+        }
+        let result = try engine.diff(old, new, moves: moves, batch: parsed.flag("batch"))
         console.out(render(result, sections: sections).serialized() + "\n")
     }
 

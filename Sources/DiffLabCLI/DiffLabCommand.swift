@@ -39,55 +39,70 @@ public enum DiffLabCommand {
     /// One subcommand: its name, its help text and what runs it.
     struct Subcommand: Sendable {
         var name: String
-        var help: String
+        /// The help text, computed when asked (it lists the registered engines).
+        var help: @Sendable () -> String
         var run: @Sendable ([String], Console) throws(CommandError) -> ExitStatus
     }
 
     /// Every subcommand, in the order of the help text. `help NAME`, `NAME --help` and dispatch all
     /// read this one list.
     static let commands: [Subcommand] = [
-        Subcommand(name: "diff", help: DiffCommand.help) { arguments, console throws(CommandError) in
+        Subcommand(name: "diff", help: { DiffCommand.help }) { arguments, console throws(CommandError) in
             try DiffCommand.run(arguments, console: console)
             return .success
         },
-        Subcommand(name: "validate", help: ValidateCommand.help) { arguments, console throws(CommandError) in
+        Subcommand(name: "validate", help: { ValidateCommand.help }) { arguments, console throws(CommandError) in
             try ValidateCommand.run(arguments, console: console)
         },
-        Subcommand(name: "stages", help: StagesCommand.help) { arguments, console throws(CommandError) in
+        Subcommand(name: "stages", help: { StagesCommand.help }) { arguments, console throws(CommandError) in
             try StagesCommand.run(arguments, console: console)
             return .success
         },
-        Subcommand(name: "fuzz", help: FuzzCommand.help) { arguments, console throws(CommandError) in
+        Subcommand(name: "fuzz", help: { FuzzCommand.help }) { arguments, console throws(CommandError) in
             try FuzzCommand.run(arguments, console: console)
         },
-        Subcommand(name: "replay", help: ReplayCommand.help) { arguments, console throws(CommandError) in
+        Subcommand(name: "replay", help: { ReplayCommand.help }) { arguments, console throws(CommandError) in
             try ReplayCommand.run(arguments, console: console)
         },
-        Subcommand(name: "bench", help: BenchCommand.help) { arguments, console throws(CommandError) in
+        Subcommand(name: "bench", help: { BenchCommand.help }) { arguments, console throws(CommandError) in
             try BenchCommand.run(arguments, console: console)
         },
-        Subcommand(name: "policy", help: PolicyCommand.help) { arguments, console throws(CommandError) in
+        Subcommand(name: "policy", help: { PolicyCommand.help }) { arguments, console throws(CommandError) in
             try PolicyCommand.run(arguments, console: console)
         },
-        Subcommand(name: "gate", help: GateCommand.help) { arguments, console throws(CommandError) in
+        Subcommand(name: "gate", help: { GateCommand.help }) { arguments, console throws(CommandError) in
             try GateCommand.run(arguments, console: console)
         },
-        Subcommand(name: "measure", help: MeasureCommand.help) { arguments, console throws(CommandError) in
+        Subcommand(name: "measure", help: { MeasureCommand.help }) { arguments, console throws(CommandError) in
             try MeasureCommand.run(arguments, console: console)
         },
-        Subcommand(name: "report", help: ReportCommand.help) { arguments, console throws(CommandError) in
+        Subcommand(name: "report", help: { ReportCommand.help }) { arguments, console throws(CommandError) in
             try ReportCommand.run(arguments, console: console)
         },
     ]
 
-    /// Runs `difflab` with `arguments` (without the program name).
+    /// Runs `difflab` with `arguments` (without the program name), the engines of `registry`
+    /// selectable by name.
     ///
     /// - Returns: the exit status.
-    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+    public static func run(_ arguments: [String], console: Console = .standard, registry: EngineRegistry = .builtIns) -> Int32 {
         do throws(CommandError) {
             let (rest, limit) = try extractInputLimit(arguments)
-            let result = InputLimit.$bytes.withValue(limit) {
-                Result { () throws(CommandError) -> ExitStatus in try dispatch(rest, console: console) }
+            let forwarded = limit == InputLimit.defaultBytes ? [] : ["--max-input-bytes", String(limit)]
+            let result = InputLimit.$bytes.withValue(limit) { () -> Result<ExitStatus, CommandError> in
+                let extracted = Result { () throws(CommandError) in try extractEngineCommands(rest) }
+                guard case .success(let (commandArguments, engines, engineOptions)) = extracted else {
+                    return extracted.map { _ in .success }
+                }
+                let extended: EngineRegistry
+                do throws(CommandError) { extended = try EngineRegistry(registry.engines + engines) } catch {
+                    return .failure(error)
+                }
+                return EngineRegistry.$current.withValue(extended) {
+                    $forwardedArguments.withValue(forwarded + engineOptions) {
+                        Result { () throws(CommandError) -> ExitStatus in try dispatch(commandArguments, console: console) }
+                    }
+                }
             }
             return try result.get().rawValue
         } catch {
@@ -95,6 +110,16 @@ public enum DiffLabCommand {
             if error.status == .usage { console.err("Run 'difflab --help' for usage.\n") }
             return error.status.rawValue
         }
+    }
+
+    /// The global options a worker this process starts (``runSelf(_:environment:)``) must be
+    /// given again: the input limit and out-of-process engines.
+    @TaskLocal static var forwardedArguments: [String] = []
+
+    /// Takes the global `--engine-command CMD` and `--engine-name NAME` options out of `arguments`
+    /// and starts each engine process.
+    static func extractEngineCommands(_ arguments: [String]) throws(CommandError) -> ([String], [RegisteredEngine], [String]) {
+        (arguments, [], [])
     }
 
     /// Takes the global `--max-input-bytes N` (or `=N`) out of `arguments` (before any `--`).
@@ -148,7 +173,7 @@ public enum DiffLabCommand {
             guard let subcommand = commands.first(where: { $0.name == name }) else {
                 throw .usage("no help for unknown command '\(name)' (commands: \(commands.map(\.name).joined(separator: ", ")))")
             }
-            console.out(subcommand.help + "\n")
+            console.out(subcommand.help() + "\n")
         case "--version":
             console.out("difflab \(version)\n")
         default:

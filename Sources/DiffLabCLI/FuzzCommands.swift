@@ -5,7 +5,8 @@ import DiffLabJSON
 
 /// `difflab fuzz`.
 enum FuzzCommand {
-    static let help = """
+    static var help: String {
+        """
         USAGE: difflab fuzz [--seconds N] [--cases N] [--seed S] [--engines a,b] [--properties p,q]
                             [--max-size N] [--workers N] [--corpus DIR] [--json]
                difflab fuzz --write-seeds DIR [--cases N] [--seed S]
@@ -25,7 +26,7 @@ enum FuzzCommand {
           --cases N        stop after N generated inputs, 1 to 1000000000
           --seed S         the run's seed, 0 to 2^64 - 1 (default 1); the same seed generates the
                            same inputs
-          --engines LIST   engines to check (default all: \(EngineKind.allNames))
+          --engines LIST   engines to check (default all: \(EngineRegistry.current.names))
           --properties L   properties to check (default all)
           --max-size N     largest list size, 1 to 10000; sizes grow from 1 to N and start over
                            (default 24)
@@ -44,6 +45,7 @@ enum FuzzCommand {
         EXIT STATUS
           0 no failure, 1 a property failed or no case ran, 64 bad command line
         """
+    }
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         let parsed = try OptionSpec(
@@ -66,8 +68,9 @@ enum FuzzCommand {
         if let text = parsed.value("seed") { options.seed = try parseSeed(text) }
         if let text = parsed.value("engines") {
             // Each engine and property once, as bench and policy do: a repeated name is not more checks.
-            let engines = deduplicated(try parseList(text, "--engines") { name throws(CommandError) in try parseEngine(name) })
-            options.subjects = engines.map { FuzzSubject.engine($0) }
+            options.subjects = try deduplicated(parseList(text, "--engines") { name throws(CommandError) in name }).map { name throws(CommandError) in
+                try parseEngine(name).fuzz
+            }
         }
         if let text = parsed.value("properties") {
             options.properties = deduplicated(try parseNames(text, "--properties", "property"))

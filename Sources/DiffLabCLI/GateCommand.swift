@@ -13,7 +13,8 @@ import Glibc
 /// a stored baseline), then measures it and the candidate side by side through their
 /// `difflab measure` workers, and decides with ``DiffLabGate``.
 enum GateCommand {
-    static let help = """
+    static var help: String {
+        """
         USAGE: difflab gate [--quick] [--base REV | --baseline FILE] [options]
 
         Compares this build (the candidate) with a baseline and exits 0 pass, 2 regression,
@@ -44,7 +45,12 @@ enum GateCommand {
         interrupted (SIGINT, SIGTERM, SIGHUP).
 
         OPTIONS
-          --quick               core engines (heckel, hashmap, myers) × 3 profiles at 10k items
+          --quick               the engines × 3 profiles at 10k items
+          --engines LIST        the engines of the default matrix: \(EngineRegistry.current.names)
+                                (default: the engines this program registers beyond the
+                                built-ins, or heckel, hashmap and myers when there are none)
+          --product NAME        the executable product to build at the baseline revision
+                                (default difflab; a package's own runner for its engines)
           --base REV            the baseline revision (see above)
           --baseline FILE       a stored baseline instead of a build (deterministic metrics only)
           --save-baseline FILE  also store the candidate's deterministic metrics as a baseline
@@ -62,20 +68,29 @@ enum GateCommand {
                                 printed, and appended to $GITHUB_STEP_SUMMARY when that is set
           --seed S              dataset seed, 0 to 2^64-1 (default 42)
           -h, --help            show this help
-        """
 
-    static let quickCells: [String] = {
+        A package of its own (see README, "Test your own engine") gates its engines the same
+        way from its own git repository: the baseline revision is checked out in a worktree and
+        the package in the current folder (at the same place in the repository) is built there
+        with --product.
+        """
+    }
+
+    /// The default quick matrix: `engines` × 3 profiles at 10k int items.
+    static func quickCells(_ engines: [String]) -> [String] {
         var cells: [String] = []
         for profile in ["differencekit", "small-edit", "reorder-heavy"] {
-            for engine in ["heckel", "hashmap", "myers"] { cells.append("\(engine):\(profile):int:10000") }
+            for engine in engines { cells.append("\(engine):\(profile):int:10000") }
         }
         return cells
-    }()
+    }
 
-    static let fullCells: [String] = {
+    /// The default full matrix: `engines` × 7 profiles at 1k and 10k int items, plus 100k int and
+    /// 10k model and object items on `differencekit`.
+    static func fullCells(_ engines: [String]) -> [String] {
         var cells: [String] = []
         let profiles = ["differencekit", "small-edit", "feed-refresh", "chat-append", "reorder-heavy", "all-updated", "random"]
-        for engine in ["heckel", "hashmap", "myers"] {
+        for engine in engines {
             for profile in profiles {
                 for size in [1_000, 10_000] { cells.append("\(engine):\(profile):int:\(size)") }
             }
@@ -84,7 +99,15 @@ enum GateCommand {
             cells.append("\(engine):differencekit:object:10000")
         }
         return cells
-    }()
+    }
+
+    /// The engines of the default matrices: those registered beyond the built-ins, or the three
+    /// core built-ins when there are none.
+    static var defaultEngines: [String] {
+        let builtIns = Set(EngineRegistry.builtInEngines.map(\.name))
+        let own = EngineRegistry.current.engines.map(\.name).filter { !builtIns.contains($0) }
+        return own.isEmpty ? ["heckel", "hashmap", "myers"] : own
+    }
 
     /// The allowed range of `--rounds`: the signed-rank test needs at least 3 rounds to say
     /// anything, and its exact null distribution costs O(rounds³) time, so 1,000 is the top.
@@ -105,7 +128,7 @@ enum GateCommand {
         let parsed = try OptionSpec(
             valued: [
                 "base", "baseline", "save-baseline", "cells", "rounds", "samples", "thresholds", "head-binary", "head-patch",
-                "base-binary", "out", "summary", "seed",
+                "base-binary", "out", "summary", "seed", "engines", "product",
             ],
             flags: ["quick", "no-instructions", "improvements-pass"]
         ).parse(arguments)
@@ -136,12 +159,23 @@ enum GateCommand {
             throw CommandError(.failure, "\(thresholdsPath): \(error)")
         }
         let quick = parsed.flag("quick")
+        guard parsed.value("cells") == nil || parsed.value("engines") == nil else { throw .usage("give only one of --cells and --engines") }
+        let engines =
+            try parsed.value("engines").map { text throws(CommandError) in
+                try deduplicated(parseList(text, "--engines") { name throws(CommandError) in try parseEngine(name).name })
+            } ?? defaultEngines
+        let product = parsed.value("product") ?? "difflab"
+        do throws(CommandError) { try EngineRegistry.checkName(product) } catch {
+            throw .usage("--product must name an executable product: 1 to 64 lower-case letters, digits, '-', '_' or '.' (got '\(product)')")
+        }
         let cellNames =
             try parsed.value("cells").map { text throws(CommandError) in
                 try parseList(text, "--cells") { name throws(CommandError) in
-                    do throws(BenchCellError) { return try BenchCell(parsing: name).description } catch { throw .usage(error.description) }
+                    do throws(BenchCellError) {
+                        return try BenchCell(parsing: name, engines: EngineRegistry.current.benchSubjects).description
+                    } catch { throw .usage(error.description) }
                 }
-            } ?? (quick ? quickCells : fullCells)
+            } ?? (quick ? quickCells(engines) : fullCells(engines))
         var seen: Set<String> = []
         if let repeated = cellNames.first(where: { !seen.insert($0).inserted }) { throw .usage("--cells lists \(repeated) more than once") }
         let rounds = try parsed.value("rounds").map { text throws(CommandError) in try parseInteger(text, "--rounds", in: roundsRange) } ?? (quick ? 16 : 20)
@@ -157,7 +191,7 @@ enum GateCommand {
         if let path = parsed.value("head-binary") {
             head = Build(label: "candidate", binary: path, description: "`\(path)`")
         } else if let patch = parsed.value("head-patch") {
-            head = try buildPatched(patch, console: console)
+            head = try buildPatched(patch, product: product, console: console)
         } else {
             let commit = commandOutput("git rev-parse --short=12 HEAD") ?? "unknown"
             head = Build(
@@ -184,7 +218,7 @@ enum GateCommand {
             base = Build(label: "baseline", binary: path, description: "`\(path)`")
         } else if parsed.value("save-baseline") == nil || parsed.value("base") != nil {
             let revision = parsed.value("base") ?? (dirty || parsed.value("head-patch") != nil ? "HEAD" : "HEAD~1")
-            base = try buildRevision(revision, console: console)
+            base = try buildRevision(revision, product: product, console: console)
         }
         if let base { context.append(("baseline", base.description)) }
         context.append(("candidate", head.description))
@@ -354,33 +388,43 @@ enum GateCommand {
 
     /// Builds `revision` in release mode in a worktree under `.build/gate/` (kept, so later runs
     /// against the same commit reuse the build).
-    static func buildRevision(_ revision: String, console: Console) throws(CommandError) -> Build {
+    static func buildRevision(_ revision: String, product: String, console: Console) throws(CommandError) -> Build {
         guard let sha = commandOutput("git rev-parse --verify --quiet \(shellQuoted(revision + "^{commit}"))") else {
             throw CommandError(
                 .failure, "cannot resolve the baseline revision '\(revision)' (a shallow clone? fetch more history or use --baseline FILE)")
         }
         let short = String(sha.prefix(12))
         let binary = try buildWorktree(
-            directory: ".build/gate/base-\(short)", commit: sha, patch: nil, what: "baseline \(revision) (\(short))", console: console)
+            directory: ".build/gate/base-\(short)", commit: sha, patch: nil, product: product, what: "baseline \(revision) (\(short))",
+            console: console)
         return Build(label: "baseline", binary: binary, description: "`\(revision)` = \(short), built in a worktree")
     }
 
     /// Builds HEAD with `patch` applied, in a worktree under `.build/gate/`: a deliberate change to
     /// test the gate with, without touching the working tree.
-    static func buildPatched(_ patch: String, console: Console) throws(CommandError) -> Build {
+    static func buildPatched(_ patch: String, product: String, console: Console) throws(CommandError) -> Build {
         let bytes = try readInputFile(patch)
         guard let sha = commandOutput("git rev-parse --verify HEAD") else { throw CommandError(.failure, "not in a git repository") }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let directory = ".build/gate/patched-\(sha.prefix(12))-\(String(hash, radix: 16).prefix(10))"
-        let binary = try buildWorktree(directory: directory, commit: sha, patch: patch, what: "HEAD + \(patch)", console: console)
+        let binary = try buildWorktree(
+            directory: directory, commit: sha, patch: patch, product: product, what: "HEAD + \(patch)", console: console)
         return Build(label: "candidate", binary: binary, description: "HEAD \(sha.prefix(12)) + `\(patch)`, built in a worktree")
     }
 
-    static func buildWorktree(directory: String, commit: String, patch: String?, what: String, console: Console) throws(CommandError) -> String {
+    /// Builds `product` at `commit` (plus `patch`) in a worktree at `directory` (under the
+    /// repository's root); the package built is the one in the current folder, at the same place
+    /// inside the worktree. Returns the binary's path.
+    static func buildWorktree(
+        directory: String, commit: String, patch: String?, product: String, what: String, console: Console
+    ) throws(CommandError) -> String {
         guard let root = commandOutput("git rev-parse --show-toplevel") else { throw CommandError(.failure, "not in a git repository") }
+        // The current folder inside the repository ("" at its root; `--show-prefix` ends in "/").
+        let prefix = commandOutput("git rev-parse --show-prefix") ?? ""
         let path = root + "/" + directory
-        let binary = path + "/.build/release/difflab"
+        let packagePath = prefix.isEmpty ? path : path + "/" + prefix
+        let binary = packagePath + "/.build/release/" + product
         let marker = path + "/.difflab-gate-built"
         if access(marker, F_OK) == 0 && access(binary, X_OK) == 0 {
             console.err("gate: reusing the build of \(what) in \(directory)\n")
@@ -396,7 +440,7 @@ enum GateCommand {
             let absolute = patch.hasPrefix("/") ? patch : root + "/" + patch
             steps.append(("git", ["-C", path, "apply", absolute]))
         }
-        steps.append(("swift", ["build", "-c", "release", "--product", "difflab", "--package-path", path]))
+        steps.append(("swift", ["build", "-c", "release", "--product", product, "--package-path", packagePath]))
         for (tool, arguments) in steps {
             let status = try runProcess(tool, arguments, stdout: log + ".step", stderr: log + ".step")
             appendFile(log + ".step", to: log)

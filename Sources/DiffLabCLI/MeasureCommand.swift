@@ -1,3 +1,4 @@
+import DiffLabCore
 import DiffLabBench
 import DiffLabJSON
 
@@ -41,7 +42,9 @@ enum MeasureCommand {
         guard parsed.positionals.isEmpty else { throw .usage("measure takes no files") }
         guard let cellList = parsed.value("cells") else { throw .usage("measure needs --cells") }
         let cells = try parseList(cellList, "--cells") { text throws(CommandError) in
-            do throws(BenchCellError) { return try BenchCell(parsing: text) } catch { throw .usage(error.description) }
+            do throws(BenchCellError) { return try BenchCell(parsing: text, engines: EngineRegistry.current.benchSubjects) } catch {
+                throw .usage(error.description)
+            }
         }
         let samples = try parsed.value("samples").map { text throws(CommandError) in
             try parseInteger(text, "--samples", in: allowedSamples)
@@ -49,13 +52,19 @@ enum MeasureCommand {
         let seed = try parsed.value("seed").map { text throws(CommandError) in try parseSeed(text) } ?? 42
         var results: [JSONValue] = []
         for cell in cells {
-            let call = cell.makeCall(seed: seed)
+            let call: BenchCall
+            do throws(BenchCellError) { call = try cell.makeCall(seed: seed, engines: EngineRegistry.current.benchSubjects) } catch {
+                throw .usage(error.description)
+            }
+            // One checked call first: an engine that fails is an error, never a measurement.
+            do throws(EngineFailure) { _ = try call.run() } catch {
+                throw CommandError(.failure, "\(cell): the engine failed: \(error)")
+            }
             var record = JSONObject([("cell", .string(cell.description))])
             if parsed.flag("instructions") {
-                call()
-                difflabMeasuredCall(call)
+                difflabMeasuredCall { _ = try? call.run() }
             } else {
-                let measurement = measure(budget: 0, minSamples: samples, maxSamples: samples, call)
+                let measurement = measure(budget: 0, minSamples: samples, maxSamples: samples) { _ = try? call.run() }
                 record["samples"] = .array(measurement.samples.map { JSONValue($0) })
                 record["callsPerSample"] = .integer(measurement.callsPerSample)
                 record["allocatedBytes"] = measurement.allocatedBytes.map { .integer(Int($0)) } ?? .null

@@ -9,7 +9,8 @@ import Glibc
 
 /// `difflab policy`.
 enum PolicyCommand {
-    static let help = """
+    static var help: String {
+        """
         USAGE: difflab policy [--quick] [--policies LIST] [--sizes LIST] [--interval SECONDS]
                               [--frame-rate HZ] [--frame-work SECONDS] [--duration SECONDS]
                               [--engine NAME] [--out FILE]
@@ -44,7 +45,7 @@ enum PolicyCommand {
           --frame-work SECONDS main-thread work per frame, \(describeNumbers(PolicyConfig.frameWorkRange)) (default 0.004)
           --duration SECONDS   seconds of updates per run, \(describeNumbers(PolicyConfig.durationRange))
                                (default 3; --quick 1.5)
-          --engine NAME        the diff engine: \(EngineKind.allNames) (default hashmap)
+          --engine NAME        the diff engine: \(EngineRegistry.current.names) (default hashmap)
           --out FILE           results file (default results/policy-<time>.json): absent or a
                                regular file, checked before the runs (exit 73 otherwise), written
                                atomically after the table is printed
@@ -53,6 +54,7 @@ enum PolicyCommand {
         Progress bars are drawn only when standard error is a terminal; otherwise one line per
         size. A Ctrl-C ends the run at once, leaving no results file.
         """
+    }
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         let parsed = try OptionSpec(
@@ -91,14 +93,19 @@ enum PolicyCommand {
             let versions = policyVersions(size: size, edits: 20)
             for policy in policies {
                 for fallback in [false, true] {
-                    var config = PolicyConfig(policy: policy, listSize: size, engine: engine)
+                    var config = PolicyConfig(policy: policy, listSize: size, engine: engine.policy)
                     config.updateInterval = interval
                     config.frameRate = frameRate
                     config.frameWork = frameWork
                     config.duration = duration
                     config.allowsReloadingOnTooManyUpdates = fallback
                     do throws(ConfigurationError) { try config.validate() } catch { throw .usage("policy: \(error)") }
-                    results.append(runPolicy(config, versions: versions))
+                    let result = runPolicy(config, versions: versions)
+                    // A failing engine has no figures worth reporting.
+                    if let failure = result.engineFailure {
+                        throw CommandError(.failure, "policy: engine '\(engine.name)' failed: \(failure)")
+                    }
+                    results.append(result)
                     console.progress(results.count, total, "\(policy.rawValue)\(fallback ? "+reload" : "") \(size)", last: results.count == total)
                 }
             }
@@ -168,7 +175,7 @@ enum PolicyCommand {
         func number(_ x: Double) -> JSONValue { x.isNaN ? .null : JSONValue(x) }
         return .object(
             JSONObject([
-                ("policy", .string(c.policy.rawValue)), ("engine", .string(c.engine.rawValue)),
+                ("policy", .string(c.policy.rawValue)), ("engine", .string(c.engine.name)),
                 ("listSize", .integer(c.listSize)), ("allowsReloadingOnTooManyUpdates", .bool(c.allowsReloadingOnTooManyUpdates)),
                 ("updateInterval", JSONValue(c.updateInterval)), ("frameRate", JSONValue(c.frameRate)),
                 ("frameWork", JSONValue(c.frameWork)), ("duration", JSONValue(c.duration)),

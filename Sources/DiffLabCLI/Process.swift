@@ -21,11 +21,15 @@ func commandOutput(_ command: String) -> String? {
 }
 
 /// Runs this executable again with `arguments` and `environment` changes (`nil` removes a
-/// variable), waiting for it; standard streams are inherited.
+/// variable), waiting for it; standard streams are inherited. The global options of this run
+/// (``DiffLabCommand/forwardedArguments``) come first, so the worker has the same input limit and
+/// engines.
 ///
 /// - Returns: the child's exit status.
 func runSelf(_ arguments: [String], environment changes: [String: String?]) throws(CommandError) -> Int32 {
-    try runProcess("/proc/self/exe", arguments, environment: changes, argumentZero: CommandLine.arguments.first ?? "difflab")
+    try runProcess(
+        "/proc/self/exe", DiffLabCommand.forwardedArguments + arguments, environment: changes,
+        argumentZero: CommandLine.arguments.first ?? "difflab")
 }
 
 /// Runs `executable` (a path, or a name looked up on `PATH`) with `arguments`, waiting for it.

@@ -200,3 +200,32 @@ public protocol ChangesetEngine: Sendable {
         from old: [Element], to new: [Element], comparison: ComparisonOption
     ) throws(EngineFailure) -> EngineChanges<Element>
 }
+
+extension EngineChanges {
+    /// The flat result, checked against the lists' lengths (see
+    /// ``DiffResult/init(checking:oldCount:newCount:)``).
+    ///
+    /// - Throws: ``DiffResultError`` naming the first problem.
+    /// - Complexity: O(k log k) for k changes, plus O(oldCount + newCount).
+    public func checkedResult(oldCount: Int, newCount: Int) throws(DiffResultError) -> DiffResult {
+        try DiffResult(checking: result, oldCount: oldCount, newCount: newCount)
+    }
+
+    /// The form handed to one `performBatchUpdates` call: the engine's own ``batch``, checked, or
+    /// else DiffLab's ``DiffResult/forBatchUpdates()`` of the checked flat result.
+    ///
+    /// Only index-level consistency is checked here; whether the batch is valid for UIKit and
+    /// turns the old list into the new one is the batch-update model's question.
+    ///
+    /// - Throws: ``DiffResultError`` naming the first problem, prefixed `batch form:` when it is in
+    ///   the engine's own batch form.
+    /// - Complexity: O(k log k) for k changes, plus O(oldCount + newCount).
+    public func checkedBatch(oldCount: Int, newCount: Int) throws(DiffResultError) -> DiffResult {
+        guard let batch else { return try checkedResult(oldCount: oldCount, newCount: newCount).forBatchUpdates() }
+        do throws(DiffResultError) {
+            return try DiffResult(checking: batch, oldCount: oldCount, newCount: newCount)
+        } catch {
+            throw DiffResultError("batch form: \(error.description)")
+        }
+    }
+}

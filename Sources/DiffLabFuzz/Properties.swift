@@ -154,7 +154,13 @@ private func mismatchKind(_ mismatch: ApplicationMismatch) -> String {
 
 private func checkStaged(_ c: FuzzCase, _ subject: FuzzSubject, _ fail: Fail) -> PropertyFailure? {
     guard let engine = subject.engine else { return nil }
-    let changeset = StagedChangeset(from: c.oldSections, to: c.newSections, engine: engine)
+    let changeset: StagedChangeset<Int, FuzzItem> =
+        switch engine {
+        case .heckel: StagedChangeset(from: c.oldSections, to: c.newSections, engine: HeckelEngine())
+        case .hashmap: StagedChangeset(from: c.oldSections, to: c.newSections, engine: HashMapEngine())
+        case .myers: StagedChangeset(from: c.oldSections, to: c.newSections, engine: MyersEngine())
+        case .stdlib: StagedChangeset(from: c.oldSections, to: c.newSections, engine: StdlibEngine())
+        }
     var previous = c.oldSections
     for (k, stage) in changeset.stages.enumerated() {
         if let violation = stage.changes.violations().first {

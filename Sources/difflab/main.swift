@@ -1,11 +1,4 @@
 import DiffLabCLI
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-DiffLabCommand.installSignalHandling()
-let status = DiffLabCommand.run(Array(CommandLine.arguments.dropFirst()))
-exit(status)
+// The built-in engines only; a package of its own registers more with the same call.
+DiffLabRunner.main(engines: [])

@@ -1,0 +1,22 @@
+// The umbrella module: `import DiffLab` gives a package everything DiffLab makes public.
+//
+// - DiffLabCore: the vocabulary (`Diffable`, `DiffEngine`, `ChangesetEngine`, `DiffResult`,
+//   `EngineResult`, `EnginePromises`, ...).
+// - DiffLabEngines: the built-in engines (`HeckelEngine`, `HashMapEngine`, `MyersEngine`,
+//   `StdlibEngine`).
+// - DiffLabBatch: UIKit's batch-update model (`BatchUpdate`, validation, the applier, staged
+//   changesets).
+// - DiffLabFuzz: property-based fuzzing of any engine (`FuzzSubject`, `Fuzzer`, regression cases).
+// - DiffLabBench: benchmarks and the policy lab (`BenchSubject`, `runBench`, `runPolicy`).
+// - DiffLabGate, DiffLabReport, DiffLabJSON: gate statistics, reports, JSON.
+// - DiffLabCLI: the command line as a library (`DiffLabRunner`, `RegisteredEngine`,
+//   `ProcessEngine`).
+@_exported import DiffLabBatch
+@_exported import DiffLabBench
+@_exported import DiffLabCLI
+@_exported import DiffLabCore
+@_exported import DiffLabEngines
+@_exported import DiffLabFuzz
+@_exported import DiffLabGate
+@_exported import DiffLabJSON
+@_exported import DiffLabReport

@@ -1,0 +1,199 @@
+import DiffLabCore
+import DiffLabEngines
+
+/// The two lists of one benchmark input, in one of the element kinds the bench generates.
+public enum BenchLists: Sendable {
+    /// ``IntElement`` lists, compared by content.
+    case ints([IntElement], [IntElement])
+    /// ``ModelElement`` lists, compared by content.
+    case models([ModelElement], [ModelElement])
+    /// ``ObjectElement`` lists, compared by identity (IGListKit's pointer personality).
+    case objects([ObjectElement], [ObjectElement])
+
+    /// The lists of `dataset` as `kind`.
+    ///
+    /// - Complexity: O(size).
+    public init(_ dataset: AbstractDataset, kind: ElementKind) {
+        switch kind {
+        case .int:
+            let lists = dataset.ints()
+            self = .ints(lists.old, lists.new)
+        case .model:
+            let lists = dataset.models()
+            self = .models(lists.old, lists.new)
+        case .object:
+            let lists = dataset.objects()
+            self = .objects(lists.old, lists.new)
+        }
+    }
+}
+
+/// What a subject reported about its output on one input, from one extra call (not timed).
+public struct BenchCounts: Sendable, Hashable {
+    /// Changes reported (for a pairing engine: with IGListKit's offsets moves).
+    public var changeCount: Int
+    /// Moves with ``MoveStrategy/offsets``; `nil` for a changeset engine, whose moves are its own.
+    public var offsetsMoves: Int?
+    /// Moves with ``MoveStrategy/minimal``; `nil` for a changeset engine.
+    public var minimalMoves: Int?
+
+    /// Counts; see the properties.
+    public init(changeCount: Int, offsetsMoves: Int? = nil, minimalMoves: Int? = nil) {
+        self.changeCount = changeCount
+        self.offsetsMoves = offsetsMoves
+        self.minimalMoves = minimalMoves
+    }
+}
+
+/// One subject's call prepared on one input: the lists are built before, outside any timing.
+public struct BenchCall {
+    /// Performs the call once. Returns the seconds the engine reported for it when the subject
+    /// times itself (``BenchSubject/isSelfTimed``), `nil` otherwise.
+    public let run: () throws(EngineFailure) -> Double?
+    /// The change and move counts, from one extra call; `nil` when the subject is not an engine
+    /// (the hash floor, the validator).
+    public let counts: (() throws(EngineFailure) -> BenchCounts)?
+
+    /// A call and its counts.
+    @inlinable
+    public init(run: @escaping () throws(EngineFailure) -> Double?, counts: (() throws(EngineFailure) -> BenchCounts)?) {
+        self.run = run
+        self.counts = counts
+    }
+}
+
+/// Something the benchmark times on its generated inputs: an engine, built-in or third-party,
+/// or the hash floor.
+///
+/// A subject is built from an engine with ``init(_:growthExponent:)`` (pairing level) or
+/// ``init(changes:growthExponent:)`` (result level). Both are generic and `@inlinable`: the call
+/// a subject prepares is specialized for the engine's concrete type and for each element kind
+/// (no existential in the timed loop), so a built-in engine costs the same through a subject as
+/// called directly.
+public struct BenchSubject: Sendable {
+    /// The name in results and cell names (`name:profile:kind:size`).
+    public let name: String
+    /// The exponent the per-call limit projects this subject's call time with (time ∝ size^e
+    /// between sizes): 1.2 for the hashing engines, 2 for those quadratic on heavy edits, and 2
+    /// for engines DiffLab does not know, to stay on the safe side.
+    public let growthExponent: Double
+    /// Whether the engine times itself (an engine in another process): its samples are the times
+    /// it reported, and results mark them as self-timed.
+    public let isSelfTimed: Bool
+    /// Whether the subject is a diff engine (the hash floor is not).
+    public let isEngine: Bool
+    @usableFromInline let _prepare: @Sendable (BenchLists) -> BenchCall
+
+    /// A subject from its parts; see the properties. `prepare` builds the call for one input.
+    @inlinable
+    public init(
+        name: String, growthExponent: Double, isSelfTimed: Bool = false, isEngine: Bool = true,
+        prepare: @escaping @Sendable (BenchLists) -> BenchCall
+    ) {
+        self.name = name
+        self.growthExponent = growthExponent
+        self.isSelfTimed = isSelfTimed
+        self.isEngine = isEngine
+        self._prepare = prepare
+    }
+
+    /// The call on `lists`, ready to be timed.
+    ///
+    /// - Complexity: O(1); the lists are captured, not copied.
+    public func prepare(_ lists: BenchLists) -> BenchCall { _prepare(lists) }
+}
+
+extension BenchSubject {
+    /// A pairing-level engine: times ``DiffEngine/diff(from:to:comparison:moves:)`` with IGListKit's
+    /// offsets moves; counts come from one matching under both move strategies.
+    ///
+    /// - Parameter growthExponent: see ``growthExponent`` (default 2).
+    @inlinable
+    public init<Engine: DiffEngine>(_ engine: Engine, growthExponent: Double = 2) {
+        self.init(name: engine.name, growthExponent: growthExponent) { lists in
+            switch lists {
+            case .ints(let old, let new): BenchCall(pairing: engine, old, new, .equality)
+            case .models(let old, let new): BenchCall(pairing: engine, old, new, .equality)
+            case .objects(let old, let new): BenchCall(pairing: engine, old, new, .identity)
+            }
+        }
+    }
+
+    /// A result-level engine: times ``ChangesetEngine/changes(from:to:comparison:)``. When
+    /// `selfTimed`, the samples are the engine's own ``EngineChanges/reportedSeconds``.
+    ///
+    /// - Parameter growthExponent: see ``growthExponent`` (default 2).
+    @inlinable
+    public init<Engine: ChangesetEngine>(changes engine: Engine, selfTimed: Bool = false, growthExponent: Double = 2) {
+        self.init(name: engine.name, growthExponent: growthExponent, isSelfTimed: selfTimed) { lists in
+            switch lists {
+            case .ints(let old, let new): BenchCall(changes: engine, old, new, .equality)
+            case .models(let old, let new): BenchCall(changes: engine, old, new, .equality)
+            case .objects(let old, let new): BenchCall(changes: engine, old, new, .identity)
+            }
+        }
+    }
+
+    /// The hash floor (``hashFloor(_:_:)``): the least work any hashing diff does.
+    public static let hashFloor = BenchSubject(name: hashFloorName, growthExponent: 1.2, isEngine: false) { lists in
+        switch lists {
+        case .ints(let old, let new): BenchCall(floor: old, new)
+        case .models(let old, let new): BenchCall(floor: old, new)
+        case .objects(let old, let new): BenchCall(floor: old, new)
+        }
+    }
+
+    /// The `stdlib` reference every engine's speed-up is measured against.
+    public static let stdlib = BenchSubject(StdlibEngine(), growthExponent: 2)
+
+    /// The engines DiffLab ships: `heckel`, `hashmap`, `myers`, `stdlib`.
+    public static let builtIns: [BenchSubject] = [
+        BenchSubject(HeckelEngine(), growthExponent: 1.2), BenchSubject(HashMapEngine(), growthExponent: 1.2),
+        BenchSubject(MyersEngine(), growthExponent: 2), stdlib,
+    ]
+}
+
+extension BenchCall {
+    @inlinable
+    init<Engine: DiffEngine, Element: Diffable>(
+        pairing engine: Engine, _ old: [Element], _ new: [Element], _ comparison: ComparisonOption
+    ) {
+        self.init(
+            run: {
+                blackHole(engine.diff(from: old, to: new, comparison: comparison))
+                return nil
+            },
+            counts: {
+                let matching = engine.matching(from: old, to: new, comparison: comparison)
+                let offsets = DiffResult(matching: matching, moves: .offsets)
+                return BenchCounts(
+                    changeCount: offsets.changeCount, offsetsMoves: offsets.moves.count,
+                    minimalMoves: DiffResult(matching: matching, moves: .minimal).moves.count)
+            })
+    }
+
+    @inlinable
+    init<Engine: ChangesetEngine, Element: Diffable>(
+        changes engine: Engine, _ old: [Element], _ new: [Element], _ comparison: ComparisonOption
+    ) {
+        self.init(
+            run: { () throws(EngineFailure) -> Double? in
+                let answer = try engine.changes(from: old, to: new, comparison: comparison)
+                let seconds = answer.reportedSeconds
+                blackHole(answer)
+                return seconds
+            },
+            counts: { () throws(EngineFailure) -> BenchCounts in
+                BenchCounts(changeCount: try engine.changes(from: old, to: new, comparison: comparison).result.changeCount)
+            })
+    }
+
+    @inlinable
+    init<Element: Diffable>(floor old: [Element], _ new: [Element]) {
+        self.init(
+            run: {
+                blackHole(hashFloor(old, new))
+                return nil
+            }, counts: nil)
+    }
+}

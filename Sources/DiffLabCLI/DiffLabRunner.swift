@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The whole `difflab` command line as a library: a package that depends on DiffLab writes a tiny
+/// executable target and gets every command with its own engines selectable by name next to the
+/// built-ins.
+///
+/// ```swift
+/// // Sources/mylab/main.swift
+/// import DiffLab
+/// DiffLabRunner.main(engines: [RegisteredEngine(MyEngine())])
+/// ```
+///
+/// Then `mylab fuzz --engines my-engine`, `mylab bench --engines my-engine`,
+/// `mylab gate --product mylab --cells my-engine:differencekit:int:10000`, `mylab report ...`.
+public enum DiffLabRunner {
+    /// Runs the command line given to this process with `engines` registered after the built-ins,
+    /// and exits with its status. Installs DiffLab's signal handling first (SIGINT, SIGTERM and
+    /// SIGHUP stop workers and remove temporary files).
+    ///
+    /// An invalid registry (a repeated or reserved name, a name that is not a valid engine name) is
+    /// reported as a usage error (exit 64) before any command runs.
+    public static func main(engines: [RegisteredEngine]) -> Never {
+        DiffLabCommand.installSignalHandling()
+        exit(run(Array(CommandLine.arguments.dropFirst()), engines: engines))
+    }
+
+    /// Runs `arguments` (without the program name) with `engines` registered after the built-ins.
+    ///
+    /// - Returns: the exit status; see `difflab --help`.
+    public static func run(_ arguments: [String], engines: [RegisteredEngine], console: Console = .standard) -> Int32 {
+        let registry: EngineRegistry
+        do throws(CommandError) { registry = try EngineRegistry(EngineRegistry.builtInEngines + engines) } catch {
+            console.err("difflab: \(oneLine(error.message))\n")
+            return error.status.rawValue
+        }
+        return DiffLabCommand.run(arguments, console: console, registry: registry)
+    }
+}

@@ -1,0 +1,185 @@
+import DiffLabBatch
+import DiffLabBench
+import DiffLabCore
+import DiffLabEngines
+import DiffLabFuzz
+import DiffLabJSON
+
+/// One engine the command line can select by name, adapted once to every layer that uses it.
+///
+/// Built from a pairing-level ``DiffEngine`` or a result-level ``ChangesetEngine``. The
+/// initialisers are generic and `@inlinable`, so each layer's subject (the fuzzer's, the
+/// benchmark's, the policy lab's and the commands' own) calls the engine's concrete type,
+/// specialized for that layer's element type: an engine registered here runs as fast as one
+/// called directly. The built-in engines are registered the same way (``EngineRegistry/builtIns``).
+public struct RegisteredEngine: Sendable {
+    /// Whether DiffLab sees the engine's pairing or only its results.
+    public enum Level: String, Sendable, Hashable {
+        /// A ``DiffEngine``: DiffLab derives results from its pairing under either
+        /// ``MoveStrategy`` and checks the pairing itself too.
+        case pairing
+        /// A ``ChangesetEngine``: DiffLab checks what it answers.
+        case changeset
+    }
+
+    /// The name on the command line, in results and in cell names.
+    public let name: String
+    /// What the engine promises.
+    public let promises: EnginePromises
+    /// Pairing or result level.
+    public let level: Level
+    /// The fuzzer's subject.
+    public let fuzz: FuzzSubject
+    /// The benchmark's subject.
+    public let bench: BenchSubject
+    /// The policy lab's engine.
+    public let policy: PolicyEngine
+    @usableFromInline let _diff: @Sendable ([JSONElement], [JSONElement], MoveStrategy, Bool) throws(CommandError) -> DiffResult
+    @usableFromInline let _stages: (@Sendable (JSONSections, JSONSections) -> StagedChangeset<JSONValue, JSONElement>)?
+
+    /// A pairing-level engine.
+    ///
+    /// - Parameter growthExponent: how the benchmark projects its call time between sizes
+    ///   (``BenchSubject/growthExponent``); 2 unless the engine is known to be near-linear.
+    @inlinable
+    public init<Engine: DiffEngine>(_ engine: Engine, growthExponent: Double = 2) {
+        name = engine.name
+        promises = engine.promises
+        level = .pairing
+        fuzz = FuzzSubject(engine)
+        bench = BenchSubject(engine, growthExponent: growthExponent)
+        policy = PolicyEngine(engine)
+        _diff = { old, new, moves, batch in
+            let result = engine.diff(from: old, to: new, moves: moves)
+            return batch ? result.forBatchUpdates() : result
+        }
+        _stages = { old, new in StagedChangeset(from: old, to: new, engine: engine) }
+    }
+
+    /// A result-level engine.
+    ///
+    /// - Parameters:
+    ///   - selfTimed: whether the engine reports its own time per call (``EngineChanges/reportedSeconds``),
+    ///     which the benchmark then uses and marks as self-timed.
+    ///   - growthExponent: as for a pairing engine.
+    @inlinable
+    public init<Engine: ChangesetEngine>(_ engine: Engine, selfTimed: Bool = false, growthExponent: Double = 2) {
+        name = engine.name
+        promises = engine.promises
+        level = .changeset
+        fuzz = FuzzSubject(engine)
+        bench = BenchSubject(changes: engine, selfTimed: selfTimed, growthExponent: growthExponent)
+        policy = PolicyEngine(changes: engine)
+        _diff = { old, new, _, batch throws(CommandError) in
+            let answer: EngineChanges<JSONElement>
+            do throws(EngineFailure) { answer = try engine.changes(from: old, to: new, comparison: .equality) } catch {
+                throw CommandError(.failure, "engine '\(engine.name)' failed: \(error)")
+            }
+            do throws(DiffResultError) {
+                return batch
+                    ? try answer.checkedBatch(oldCount: old.count, newCount: new.count)
+                    : try answer.checkedResult(oldCount: old.count, newCount: new.count)
+            } catch {
+                throw CommandError(.failure, "engine '\(engine.name)' answered an inconsistent result: \(error)")
+            }
+        }
+        _stages = nil
+    }
+
+    /// The engine's result for two lists from the command line (`difflab diff`): with `batch`,
+    /// the batch form. `moves` applies to pairing engines; a changeset engine chooses its own.
+    ///
+    /// - Throws: ``CommandError`` (exit 1) when the engine fails or answers an inconsistent result.
+    func diff(_ old: [JSONElement], _ new: [JSONElement], moves: MoveStrategy, batch: Bool) throws(CommandError) -> DiffResult {
+        try _diff(old, new, moves, batch)
+    }
+
+    /// The staged changeset of two sectioned lists from the command line (`difflab stages`).
+    /// Staging pairs sections and items across sections, so it needs the engine's pairing.
+    ///
+    /// - Throws: a usage error for a changeset engine.
+    func stages(_ old: JSONSections, _ new: JSONSections) throws(CommandError) -> StagedChangeset<JSONValue, JSONElement> {
+        guard let stages = _stages else {
+            throw .usage(
+                "stages pairs sections and items across sections, so it needs an engine that exposes its pairing (a DiffEngine); '\(name)' reports results only")
+        }
+        return stages(old, new)
+    }
+}
+
+/// A sectioned list from the command line: JSON section identifiers, JSON elements.
+public typealias JSONSections = SectionedList<JSONValue, JSONElement>
+
+/// The engines one `difflab` program can select by name: the built-ins, then the program's own.
+///
+/// There is one registry per run (``current``); every command resolves engine names through it,
+/// so an engine registered by ``DiffLabRunner/main(engines:)`` or given with `--engine-command`
+/// is selectable everywhere a built-in is.
+public struct EngineRegistry: Sendable {
+    /// The engines, built-ins first, in registration order.
+    public let engines: [RegisteredEngine]
+
+    /// A registry of `engines`.
+    ///
+    /// - Throws: ``CommandError`` (usage) when a name is repeated, is reserved (`hash-floor`,
+    ///   `validate`), or is not 1–64 characters of lower-case ASCII letters, digits, `-`, `_`
+    ///   and `.` starting with a letter or digit (names appear in cell names, file names and
+    ///   reports).
+    public init(_ engines: [RegisteredEngine]) throws(CommandError) {
+        var seen = Set<String>()
+        for engine in engines {
+            try Self.checkName(engine.name)
+            guard seen.insert(engine.name).inserted else {
+                throw .usage("two engines are named '\(engine.name)'; engine names must be distinct")
+            }
+        }
+        self.engines = engines
+    }
+
+    /// Checks an engine name; see ``init(_:)``.
+    static func checkName(_ name: String) throws(CommandError) {
+        let allowed = name.utf8.allSatisfy { c in
+            (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2d || c == 0x5f || c == 0x2e
+        }
+        guard !name.isEmpty, name.utf8.count <= 64, allowed, let first = name.utf8.first, first != 0x2d, first != 0x5f, first != 0x2e
+        else {
+            throw .usage(
+                "engine name '\(name)' must be 1 to 64 characters: lower-case letters, digits, '-', '_' and '.', starting with a letter or digit")
+        }
+        guard name != hashFloorName, name != validateSubjectName else {
+            throw .usage("engine name '\(name)' is reserved for a benchmark subject")
+        }
+    }
+
+    /// The engines DiffLab ships: `heckel`, `hashmap`, `myers`, `stdlib`.
+    public static let builtInEngines: [RegisteredEngine] = [
+        RegisteredEngine(HeckelEngine(), growthExponent: 1.2), RegisteredEngine(HashMapEngine(), growthExponent: 1.2),
+        RegisteredEngine(MyersEngine(), growthExponent: 2), RegisteredEngine(StdlibEngine(), growthExponent: 2),
+    ]
+
+    /// A registry of the built-in engines only.
+    public static let builtIns: EngineRegistry = {
+        do throws(CommandError) { return try EngineRegistry(builtInEngines) } catch {
+            preconditionFailure("the built-in engines' names are valid and distinct: \(error)")
+        }
+    }()
+
+    /// The registry of the running command (``builtIns`` unless a runner registered more).
+    @TaskLocal public static var current: EngineRegistry = builtIns
+
+    /// The engines' names, comma-separated, for help and messages.
+    public var names: String { engines.map(\.name).joined(separator: ", ") }
+
+    /// The engine named `name`.
+    ///
+    /// - Throws: a usage error listing the engines.
+    public func engine(named name: String) throws(CommandError) -> RegisteredEngine {
+        guard let engine = engines.first(where: { $0.name == name }) else {
+            throw .usage("unknown engine '\(name)' (expected one of: \(names))")
+        }
+        return engine
+    }
+
+    /// The benchmark subjects of all engines.
+    var benchSubjects: [BenchSubject] { engines.map(\.bench) }
+}
