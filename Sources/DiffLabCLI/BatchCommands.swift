@@ -94,7 +94,7 @@ enum StagesCommand {
         var decoder = ElementDecoder(strings: try parseStrings(parsed.value("strings")))
         let old = try model(try readJSON(parsed.positionals[0]), what: parsed.positionals[0], &decoder)
         let new = try model(try readJSON(parsed.positionals[1]), what: parsed.positionals[1], &decoder)
-        let changeset = StagedChangeset(from: old, to: new, engine: engine)
+        let changeset = StagedChangeset(from: old, to: new, engine: engine.engine)
         let stages: [JSONValue] = changeset.stages.map { stage in
             .object(JSONObject([("data", encode(stage.data)), ("changes", BatchUpdateJSON.encodeChanges(stage.changes))]))
         }

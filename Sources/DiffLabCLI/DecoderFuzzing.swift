@@ -60,13 +60,13 @@ package enum DecoderFuzzing {
                 old.sections.reduce(0, { $0 + $1.items.count }) <= maxElements,
                 new.sections.reduce(0, { $0 + $1.items.count }) <= maxElements
             else { return }
-            let changeset = StagedChangeset(from: old, to: new, engine: .hashmap)
+            let changeset = StagedChangeset(from: old, to: new, engine: HashMapEngine())
             if let last = changeset.stages.last, last.data != new {
                 preconditionFailure("stages: the last stage's data is not the new model")
             }
         case .regression:
             guard let regression = try? RegressionCase(json: document) else { return }
-            _ = regression.replay()
+            _ = try? regression.replay(on: FuzzSubject.builtIns)
         case .results:
             guard let results = try? ResultsFile(document, source: "fuzz") else { return }
             _ = try? makeReport([results])

@@ -67,7 +67,7 @@ enum FuzzCommand {
         if let text = parsed.value("engines") {
             // Each engine and property once, as bench and policy do: a repeated name is not more checks.
             let engines = deduplicated(try parseList(text, "--engines") { name throws(CommandError) in try parseEngine(name) })
-            options.subjects = engines.map { FuzzSubject.engine($0) }
+            options.subjects = engines.compactMap { engine in FuzzSubject.builtIns.first { $0.name == engine.rawValue } }
         }
         if let text = parsed.value("properties") {
             options.properties = deduplicated(try parseNames(text, "--properties", "property"))
@@ -211,7 +211,12 @@ enum ReplayCommand {
             } catch {
                 throw .data("\(file): \(error)")
             }
-            let failures = regression.replay()
+            let failures: [PropertyFailure]
+            do {
+                failures = try regression.replay(on: FuzzSubject.builtIns)
+            } catch {
+                throw .data("\(file): \(error)")
+            }
             if failures.isEmpty {
                 console.out("pass \(file) (\(regression.property))\n")
             } else {
