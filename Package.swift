@@ -63,7 +63,9 @@ let package = Package(
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
         .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON"]),
         .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabJSON"]),
-        .testTarget(name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON"]),
+        .testTarget(
+            name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench"],
+            exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a
         // hang must be seen as such, not take the test runner down).
         .testTarget(name: "DiffLabHostileTests", dependencies: ["difflab", "DiffLabCLI"]),
