@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabResults
 
 #if canImport(Glibc)
 import Glibc
@@ -152,6 +153,9 @@ public struct BenchRecord: Sendable {
     public var changeCount: Int?
     public var offsetsMoves: Int?
     public var minimalMoves: Int?
+    /// Who timed the measurement: the harness, or the engine itself (an out-of-process engine
+    /// reporting its own time per request).
+    public var timing: BenchTiming = .harness
 }
 
 /// The name of the floor measurement.

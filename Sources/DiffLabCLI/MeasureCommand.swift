@@ -1,5 +1,6 @@
 import DiffLabBench
 import DiffLabJSON
+import DiffLabResults
 
 /// `difflab measure`: the worker side of the regression gate.
 ///
@@ -9,7 +10,7 @@ import DiffLabJSON
 /// It is not listed in `difflab --help`; people use `difflab gate`.
 enum MeasureCommand {
     /// The protocol name printed by `difflab measure --protocol`.
-    static let protocolName = "difflab-measure/1"
+    static let protocolName = MeasureResponse.protocolName
 
     /// The allowed range of `--samples`: 1 to 10,000 samples per cell.
     static let allowedSamples = 1...10_000
@@ -47,24 +48,23 @@ enum MeasureCommand {
             try parseInteger(text, "--samples", in: allowedSamples)
         } ?? 10
         let seed = try parsed.value("seed").map { text throws(CommandError) in try parseSeed(text) } ?? 42
-        var results: [JSONValue] = []
+        var response = MeasureResponse(results: [])
         for cell in cells {
             let call = cell.makeCall(seed: seed)
-            var record = JSONObject([("cell", .string(cell.description))])
+            var record = MeasureCellResult(cell: cell.description)
             if parsed.flag("instructions") {
                 call()
                 difflabMeasuredCall(call)
             } else {
                 let measurement = measure(budget: 0, minSamples: samples, maxSamples: samples, call)
-                record["samples"] = .array(measurement.samples.map { JSONValue($0) })
-                record["callsPerSample"] = .integer(measurement.callsPerSample)
-                record["allocatedBytes"] = measurement.allocatedBytes.map { .integer(Int($0)) } ?? .null
-                record["allocationRequests"] = measurement.allocationRequests.map { .integer(Int($0)) } ?? .null
+                record.samples = measurement.samples
+                record.callsPerSample = measurement.callsPerSample
+                record.allocatedBytes = measurement.allocatedBytes.map { Int(clamping: $0) }
+                record.allocationRequests = measurement.allocationRequests.map { Int(clamping: $0) }
             }
-            results.append(.object(record))
+            response.results.append(record)
         }
-        let output = JSONObject([("protocol", .string(protocolName)), ("results", .array(results))])
-        console.out(JSONValue.object(output).serialized() + "\n")
+        console.out(response.json.serialized() + "\n")
         return .success
     }
 }
