@@ -3,6 +3,8 @@
 
 Standard library only. Run it through DiffLab, e.g.
     difflab fuzz --engine-command 'python3 Examples/difflib-engine/difflib_engine.py'
+With `--claim minimal-script` (or unique-identifiers, heckel) it declares a promise difflib does
+not keep, under the name difflib-claims-<reference>, so the fuzzer can be seen to refute it.
 See README.md beside this file and docs/engine-protocol.md.
 """
 import difflib
@@ -45,6 +47,13 @@ def diff(old, new):
 
 
 def main():
+    # `--claim REFERENCE` declares a stronger reference than difflib keeps (unique-identifiers,
+    # minimal-script or heckel), to watch DiffLab's fuzzer refute it; the default is the honest one.
+    if len(sys.argv) == 3 and sys.argv[1] == "--claim":
+        HELLO["promises"]["reference"] = sys.argv[2]
+        HELLO["name"] = "difflib-claims-" + sys.argv[2]
+    elif len(sys.argv) != 1:
+        sys.exit("usage: difflib_engine.py [--claim unique-identifiers|minimal-script|heckel]")
     sys.stdin.reconfigure(encoding="utf-8")
     out = sys.stdout
     for line in sys.stdin:

@@ -198,7 +198,7 @@ package enum EngineWire {
         guard spoken == version else { throw WireProblem("the engine speaks \(quoted(spoken)), not \(version)") }
         guard let name = object["name"]?.stringValue, ProcessEngine.isValidName(name) else {
             throw WireProblem(
-                "hello's \"name\" must be 1 to \(ProcessEngine.maxNameLength) lower-case letters, digits or '-', starting with a letter or digit (got \(describe(object["name"])))"
+                "hello's \"name\" must be 1 to \(ProcessEngine.maxNameLength) lower-case letters, digits, '-', '_' or '.', starting with a letter or digit (got \(describe(object["name"])))"
             )
         }
         guard case .object(let promises)? = object["promises"] else {

@@ -90,7 +90,7 @@ public struct ProcessEngine: ChangesetEngine {
         if let name, !Self.isValidName(name) {
             throw EngineFailure(
                 .unsupported,
-                "engine name '\(oneLine(name))' must be 1 to \(Self.maxNameLength) lower-case letters, digits or '-', starting with a letter or digit"
+                "engine name '\(oneLine(name))' must be 1 to \(Self.maxNameLength) lower-case letters, digits, '-', '_' or '.', starting with a letter or digit"
             )
         }
         let process = EngineProcess(
@@ -108,13 +108,8 @@ public struct ProcessEngine: ChangesetEngine {
     /// The longest answer line accepted, in bytes.
     public var maxAnswerBytes: Int { process.maxAnswerBytes }
 
-    /// Whether `name` can name an engine: 1 to ``maxNameLength`` lower-case ASCII letters, digits
-    /// and `-`, not starting with `-`.
-    public static func isValidName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard (1...maxNameLength).contains(bytes.count), bytes[0] != UInt8(ascii: "-") else { return false }
-        return bytes.allSatisfy { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") }
-    }
+    /// Whether `name` can name an engine; see ``EngineRegistry/isValidName(_:)``.
+    public static func isValidName(_ name: String) -> Bool { EngineRegistry.isValidName(name) }
 
     /// Sends `old` and `new` to the engine and reads its answer; see the type's documentation.
     ///
