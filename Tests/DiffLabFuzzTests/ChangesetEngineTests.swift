@@ -1,4 +1,5 @@
 import DiffLabCore
+import Dispatch
 import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
@@ -71,6 +72,14 @@ struct ChangesetAdapter<Base: DiffEngine>: ChangesetEngine {
     }
 }
 
+/// Runs the fuzzer on a Dispatch thread and awaits it, so a long run does not hold one of the
+/// test runner's few cooperative threads (time-limited tests elsewhere would starve).
+private func fuzzAway(_ options: FuzzOptions) async -> FuzzReport {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: runFuzzer(options)) }
+    }
+}
+
 private func heckelAdapter(_ bug: ChangesetAdapter<HeckelEngine>.Bug, supportsDuplicates: Bool = true) -> FuzzSubject {
     FuzzSubject(ChangesetAdapter(base: HeckelEngine(), bug: bug, supportsDuplicates: supportsDuplicates))
 }
@@ -84,8 +93,8 @@ struct ChangesetEngineTests {
         FuzzSubject(ChangesetAdapter(base: StdlibEngine())),
     ]
 
-    @Test func correctAdaptersPassEveryProperty() {
-        let report = runFuzzer(FuzzOptions(inputs: 2_000, seed: 2026, subjects: Self.correct, maxSize: 16))
+    @Test func correctAdaptersPassEveryProperty() async {
+        let report = await fuzzAway(FuzzOptions(inputs: 2_000, seed: 2026, subjects: Self.correct, maxSize: 16))
         #expect(report.inputs == 2_000)
         #expect(report.checks == 2_000 * Self.correct.count * Property.allCases.count)
         for failure in report.failures { Issue.record("\(failure)") }
@@ -131,8 +140,8 @@ struct ChangesetEngineTests {
         }
     }
 
-    @Test func failuresOnlyOnDuplicatesAreOutsideTheContract() {
-        let report = runFuzzer(
+    @Test func failuresOnlyOnDuplicatesAreOutsideTheContract() async {
+        let report = await fuzzAway(
             FuzzOptions(inputs: 1_500, seed: 5, subjects: [heckelAdapter(.losesUpdatesOnDuplicates)], maxSize: 16))
         #expect(report.contractFailures.isEmpty, "\(report.contractFailures.map(\.description))")
         #expect(!report.outsideContract.isEmpty)
@@ -146,9 +155,9 @@ struct ChangesetEngineTests {
 
     /// A bug seen on unique and on duplicate identifiers is reported twice, and shrinking keeps
     /// each in its class: in-contract counterexamples stay unique, outside ones keep a duplicate.
-    @Test func shrinkingKeepsTheContractMarking() {
+    @Test func shrinkingKeepsTheContractMarking() async {
         let subject = heckelAdapter(.batchForgetsReload, supportsDuplicates: false)
-        let report = runFuzzer(FuzzOptions(inputs: 2_000, seed: 3, subjects: [subject], properties: [.batchValid], maxSize: 12))
+        let report = await fuzzAway(FuzzOptions(inputs: 2_000, seed: 3, subjects: [subject], properties: [.batchValid], maxSize: 12))
         #expect(!report.contractFailures.isEmpty)
         #expect(!report.outsideContract.isEmpty)
         for failure in report.contractFailures { #expect(failure.input.hasUniqueIdentifiers, "\(failure)") }
