@@ -175,8 +175,8 @@ public enum Property: String, CaseIterable, Sendable, Hashable, CustomStringConv
     /// (brute force up to 9 pairs, patience sorting above). Pairing subjects also check that
     /// `minimal` never moves more than `offsets`.
     case differential
-    /// diff(a, a) is empty; diff(a, b) mirrors diff(b, a) where the reference implies it;
-    /// identifier lookups are consistent (pairing).
+    /// diff(a, a) is empty (result: flat result, batch form and stages); diff(a, b) mirrors
+    /// diff(b, a) where the reference implies it; identifier lookups are consistent (pairing).
     case metamorphic
     /// The sanitizer's output of a corrupted batch update validates, but for section counts (the
     /// one class it documents it cannot fix), and a valid update passes unchanged.
@@ -555,8 +555,14 @@ private struct ResultChecks {
     }
 
     func metamorphic() throws(PropertyFailure) {
-        let same = try answer(c.old, c.old).result
-        if same.changeCount > 0 { throw fail("self-diff", "diff(old, old) reports changes: \(same)") }
+        let same = try answer(c.old, c.old)
+        if same.result.changeCount > 0 { throw fail("self-diff", "diff(old, old) reports changes: \(same.result)") }
+        if let batch = same.batch, batch.changeCount > 0 {
+            throw fail("self-diff-batch", "diff(old, old) has a batch form with changes: \(batch)")
+        }
+        if let stage = same.stages?.first(where: { $0.changes.changeCount > 0 }) {
+            throw fail("self-diff-stages", "diff(old, old) has a stage with changes: \(stage.changes)")
+        }
         let reference = promises.reference
         let unique = c.hasUniqueIdentifiers && reference.agreesOnUniqueIdentifiers
         guard unique || reference == .heckel else { return }
