@@ -4,8 +4,8 @@ import DiffLab
 /// longest increasing run of paired elements that stays in place.
 ///
 /// ## Contract
-/// 1. Old indices are queued per identifier, in old order.
-/// 2. The new list is walked in order; each element takes the next queued old occurrence of its
+/// 1. Old indices are chained per identifier, in old order (a dictionary holds each chain's head).
+/// 2. The new list is walked in order; each element takes the next unpaired old occurrence of its
 ///    identifier. So the k-th occurrence of an identifier in the new list pairs with its k-th
 ///    occurrence in the old list (IGListKit's pairing).
 /// 3. Unpaired old elements are deletes, unpaired new elements are inserts.
@@ -42,21 +42,24 @@ public struct OccurrenceEngine: ChangesetEngine {
     public func changes<Element: Diffable>(
         from old: [Element], to new: [Element], comparison: ComparisonOption
     ) throws(EngineFailure) -> EngineChanges<Element> {
-        // Each identifier's unpaired old indices, in old order; `next` is the queue's head.
-        var queues: [Element.DiffIdentifier: (indices: [Int], next: Int)] = [:]
-        for (i, element) in old.enumerated() { queues[element.diffIdentifier, default: ([], 0)].indices.append(i) }
+        // Each identifier's unpaired old occurrences, as a chain: `head[id]` is the earliest,
+        // `nextSame[i]` the one after old index i (-1: none).
+        var head: [Element.DiffIdentifier: Int] = [:]
+        var nextSame = [Int](repeating: -1, count: old.count)
+        for i in old.indices.reversed() {
+            nextSame[i] = head.updateValue(i, forKey: old[i].diffIdentifier) ?? -1
+        }
 
         var result = EngineResult()
         var newToOld = [Int](repeating: -1, count: new.count)
         var oldPaired = [Bool](repeating: false, count: old.count)
         for (j, element) in new.enumerated() {
             let id = element.diffIdentifier
-            guard let queue = queues[id], queue.next < queue.indices.count else {
+            guard let i = head[id], i >= 0 else {
                 result.inserts.append(j)
                 continue
             }
-            let i = queue.indices[queue.next]
-            queues[id]?.next += 1
+            head[id] = nextSame[i]
             newToOld[j] = i
             oldPaired[i] = true
             if element._isUpdated(from: old[i], comparison: comparison) { result.updates.append(Update(from: i, to: j)) }
