@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
         .executableTarget(name: "DiffLabFuzzTarget", dependencies: ["DiffLabFuzz"]),
         .executableTarget(name: "DiffLabDecodeFuzzTarget", dependencies: ["DiffLabCLI"]),
-        .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore", "DiffLabFuzz"], path: "Tests/Support"),
+        .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz"], path: "Tests/Support"),
         .testTarget(name: "DiffLabCoreTests", dependencies: ["DiffLabCore", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabBatchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabTestSupport"]),

@@ -31,12 +31,30 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
     /// The stages, in order; empty when the models are equal.
     public var stages: [ChangesetStage<SectionID, Element>]
 
+    /// Computes the stages that turn `old` into `new`, with ``HashMapEngine`` pairing sections and
+    /// items.
+    ///
+    /// - Complexity: as ``init(from:to:engine:comparison:)``.
+    @inlinable
+    public init(
+        from old: SectionedList<SectionID, Element>, to new: SectionedList<SectionID, Element>,
+        comparison: ComparisonOption = .equality
+    ) {
+        self.init(from: old, to: new, engine: HashMapEngine(), comparison: comparison)
+    }
+
     /// Computes the stages that turn `old` into `new`.
     ///
+    /// Generic over the engine, so a concrete engine's pairing is specialized for `Element`.
+    ///
     /// - Parameters:
-    ///   - engine: pairs sections (by identifier) and items (across surviving sections).
+    ///   - engine: any pairing engine; pairs sections (by identifier) and items (across surviving
+    ///     sections).
     ///   - comparison: how a paired item is judged updated.
+    /// - Precondition: the engine's matchings satisfy ``Matching``'s invariants (an engine that
+    ///   breaks them may trap here; the fuzzer's `raw-sound` property checks them first).
     /// - Complexity: the engine's cost on the sections and on all items, plus O(n log n).
+    @inlinable
     public init<Engine: DiffEngine>(
         from old: SectionedList<SectionID, Element>, to new: SectionedList<SectionID, Element>,
         engine: Engine, comparison: ComparisonOption = .equality
@@ -44,7 +62,8 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
         stages = []
         // Pair sections by identifier.
         let sectionMatching = engine.matching(
-            from: old.sections.map { _SectionKey(id: $0.id) }, to: new.sections.map { _SectionKey(id: $0.id) }, comparison: .equality)
+            from: old.sections.map { _SectionKey(id: $0.id) }, to: new.sections.map { _SectionKey(id: $0.id) },
+            comparison: .equality)
         // Pair items across surviving sections: flatten them, keeping each item's index path.
         var oldPaths: [ItemIndexPath] = []
         var oldItems: [Element] = []
@@ -164,7 +183,8 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
     }
 
     /// Appends a stage unless its update is empty, filling in the item counts.
-    private mutating func append(
+    @usableFromInline
+    mutating func append(
         data: SectionedList<SectionID, Element>, from previous: SectionedList<SectionID, Element>, _ changes: BatchUpdate
     ) {
         guard !changes.isEmpty else { return }
@@ -176,8 +196,10 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
 }
 
 /// A section as the engines see it: its identifier, content always equal.
+@usableFromInline
 struct _SectionKey<ID: Hashable>: Diffable {
-    var id: ID
-    var diffIdentifier: ID { id }
-    func isContentEqual(to other: _SectionKey) -> Bool { true }
+    @usableFromInline var id: ID
+    @inlinable init(id: ID) { self.id = id }
+    @inlinable var diffIdentifier: ID { id }
+    @inlinable func isContentEqual(to other: _SectionKey) -> Bool { true }
 }

@@ -66,7 +66,7 @@ package enum DecoderFuzzing {
             }
         case .regression:
             guard let regression = try? RegressionCase(json: document) else { return }
-            _ = regression.replay()
+            _ = try? regression.replay(on: FuzzSubject.builtIns)
         case .results:
             guard let results = try? ResultsFile(document, source: "fuzz") else { return }
             _ = try? makeReport([results])

@@ -44,38 +44,54 @@ public func uikitApplicationProblems<Element: Diffable>(
     }
     guard problems.isEmpty else { return problems }
 
-    // Slot contents: an old index (content still old unless reloaded) or an inserted new index.
-    var slots = [Slot](repeating: .empty, count: new.count)
-    for n in inserted { slots[n] = .fresh }
-    for move in result.moves { slots[move.to] = .old(move.from) }
-    var next = 0
-    for o in old.indices where !deleted.contains(o) && !moveSources.contains(o) {
-        while next < slots.count, !slots[next].isEmpty { next += 1 }
-        guard next < slots.count else {
-            problems.append("no free slot left for surviving old index \(o)")
-            return problems
-        }
-        slots[next] = .old(o)
-    }
-    for (n, slot) in slots.enumerated() {
-        switch slot {
-        case .empty:
-            problems.append("new index \(n) is never filled")
-        case .fresh:
-            break
-        case .old(let o):
-            if old[o].diffIdentifier != new[n].diffIdentifier {
-                problems.append("new index \(n) holds old item \(o) (\(old[o].diffIdentifier)), expected \(new[n].diffIdentifier)")
-            } else if !reloaded.contains(o) && new[n]._isUpdated(from: old[o], comparison: comparison) {
-                problems.append("new index \(n) shows stale content of old item \(o): it changed but was not reloaded")
-            }
+    let implied = impliedMatching(result)
+    for (n, o) in implied.newToOld.enumerated() {
+        if o < 0 {
+            if !inserted.contains(n) { problems.append("new index \(n) is never filled") }
+        } else if old[o].diffIdentifier != new[n].diffIdentifier {
+            problems.append("new index \(n) holds old item \(o) (\(old[o].diffIdentifier)), expected \(new[n].diffIdentifier)")
+        } else if !reloaded.contains(o) && new[n]._isUpdated(from: old[o], comparison: comparison) {
+            problems.append("new index \(n) shows stale content of old item \(o): it changed but was not reloaded")
         }
     }
     return problems
 }
 
-private enum Slot {
-    case empty, old(Int), fresh
-    var isEmpty: Bool { if case .empty = self { true } else { false } }
+/// The pairing a flat result implies when applied UIKit's way: each move pairs its source with its
+/// destination; every other old element that is neither deleted nor moved keeps its relative
+/// order and takes the next new index that is neither inserted nor a move destination. An
+/// updated old element's pair is flagged ``Matching/updated``.
+///
+/// This is how a result-level engine's pairing is judged: `raw-sound` checks that it pairs equal
+/// identifiers only, `differential` compares it with a reference and counts its fewest moves.
+///
+/// Total for any ``DiffResult`` (whose public initializers check it): an old element left without
+/// a free new index, or an update of a deleted element, is simply unpaired or unflagged.
+///
+/// - Complexity: O(oldCount + newCount + changes).
+public func impliedMatching(_ result: DiffResult) -> Matching {
+    var matching = Matching(oldCount: result.oldCount, newCount: result.newCount)
+    var leaves = [Bool](repeating: false, count: result.oldCount)
+    var taken = [Bool](repeating: false, count: result.newCount)
+    for o in result.deletes where o >= 0 && o < result.oldCount { leaves[o] = true }
+    for n in result.inserts where n >= 0 && n < result.newCount { taken[n] = true }
+    for move in result.moves
+    where move.from >= 0 && move.from < result.oldCount && move.to >= 0 && move.to < result.newCount
+        && matching.oldToNew[move.from] < 0 && matching.newToOld[move.to] < 0
+    {
+        leaves[move.from] = true
+        taken[move.to] = true
+        matching.pair(old: move.from, new: move.to)
+    }
+    var next = 0
+    for o in 0..<result.oldCount where !leaves[o] {
+        while next < result.newCount && taken[next] { next += 1 }
+        guard next < result.newCount else { break }
+        matching.pair(old: o, new: next)
+        next += 1
+    }
+    for o in result.updates where o >= 0 && o < result.oldCount && matching.oldToNew[o] >= 0 {
+        matching.updated[matching.oldToNew[o]] = true
+    }
+    return matching
 }
-

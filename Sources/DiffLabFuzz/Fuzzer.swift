@@ -1,6 +1,6 @@
 import Dispatch
 import DiffLabCore
-import DiffLabEngines
+import DiffLabJSON
 
 #if canImport(Glibc)
 import Glibc
@@ -9,6 +9,17 @@ import Darwin
 #endif
 
 /// What a fuzzing run does.
+///
+/// A test suite fuzzes its own engine in a few lines (swift-testing):
+///
+/// ```swift
+/// @Test func myEngineKeepsItsPromises() {
+///     let report = runFuzzer(FuzzOptions(inputs: 3_000, seed: 42, subjects: [FuzzSubject(MyEngine())]))
+///     for failure in report.contractFailures {
+///         Issue.record("\(failure)\n\(failure.regressionJSON)")  // save it for `difflab replay`
+///     }
+/// }
+/// ```
 public struct FuzzOptions: Sendable {
     /// Stop after this many seconds (`nil`: no time limit).
     public var seconds: Double?
@@ -16,7 +27,7 @@ public struct FuzzOptions: Sendable {
     public var inputs: Int?
     /// The run's seed: input `i` is generated from a seed derived from it, so runs replay.
     public var seed: UInt64
-    /// The engines (or variants) under test.
+    /// The engines (or variants) under test, pairing- or result-level.
     public var subjects: [FuzzSubject]
     /// The properties checked on every input.
     public var properties: [Property]
@@ -29,10 +40,11 @@ public struct FuzzOptions: Sendable {
     /// Stop once a failure has been found and shrunk.
     public var stopAtFirstFailure = false
 
-    /// Options; by default every shipped engine and every property, sizes up to 24, two workers.
+    /// Options; by default every shipped engine (``FuzzSubject/builtIns``) and every property,
+    /// sizes up to 24, two workers.
     public init(
         seconds: Double? = nil, inputs: Int? = nil, seed: UInt64 = 1,
-        subjects: [FuzzSubject] = EngineKind.allCases.map(FuzzSubject.engine),
+        subjects: [FuzzSubject] = FuzzSubject.builtIns,
         properties: [Property] = Property.allCases, maxSize: Int = 24, workers: Int = 2, shrinkBudget: Int = 20_000
     ) {
         self.seconds = seconds
@@ -67,8 +79,11 @@ public struct FuzzOptions: Sendable {
     }
 }
 
-/// A failure found by the fuzzer, shrunk.
-public struct FuzzFailure: Sendable {
+/// A failure found by the fuzzer, shrunk: the counterexample, what failed, and how to replay it.
+///
+/// Replay it with ``reproduce(_:size:property:subject:)`` (``choices`` at ``size``), or save
+/// ``regressionJSON`` as a file that `difflab replay` and ``RegressionCase/init(json:)`` read.
+public struct FuzzFailure: Sendable, CustomStringConvertible {
     /// The property that failed.
     public var property: Property
     /// The subject it failed on.
@@ -91,6 +106,29 @@ public struct FuzzFailure: Sendable {
     public var inputsToFind: Int
     /// Candidates the shrinker tried.
     public var shrinkAttempts: Int
+
+    /// The failure's signature (`property/subject/detail`).
+    public var signature: String { failure.signature }
+    /// What failed, in words.
+    public var message: String { failure.message }
+    /// Whether the input is outside the engine's contract (it repeats an identifier and the engine
+    /// does not promise duplicates). Shrinking keeps this: a failure found on unique identifiers
+    /// shrinks to unique identifiers, one found on duplicates to duplicates.
+    public var outsideContract: Bool { failure.outsideContract }
+    /// The saved form of the failure, naming its engine (``subject``).
+    public var regression: RegressionCase { RegressionCase(self) }
+    /// The regression file's text, as `difflab fuzz` saves it and `difflab replay` reads it.
+    public var regressionJSON: String { regression.json.serialized(pretty: true) + "\n" }
+
+    /// The signature, message, shrunk lists and replay information, on a few lines.
+    public var description: String {
+        """
+        \(failure)
+          old: \(input.old)
+          new: \(input.new)
+          shrunk from \(originalItems) to \(shrunkItems) items; seed \(seed), size \(size), choices \(choices)
+        """
+    }
 }
 
 /// Progress of a run, for a live display.
@@ -115,8 +153,16 @@ public struct FuzzReport: Sendable {
     public var checks: Int
     /// Wall-clock seconds.
     public var seconds: Double
-    /// Distinct failures (by signature), shrunk, in the order found.
+    /// Distinct failures (by signature and contract), shrunk, in the order found.
     public var failures: [FuzzFailure]
+
+    /// The failures inside the engines' contracts: broken promises. A run passes when this is
+    /// empty; `difflab fuzz` exits with status 1 only for these.
+    public var contractFailures: [FuzzFailure] { failures.filter { !$0.outsideContract } }
+    /// The failures on inputs outside an engine's contract (duplicate identifiers for an engine
+    /// that does not promise them): reported and saved so the behaviour is known, printed as
+    /// "outside the engine's contract", but not a failed run.
+    public var outsideContract: [FuzzFailure] { failures.filter(\.outsideContract) }
 }
 
 /// Regenerates the input for `choices` at `size` and checks `property` on `subject`.
@@ -132,7 +178,13 @@ public func reproduce(
 }
 
 /// Runs the properties on generated inputs until the time or input limit, shrinking every new
-/// failure (one per signature) to a minimal counterexample.
+/// failure (one per signature, counted apart inside and outside the contract) to a minimal
+/// counterexample.
+///
+/// Shrinking keeps the signature and the contract marking: a candidate counts only when it fails
+/// the same way on an input that is, like the original, inside (or outside) the engine's contract.
+/// An engine that throws ``EngineFailure`` fails with `engine-failed/<subject>/<kind>` and is
+/// shrunk like any failure.
 ///
 /// - Parameter progress: called about four times a second from a worker thread.
 public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (FuzzProgress) -> Void = { _ in }) -> FuzzReport {
@@ -166,11 +218,13 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                 for property in options.properties {
                     checks += 1
                     guard let failure = property.check(input, subject) else { continue }
-                    let isNew = shared.withLock { $0.signatures.insert(failure.signature).inserted }
+                    let key = failure.signature + (failure.outsideContract ? " (outside the contract)" : "")
+                    let isNew = shared.withLock { $0.signatures.insert(key).inserted }
                     guard isNew else { continue }
                     let (shrunk, attempts) = shrink(source.choices, budget: options.shrinkBudget) { candidate in
                         guard let again = reproduce(candidate, size: size, property: property, subject: subject),
-                            again.failure.signature == failure.signature
+                            again.failure.signature == failure.signature,
+                            again.failure.outsideContract == failure.outsideContract
                         else { return nil }
                         return again.consumed
                     }
@@ -217,9 +271,9 @@ public let fuzzTargetMaxSize = 32
 public func checkFuzzerInput(_ bytes: [UInt8]) -> (failure: PropertyFailure, input: FuzzCase)? {
     var source = DataSource(bytes: bytes)
     let input = FuzzCase.generator(maxSize: fuzzTargetMaxSize).generate(&source)
-    for kind in EngineKind.allCases {
+    for subject in FuzzSubject.builtIns {
         for property in Property.allCases {
-            if let failure = property.check(input, .engine(kind)) { return (failure, input) }
+            if let failure = property.check(input, subject) { return (failure, input) }
         }
     }
     return nil

@@ -2,118 +2,230 @@ import DiffLabBatch
 import DiffLabCore
 import DiffLabEngines
 
-/// What the fuzzer checks: an engine, or a variant of one with a piece replaced.
+/// What the fuzzer checks: an engine of either kind, or a variant of one with a piece replaced.
 ///
-/// The three pieces mirror how a diff is made: an engine's pairing (``matching``), the shared
-/// derivation of moves and updates (``derive``), and the batch conversion (``batch``). The harness
-/// tests (deliberately broken variants) swap one piece to prove the properties catch the bug.
+/// A subject is one of two levels:
+/// - **pairing** (built from a ``DiffEngine`` by ``init(_:)-(DiffEngine)``, or from pieces): its
+///   three pieces mirror how a diff is made — the engine's pairing (``matching``), the shared
+///   derivation of moves and updates (``derive``) and the batch conversion (``batch``) — plus its
+///   staged changesets of sectioned lists (``staged``). Every property is checked on the pairing
+///   itself. The harness tests (deliberately broken variants) swap one piece to prove the
+///   properties catch the bug.
+/// - **result** (built from a ``ChangesetEngine`` by ``init(_:)-(ChangesetEngine)``): only its
+///   answers (``changes``) are seen, and every property that needs only results is checked on
+///   them: the flat result, the engine's own batch form and stages, and the promises it declares.
+///
+/// What goes beyond soundness is decided by ``promises`` (its ``EnginePromises/reference`` and
+/// ``EnginePromises/minimalMoves``). An input that repeats an identifier is outside the contract
+/// of a subject that does not promise ``EnginePromises/supportsDuplicates``: it is still checked,
+/// and a failure on it is marked ``PropertyFailure/outsideContract``.
+///
+/// For a type that conforms to both engine protocols `FuzzSubject(engine)` is ambiguous: wrap it
+/// in a type that conforms to one, or use a pieces initializer.
 public struct FuzzSubject: Sendable {
-    /// Which reference the subject's pairing must agree with, beyond the properties every engine
-    /// meets.
-    public enum Semantics: Sendable {
-        /// Must equal ``HeckelEngine`` exactly (heckel, hashmap).
-        case heckel
-        /// Must pair along a minimal edit script (myers).
-        case minimalScript
-        /// No extra reference (stdlib).
-        case none
-    }
+    /// The sectioned lists staged changesets are computed on.
+    public typealias Sections = SectionedList<Int, FuzzItem>
+    /// A result-level engine's answer for two lists, or why it gave none.
+    public typealias Changes = @Sendable ([FuzzItem], [FuzzItem]) throws(EngineFailure) -> EngineChanges<FuzzItem>
 
-    /// The name in reports and signatures.
+    /// The name in reports, signatures and regression files.
     public var name: String
-    /// The shipped engine this subject is, if any (staged changesets need one).
-    public var engine: EngineKind?
-    /// The reference the pairing must agree with.
-    public var semantics: Semantics
-    /// Pairs two lists.
-    public var matching: @Sendable ([FuzzItem], [FuzzItem]) -> Matching
-    /// Derives a result from a pairing.
+    /// What the engine promises; its ``EnginePromises/reference`` decides the differential checks.
+    public var promises: EnginePromises
+    /// Pairs two lists (pairing level); `nil` for a result-level subject.
+    public var matching: (@Sendable ([FuzzItem], [FuzzItem]) -> Matching)?
+    /// Derives a result from a pairing (pairing level).
     public var derive: @Sendable (Matching, MoveStrategy) -> DiffResult
-    /// Converts a result for one batch update.
+    /// Converts a result for one batch update (pairing level).
     public var batch: @Sendable (DiffResult) -> DiffResult
+    /// Staged changesets of sectioned lists (pairing level); `nil` skips `staged-valid`.
+    public var staged: (@Sendable (Sections, Sections) -> StagedChangeset<Int, FuzzItem>)?
+    /// The engine's answer (result level); `nil` for a pairing-level subject.
+    public var changes: Changes?
 
-    /// A subject from its pieces; `derive` and `batch` default to the shipped ones.
+    /// The reference the subject must agree with (``EnginePromises/reference``).
+    public var reference: EngineReference { promises.reference }
+    /// Whether the subject is pairing-level (its ``matching`` is known).
+    public var isPairing: Bool { matching != nil }
+
+    /// A pairing-level subject from its pieces; `derive` and `batch` default to the shipped ones.
     public init(
-        name: String, engine: EngineKind? = nil, semantics: Semantics,
+        name: String, promises: EnginePromises = EnginePromises(),
         matching: @escaping @Sendable ([FuzzItem], [FuzzItem]) -> Matching,
         derive: @escaping @Sendable (Matching, MoveStrategy) -> DiffResult = { DiffResult(matching: $0, moves: $1) },
-        batch: @escaping @Sendable (DiffResult) -> DiffResult = { $0.forBatchUpdates() }
+        batch: @escaping @Sendable (DiffResult) -> DiffResult = { $0.forBatchUpdates() },
+        staged: (@Sendable (Sections, Sections) -> StagedChangeset<Int, FuzzItem>)? = nil
     ) {
         self.name = name
-        self.engine = engine
-        self.semantics = semantics
+        self.promises = promises
         self.matching = matching
         self.derive = derive
         self.batch = batch
+        self.staged = staged
+        self.changes = nil
     }
 
-    /// The shipped engine `kind`.
-    public static func engine(_ kind: EngineKind) -> FuzzSubject {
-        let semantics: Semantics =
-            switch kind {
-            case .heckel, .hashmap: .heckel
-            case .myers: .minimalScript
-            case .stdlib: .none
-            }
-        return FuzzSubject(
-            name: kind.rawValue, engine: kind, semantics: semantics,
-            matching: { kind.matching(from: $0, to: $1, comparison: .equality) })
+    /// A result-level subject from its answer function.
+    public init(name: String, promises: EnginePromises = EnginePromises(), changes: @escaping Changes) {
+        self.name = name
+        self.promises = promises
+        self.matching = nil
+        self.derive = { DiffResult(matching: $0, moves: $1) }
+        self.batch = { $0.forBatchUpdates() }
+        self.staged = nil
+        self.changes = changes
     }
 
-    /// The subject's diff of `old` into `new`.
+    /// The pairing-level subject of any ``DiffEngine``: its name, its promises, its pairing under
+    /// ``ComparisonOption/equality`` and its staged changesets (``StagedChangeset``).
+    ///
+    /// The closures capture the concrete engine, so a built-in engine stays generic-specialized.
+    @inlinable
+    public init<Engine: DiffEngine>(_ engine: Engine) {
+        self.init(
+            name: engine.name, promises: engine.promises,
+            matching: { engine.matching(from: $0, to: $1, comparison: .equality) },
+            staged: { StagedChangeset(from: $0, to: $1, engine: engine, comparison: .equality) })
+    }
+
+    /// The result-level subject of any ``ChangesetEngine``: its name, its promises and its answers
+    /// under ``ComparisonOption/equality``.
+    @inlinable
+    public init<Engine: ChangesetEngine>(_ engine: Engine) {
+        self.init(name: engine.name, promises: engine.promises) {
+            (old: [FuzzItem], new: [FuzzItem]) throws(EngineFailure) -> EngineChanges<FuzzItem> in
+            try engine.changes(from: old, to: new, comparison: .equality)
+        }
+    }
+
+    /// The engines DiffLab ships, pairing-level: heckel, hashmap, myers, stdlib.
+    public static let builtIns: [FuzzSubject] = [
+        FuzzSubject(HeckelEngine()), FuzzSubject(HashMapEngine()), FuzzSubject(MyersEngine()),
+        FuzzSubject(StdlibEngine()),
+    ]
+
+    /// The pairing-level subject's diff of `old` into `new`.
+    ///
+    /// - Precondition: the subject is pairing-level (``isPairing``).
     public func diff(_ old: [FuzzItem], _ new: [FuzzItem], _ moves: MoveStrategy) -> DiffResult {
-        derive(matching(old, new), moves)
+        guard let matching else { preconditionFailure("FuzzSubject.diff: '\(name)' is a result-level subject") }
+        return derive(matching(old, new), moves)
+    }
+
+    /// Whether `input` is outside what the subject promises for `property`: it repeats an
+    /// identifier (an item's, or for `staged-valid` on a pairing subject a section's) and the
+    /// subject does not promise ``EnginePromises/supportsDuplicates``.
+    public func isOutsideContract(_ input: FuzzCase, for property: Property) -> Bool {
+        guard !promises.supportsDuplicates else { return false }
+        if !input.hasUniqueIdentifiers { return true }
+        guard property == .stagedValid, isPairing else { return false }
+        let old = input.oldSections.sections.map(\.id)
+        let new = input.newSections.sections.map(\.id)
+        return Set(old).count != old.count || Set(new).count != new.count
     }
 }
 
 /// A property that failed, with a signature naming the bug (so shrinking keeps the same one).
 public struct PropertyFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `property/subject/detail`, e.g. `batch-valid/hashmap/offsets/stale-content`.
+    /// `property/subject/detail`, e.g. `batch-valid/hashmap/offsets/stale-content`, or
+    /// `engine-failed/subject/kind` when the engine gave no answer (``EngineFailure/Kind``).
     public var signature: String
     /// What went wrong, in words.
     public var message: String
-    /// `signature: message`.
-    public var description: String { "\(signature): \(message)" }
+    /// Whether the input was outside the engine's contract (it repeats an identifier and the
+    /// engine does not promise duplicates; see ``FuzzSubject/isOutsideContract(_:for:)``). Such a
+    /// failure is reported and saved, but is not a broken promise.
+    public var outsideContract: Bool
+
+    /// A failure with `signature` and `message`, inside the contract unless said otherwise.
+    public init(signature: String, message: String, outsideContract: Bool = false) {
+        self.signature = signature
+        self.message = message
+        self.outsideContract = outsideContract
+    }
+
+    /// `signature: message`, and `(outside the engine's contract)` when it is.
+    public var description: String {
+        "\(signature): \(message)" + (outsideContract ? " (outside the engine's contract)" : "")
+    }
 }
 
-/// The properties every engine and move strategy is checked against.
+/// The properties every engine is checked against.
+///
+/// On a pairing-level subject each property checks the pairing and both move strategies; on a
+/// result-level subject, the engine's answers (see each case). An engine that gives no answer
+/// (throws ``EngineFailure``) fails whichever property asked, with signature
+/// `engine-failed/<subject>/<kind>`.
 public enum Property: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
-    /// `forBatchUpdates()` passes the UIKit validator and the applier turns the old list into the
-    /// new one, identity and content.
+    /// The batch form (pairing: `forBatchUpdates()`; result: the engine's own ``EngineChanges/batch``
+    /// or DiffLab's conversion of its checked flat result) passes the UIKit validator and the
+    /// applier turns the old list into the new one, identity and content.
     case batchValid = "batch-valid"
-    /// Staged changesets of the sectioned lists validate stage by stage and end at the new model.
+    /// Staged changesets (pairing: ``StagedChangeset`` of the sectioned lists; result: the
+    /// engine's own ``EngineChanges/stages``, if any) validate stage by stage, identity and
+    /// content, and end at the new model.
     case stagedValid = "staged-valid"
-    /// The raw result (updates as reloads, moves as moves) applied UIKit's way gives the new list;
-    /// the pairing is sound; no spurious or missed updates when identifiers are unique.
+    /// The raw result (updates as reloads, moves as moves) is well formed, applied UIKit's way
+    /// gives the new list, pairs equal identifiers only (result: the pairing it implies, see
+    /// ``impliedMatching(_:)``); no spurious or missed updates when identifiers are unique.
     case rawSound = "raw-sound"
-    /// heckel == hashmap always; all engines agree on unique identifiers with minimal moves;
-    /// myers' script is minimal (O(n·m) LCS oracle); minimal moves are the fewest (brute force).
+    /// The declared reference holds: `heckel` equals ``HeckelEngine``; engines that agree on
+    /// unique identifiers do; a `minimal-script` engine keeps a longest common subsequence
+    /// (O(n·m) oracle, lists up to 48); moves promised minimal are the fewest for the pairing
+    /// (brute force up to 9 pairs, patience sorting above). Pairing subjects also check that
+    /// `minimal` never moves more than `offsets`.
     case differential
-    /// diff(a, a) is empty; diff(a, b) mirrors diff(b, a); identifier lookups are consistent.
+    /// diff(a, a) is empty; diff(a, b) mirrors diff(b, a) where the reference implies it;
+    /// identifier lookups are consistent (pairing).
     case metamorphic
     /// The sanitizer's output of a corrupted batch update validates, but for section counts (the
     /// one class it documents it cannot fix), and a valid update passes unchanged.
     case sanitizer
-    /// The same input gives the same output.
+    /// The same input gives the same output (result: flat result, batch form and stages).
     case deterministic
 
     /// The property's name.
     public var description: String { rawValue }
 
     /// Checks `subject` on `input`; `nil` when the property holds.
+    ///
+    /// The failure is marked ``PropertyFailure/outsideContract`` when the input is outside the
+    /// subject's contract (``FuzzSubject/isOutsideContract(_:for:)``).
     public func check(_ input: FuzzCase, _ subject: FuzzSubject) -> PropertyFailure? {
         func fail(_ detail: String, _ message: String) -> PropertyFailure {
             PropertyFailure(signature: "\(rawValue)/\(subject.name)/\(detail)", message: message)
         }
-        switch self {
-        case .batchValid: return checkBatchValid(input, subject, fail)
-        case .stagedValid: return checkStaged(input, subject, fail)
-        case .rawSound: return checkRawSound(input, subject, fail)
-        case .differential: return checkDifferential(input, subject, fail)
-        case .metamorphic: return checkMetamorphic(input, subject, fail)
-        case .sanitizer: return checkSanitizer(input, subject, fail)
-        case .deterministic: return checkDeterministic(input, subject, fail)
+        var failure: PropertyFailure?
+        if let matching = subject.matching {
+            let pairing = PairingChecks(c: input, subject: subject, matching: matching, fail: fail)
+            switch self {
+            case .batchValid: failure = pairing.batchValid()
+            case .stagedValid: failure = pairing.staged()
+            case .rawSound: failure = pairing.rawSound()
+            case .differential: failure = pairing.differential()
+            case .metamorphic: failure = pairing.metamorphic()
+            case .sanitizer: failure = pairing.sanitizer()
+            case .deterministic: failure = pairing.deterministic()
+            }
+        } else if let changes = subject.changes {
+            let results = ResultChecks(
+                c: input, name: subject.name, promises: subject.promises, changes: changes, fail: fail)
+            do {
+                switch self {
+                case .batchValid: try results.batchValid()
+                case .stagedValid: try results.staged()
+                case .rawSound: try results.rawSound()
+                case .differential: try results.differential()
+                case .metamorphic: try results.metamorphic()
+                case .sanitizer: try results.sanitizer()
+                case .deterministic: try results.deterministic()
+                }
+            } catch {
+                failure = error
+            }
         }
+        failure?.outsideContract = subject.isOutsideContract(input, for: self)
+        return failure
     }
 }
 
@@ -121,26 +233,6 @@ typealias Fail = (String, String) -> PropertyFailure
 
 private func oneSection(_ items: [FuzzItem]) -> SectionedList<Int, FuzzItem> {
     SectionedList([.init(id: 0, items: items)])
-}
-
-private func checkBatchValid(_ c: FuzzCase, _ subject: FuzzSubject, _ fail: Fail) -> PropertyFailure? {
-    for moves in MoveStrategy.allCases {
-        let batch = subject.batch(subject.diff(c.old, c.new, moves))
-        if !batch.updates.isEmpty { return fail("\(moves)/updates-left", "the batch form still has updates \(batch.updates)") }
-        let update = BatchUpdate(batch)
-        if let violation = update.violations().first {
-            return fail("\(moves)/\(violation.rule)", violation.message)
-        }
-        do {
-            let application = try update.apply(to: oneSection(c.old), expecting: oneSection(c.new))
-            if let mismatch = application.mismatches.first {
-                return fail("\(moves)/\(mismatchKind(mismatch))", "\(mismatch)")
-            }
-        } catch {
-            return fail("\(moves)/invalid", error.description)
-        }
-    }
-    return nil
 }
 
 private func mismatchKind(_ mismatch: ApplicationMismatch) -> String {
@@ -152,136 +244,354 @@ private func mismatchKind(_ mismatch: ApplicationMismatch) -> String {
     }
 }
 
-private func checkStaged(_ c: FuzzCase, _ subject: FuzzSubject, _ fail: Fail) -> PropertyFailure? {
-    guard let engine = subject.engine else { return nil }
-    let changeset: StagedChangeset<Int, FuzzItem> =
-        switch engine {
-        case .heckel: StagedChangeset(from: c.oldSections, to: c.newSections, engine: HeckelEngine())
-        case .hashmap: StagedChangeset(from: c.oldSections, to: c.newSections, engine: HashMapEngine())
-        case .myers: StagedChangeset(from: c.oldSections, to: c.newSections, engine: MyersEngine())
-        case .stdlib: StagedChangeset(from: c.oldSections, to: c.newSections, engine: StdlibEngine())
-        }
-    var previous = c.oldSections
-    for (k, stage) in changeset.stages.enumerated() {
-        if let violation = stage.changes.violations().first {
-            return fail("stage/\(violation.rule)", "stage \(k): \(violation.message)")
-        }
-        do {
-            if let mismatch = try stage.changes.apply(to: previous, expecting: stage.data).mismatches.first {
-                return fail("stage/\(mismatchKind(mismatch))", "stage \(k): \(mismatch)")
-            }
-        } catch {
-            return fail("stage/invalid", "stage \(k): \(error.description)")
-        }
-        previous = stage.data
+/// The first problem of `update` as one batch from `old` to `new`: a UIKit rule it breaks, or a
+/// difference of the applied outcome from `new` (identity and content). `prefix` starts the
+/// signature's detail, `context` the message.
+private func batchProblem(
+    _ update: BatchUpdate, from old: [FuzzItem], to new: [FuzzItem], _ prefix: String, _ context: String, _ fail: Fail
+) -> PropertyFailure? {
+    if let violation = update.violations().first {
+        return fail(prefix + violation.rule, context + violation.message)
     }
-    if previous != c.newSections { return fail("end", "the last stage's data is not the new model") }
-    return nil
-}
-
-private func checkRawSound(_ c: FuzzCase, _ subject: FuzzSubject, _ fail: Fail) -> PropertyFailure? {
-    let matching = subject.matching(c.old, c.new)
-    do { try matching.validate() } catch { return fail("matching-invalid", error.description) }
-    for (o, n) in matching.oldToNew.enumerated() where n >= 0 && c.old[o].id != c.new[n].id {
-        return fail("pairs-different-ids", "old \(o) (\(c.old[o].id)) paired with new \(n) (\(c.new[n].id))")
+    let application: BatchApplication<Int, FuzzItem>
+    do {
+        application = try update.apply(to: oneSection(old), expecting: oneSection(new))
+    } catch {
+        return fail(prefix + "invalid", context + error.description)
     }
-    for moves in MoveStrategy.allCases {
-        let result = subject.derive(matching, moves)
-        if let problem = uikitApplicationProblems(result, old: c.old, new: c.new).first {
-            return fail("\(moves)/apply", problem)
-        }
-        guard c.hasUniqueIdentifiers else { continue }
-        for (o, n) in zip(result.updates, result.updateDestinations) where c.old[o].content == c.new[n].content {
-            return fail("spurious-update", "old \(o) reported updated, but its content did not change")
-        }
-        let updated = Set(result.updates)
-        for (o, n) in matching.oldToNew.enumerated() where n >= 0 && !updated.contains(o) && c.old[o].content != c.new[n].content {
-            return fail("missed-update", "old \(o) → new \(n) changed content but is not reported updated")
-        }
+    if let mismatch = application.mismatches.first {
+        return fail(prefix + mismatchKind(mismatch), context + "\(mismatch)")
     }
     return nil
 }
 
-private func checkDifferential(_ c: FuzzCase, _ subject: FuzzSubject, _ fail: Fail) -> PropertyFailure? {
-    let heckel = HeckelEngine()
-    if subject.semantics == .heckel {
-        if subject.matching(c.old, c.new) != heckel.matching(from: c.old, to: c.new, comparison: .equality) {
-            return fail("differs-from-heckel", "the pairing differs from heckel's")
-        }
-        for moves in MoveStrategy.allCases where subject.diff(c.old, c.new, moves) != heckel.diff(from: c.old, to: c.new, moves: moves) {
-            return fail("\(moves)/differs-from-heckel", "the result differs from heckel's")
-        }
-    }
-    if c.hasUniqueIdentifiers && subject.diff(c.old, c.new, .minimal) != heckel.diff(from: c.old, to: c.new, moves: .minimal) {
-        return fail("unique-disagreement", "with unique identifiers and minimal moves, the result differs from heckel's")
-    }
-    if subject.semantics == .minimalScript && c.old.count <= 48 && c.new.count <= 48 {
-        let kept = MyersEngine().commonSubsequence(from: c.old, to: c.new).count
-        let oracle = lcsLength(c.old.map(\.id), c.new.map(\.id))
-        if kept != oracle {
-            return fail("script-not-minimal", "the edit script keeps \(kept) elements; a longest common subsequence has \(oracle)")
-        }
-    }
-    let matching = subject.matching(c.old, c.new)
-    let minimal = subject.derive(matching, .minimal)
-    let offsets = subject.derive(matching, .offsets)
-    if minimal.moves.count > offsets.moves.count {
-        return fail("minimal-above-offsets", "minimal has \(minimal.moves.count) moves, offsets \(offsets.moves.count)")
-    }
-    let paired = matching.newToOld.filter { $0 >= 0 }
-    if paired.count <= 9 {
-        let fewest = paired.count - bruteForceLongestIncreasing(paired)
-        if minimal.moves.count != fewest {
-            return fail("moves-not-minimal", "minimal reports \(minimal.moves.count) moves; the fewest is \(fewest)")
-        }
-    }
-    return nil
-}
-
-private func checkMetamorphic(_ c: FuzzCase, _ subject: FuzzSubject, _ fail: Fail) -> PropertyFailure? {
-    for moves in MoveStrategy.allCases where subject.diff(c.old, c.old, moves).hasChanges {
-        return fail("\(moves)/self-diff", "diff(old, old) reports changes")
-    }
-    let forward = subject.diff(c.old, c.new, .minimal)
-    let backward = subject.diff(c.new, c.old, .minimal)
-    let symmetricPairing = c.hasUniqueIdentifiers || subject.semantics != .none
-    if symmetricPairing && (forward.inserts.count != backward.deletes.count || forward.deletes.count != backward.inserts.count) {
-        return fail("mirror-inserts-deletes", "diff(a,b) has \(forward.inserts.count) inserts, \(forward.deletes.count) deletes; diff(b,a) \(backward.inserts.count), \(backward.deletes.count)")
-    }
-    if c.hasUniqueIdentifiers && (forward.updates.count != backward.updates.count || forward.moves.count != backward.moves.count) {
-        return fail("mirror-updates-moves", "diff(a,b) has \(forward.updates.count) updates, \(forward.moves.count) moves; diff(b,a) \(backward.updates.count), \(backward.moves.count)")
-    }
-    let lookup = ListDiff(old: c.old, new: c.new, result: forward)
-    for item in c.old {
-        let index = lookup.oldIndex(for: item.id)
-        if index != c.old.lastIndex(where: { $0.id == item.id }) {
-            return fail("lookup", "oldIndex(for: \(item.id)) is \(String(describing: index))")
-        }
-    }
-    for item in c.new where lookup.newIndex(for: item.id) != c.new.lastIndex(where: { $0.id == item.id }) {
-        return fail("lookup", "newIndex(for: \(item.id)) is wrong")
-    }
-    return nil
-}
-
-private func checkSanitizer(_ c: FuzzCase, _ subject: FuzzSubject, _ fail: Fail) -> PropertyFailure? {
-    let clean = BatchUpdate(subject.batch(subject.diff(c.old, c.new, .offsets)))
+/// The sanitizer's contract on a clean batch update and its corruptions.
+private func sanitizerProblem(_ clean: BatchUpdate, _ corruptions: [Corruption], _ fail: Fail) -> PropertyFailure? {
     if clean.isValid && clean.sanitized() != clean {
         return fail("changed-valid-update", "the sanitizer changed a valid update")
     }
-    let corrupted = corrupt(clean, with: c.corruptions)
-    let output = corrupted.sanitized()
+    let output = corrupt(clean, with: corruptions).sanitized()
     if let violation = output.violations().first(where: { $0.rule != "section-count" }) {
         return fail("still-invalid/\(violation.rule)", violation.message)
     }
     return nil
 }
 
-private func checkDeterministic(_ c: FuzzCase, _ subject: FuzzSubject, _ fail: Fail) -> PropertyFailure? {
-    for moves in MoveStrategy.allCases where subject.diff(c.old, c.new, moves) != subject.diff(c.old, c.new, moves) {
-        return fail("\(moves)", "two runs on the same input differ")
+/// The fewest moves a pairing allows: paired elements outside one longest increasing run.
+/// Brute force (every subset) up to 9 pairs, patience sorting (``MoveStrategy/minimal``) above.
+private func fewestMoves(_ matching: Matching) -> Int {
+    let paired = matching.newToOld.filter { $0 >= 0 }
+    if paired.count <= 9 { return paired.count - bruteForceLongestIncreasing(paired) }
+    return DiffResult(matching: matching, moves: .minimal).moves.count
+}
+
+/// The properties on a pairing-level subject: the pairing, both move strategies.
+private struct PairingChecks {
+    let c: FuzzCase
+    let subject: FuzzSubject
+    let matching: @Sendable ([FuzzItem], [FuzzItem]) -> Matching
+    let fail: Fail
+
+    func diff(_ old: [FuzzItem], _ new: [FuzzItem], _ moves: MoveStrategy) -> DiffResult {
+        subject.derive(matching(old, new), moves)
+    }
+
+    func batchValid() -> PropertyFailure? {
+        for moves in MoveStrategy.allCases {
+            let batch = subject.batch(diff(c.old, c.new, moves))
+            if !batch.updates.isEmpty {
+                return fail("\(moves)/updates-left", "the batch form still has updates \(batch.updates)")
+            }
+            if let problem = batchProblem(BatchUpdate(batch), from: c.old, to: c.new, "\(moves)/", "", fail) {
+                return problem
+            }
+        }
+        return nil
+    }
+
+    func staged() -> PropertyFailure? {
+        guard let staged = subject.staged else { return nil }
+        let changeset = staged(c.oldSections, c.newSections)
+        var previous = c.oldSections
+        for (k, stage) in changeset.stages.enumerated() {
+            if let violation = stage.changes.violations().first {
+                return fail("stage/\(violation.rule)", "stage \(k): \(violation.message)")
+            }
+            do {
+                if let mismatch = try stage.changes.apply(to: previous, expecting: stage.data).mismatches.first {
+                    return fail("stage/\(mismatchKind(mismatch))", "stage \(k): \(mismatch)")
+                }
+            } catch {
+                return fail("stage/invalid", "stage \(k): \(error.description)")
+            }
+            previous = stage.data
+        }
+        if previous != c.newSections { return fail("end", "the last stage's data is not the new model") }
+        return nil
+    }
+
+    func rawSound() -> PropertyFailure? {
+        let matching = matching(c.old, c.new)
+        do { try matching.validate() } catch { return fail("matching-invalid", error.description) }
+        for (o, n) in matching.oldToNew.enumerated() where n >= 0 && c.old[o].id != c.new[n].id {
+            return fail("pairs-different-ids", "old \(o) (\(c.old[o].id)) paired with new \(n) (\(c.new[n].id))")
+        }
+        for moves in MoveStrategy.allCases {
+            let result = subject.derive(matching, moves)
+            if let problem = uikitApplicationProblems(result, old: c.old, new: c.new).first {
+                return fail("\(moves)/apply", problem)
+            }
+            guard c.hasUniqueIdentifiers else { continue }
+            if let problem = updateProblem(c, matching, result, fail) { return problem }
+        }
+        return nil
+    }
+
+    func differential() -> PropertyFailure? {
+        let heckel = HeckelEngine()
+        let reference = subject.reference
+        if reference == .heckel {
+            if matching(c.old, c.new) != heckel.matching(from: c.old, to: c.new, comparison: .equality) {
+                return fail("differs-from-heckel", "the pairing differs from heckel's")
+            }
+            for moves in MoveStrategy.allCases where diff(c.old, c.new, moves) != heckel.diff(from: c.old, to: c.new, moves: moves) {
+                return fail("\(moves)/differs-from-heckel", "the result differs from heckel's")
+            }
+        }
+        if reference.agreesOnUniqueIdentifiers && c.hasUniqueIdentifiers
+            && diff(c.old, c.new, .minimal) != heckel.diff(from: c.old, to: c.new, moves: .minimal)
+        {
+            return fail("unique-disagreement", "with unique identifiers and minimal moves, the result differs from heckel's")
+        }
+        let matching = matching(c.old, c.new)
+        let minimal = subject.derive(matching, .minimal)
+        if reference == .minimalScript, let problem = scriptProblem(c, matching, moveCount: minimal.moves.count, fail) {
+            return problem
+        }
+        let offsets = subject.derive(matching, .offsets)
+        if minimal.moves.count > offsets.moves.count {
+            return fail("minimal-above-offsets", "minimal has \(minimal.moves.count) moves, offsets \(offsets.moves.count)")
+        }
+        if matching.newToOld.count(where: { $0 >= 0 }) <= 9 {
+            let fewest = fewestMoves(matching)
+            if minimal.moves.count != fewest {
+                return fail("moves-not-minimal", "minimal reports \(minimal.moves.count) moves; the fewest is \(fewest)")
+            }
+        }
+        return nil
+    }
+
+    func metamorphic() -> PropertyFailure? {
+        for moves in MoveStrategy.allCases where diff(c.old, c.old, moves).hasChanges {
+            return fail("\(moves)/self-diff", "diff(old, old) reports changes")
+        }
+        let forward = diff(c.old, c.new, .minimal)
+        let backward = diff(c.new, c.old, .minimal)
+        // As before result-level engines: myers' script pairing mirrors on duplicates too (a
+        // result-level `minimal-script` engine is only held to the mirror on unique identifiers).
+        let symmetricPairing = c.hasUniqueIdentifiers || subject.reference == .heckel || subject.reference == .minimalScript
+        if let problem = mirrorProblem(
+            forward, backward, insertsDeletes: symmetricPairing, updates: c.hasUniqueIdentifiers,
+            moves: c.hasUniqueIdentifiers, fail)
+        {
+            return problem
+        }
+        let lookup = ListDiff(old: c.old, new: c.new, result: forward)
+        for item in c.old {
+            let index = lookup.oldIndex(for: item.id)
+            if index != c.old.lastIndex(where: { $0.id == item.id }) {
+                return fail("lookup", "oldIndex(for: \(item.id)) is \(String(describing: index))")
+            }
+        }
+        for item in c.new where lookup.newIndex(for: item.id) != c.new.lastIndex(where: { $0.id == item.id }) {
+            return fail("lookup", "newIndex(for: \(item.id)) is wrong")
+        }
+        return nil
+    }
+
+    func sanitizer() -> PropertyFailure? {
+        sanitizerProblem(BatchUpdate(subject.batch(diff(c.old, c.new, .offsets))), c.corruptions, fail)
+    }
+
+    func deterministic() -> PropertyFailure? {
+        for moves in MoveStrategy.allCases where diff(c.old, c.new, moves) != diff(c.old, c.new, moves) {
+            return fail("\(moves)", "two runs on the same input differ")
+        }
+        return nil
+    }
+}
+
+/// With unique identifiers: no reported update whose content did not change, no changed pair left
+/// unreported. `matching` is the pairing `result` reports (its own or the implied one).
+private func updateProblem(_ c: FuzzCase, _ matching: Matching, _ result: DiffResult, _ fail: Fail) -> PropertyFailure? {
+    for (o, n) in zip(result.updates, result.updateDestinations) where c.old[o].content == c.new[n].content {
+        return fail("spurious-update", "old \(o) reported updated, but its content did not change")
+    }
+    let updated = Set(result.updates)
+    for (o, n) in matching.oldToNew.enumerated() where n >= 0 && !updated.contains(o) && c.old[o].content != c.new[n].content {
+        return fail("missed-update", "old \(o) → new \(n) changed content but is not reported updated")
     }
     return nil
+}
+
+/// A `minimal-script` engine keeps (pairs without moving) as many elements as a longest common
+/// subsequence of the identifier lists holds. Checked on lists up to 48 (the oracle is O(n·m)).
+private func scriptProblem(_ c: FuzzCase, _ matching: Matching, moveCount: Int, _ fail: Fail) -> PropertyFailure? {
+    guard c.old.count <= 48 && c.new.count <= 48 else { return nil }
+    let kept = matching.newToOld.count(where: { $0 >= 0 }) - moveCount
+    let oracle = lcsLength(c.old.map(\.id), c.new.map(\.id))
+    guard kept != oracle else { return nil }
+    return fail("script-not-minimal", "the edit script keeps \(kept) elements; a longest common subsequence has \(oracle)")
+}
+
+/// diff(a, b) against diff(b, a): inserts and deletes swap, update and move counts agree, each
+/// where asked.
+private func mirrorProblem(
+    _ forward: DiffResult, _ backward: DiffResult, insertsDeletes: Bool, updates: Bool, moves: Bool, _ fail: Fail
+) -> PropertyFailure? {
+    if insertsDeletes && (forward.inserts.count != backward.deletes.count || forward.deletes.count != backward.inserts.count) {
+        return fail("mirror-inserts-deletes", "diff(a,b) has \(forward.inserts.count) inserts, \(forward.deletes.count) deletes; diff(b,a) \(backward.inserts.count), \(backward.deletes.count)")
+    }
+    if (updates && forward.updates.count != backward.updates.count) || (moves && forward.moves.count != backward.moves.count) {
+        return fail("mirror-updates-moves", "diff(a,b) has \(forward.updates.count) updates, \(forward.moves.count) moves; diff(b,a) \(backward.updates.count), \(backward.moves.count)")
+    }
+    return nil
+}
+
+/// The properties on a result-level subject: its flat result, batch form and stages, as answered.
+private struct ResultChecks {
+    let c: FuzzCase
+    let name: String
+    let promises: EnginePromises
+    let changes: FuzzSubject.Changes
+    let fail: Fail
+
+    /// The engine's answer; no answer is a failure `engine-failed/<subject>/<kind>`.
+    func answer(_ old: [FuzzItem], _ new: [FuzzItem]) throws(PropertyFailure) -> EngineChanges<FuzzItem> {
+        do {
+            return try changes(old, new)
+        } catch {
+            throw PropertyFailure(signature: "engine-failed/\(name)/\(error.kind.rawValue)", message: error.message)
+        }
+    }
+
+    /// `result` checked against the lengths; rejected is a failure `detail`.
+    func checked(_ result: EngineResult, _ oldCount: Int, _ newCount: Int, _ detail: String, _ context: String = "")
+        throws(PropertyFailure) -> DiffResult
+    {
+        do {
+            return try DiffResult(checking: result, oldCount: oldCount, newCount: newCount)
+        } catch {
+            throw fail(detail, context + "the engine's result is malformed: \(error.description) (\(result))")
+        }
+    }
+
+    /// The engine's own batch form, or DiffLab's conversion of its flat result.
+    func batchForm(_ answer: EngineChanges<FuzzItem>) throws(PropertyFailure) -> DiffResult {
+        if let batch = answer.batch { return try checked(batch, c.old.count, c.new.count, "batch-malformed") }
+        return try checked(answer.result, c.old.count, c.new.count, "malformed").forBatchUpdates()
+    }
+
+    func batchValid() throws(PropertyFailure) {
+        let batch = try batchForm(try answer(c.old, c.new))
+        if let problem = batchProblem(BatchUpdate(batch), from: c.old, to: c.new, "", "", fail) { throw problem }
+    }
+
+    func staged() throws(PropertyFailure) {
+        guard let stages = try answer(c.old, c.new).stages else { return }
+        var previous = c.old
+        for (k, stage) in stages.enumerated() {
+            let context = "stage \(k): "
+            let result = try checked(stage.changes, previous.count, stage.data.count, "stage/malformed", context)
+            if let problem = batchProblem(BatchUpdate(result), from: previous, to: stage.data, "stage/", context, fail) {
+                throw problem
+            }
+            previous = stage.data
+        }
+        if previous != c.new { throw fail("end", "the last stage's data is not the new list") }
+    }
+
+    func rawSound() throws(PropertyFailure) {
+        let flat = try checked(try answer(c.old, c.new).result, c.old.count, c.new.count, "malformed")
+        if let problem = uikitApplicationProblems(flat, old: c.old, new: c.new).first { throw fail("apply", problem) }
+        let implied = impliedMatching(flat)
+        for (o, n) in implied.oldToNew.enumerated() where n >= 0 && c.old[o].id != c.new[n].id {
+            throw fail("pairs-different-ids", "old \(o) (\(c.old[o].id)) lands at new \(n) (\(c.new[n].id))")
+        }
+        for (o, n) in zip(flat.updates, flat.updateDestinations) where implied.oldToNew[o] != n {
+            throw fail("update-destination", "old \(o) is reported updated at new \(n), but lands at new \(implied.oldToNew[o])")
+        }
+        if c.hasUniqueIdentifiers, let problem = updateProblem(c, implied, flat, fail) { throw problem }
+    }
+
+    func differential() throws(PropertyFailure) {
+        let flat = try checked(try answer(c.old, c.new).result, c.old.count, c.new.count, "malformed")
+        let implied = impliedMatching(flat)
+        let heckel = HeckelEngine()
+        let reference = promises.reference
+        if reference == .heckel && implied != heckel.matching(from: c.old, to: c.new, comparison: .equality) {
+            throw fail("differs-from-heckel", "the pairing the result implies, or its updates, differ from heckel's")
+        }
+        if reference.agreesOnUniqueIdentifiers && c.hasUniqueIdentifiers {
+            let expected = heckel.diff(from: c.old, to: c.new, moves: .minimal)
+            if flat.inserts != expected.inserts || flat.deletes != expected.deletes || flat.updates != expected.updates
+                || flat.updateDestinations != expected.updateDestinations
+            {
+                throw fail("unique-disagreement", "with unique identifiers, the inserts, deletes or updates differ from heckel's")
+            }
+            if promises.minimalMoves && flat.moves.count != expected.moves.count {
+                throw fail("unique-move-count", "with unique identifiers, \(flat.moves.count) moves; heckel's minimal count is \(expected.moves.count)")
+            }
+        }
+        if reference == .minimalScript, let problem = scriptProblem(c, implied, moveCount: flat.moves.count, fail) {
+            throw problem
+        }
+        if promises.minimalMoves {
+            let fewest = fewestMoves(implied)
+            if flat.moves.count != fewest {
+                throw fail("moves-not-minimal", "\(flat.moves.count) moves; the fewest for the engine's own pairing is \(fewest)")
+            }
+        }
+    }
+
+    func metamorphic() throws(PropertyFailure) {
+        let same = try answer(c.old, c.old).result
+        if same.changeCount > 0 { throw fail("self-diff", "diff(old, old) reports changes: \(same)") }
+        let reference = promises.reference
+        let unique = c.hasUniqueIdentifiers && reference.agreesOnUniqueIdentifiers
+        guard unique || reference == .heckel else { return }
+        let forward = try checked(try answer(c.old, c.new).result, c.old.count, c.new.count, "malformed")
+        let backward = try checked(try answer(c.new, c.old).result, c.new.count, c.old.count, "mirror-malformed", "diff(b,a): ")
+        if let problem = mirrorProblem(
+            forward, backward, insertsDeletes: true, updates: unique, moves: unique && promises.minimalMoves, fail)
+        {
+            throw problem
+        }
+    }
+
+    func sanitizer() throws(PropertyFailure) {
+        let clean = BatchUpdate(try batchForm(try answer(c.old, c.new)))
+        if let problem = sanitizerProblem(clean, c.corruptions, fail) { throw problem }
+    }
+
+    func deterministic() throws(PropertyFailure) {
+        let first = try answer(c.old, c.new)
+        let second = try answer(c.old, c.new)
+        if first.result.sorted != second.result.sorted { throw fail("flat", "two runs on the same input differ") }
+        if first.batch?.sorted != second.batch?.sorted { throw fail("batch", "two runs give different batch forms") }
+        let stages = (first.stages ?? []).map { ($0.data, $0.changes.sorted) }
+        let again = (second.stages ?? []).map { ($0.data, $0.changes.sorted) }
+        if (first.stages == nil) != (second.stages == nil) || !stages.elementsEqual(again, by: { $0 == $1 }) {
+            throw fail("stages", "two runs give different stages")
+        }
+    }
+}
+
+extension EngineResult {
+    /// The same result with every list sorted: results that differ only in order compare equal.
+    fileprivate var sorted: EngineResult {
+        EngineResult(inserts: inserts.sorted(), deletes: deletes.sorted(), updates: updates.sorted(), moves: moves.sorted())
+    }
 }
 
 /// Applies corruptions to a one-section batch update.

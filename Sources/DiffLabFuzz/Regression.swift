@@ -1,6 +1,5 @@
 import DiffLabBatch
 import DiffLabCore
-import DiffLabEngines
 import DiffLabJSON
 
 /// A saved counterexample: the shrunk input of a failure, replayed by `difflab replay` and by the
@@ -13,8 +12,12 @@ public struct RegressionCase: Sendable, Hashable {
     public var signature: String
     /// The property to check.
     public var property: Property
-    /// The subject it failed on (an engine name, or a variant's name).
+    /// The engine it failed on (a ``FuzzSubject/name``); ``replay(on:)`` requires it among the
+    /// subjects it checks.
     public var subject: String
+    /// Whether the input was outside the engine's contract when found (see
+    /// ``PropertyFailure/outsideContract``).
+    public var outsideContract: Bool
     /// The message when it was found.
     public var message: String
     /// The input.
@@ -29,6 +32,7 @@ public struct RegressionCase: Sendable, Hashable {
         signature = failure.failure.signature
         property = failure.property
         subject = failure.subject
+        outsideContract = failure.outsideContract
         message = failure.failure.message
         input = failure.input
         choices = failure.choices
@@ -36,17 +40,48 @@ public struct RegressionCase: Sendable, Hashable {
         seed = failure.seed
     }
 
-    /// A file name for the case: its signature with every character outside `[A-Za-z0-9-]` as `_`.
+    /// A file name for the case: its signature with every character outside `[A-Za-z0-9-]` as `_`,
+    /// and `_outside-contract` for a case outside the engine's contract (so it never overwrites
+    /// the in-contract case of the same signature).
     public var fileName: String {
-        String(signature.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "_" }) + ".json"
+        String(signature.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "_" })
+            + (outsideContract ? "_outside-contract" : "") + ".json"
     }
 
-    /// Checks the case's property on every shipped engine (a counterexample is a good input for
-    /// all of them).
+    /// Checks the case's property on every subject in `subjects` (a counterexample is a good input
+    /// for all of them).
     ///
+    /// Each failure is marked ``PropertyFailure/outsideContract`` for the subject it came from; a
+    /// caller that passes or fails a replay counts only the others.
+    ///
+    /// - Throws: ``UnknownEngineError`` when the engine the case names (``subject``) is not among
+    ///   `subjects`: a case is never silently replayed without its own engine.
     /// - Returns: the failures; empty when the regression is fixed.
-    public func replay() -> [PropertyFailure] {
-        EngineKind.allCases.compactMap { property.check(input, .engine($0)) }
+    /// - Complexity: the properties' cost on the input, per subject.
+    public func replay(on subjects: [FuzzSubject]) throws(UnknownEngineError) -> [PropertyFailure] {
+        guard subjects.contains(where: { $0.name == subject }) else {
+            throw UnknownEngineError(name: subject, known: subjects.map(\.name))
+        }
+        return subjects.compactMap { property.check(input, $0) }
+    }
+}
+
+/// A regression case names an engine that is not among the subjects it is replayed on.
+public struct UnknownEngineError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The engine the case names.
+    public var name: String
+    /// The engines it could have named.
+    public var known: [String]
+
+    /// The error for a case naming `name` when only `known` are under test.
+    public init(name: String, known: [String]) {
+        self.name = name
+        self.known = known
+    }
+
+    /// `"subject" 'x' is not an engine under test (expected one of: heckel, ...)`.
+    public var description: String {
+        "\"subject\" '\(name)' is not an engine under test (expected one of: \(known.joined(separator: ", ")))"
     }
 }
 
@@ -65,6 +100,7 @@ extension RegressionCase {
                 ("signature", .string(signature)),
                 ("property", .string(property.rawValue)),
                 ("subject", .string(subject)),
+                ("outsideContract", .bool(outsideContract)),
                 ("message", .string(message)),
                 ("profile", .string(input.profile.description)),
                 ("old", items(input.old)),
@@ -93,8 +129,8 @@ extension RegressionCase {
     ///
     /// Every field is checked, so a damaged file is an error, never a trap, a hang or a silently
     /// different case:
-    /// - `signature`, `property` (a ``Property`` name), `subject`: strings; `message`: a string
-    ///   (may be absent); `profile`: a ``MutationProfile`` name (absent: `mixed`);
+    /// - `signature`, `property` (a ``Property`` name), `subject` (the engine's name): strings;
+    ///   `message`: a string (may be absent); `outsideContract`: a boolean (absent: `false`); `profile`: a ``MutationProfile`` name (absent: `mixed`);
     /// - `old`, `new`: arrays of `[id, content]` integer pairs, at most ``maxItems`` each;
     /// - `oldSections`, `newSections`: arrays of `{"id": int, "items": [[id, content], ...]}`, at
     ///   most ``maxSections`` sections and ``maxItems`` items in all;
@@ -202,6 +238,13 @@ extension RegressionCase {
         }
         var message = ""
         if json["message"] != nil { message = try string("message") }
+        var outsideContract = false
+        if let value = json["outsideContract"] {
+            guard case .bool(let flag) = value else {
+                throw RegressionFormatError("\"outsideContract\" must be true or false, not \(value.briefDescription)")
+            }
+            outsideContract = flag
+        }
         var choices: [UInt64] = []
         if let value = json["choices"] {
             for (i, choice) in try array(value, "\"choices\"", max: Int.max).enumerated() {
@@ -211,6 +254,7 @@ extension RegressionCase {
         self.signature = signature
         self.property = property
         self.subject = subject
+        self.outsideContract = outsideContract
         self.message = message
         self.input = FuzzCase(
             old: old, new: new, profile: profile, duplicates: false, oldSections: try sections("oldSections"),

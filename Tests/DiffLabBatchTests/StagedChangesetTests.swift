@@ -53,8 +53,8 @@ struct StagedChangesetTests {
         #expect(StagedChangeset(from: m, to: m).stages.isEmpty)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func everyEngineGivesValidStagesEndingAtTheNewModel(engine: EngineKind) throws {
+    @Test(arguments: [HeckelEngine(), HashMapEngine(), MyersEngine(), StdlibEngine()] as [any DiffEngine])
+    func everyEngineGivesValidStagesEndingAtTheNewModel(engine: any DiffEngine) throws {
         var rng = SplitMix64(seed: 31)
         for _ in 0..<300 {
             let old = randomModel(&rng, sectionPool: 5, itemPool: 10)

@@ -8,7 +8,7 @@ struct BenchCellTests {
         #expect(cell.subject == validateSubjectName)
         #expect(cell.size == 1_000)
         #expect(cell.description == "validate:differencekit:int:1000")
-        cell.makeCall(seed: 1)()
+        _ = try cell.makeCall(seed: 1).run()
     }
 
     /// An absurd size made the measure worker try to generate 10^12 items (a hang, then out of
@@ -25,7 +25,7 @@ struct BenchCellTests {
     }
 
     @Test func unknownSubjectNamesTheSubjects() {
-        #expect(throws: BenchCellError.unknownSubject("validator")) { try BenchCell(parsing: "validator:differencekit:int:10") }
-        #expect(BenchCellError.unknownSubject("x").description.contains("hash-floor or validate"))
+        #expect(throws: BenchCellError.unknownSubject("validator", known: BenchSubject.builtIns.map(\.name))) { try BenchCell(parsing: "validator:differencekit:int:10") }
+        #expect(BenchCellError.unknownSubject("x", known: ["mine"]).description.contains("mine, hash-floor, validate"))
     }
 }

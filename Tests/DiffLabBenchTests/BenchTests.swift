@@ -84,7 +84,7 @@ struct BenchTests {
     }
 
     @Test func runBenchMeasuresReferenceAndFloorBesideEveryEngine() {
-        var options = BenchOptions(engines: [.hashmap], profiles: [.differencekit, .reverse], sizes: [200, 400], budget: 0.002, maxSamples: 5)
+        var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "hashmap" }, profiles: [.differencekit, .reverse], sizes: [200, 400], budget: 0.002, maxSamples: 5)
         options.maxCallSeconds = 10
         let records = runBench(options, allocator: "system")
         #expect(records.count == 2 * 2 * 3)
@@ -103,7 +103,7 @@ struct BenchTests {
     }
 
     @Test func slowMeasurementsAreSkippedWithAReason() {
-        var options = BenchOptions(engines: [.myers], profiles: [.reverse], sizes: [300, 30_000], budget: 0.002, maxSamples: 3)
+        var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "myers" }, profiles: [.reverse], sizes: [300, 30_000], budget: 0.002, maxSamples: 3)
         // Loose enough for the calls at 300 items on a loaded machine; the 30,000-item calls
         // project to 10,000 times as long.
         options.maxCallSeconds = 0.05
@@ -128,7 +128,7 @@ struct BenchTests {
         ("maxSamples", { @Sendable (o: inout BenchOptions) in o.maxSamples = 0 }),
     ] as [(String, @Sendable (inout BenchOptions) -> Void)])
     func outOfRangeOptionsAreTypedErrors(field: String, change: @Sendable (inout BenchOptions) -> Void) {
-        var options = BenchOptions(engines: [.hashmap], sizes: [100], budget: 0.01)
+        var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "hashmap" }, sizes: [100], budget: 0.01)
         #expect(throws: Never.self) { try options.validate() }
         change(&options)
         expectRejected(field) { () throws(ConfigurationError) in try options.validate() }
@@ -151,7 +151,7 @@ struct BenchTests {
     /// measured whatever the limit (the stdlib reference at 1M: minutes a call). Now the first
     /// size is probed at 1,000 items and skipped, saying so.
     @Test func theFirstSizeIsProbedAndSkippedBeyondTheLimit() {
-        var options = BenchOptions(engines: [.myers], profiles: [.reverse], sizes: [30_000], budget: 0.001, maxSamples: 2)
+        var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "myers" }, profiles: [.reverse], sizes: [30_000], budget: 0.001, maxSamples: 2)
         options.maxCallSeconds = 0.001
         options.minSamples = 1
         let records = runBench(options, allocator: "system")
@@ -169,7 +169,7 @@ struct BenchTests {
     /// A size skipped makes every larger size of that subject skipped too, even when an earlier,
     /// smaller measurement would project below the limit.
     @Test func sizesAfterASkippedOneAreSkipped() {
-        var options = BenchOptions(engines: [.myers], profiles: [.reverse], sizes: [300, 30_000, 60_000], budget: 0.001, maxSamples: 2)
+        var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "myers" }, profiles: [.reverse], sizes: [300, 30_000, 60_000], budget: 0.001, maxSamples: 2)
         options.maxCallSeconds = 0.001
         options.minSamples = 1
         let records = runBench(options, allocator: "system").filter { $0.engine == "myers" }

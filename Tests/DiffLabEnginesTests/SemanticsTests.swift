@@ -9,8 +9,8 @@ struct SemanticsTests {
     // MARK: Duplicate identifiers
 
     /// k-th new occurrence pairs with k-th old occurrence; the surplus new occurrence is an insert.
-    @Test(arguments: [EngineKind.heckel, .hashmap])
-    func heckelPairsKthWithKth(engine: EngineKind) {
+    @Test(arguments: builtInEngines("heckel", "hashmap"))
+    func heckelPairsKthWithKth(engine: any DiffEngine) {
         let m = engine.matching(from: [1, 1, 2], to: [2, 1, 1, 1])
         #expect(m.newToOld == [2, 0, 1, -1])
         let r = DiffResult(matching: m)
@@ -19,8 +19,8 @@ struct SemanticsTests {
         #expect(r.moves == [Move(from: 2, to: 0), Move(from: 0, to: 1), Move(from: 1, to: 2)])
     }
 
-    @Test(arguments: [EngineKind.heckel, .hashmap])
-    func heckelSurplusOldOccurrencesAreDeletes(engine: EngineKind) {
+    @Test(arguments: builtInEngines("heckel", "hashmap"))
+    func heckelSurplusOldOccurrencesAreDeletes(engine: any DiffEngine) {
         let r = engine.diff(from: [7, 7, 7], to: [7])
         #expect(r.deletes == [1, 2])
         #expect(r.inserts == [])
@@ -28,8 +28,8 @@ struct SemanticsTests {
     }
 
     /// IGListKit keeps one "updated" flag per identifier.
-    @Test(arguments: [EngineKind.heckel, .hashmap])
-    func heckelUpdateFlagIsPerIdentifier(engine: EngineKind) {
+    @Test(arguments: builtInEngines("heckel", "hashmap"))
+    func heckelUpdateFlagIsPerIdentifier(engine: any DiffEngine) {
         let old = [Item(1, 0), Item(1, 1), Item(2, 0)]
         let new = [Item(1, 0), Item(1, 0), Item(2, 0)]
         let r = engine.diff(from: old, to: new)
@@ -38,8 +38,8 @@ struct SemanticsTests {
     }
 
     /// Myers and the standard library flag each pair on its own.
-    @Test(arguments: [EngineKind.myers, .stdlib])
-    func otherEnginesFlagUpdatesPerPair(engine: EngineKind) {
+    @Test(arguments: builtInEngines("myers", "stdlib"))
+    func otherEnginesFlagUpdatesPerPair(engine: any DiffEngine) {
         let old = [Item(1, 0), Item(1, 1), Item(2, 0)]
         let new = [Item(1, 0), Item(1, 0), Item(2, 0)]
         let r = engine.diff(from: old, to: new)
@@ -50,7 +50,7 @@ struct SemanticsTests {
     /// Myers pairs duplicates through the common subsequence first: here the LCS keeps [1, 2],
     /// and the left-over 1s pair into a move.
     @Test func myersPairsDuplicatesByCommonSubsequence() {
-        let m = EngineKind.myers.matching(from: [1, 2, 1], to: [2, 1, 1])
+        let m = MyersEngine().matching(from: [1, 2, 1], to: [2, 1, 1])
         // LCS of 1 2 1 / 2 1 1 has length 2; heckel would pair old 0 with new 1 instead.
         #expect(m.newToOld.filter { $0 >= 0 }.count == 3)
         let r = DiffResult(matching: m)
@@ -60,8 +60,8 @@ struct SemanticsTests {
 
     // MARK: Updates and comparison options
 
-    @Test(arguments: EngineKind.allCases)
-    func contentUpdates(engine: EngineKind) {
+    @Test(arguments: builtInEngines)
+    func contentUpdates(engine: any DiffEngine) {
         let old = [Item(1, 0), Item(2, 0), Item(3, 0)]
         let new = [Item(3, 1), Item(2, 0), Item(1, 0)]
         let r = engine.diff(from: old, to: new)
@@ -78,8 +78,8 @@ struct SemanticsTests {
         #expect(uikitApplicationProblems(batch, old: old, new: new, batch: true).isEmpty)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func identityVersusEquality(engine: EngineKind) {
+    @Test(arguments: builtInEngines)
+    func identityVersusEquality(engine: any DiffEngine) {
         let shared = Box(1)
         let old = [shared, Box(2), Box(3, 0)]
         let new = [shared, Box(2), Box(3, 1)]
@@ -93,11 +93,11 @@ struct SemanticsTests {
 
     // MARK: Index paths and lookups
 
-    @Test(arguments: EngineKind.allCases)
-    func indexPathsUseFromAndToSections(engine: EngineKind) {
+    @Test(arguments: builtInEngines)
+    func indexPathsUseFromAndToSections(engine: any DiffEngine) {
         let old = [Item(1), Item(2), Item(3)]
         let new = [Item(3, 5), Item(4), Item(1)]
-        let r = engine.heckelLike.diff(from: old, to: new, fromSection: 2, toSection: 5)
+        let r = engine.diff(from: old, to: new, fromSection: 2, toSection: 5)
         #expect(r.deletes == [ItemIndexPath(section: 2, item: 1)])
         #expect(r.inserts == [ItemIndexPath(section: 5, item: 1)])
         #expect(r.updates == [ItemIndexPath(section: 2, item: 2)])
@@ -142,8 +142,8 @@ struct SemanticsTests {
 
     /// With duplicates IGListKit would drop reloads of all but the last occurrence; ours keeps
     /// every one.
-    @Test(arguments: EngineKind.allCases)
-    func batchKeepsEveryDuplicateReload(engine: EngineKind) {
+    @Test(arguments: builtInEngines)
+    func batchKeepsEveryDuplicateReload(engine: any DiffEngine) {
         let old = [Item(1, 0), Item(1, 0), Item(2)]
         let new = [Item(1, 1), Item(1, 1), Item(2)]
         let batch = engine.diff(from: old, to: new).forBatchUpdates()
@@ -156,9 +156,4 @@ struct SemanticsTests {
         let r = HashMapEngine().diff(from: [1, 2, 3], to: [3, 1])
         #expect(r.forBatchUpdates() == r)
     }
-}
-
-extension EngineKind {
-    /// The engine itself, as a concrete ``DiffEngine`` value for the protocol's extension methods.
-    fileprivate var heckelLike: any DiffEngine { engine }
 }

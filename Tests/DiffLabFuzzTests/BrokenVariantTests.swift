@@ -22,7 +22,7 @@ enum BrokenVariant: String, CaseIterable, Sendable, CustomTestStringConvertible 
         switch self {
         case .offByOneMoveTest:
             return FuzzSubject(
-                name: rawValue, semantics: .heckel,
+                name: rawValue, promises: EnginePromises(reference: .heckel),
                 matching: { heckel.matching(from: $0, to: $1, comparison: .equality) },
                 derive: { matching, strategy in
                     let right = DiffResult(matching: matching, moves: strategy)
@@ -43,7 +43,7 @@ enum BrokenVariant: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 })
         case .wrongDuplicatePairing:
             return FuzzSubject(
-                name: rawValue, semantics: .heckel,
+                name: rawValue, promises: EnginePromises(reference: .heckel),
                 matching: { old, new in
                     var occurrences: [Int: [Int]] = [:]
                     for (o, item) in old.enumerated() { occurrences[item.id, default: []].append(o) }
@@ -61,7 +61,7 @@ enum BrokenVariant: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 })
         case .lostUpdateFlag:
             return FuzzSubject(
-                name: rawValue, semantics: .heckel,
+                name: rawValue, promises: EnginePromises(reference: .heckel),
                 matching: { old, new in
                     var matching = heckel.matching(from: old, to: new, comparison: .equality)
                     if let last = matching.updated.lastIndex(of: true) { matching.updated[last] = false }
@@ -69,7 +69,7 @@ enum BrokenVariant: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 })
         case .batchForgetsReload:
             return FuzzSubject(
-                name: rawValue, semantics: .heckel,
+                name: rawValue, promises: EnginePromises(reference: .heckel),
                 matching: { heckel.matching(from: $0, to: $1, comparison: .equality) },
                 batch: { r in
                     let updated = Set(r.updates)
