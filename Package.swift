@@ -9,7 +9,9 @@
 //   DiffLabGate (regression-gate statistics and verdicts) and DiffLabReport (markdown reports with
 //   SVG plots) read measurements, not engines; the CLI drives them. The gate's summary formats
 //   numbers with DiffLabReport's formatters.
-//   DiffLabJSON is a leaf utility used by the CLI and later layers.
+//   DiffLabJSON is a leaf utility used by the CLI and later layers. DiffLabResults (on DiffLabJSON
+//   only) is the single home of DiffLab's own file schemas as typed records: bench, policy and
+//   the gate write and read their files through it.
 //   DiffLabCLI is the runner: the `difflab` command line as a library (`DiffLabRunner.main(engines:)`),
 //   with the one engine registry and the out-of-process engine protocol.
 //   DiffLab is the umbrella product: `import DiffLab` re-exports every public module.
@@ -29,6 +31,7 @@ let package = Package(
         .library(name: "DiffLabGate", targets: ["DiffLabGate"]),
         .library(name: "DiffLabReport", targets: ["DiffLabReport"]),
         .library(name: "DiffLabJSON", targets: ["DiffLabJSON"]),
+        .library(name: "DiffLabResults", targets: ["DiffLabResults"]),
         .library(name: "DiffLabRunner", targets: ["DiffLabCLI"]),
         .executable(name: "difflab", targets: ["difflab"]),
         // libFuzzer target: swift build -c release --sanitize=fuzzer --sanitize=address --product difflab-fuzz
@@ -41,16 +44,18 @@ let package = Package(
         .target(name: "DiffLabEngines", dependencies: ["DiffLabCore"]),
         .target(name: "DiffLabBatch", dependencies: ["DiffLabCore", "DiffLabEngines"]),
         .target(name: "DiffLabFuzz", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON"]),
-        .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON"]),
+        .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabResults"]),
         .target(name: "DiffLabJSON"),
-        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabReport"]),
-        .target(name: "DiffLabReport", dependencies: ["DiffLabJSON"]),
+        // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
+        .target(name: "DiffLabResults", dependencies: ["DiffLabJSON"]),
+        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabReport", "DiffLabResults"]),
+        .target(name: "DiffLabReport", dependencies: ["DiffLabJSON", "DiffLabResults"]),
         .target(
             name: "DiffLabCLI",
-            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport"]),
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport", "DiffLabResults"]),
         .target(
             name: "DiffLab",
-            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport", "DiffLabCLI"]),
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport", "DiffLabResults", "DiffLabCLI"]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
         .executableTarget(name: "DiffLabFuzzTarget", dependencies: ["DiffLabFuzz"]),
         .executableTarget(name: "DiffLabDecodeFuzzTarget", dependencies: ["DiffLabCLI"]),
@@ -59,11 +64,14 @@ let package = Package(
         .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabBatchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabFuzzTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON"]),
-        .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench"]),
+        .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
-        .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON"]),
-        .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabJSON"]),
-        .testTarget(name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON"]),
+        .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON", "DiffLabResults"]),
+        .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabJSON", "DiffLabResults"]),
+        .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabJSON"]),
+        .testTarget(
+            name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench"],
+            exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a
         // hang must be seen as such, not take the test runner down).
         .testTarget(name: "DiffLabHostileTests", dependencies: ["difflab", "DiffLabCLI"]),

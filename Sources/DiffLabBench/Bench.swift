@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabResults
 
 #if canImport(Glibc)
 import Glibc
@@ -147,15 +148,15 @@ public struct BenchRecord: Sendable {
     public var allocator: String
     /// The measurement, or `nil` when skipped.
     public var measurement: Measurement?
-    /// Whether the samples are the engine's own reported times (an out-of-process engine), not
-    /// the harness's clock.
-    public var selfTimed = false
     /// Why it was skipped.
     public var skipped: String?
     /// Changes reported (offsets moves), and moves under each strategy, from one extra call.
     public var changeCount: Int?
     public var offsetsMoves: Int?
     public var minimalMoves: Int?
+    /// Who timed the measurement: the harness, or the engine itself (an out-of-process engine
+    /// reporting its own time per request).
+    public var timing: BenchTiming = .harness
 }
 
 /// The name of the floor measurement.
@@ -205,7 +206,7 @@ public func runBench(
         let lists = BenchLists(AbstractDataset(profile, size: size, seed: options.seed), kind: kind)
         for subject in subjects {
             var record = BenchRecord(engine: subject.name, profile: profile, size: size, kind: kind, allocator: allocator)
-            record.selfTimed = subject.isSelfTimed
+            record.timing = subject.isSelfTimed ? .selfTimed : .harness
             let earlier = records.filter { $0.engine == subject.name && $0.profile == profile && $0.kind == kind }
             record.skipped = skipReason(
                 BenchCell(subject: subject.name, profile: profile, kind: kind, size: size), subject, earlier: earlier, options)

@@ -1,98 +1,63 @@
-import DiffLabJSON
-
-/// The JSON schema of `difflab bench` results.
-public let benchSchema = "difflab-bench/1"
+import DiffLabResults
 
 extension BenchRecord {
-    /// The record as a JSON measurement object: names its `engine`, `profile`, `size`, element
-    /// `kind` and `allocator`, carries its `median` time in seconds, the other statistics, every
-    /// sample, CPU time, allocation figures and move counts; or the `skipped` reason.
-    public var json: JSONValue {
-        var object = JSONObject([
-            ("engine", .string(engine)), ("profile", .string(profile.rawValue)), ("size", .integer(size)),
-            ("kind", .string(kind.rawValue)), ("allocator", .string(allocator)),
-        ])
-        if let skipped { object["skipped"] = .string(skipped) }
-        if let m = measurement {
-            let s = m.statistics
-            object["median"] = JSONValue(s.median)
-            object["min"] = JSONValue(s.min)
-            object["p90"] = JSONValue(s.p90)
-            object["p99"] = JSONValue(s.p99)
-            object["mad"] = JSONValue(s.mad)
-            object["cpuMedian"] = JSONValue(SampleStatistics(m.cpuSamples).median)
-            object["callsPerSample"] = .integer(m.callsPerSample)
-            object["allocatedBytes"] = m.allocatedBytes.map { .integer(Int($0)) } ?? .null
-            object["allocationRequests"] = m.allocationRequests.map { .integer(Int($0)) } ?? .null
-            object["peakRSSBytes"] = .integer(m.peakRSSBytes)
-            object["samples"] = .array(m.samples.map { JSONValue($0) })
-            object["cpuSamples"] = .array(m.cpuSamples.map { JSONValue($0) })
+    /// The record as a `difflab-bench/1` measurement: its `engine`, `profile`, `size`, element
+    /// `kind` and `allocator`, its `median` time in seconds, the other statistics, every sample,
+    /// CPU time, allocation figures and move counts, who timed it; or the `skipped` reason.
+    public var measurementRecord: BenchMeasurement {
+        var m = BenchMeasurement(engine: engine, profile: profile.rawValue, size: size, kind: kind.rawValue, allocator: allocator)
+        m.skipped = skipped
+        m.timing = timing
+        if let measurement {
+            let s = measurement.statistics
+            m.median = s.median
+            m.min = s.min
+            m.p90 = s.p90
+            m.p99 = s.p99
+            m.mad = s.mad
+            m.cpuMedian = measurement.cpuSamples.isEmpty ? nil : SampleStatistics(measurement.cpuSamples).median
+            m.callsPerSample = measurement.callsPerSample
+            m.allocatedBytes = measurement.allocatedBytes.map(Double.init)
+            m.allocationRequests = measurement.allocationRequests.map(Double.init)
+            m.peakRSSBytes = Double(measurement.peakRSSBytes)
+            m.samples = measurement.samples
+            m.cpuSamples = measurement.cpuSamples
         }
-        if let changeCount { object["changeCount"] = .integer(changeCount) }
-        if let offsetsMoves { object["offsetsMoves"] = .integer(offsetsMoves) }
-        if let minimalMoves { object["minimalMoves"] = .integer(minimalMoves) }
-        return .object(object)
+        m.changeCount = changeCount
+        m.offsetsMoves = offsetsMoves
+        m.minimalMoves = minimalMoves
+        return m
     }
 }
 
-/// A measurement read back from JSON, for ratios, scaling fits, targets and the table.
-public struct BenchRow: Sendable {
-    public var engine: String
-    public var profile: String
-    public var size: Int
-    public var kind: String
-    public var allocator: String
-    public var median: Double?
-    public var mad: Double?
-    public var allocatedBytes: Int?
-    public var allocationRequests: Int?
-    public var skipped: String?
-
-    /// Reads a measurement object; `nil` when it lacks the naming fields.
-    public init?(_ json: JSONValue) {
-        guard let engine = json["engine"]?.stringValue, let profile = json["profile"]?.stringValue,
-            let size = json["size"]?.intValue, let kind = json["kind"]?.stringValue,
-            let allocator = json["allocator"]?.stringValue
-        else { return nil }
-        self.engine = engine
-        self.profile = profile
-        self.size = size
-        self.kind = kind
-        self.allocator = allocator
-        median = json["median"]?.doubleValue
-        mad = json["mad"]?.doubleValue
-        allocatedBytes = json["allocatedBytes"]?.intValue
-        allocationRequests = json["allocationRequests"]?.intValue
-        skipped = json["skipped"]?.stringValue
-    }
-
+extension BenchMeasurement {
     /// The dataset cell: profile, kind, size and allocator.
-    var cell: String { "\(profile)|\(kind)|\(size)|\(allocator)" }
+    var datasetCell: String { "\(profile)|\(kind)|\(size)|\(allocator)" }
 }
 
 /// Adds to every measurement its speed-up over the `stdlib` reference (`speedupOverStdlib` =
 /// stdlib median / median) and its ratio to the hash floor (`ratioToFloor` = median / floor
 /// median), both from the same process and dataset.
-public func addRatios(_ measurements: [JSONValue]) -> [JSONValue] {
-    let rows = measurements.compactMap(BenchRow.init)
+public func addRatios(_ measurements: [BenchMeasurement]) -> [BenchMeasurement] {
     var stdlib: [String: Double] = [:]
     var floor: [String: Double] = [:]
-    for row in rows {
-        if row.engine == "stdlib", let m = row.median { stdlib[row.cell] = m }
-        if row.engine == hashFloorName, let m = row.median { floor[row.cell] = m }
+    for row in measurements {
+        if row.engine == "stdlib", let m = row.median { stdlib[row.datasetCell] = m }
+        if row.engine == hashFloorName, let m = row.median { floor[row.datasetCell] = m }
     }
-    return measurements.map { json in
-        guard var object = json.objectValue, let row = BenchRow(json), let median = row.median else { return json }
-        if let s = stdlib[row.cell] { object["speedupOverStdlib"] = JSONValue(s / median) }
-        if let f = floor[row.cell] { object["ratioToFloor"] = JSONValue(median / f) }
-        return .object(object)
+    return measurements.map { row in
+        guard let median = row.median else { return row }
+        var row = row
+        if let s = stdlib[row.datasetCell] { row.speedupOverStdlib = s / median }
+        if let f = floor[row.datasetCell] { row.ratioToFloor = median / f }
+        return row
     }
 }
 
 /// Growth exponents (log-log slope of median time against size) per engine, profile, kind and
 /// allocator, over all measured sizes, plus `hashmap`'s from 10k to 1M.
-public func scalingFits(_ rows: [BenchRow]) -> [JSONValue] {
-    var groups: [String: [BenchRow]] = [:]
+public func scalingFits(_ rows: [BenchMeasurement]) -> [BenchScaling] {
+    var groups: [String: [BenchMeasurement]] = [:]
     for row in rows where row.median != nil {
         groups["\(row.engine)|\(row.profile)|\(row.kind)|\(row.allocator)", default: []].append(row)
     }
@@ -100,28 +65,15 @@ public func scalingFits(_ rows: [BenchRow]) -> [JSONValue] {
         let group = groups[key]!.sorted { $0.size < $1.size }
         guard let exponent = growthExponent(group.map { (Double($0.size), $0.median!) }) else { return nil }
         let bytes = group.filter { $0.allocatedBytes != nil }
-        let bytesExponent = growthExponent(bytes.map { (Double($0.size), Double(max($0.allocatedBytes!, 1))) })
-        return .object(
-            JSONObject([
-                ("engine", .string(group[0].engine)), ("profile", .string(group[0].profile)),
-                ("kind", .string(group[0].kind)), ("allocator", .string(group[0].allocator)),
-                ("sizes", .array(group.map { .integer($0.size) })), ("timeExponent", JSONValue(exponent)),
-                ("bytesExponent", bytesExponent.map { JSONValue($0) } ?? .null),
-            ]))
+        let bytesExponent = growthExponent(bytes.map { (Double($0.size), max($0.allocatedBytes!, 1)) })
+        return BenchScaling(
+            engine: group[0].engine, profile: group[0].profile, kind: group[0].kind, allocator: group[0].allocator,
+            sizes: group.map(\.size), timeExponent: exponent, bytesExponent: bytesExponent)
     }
 }
 
-/// One of the bench issue's targets, as measured.
-public struct BenchTarget: Sendable {
-    public var name: String
-    public var goal: String
-    public var value: Double?
-    public var met: Bool?
-    public var note: String
-}
-
 /// The targets, measured on `int` elements of `differencekit` under `allocator`.
-public func benchTargets(_ rows: [BenchRow], allocator: String) -> [BenchTarget] {
+public func benchTargets(_ rows: [BenchMeasurement], allocator: String) -> [BenchTarget] {
     func median(_ engine: String, _ size: Int, _ profile: String = "differencekit") -> Double? {
         rows.first { $0.engine == engine && $0.profile == profile && $0.size == size && $0.kind == "int" && $0.allocator == allocator }?.median
     }
@@ -150,7 +102,7 @@ public func benchTargets(_ rows: [BenchRow], allocator: String) -> [BenchTarget]
     var worst: (ratio: Double, cell: String)?
     for row in rows where row.engine == "myers" && row.allocator == allocator {
         guard let m = row.median,
-            let s = rows.first(where: { $0.engine == "stdlib" && $0.cell == row.cell })?.median
+            let s = rows.first(where: { $0.engine == "stdlib" && $0.datasetCell == row.datasetCell })?.median
         else { continue }
         if worst == nil || m / s > worst!.ratio { worst = (m / s, "\(row.profile) \(row.kind) \(row.size)") }
     }
@@ -163,20 +115,9 @@ public func benchTargets(_ rows: [BenchRow], allocator: String) -> [BenchTarget]
     return targets
 }
 
-extension BenchTarget {
-    /// The target as JSON.
-    public var json: JSONValue {
-        .object(
-            JSONObject([
-                ("name", .string(name)), ("goal", .string(goal)), ("value", value.map { JSONValue($0) } ?? .null),
-                ("met", met.map { .bool($0) } ?? .null), ("note", .string(note)),
-            ]))
-    }
-}
-
 /// A readable table: per dataset cell, each engine's median (± MAD), speed-up over `stdlib`,
 /// ratio to the hash floor, and allocation figures.
-public func benchTable(_ rows: [BenchRow]) -> String {
+public func benchTable(_ rows: [BenchMeasurement]) -> String {
     func time(_ seconds: Double) -> String {
         if seconds >= 1 { return "\(round2(seconds)) s" }
         if seconds >= 1e-3 { return "\(round2(seconds * 1e3)) ms" }
@@ -185,9 +126,9 @@ public func benchTable(_ rows: [BenchRow]) -> String {
     func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
     var lines: [String] = []
     var cells: [String] = []
-    for row in rows where !cells.contains(row.cell) { cells.append(row.cell) }
+    for row in rows where !cells.contains(row.datasetCell) { cells.append(row.datasetCell) }
     for cell in cells {
-        let group = rows.filter { $0.cell == cell }
+        let group = rows.filter { $0.datasetCell == cell }
         let first = group[0]
         lines.append("\(first.profile) · \(first.kind) · \(first.size) items · \(first.allocator)")
         let stdlib = group.first { $0.engine == "stdlib" }?.median
@@ -197,15 +138,16 @@ public func benchTable(_ rows: [BenchRow]) -> String {
                 lines.append("  " + pad(row.engine, 11) + "skipped: \(row.skipped ?? "")")
                 continue
             }
-            var text = "  " + pad(row.engine, 11) + pad(time(median), 11) + pad("± \(time(row.mad ?? 0))", 13)
+            var text = "  " + pad(row.engine, 11) + pad(time(median) + (row.timing == .selfTimed ? " †" : ""), 11) + pad("± \(time(row.mad ?? 0))", 13)
             text += pad(stdlib.map { "×\(round2($0 / median)) vs stdlib" } ?? "", 20)
             text += pad(floor.map { "\(round2(median / $0))× floor" } ?? "", 14)
             if let bytes = row.allocatedBytes, let requests = row.allocationRequests {
-                text += "\(bytes / 1024) KiB in \(requests) allocations"
+                text += "\(Int((bytes / 1024).rounded(.down))) KiB in \(Int(requests)) allocations"
             }
             lines.append(text)
         }
     }
+    if rows.contains(where: { $0.isMeasured && $0.timing == .selfTimed }) { lines.append(BenchTiming.footnote) }
     return lines.joined(separator: "\n")
 }
 

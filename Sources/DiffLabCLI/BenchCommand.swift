@@ -2,6 +2,7 @@ import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
 import DiffLabJSON
+import DiffLabResults
 
 #if canImport(Glibc)
 import Glibc
@@ -108,7 +109,7 @@ enum BenchCommand {
             let records = runBench(options, allocator: current) { done, total, label in
                 console.progress(done, total, label, last: done == total)
             }
-            try workerOut.write(JSONValue.array(records.map(\.json)).serialized() + "\n")
+            try workerOut.write(BenchWorkerOutput(measurements: records.map(\.measurementRecord)).json.serialized() + "\n")
             return .success
         }
         guard let out else { return .success }
@@ -133,63 +134,47 @@ enum BenchCommand {
         defer { if let folder { Cleanup.shared.removeTemporaryDirectory(folder) } }
 
         let started = monotonicNow()
-        var measurements: [JSONValue] = []
-        var allocatorInfo: [JSONValue] = []
+        var results = BenchResults()
         for allocator in allocators {
             console.err("bench: \(allocator) allocator\n")
-            var records: [JSONValue]
+            var records: [BenchMeasurement]
             if let folder {
                 let file = "\(folder)/\(allocator).json"
                 var environment: [String: String?] = ["LD_PRELOAD": nil]
                 if allocator == "jemalloc" { environment["LD_PRELOAD"] = jemallocPath }
                 let status = try runSelf(["bench"] + Array(arguments) + ["--worker-out", file], environment: environment)
                 guard status == 0 else { throw CommandError(.failure, "the \(allocator) worker failed (status \(status))") }
-                records = try readJSON(file).arrayValue ?? []
+                let document = try readJSON(file)
+                do throws(ResultsError) { records = try BenchWorkerOutput(json: document, source: file).measurements } catch {
+                    throw CommandError(.failure, "the \(allocator) worker's results are not valid: \(error)")
+                }
             } else {
                 records = runBench(options, allocator: current) { done, total, label in
                     console.progress(done, total, label, last: done == total)
-                }.map(\.json)
+                }.map(\.measurementRecord)
             }
-            let skipped = records.filter { $0["skipped"] != nil }.count
+            let skipped = records.filter { $0.skipped != nil }.count
             console.err("bench: \(allocator) allocator: \(records.count - skipped) measured, \(skipped) skipped\n")
-            measurements += records
-            var info = JSONObject([("name", .string(allocator))])
-            if allocator == "jemalloc" { info["library"] = jemallocPath.map { .string($0) } ?? .null }
-            allocatorInfo.append(.object(info))
+            results.measurements += records
+            results.allocators.append(BenchAllocator(name: allocator, library: allocator == "jemalloc" ? jemallocPath : nil))
         }
-        measurements = addRatios(measurements)
-        let rows = measurements.compactMap(BenchRow.init)
+        results.measurements = addRatios(results.measurements)
+        let rows = results.measurements
         let primary = allocators.first ?? current
         let targets = benchTargets(rows, allocator: primary)
 
-        let results = JSONValue.object(
-            JSONObject([
-                ("schema", .string(benchSchema)),
-                ("createdAt", .integer(Int(time(nil)))),
-                ("seconds", JSONValue(monotonicNow() - started)),
-                ("machine", .object(JSONObject(machineJSONFields().map { ($0.0, .string($0.1)) }))),
-                ("toolchain", .string(commandOutput("swift --version") ?? "unknown")),
-                ("commit", commandOutput("git rev-parse HEAD").map { .string($0) } ?? .null),
-                ("dirty", .bool(commandOutput("git status --porcelain --untracked-files=no 2>/dev/null | head -1") != nil)),
-                (
-                    "options",
-                    .object(
-                        JSONObject([
-                            ("quick", .bool(parsed.flag("quick"))),
-                            ("engines", .array(options.engines.map { .string($0.name) })),
-                            ("profiles", .array(options.profiles.map { .string($0.rawValue) })),
-                            ("sizes", .array(options.sizes.map { .integer($0) })),
-                            ("kinds", .array(options.kinds.map { .string($0.rawValue) })),
-                            ("budgetSeconds", JSONValue(options.budget)), ("maxCallSeconds", JSONValue(options.maxCallSeconds)),
-                            ("seed", .string(String(options.seed))), ("moves", .string("offsets")),
-                            ("probeFloor", .integer(BenchOptions.probeFloor)),
-                        ]))
-                ),
-                ("allocators", .array(allocatorInfo)),
-                ("measurements", .array(measurements)),
-                ("scaling", .array(scalingFits(rows))),
-                ("targets", .array(targets.map(\.json))),
-            ]))
+        results.createdAt = Int(time(nil))
+        results.seconds = monotonicNow() - started
+        results.machine = machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) }
+        results.toolchain = commandOutput("swift --version") ?? "unknown"
+        results.commit = commandOutput("git rev-parse HEAD")
+        results.dirty = commandOutput("git status --porcelain --untracked-files=no 2>/dev/null | head -1") != nil
+        results.options = BenchRunOptions(
+            quick: parsed.flag("quick"), engines: options.engines.map(\.name), profiles: options.profiles.map(\.rawValue),
+            sizes: options.sizes, kinds: options.kinds.map(\.rawValue), budgetSeconds: options.budget, maxCallSeconds: options.maxCallSeconds,
+            seed: String(options.seed), moves: "offsets", probeFloor: BenchOptions.probeFloor)
+        results.scaling = scalingFits(rows)
+        results.targets = targets
         // The table first: it survives a failed write.
         console.out(benchTable(rows) + "\n\n")
         if !targets.isEmpty {
@@ -199,7 +184,7 @@ enum BenchCommand {
                 console.out("  \(t.name): \(t.value.map(round2) ?? "–") (goal \(t.goal)) \(verdict)\(t.note.isEmpty ? "" : " — \(t.note)")\n")
             }
         }
-        try out.write(results.serialized() + "\n")
+        try out.write(results.json.serialized() + "\n")
         console.out("results: \(out.path)\n")
         return .success
     }

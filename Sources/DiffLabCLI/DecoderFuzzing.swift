@@ -5,6 +5,7 @@ import DiffLabFuzz
 import DiffLabGate
 import DiffLabJSON
 import DiffLabReport
+import DiffLabResults
 
 /// The body of the `difflab-decode-fuzz` libFuzzer target: every decoder of a file DiffLab reads,
 /// fed the same bytes, and what each decoded value must then survive.

@@ -1,3 +1,5 @@
+import DiffLabCore
+
 /// The `difflab` command line: dispatches to a subcommand and turns every error into one line on
 /// standard error and an exit status. Never traps on user input.
 public enum DiffLabCommand {
@@ -28,6 +30,13 @@ public enum DiffLabCommand {
           --version                print the version
           --max-input-bytes N      with any command: the most bytes read from one input file or
                                    stream (default 64 MiB; 1 to 64 GiB)
+          --engine-command CMD     with any command: an engine in another process, spoken to over
+                                   the difflab-engine/1 JSON-lines protocol (docs/engine-protocol.md),
+                                   selectable by its name like a built-in; may be repeated
+          --engine-name NAME       after --engine-command: the engine's name (default: the name
+                                   it gives in its hello)
+          --engine-timeout SECONDS after --engine-command: the time limit per request (default 10;
+                                   a request past it fails and the engine is restarted)
 
         EXIT STATUS
           0 success, 1 check failed (validate, fuzz, replay) or error (gate), 2 regression (gate),
@@ -116,10 +125,73 @@ public enum DiffLabCommand {
     /// given again: the input limit and out-of-process engines.
     @TaskLocal static var forwardedArguments: [String] = []
 
-    /// Takes the global `--engine-command CMD` and `--engine-name NAME` options out of `arguments`
-    /// and starts each engine process.
+    /// Takes the global out-of-process engine options out of `arguments` (before any `--`) and
+    /// starts each engine: `--engine-command CMD` starts one (see ``ProcessEngine``), and an
+    /// `--engine-name NAME` or `--engine-timeout SECONDS` after it names it or sets its time limit
+    /// per request. Each may be given as `--option value` or `--option=value`; several engines may
+    /// be given.
+    ///
+    /// - Returns: the other arguments, the engines (self-timed) and the options to forward to
+    ///   workers.
+    /// - Throws: a usage error for a missing value, a name or timeout without a command before it,
+    ///   or one given twice for the same command; a failure (exit 1) when an engine does not start.
     static func extractEngineCommands(_ arguments: [String]) throws(CommandError) -> ([String], [RegisteredEngine], [String]) {
-        (arguments, [], [])
+        struct Pending {
+            var command: String
+            var name: String?
+            var timeout: Double?
+        }
+        var rest: [String] = []
+        var pending: [Pending] = []
+        var forwarded: [String] = []
+        var index = 0
+        let options = ["--engine-command", "--engine-name", "--engine-timeout"]
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                rest += arguments[(index - 1)...]
+                break
+            }
+            guard let option = options.first(where: { argument == $0 || argument.hasPrefix($0 + "=") }) else {
+                rest.append(argument)
+                continue
+            }
+            let value: String
+            if argument == option {
+                guard index < arguments.count else { throw .usage("option '\(option)' needs a value") }
+                value = arguments[index]
+                index += 1
+            } else {
+                value = String(argument.dropFirst(option.count + 1))
+            }
+            forwarded += [option, value]
+            if option == "--engine-command" {
+                guard !value.allSatisfy(\.isWhitespace) else { throw .usage("--engine-command needs a command, not an empty string") }
+                pending.append(Pending(command: value))
+                continue
+            }
+            guard !pending.isEmpty else { throw .usage("\(option) must follow the --engine-command it applies to") }
+            if option == "--engine-name" {
+                guard pending[pending.count - 1].name == nil else { throw .usage("--engine-name given twice for one --engine-command") }
+                try EngineRegistry.checkName(value)
+                pending[pending.count - 1].name = value
+            } else {
+                guard pending[pending.count - 1].timeout == nil else { throw .usage("--engine-timeout given twice for one --engine-command") }
+                pending[pending.count - 1].timeout = try parseNumber(value, "--engine-timeout", in: ProcessEngine.allowedTimeouts)
+            }
+        }
+        var engines: [RegisteredEngine] = []
+        for engine in pending {
+            do throws(EngineFailure) {
+                let process = try ProcessEngine(
+                    command: engine.command, name: engine.name, requestTimeout: engine.timeout ?? ProcessEngine.defaultRequestTimeout)
+                engines.append(RegisteredEngine(process, selfTimed: true))
+            } catch {
+                throw CommandError(.failure, "the engine '\(engine.command)' did not start: \(error)")
+            }
+        }
+        return (rest, engines, forwarded)
     }
 
     /// Takes the global `--max-input-bytes N` (or `=N`) out of `arguments` (before any `--`).

@@ -136,13 +136,18 @@ public struct EngineRegistry: Sendable {
         self.engines = engines
     }
 
+    /// Whether `name` can name an engine: 1 to 64 lower-case ASCII letters, digits, `-`, `_` and
+    /// `.`, starting with a letter or digit (names appear in cell names, file names and reports).
+    public static func isValidName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count) else { return false }
+        func letterOrDigit(_ c: UInt8) -> Bool { (0x61...0x7a).contains(c) || (0x30...0x39).contains(c) }
+        return letterOrDigit(bytes[0]) && bytes.allSatisfy { letterOrDigit($0) || $0 == 0x2d || $0 == 0x5f || $0 == 0x2e }
+    }
+
     /// Checks an engine name; see ``init(_:)``.
     static func checkName(_ name: String) throws(CommandError) {
-        let allowed = name.utf8.allSatisfy { c in
-            (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2d || c == 0x5f || c == 0x2e
-        }
-        guard !name.isEmpty, name.utf8.count <= 64, allowed, let first = name.utf8.first, first != 0x2d, first != 0x5f, first != 0x2e
-        else {
+        guard isValidName(name) else {
             throw .usage(
                 "engine name '\(name)' must be 1 to 64 characters: lower-case letters, digits, '-', '_' and '.', starting with a letter or digit")
         }

@@ -467,7 +467,7 @@ enum GateCommand {
         }
         do throws(GateError) {
             return try WorkerResult.parse(
-                json, protocolName: MeasureCommand.protocolName, cells: cells, samples: samples, worker: "the \(build.label)'s worker")
+                json, cells: cells, samples: samples, worker: "the \(build.label)'s worker")
         } catch {
             throw CommandError(.failure, error.description)
         }

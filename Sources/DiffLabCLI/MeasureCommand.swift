@@ -1,6 +1,7 @@
 import DiffLabCore
 import DiffLabBench
 import DiffLabJSON
+import DiffLabResults
 
 /// `difflab measure`: the worker side of the regression gate.
 ///
@@ -10,7 +11,7 @@ import DiffLabJSON
 /// It is not listed in `difflab --help`; people use `difflab gate`.
 enum MeasureCommand {
     /// The protocol name printed by `difflab measure --protocol`.
-    static let protocolName = "difflab-measure/1"
+    static let protocolName = MeasureResponse.protocolName
 
     /// The allowed range of `--samples`: 1 to 10,000 samples per cell.
     static let allowedSamples = 1...10_000
@@ -50,7 +51,7 @@ enum MeasureCommand {
             try parseInteger(text, "--samples", in: allowedSamples)
         } ?? 10
         let seed = try parsed.value("seed").map { text throws(CommandError) in try parseSeed(text) } ?? 42
-        var results: [JSONValue] = []
+        var response = MeasureResponse(results: [])
         for cell in cells {
             let call: BenchCall
             do throws(BenchCellError) { call = try cell.makeCall(seed: seed, engines: EngineRegistry.current.benchSubjects) } catch {
@@ -60,20 +61,19 @@ enum MeasureCommand {
             do throws(EngineFailure) { _ = try call.run() } catch {
                 throw CommandError(.failure, "\(cell): the engine failed: \(error)")
             }
-            var record = JSONObject([("cell", .string(cell.description))])
+            var record = MeasureCellResult(cell: cell.description)
             if parsed.flag("instructions") {
                 difflabMeasuredCall { _ = try? call.run() }
             } else {
                 let measurement = measure(budget: 0, minSamples: samples, maxSamples: samples) { _ = try? call.run() }
-                record["samples"] = .array(measurement.samples.map { JSONValue($0) })
-                record["callsPerSample"] = .integer(measurement.callsPerSample)
-                record["allocatedBytes"] = measurement.allocatedBytes.map { .integer(Int($0)) } ?? .null
-                record["allocationRequests"] = measurement.allocationRequests.map { .integer(Int($0)) } ?? .null
+                record.samples = measurement.samples
+                record.callsPerSample = measurement.callsPerSample
+                record.allocatedBytes = measurement.allocatedBytes.map { Int(clamping: $0) }
+                record.allocationRequests = measurement.allocationRequests.map { Int(clamping: $0) }
             }
-            results.append(.object(record))
+            response.results.append(record)
         }
-        let output = JSONObject([("protocol", .string(protocolName)), ("results", .array(results))])
-        console.out(JSONValue.object(output).serialized() + "\n")
+        console.out(response.json.serialized() + "\n")
         return .success
     }
 }

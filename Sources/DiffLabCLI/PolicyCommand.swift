@@ -1,7 +1,7 @@
 import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
-import DiffLabJSON
+import DiffLabResults
 
 #if canImport(Glibc)
 import Glibc
@@ -147,48 +147,15 @@ enum PolicyCommand {
             }
         }
 
-        let json = JSONValue.object(
-            JSONObject([
-                ("schema", .string("difflab-policy/1")),
-                ("createdAt", .integer(Int(time(nil)))),
-                ("machine", .object(JSONObject(machineJSONFields().map { ($0.0, .string($0.1)) }))),
-                ("toolchain", .string(commandOutput("swift --version") ?? "unknown")),
-                ("commit", commandOutput("git rev-parse HEAD").map { .string($0) } ?? .null),
-                (
-                    "crossoverSize",
-                    .object(
-                        JSONObject([
-                            ("batch", crossovers.batch.map { .integer($0) } ?? .null),
-                            ("reloadFallback", crossovers.reload.map { .integer($0) } ?? .null),
-                        ]))
-                ),
-                ("runs", .array(results.map(runJSON))),
-            ]))
-        try out.write(json.serialized() + "\n")
+        var file = PolicyResults()
+        file.createdAt = Int(time(nil))
+        file.machine = machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) }
+        file.toolchain = commandOutput("swift --version") ?? "unknown"
+        file.commit = commandOutput("git rev-parse HEAD")
+        file.crossover = PolicyCrossover(batch: crossovers.batch, reloadFallback: crossovers.reload)
+        file.runs = results.map(\.runRecord)
+        try out.write(file.json.serialized() + "\n")
         console.out("results: \(out.path)\n")
         return .success
-    }
-
-    static func runJSON(_ r: PolicyResult) -> JSONValue {
-        let c = r.config
-        let l = r.latency
-        func number(_ x: Double) -> JSONValue { x.isNaN ? .null : JSONValue(x) }
-        return .object(
-            JSONObject([
-                ("policy", .string(c.policy.rawValue)), ("engine", .string(c.engine.name)),
-                ("listSize", .integer(c.listSize)), ("allowsReloadingOnTooManyUpdates", .bool(c.allowsReloadingOnTooManyUpdates)),
-                ("updateInterval", JSONValue(c.updateInterval)), ("frameRate", JSONValue(c.frameRate)),
-                ("frameWork", JSONValue(c.frameWork)), ("duration", JSONValue(c.duration)),
-                ("maxItemCountToRunOnMain", .integer(c.maxItemCountToRunOnMain)),
-                ("coalescing", .array([JSONValue(c.minInterval), JSONValue(c.intervalIncrement), JSONValue(c.maxInterval)])),
-                ("applyBaseCost", JSONValue(c.applyBaseCost)), ("batchCostPerChange", JSONValue(c.batchCostPerChange)),
-                ("reloadCostPerItem", JSONValue(c.reloadCostPerItem)), ("editsPerUpdate", .integer(c.editsPerUpdate)),
-                ("frames", .integer(r.frames)), ("framesOverBudget", .integer(r.framesOverBudget)),
-                ("hitchTimeRatio", JSONValue(r.hitchTimeRatio)), ("latencyMedian", number(l.median)),
-                ("latencyP99", number(l.p99)), ("latencies", .array(r.latencies.map { JSONValue($0) })),
-                ("requested", .integer(r.requested)), ("applied", .integer(r.applied)), ("coalesced", .integer(r.coalesced)),
-                ("reloads", .integer(r.reloads)), ("dropped", .integer(r.dropped)), ("cpuUtilisation", JSONValue(r.cpuUtilisation)),
-                ("wallSeconds", JSONValue(r.wallSeconds)),
-            ]))
     }
 }

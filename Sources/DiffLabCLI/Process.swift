@@ -53,6 +53,77 @@ func spawnProcess(
     _ executable: String, _ arguments: [String], environment changes: [String: String?] = [:], stdout: String? = nil,
     stderr: String? = nil, argumentZero: String? = nil
 ) throws(CommandError) -> pid_t {
+    try spawn(executable, arguments, environment: changes, argumentZero: argumentZero, newProcessGroup: false) { actions in
+        if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        return 0
+    }
+}
+
+/// A child process whose standard input, output and error are pipes to this process.
+struct PipedChild {
+    /// The child's process id (also its process group id).
+    var pid: pid_t
+    /// The write end of the child's standard input (non-blocking, close-on-exec).
+    var input: Int32
+    /// The read end of the child's standard output (non-blocking, close-on-exec).
+    var output: Int32
+    /// The read end of the child's standard error (non-blocking, close-on-exec).
+    var errors: Int32
+
+    /// Closes this process's ends of the three pipes.
+    func closePipes() {
+        for descriptor in [input, output, errors] where descriptor >= 0 { close(descriptor) }
+    }
+}
+
+/// Starts `executable` with `arguments` in a process group of its own, its standard streams
+/// connected to pipes whose other ends this process holds (non-blocking and close-on-exec, so no
+/// other child inherits them). Registered with ``Cleanup`` like every child; end it with
+/// ``waitProcess(_:)`` or ``waitProcessStatus(_:)``.
+///
+/// - Throws: ``CommandError`` (exit 1) when a pipe cannot be made or the process cannot be started.
+func spawnPipedProcess(_ executable: String, _ arguments: [String]) throws(CommandError) -> PipedChild {
+    // [stdin read, stdin write, stdout read, stdout write, stderr read, stderr write]
+    var ends: [Int32] = []
+    var pipeError: Int32 = 0
+    let pid: pid_t
+    do {
+        pid = try spawn(executable, arguments, environment: [:], argumentZero: nil, newProcessGroup: true) { actions in
+            // Made under the registry's lock, like every spawn: no other child starts between
+            // pipe() and FD_CLOEXEC, so none inherits an end.
+            for _ in 0..<3 {
+                var pair: [Int32] = [-1, -1]
+                guard pipe(&pair) == 0 else {
+                    pipeError = errno
+                    return pipeError
+                }
+                for descriptor in pair { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+                ends += pair
+            }
+            posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+            posix_spawn_file_actions_adddup2(&actions, ends[3], 1)
+            posix_spawn_file_actions_adddup2(&actions, ends[5], 2)
+            return 0
+        }
+    } catch {
+        for descriptor in ends { close(descriptor) }
+        if pipeError != 0 { throw CommandError(.failure, "cannot make a pipe for '\(executable)': \(String(cString: strerror(pipeError)))") }
+        throw error
+    }
+    for childEnd in [ends[0], ends[3], ends[5]] { close(childEnd) }
+    for ours in [ends[1], ends[2], ends[4]] { _ = fcntl(ours, F_SETFL, fcntl(ours, F_GETFL) | O_NONBLOCK) }
+    return PipedChild(pid: pid, input: ends[1], output: ends[2], errors: ends[4])
+}
+
+/// Starts a child; see ``spawnProcess(_:_:environment:stdout:stderr:argumentZero:)``. With
+/// `newProcessGroup`, the child leads a process group of its own (its id is the group's).
+/// `fileActions` adds the child's file actions; it runs under ``Cleanup``'s lock, just before the
+/// spawn, and returns 0 or an `errno` that cancels the spawn.
+private func spawn(
+    _ executable: String, _ arguments: [String], environment changes: [String: String?], argumentZero: String?,
+    newProcessGroup: Bool, fileActions: (inout posix_spawn_file_actions_t) -> Int32
+) throws(CommandError) -> pid_t {
     var environment: [String: String] = [:]
     var entry = environ
     while let pointer = entry.pointee {
@@ -76,20 +147,25 @@ func spawnProcess(
     posix_spawnattr_setsigmask(&attributes, &empty)
     var defaults = Cleanup.signalSet()
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    if newProcessGroup {
+        posix_spawnattr_setpgroup(&attributes, 0)
+        flags |= POSIX_SPAWN_SETPGROUP
+    }
+    posix_spawnattr_setflags(&attributes, Int16(flags))
     defer {
         posix_spawn_file_actions_destroy(&actions)
         posix_spawnattr_destroy(&attributes)
         for p in argv { free(p) }
         for p in envp { free(p) }
     }
-    if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-    if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     var pid: pid_t = 0
     // Started and registered atomically with respect to an interruption: a child is either stopped
     // by the cleanup thread or never started.
     let spawned = Cleanup.shared.startChild { () -> Int32 in
-        executable.contains("/")
+        let prepared = fileActions(&actions)
+        guard prepared == 0 else { return prepared }
+        return executable.contains("/")
             ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
             : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
     } registering: { pid }
@@ -107,13 +183,8 @@ func spawnProcess(
 /// - Returns: the exit status, as ``waitProcess(_:)``.
 func waitProcess(_ pid: pid_t, writing output: String, maxBytes: Int, seconds: Double, what: String) throws(CommandError) -> Int32 {
     let deadline = monotonicNow() + seconds
-    var info = siginfo_t()
-    while true {
-        // Poll without reaping; waitProcess reaps once the child has ended.
-        info = siginfo_t()
-        let polled = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
-        if polled < 0 && errno == EINTR { continue }
-        if polled < 0 || info._sifields._sigchld.si_pid == pid { break }
+    // Poll without reaping; waitProcess reaps once the child has ended.
+    while !processHasEnded(pid) {
         var status = stat()
         let flooded = stat(output, &status) == 0 && Int(status.st_size) > maxBytes
         if flooded || monotonicNow() > deadline {
@@ -134,6 +205,12 @@ func waitProcess(_ pid: pid_t, writing output: String, maxBytes: Int, seconds: D
 ///
 /// - Returns: its exit status, or 128 + the signal number when a signal ended it.
 func waitProcess(_ pid: pid_t) -> Int32 {
+    let status = waitProcessStatus(pid)
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+}
+
+/// Waits for the child `pid` and returns its raw wait status (see ``describeWaitStatus(_:)``).
+func waitProcessStatus(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
     // Wait without reaping, forget the child, then reap: the cleanup thread never signals an id
     // that has been reaped (and might be reused).
@@ -144,7 +221,30 @@ func waitProcess(_ pid: pid_t) -> Int32 {
     // Interrupted: the cleanup thread stopped the child and is ending this process; carry on with
     // nothing (no error message about the killed worker, no output).
     Cleanup.shared.parkIfInterrupted()
-    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return status
+}
+
+/// Whether the child `pid` has ended (without reaping it), or is not a child of this process.
+func processHasEnded(_ pid: pid_t) -> Bool {
+    while true {
+        // Zeroed on every call: with WNOHANG and no change, waitid may leave it as it was.
+        var info = siginfo_t()
+        let polled = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+        if polled < 0 && errno == EINTR { continue }
+        #if os(Linux)
+        return polled < 0 || info._sifields._sigchld.si_pid == pid
+        #else
+        return polled < 0 || info.si_pid == pid
+        #endif
+    }
+}
+
+/// `exited with status 3`, `was killed by signal 9 (Killed)`: a raw wait status in words.
+func describeWaitStatus(_ status: Int32) -> String {
+    let signal = status & 0x7f
+    guard signal != 0 else { return "exited with status \((status >> 8) & 0xff)" }
+    let name = strsignal(signal).map { String(cString: $0) } ?? "unknown"
+    return "was killed by signal \(signal) (\(name))"
 }
 
 /// The path of jemalloc's shared library, when installed.

@@ -1,5 +1,6 @@
 import DiffLabJSON
 import DiffLabReport
+import DiffLabResults
 
 /// `difflab report`: a markdown report with SVG plots from `difflab bench` and `difflab policy`
 /// results files.

@@ -1,10 +1,11 @@
 import DiffLabJSON
 import DiffLabReport
+import DiffLabResults
 
 /// Everything one gate run found, with its verdict, exit status, and the markdown and JSON forms.
 public struct GateReport: Sendable {
-    /// The schema name of ``json``.
-    public static let schema = "difflab-gate/1"
+    /// The schema name of ``json(improvementsPass:)``.
+    public static let schema = GateReportFile.schema
 
     /// Every comparison, in cell order, metrics in ``GateMetric`` order.
     public var comparisons: [GateComparison]
@@ -153,47 +154,27 @@ public struct GateReport: Sendable {
 
     /// The report as JSON (schema `difflab-gate/1`): verdict (`error` when ``failure`` is set,
     /// whose text is then `error`), exit code, context, notes, thresholds and every comparison.
-    public func json(improvementsPass: Bool = false) -> JSONValue {
-        var metrics = JSONObject()
-        for metric in GateMetric.allCases {
+    public func json(improvementsPass: Bool = false) -> JSONValue { record(improvementsPass: improvementsPass).json }
+
+    /// The report as a `difflab-gate/1` record; see ``json(improvementsPass:)``. O(comparisons).
+    public func record(improvementsPass: Bool = false) -> GateReportFile {
+        let metrics = GateMetric.allCases.map { metric in
             let t = thresholds[metric]
-            metrics[metric.rawValue] = .object(
-                JSONObject([("regression", JSONValue(t.regression)), ("improvement", JSONValue(t.improvement)), ("absolute", JSONValue(t.absolute))]))
+            return GateMetricThresholdRecord(metric: metric.rawValue, regression: t.regression, improvement: t.improvement, absolute: t.absolute)
         }
-        let items: [JSONValue] = comparisons.map { c in
-            func number(_ value: Double?) -> JSONValue { value.map { JSONValue($0) } ?? .null }
-            var object = JSONObject([
-                ("cell", .string(c.cell)), ("metric", .string(c.metric.rawValue)), ("verdict", .string(c.verdict.rawValue)),
-                ("base", number(c.base)), ("head", number(c.head)), ("ratio", number(c.ratio)),
-            ])
-            if c.metric == .time {
-                object["ratioLow"] = number(c.interval?.lowerBound)
-                object["ratioHigh"] = number(c.interval?.upperBound)
-                object["p"] = number(c.p)
-                object["pAdjusted"] = number(c.pAdjusted)
-                object["rounds"] = c.rounds.map { .integer($0) } ?? .null
-            }
-            if !c.note.isEmpty { object["note"] = .string(c.note) }
-            return .object(object)
+        let items = comparisons.map { c in
+            GateComparisonRecord(
+                cell: c.cell, metric: c.metric.rawValue, verdict: c.verdict.rawValue, base: c.base, head: c.head, ratio: c.ratio,
+                time: c.metric == .time
+                    ? GateComparisonRecord.TimeStatistics(
+                        ratioLow: c.interval?.lowerBound, ratioHigh: c.interval?.upperBound, p: c.p, pAdjusted: c.pAdjusted, rounds: c.rounds)
+                    : nil,
+                note: c.note)
         }
-        return .object(
-            JSONObject([
-                ("schema", .string(Self.schema)),
-                ("verdict", .string(failure == nil ? verdict.rawValue : "error")),
-                ("error", failure.map { .string($0.description) } ?? .null),
-                ("exitCode", .integer(Int(exitCode(improvementsPass: improvementsPass)))),
-                ("context", .object(JSONObject(context.map { ($0.0, .string($0.1)) }))),
-                ("notes", .array(notes.map { .string($0) })),
-                (
-                    "thresholds",
-                    .object(
-                        JSONObject([
-                            ("alpha", JSONValue(thresholds.alpha)), ("improvementExitCode", .integer(Int(thresholds.improvementExitCode))),
-                            ("metrics", .object(metrics)),
-                        ]))
-                ),
-                ("comparisons", .array(items)),
-            ]))
+        return GateReportFile(
+            verdict: failure == nil ? verdict.rawValue : "error", error: failure?.description,
+            exitCode: Int(exitCode(improvementsPass: improvementsPass)), context: context.map { DisplayField(name: $0.0, value: $0.1) },
+            notes: notes, alpha: thresholds.alpha, improvementExitCode: Int(thresholds.improvementExitCode), metrics: metrics, comparisons: items)
     }
 
     private func evidence(_ c: GateComparison) -> String {

@@ -1,4 +1,5 @@
 import DiffLabJSON
+import DiffLabResults
 
 /// A stored baseline (schema `difflab-gate-baseline/1`): the deterministic metrics of one build
 /// per cell, written by `difflab gate --save-baseline` and read by `--baseline`, with where they
@@ -18,7 +19,7 @@ import DiffLabJSON
 /// regression" (issue 10: the gate fails closed).
 public struct StoredBaseline: Sendable, Equatable {
     /// The schema name a stored baseline carries.
-    public static let schema = "difflab-gate-baseline/1"
+    public static let schema = StoredBaselineFile.schema
     /// The allowed range of a stored value (instructions, bytes, allocation requests of one
     /// call): integers from 0 to 2^53, the range in which a `Double` holds every integer.
     public static let countRange = 0.0...9_007_199_254_740_992
@@ -47,55 +48,38 @@ public struct StoredBaseline: Sendable, Equatable {
     ///   breaks them.
     /// - Complexity: O(size of the file).
     public init(json: JSONValue, source: String) throws(GateError) {
-        func bad(_ field: String, _ expected: String) -> GateError { .badBaseline(source: source, field: field, expected: expected) }
-        guard json.objectValue != nil else { throw bad("the document", "a JSON object, not \(json.typeName)") }
-        guard json["schema"]?.stringValue == Self.schema else { throw bad("\"schema\"", "\"\(Self.schema)\"") }
-        if let createdAt = json["createdAt"], createdAt != .null, (createdAt.intValue ?? -1) < 0 {
-            throw bad("\"createdAt\"", "an integer ≥ 0 (Unix seconds), not \(createdAt)")
-        }
-        for key in ["candidate", "toolchain"] {
-            if let value = json[key], value != .null, value.stringValue == nil { throw bad("\"\(key)\"", "a string, not \(value.typeName)") }
-        }
-        if let machine = json["machine"], machine != .null {
-            guard let fields = machine.objectValue else { throw bad("\"machine\"", "an object, not \(machine.typeName)") }
-            for (key, value) in fields where value.stringValue == nil { throw bad("machine.\(key)", "a string, not \(value.typeName)") }
-        }
-        guard let cellsValue = json["cells"], let cells = cellsValue.objectValue else {
-            throw bad("\"cells\"", "an object of cells, not \(json["cells"]?.typeName ?? "missing")")
-        }
-        guard cells.count > 0 else { throw bad("\"cells\"", "a non-empty object: a baseline with no cells gates nothing") }
-        var names: [String] = []
-        var values: [String: [GateMetric: Double]] = [:]
-        let allowed = Self.metrics.map(\.rawValue)
-        for (name, entry) in cells {
-            let path = "cells[\"\(name)\"]"
-            guard !name.isEmpty else { throw bad("cells[\"\"]", "a cell name (subject:profile:kind:size)") }
-            guard let fields = entry.objectValue else { throw bad(path, "an object of metrics, not \(entry.typeName)") }
-            var cellValues: [GateMetric: Double] = [:]
-            for (key, value) in fields {
-                guard let metric = GateMetric(rawValue: key), metric.isDeterministic else {
-                    throw bad("\(path).\(key)", "absent: a cell holds only \(allowed.joined(separator: ", "))")
-                }
-                if value == .null { continue }
-                // The parser gives integral values that fit Int as `.integer`; anything else is
-                // fractional or beyond 2^63, so out of range either way.
-                guard let count = value.intValue, Self.integerCountRange.contains(count) else {
-                    throw bad("\(path).\(key)", "null or an integer from 0 to 2^53, not \(value.briefDescription)")
-                }
-                cellValues[metric] = Double(count)
-            }
-            guard !cellValues.isEmpty else {
-                throw bad(path, "an object with at least one of \(allowed.joined(separator: ", ")) measured: this cell's are all null")
-            }
-            names.append(name)
-            values[name] = cellValues
+        let file: StoredBaselineFile
+        do throws(ResultsError) { file = try StoredBaselineFile(json: json, source: source) } catch {
+            if case .invalid(let source, let field, let expected) = error { throw .badBaseline(source: source, field: field, expected: expected) }
+            throw .badBaseline(source: source, field: "the document", expected: error.description)
         }
         self.source = source
-        self.cells = names
+        cells = file.cells.map(\.name)
+        var values: [String: [GateMetric: Double]] = [:]
+        for cell in file.cells {
+            var cellValues: [GateMetric: Double] = [:]
+            for metric in Self.metrics {
+                if let value = Self.value(of: metric, in: cell) { cellValues[metric] = Double(value) }
+            }
+            values[cell.name] = cellValues
+        }
         self.values = values
-        candidate = json["candidate"]?.stringValue
-        cpu = json["machine"]?["cpu"]?.stringValue
-        toolchain = json["toolchain"]?.stringValue
+        candidate = file.candidate
+        cpu = file.machine.first { $0.name == Self.cpuField }?.value
+        toolchain = file.toolchain
+    }
+
+    /// The machine field that names the CPU model.
+    static let cpuField = "cpu"
+
+    /// `metric`'s value in a stored cell (`nil` for time, which is never stored).
+    static func value(of metric: GateMetric, in cell: BaselineCell) -> Int? {
+        switch metric {
+        case .instructions: cell.instructions
+        case .allocatedBytes: cell.allocatedBytes
+        case .allocationRequests: cell.allocationRequests
+        case .time: nil
+        }
     }
 
     /// The stored value of `metric` for `cell`; `nil` when the file holds `null` or no such cell.
@@ -113,23 +97,22 @@ public struct StoredBaseline: Sendable, Equatable {
     }
 
     /// A stored baseline document: `cells` in order, each with its measured metrics (metrics not
-    /// measured are written as `null`).
+    /// measured are written as `null`; values are whole counts, rounded down, at most 2^53).
     /// - Complexity: O(cells).
     public static func json(
         cells: [(String, [GateMetric: Double])], candidate: String, createdAt: Int, machine: [(String, String)], toolchain: String
     ) -> JSONValue {
-        var object = JSONObject()
-        for (cell, values) in cells {
-            object[cell] = .object(JSONObject(metrics.map { ($0.rawValue, values[$0].map { JSONValue($0) } ?? .null) }))
+        func count(_ value: Double?) -> Int? {
+            value.flatMap { $0.isFinite ? Int(exactly: min(max($0, 0), countRange.upperBound).rounded(.down)) : nil }
         }
-        return .object(
-            JSONObject([
-                ("schema", .string(schema)),
-                ("createdAt", .integer(createdAt)),
-                ("candidate", .string(candidate)),
-                ("machine", .object(JSONObject(machine.map { ($0.0, .string($0.1)) }))),
-                ("toolchain", .string(toolchain)),
-                ("cells", .object(object)),
-            ]))
+        let stored = cells.map { name, values in
+            BaselineCell(
+                name: name, instructions: count(values[.instructions]), allocatedBytes: count(values[.allocatedBytes]),
+                allocationRequests: count(values[.allocationRequests]))
+        }
+        return StoredBaselineFile(
+            createdAt: createdAt, candidate: candidate, machine: machine.map { DisplayField(name: $0.0, value: $0.1) }, toolchain: toolchain,
+            cells: stored
+        ).json
     }
 }

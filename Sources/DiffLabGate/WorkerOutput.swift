@@ -1,4 +1,5 @@
 import DiffLabJSON
+import DiffLabResults
 
 /// One cell of one round, as a build's `difflab measure` worker reported it, checked.
 public struct WorkerResult: Sendable, Equatable {
@@ -21,50 +22,25 @@ public struct WorkerResult: Sendable, Equatable {
         self.allocationRequests = allocationRequests
     }
 
-    /// Reads and checks a worker's answer to `measure --cells cells --samples samples`.
-    ///
-    /// The answer must carry `"protocol": protocolName` and a `results` array with one object per
-    /// requested cell, in order, each naming its cell and holding exactly `samples` numbers in
-    /// ``secondsRange`` and, when present and not `null`, `allocatedBytes` and
-    /// `allocationRequests` as integers in ``StoredBaseline/countRange``. The worker may be an old
-    /// build or not DiffLab at all, so nothing is taken on trust.
+    /// Reads and checks a worker's answer to `measure --cells cells --samples samples`: a
+    /// `difflab-measure/1` answer (see ``DiffLabResults/MeasureResponse/init(json:source:request:)``)
+    /// with one result per requested cell, in order, each with exactly `samples` samples.
     ///
     /// - Parameter worker: names the worker in errors, e.g. `the baseline's worker`.
     /// - Throws: ``GateError/badMeasurements(_:)`` naming the worker, the field and what was expected.
     /// - Complexity: O(size of the answer).
-    public static func parse(
-        _ json: JSONValue, protocolName: String, cells: [String], samples: Int, worker: String
-    ) throws(GateError) -> [WorkerResult] {
-        func bad(_ field: String, _ expected: String) -> GateError { .badMeasurements("\(worker): \(field) should be \(expected)") }
-        guard json["protocol"]?.stringValue == protocolName else { throw bad("\"protocol\"", "\"\(protocolName)\"") }
-        guard let results = json["results"]?.arrayValue, results.count == cells.count else {
-            throw bad("\"results\"", "an array of \(cells.count) results, one per requested cell")
+    public static func parse(_ json: JSONValue, cells: [String], samples: Int, worker: String) throws(GateError) -> [WorkerResult] {
+        let response: MeasureResponse
+        do throws(ResultsError) {
+            response = try MeasureResponse(json: json, source: worker, request: MeasureRequest(cells: cells, samples: samples))
+        } catch {
+            throw .badMeasurements(error.description)
         }
-        var checked: [WorkerResult] = []
-        for (index, (result, cell)) in zip(results, cells).enumerated() {
-            let path = "results[\(index)]"
-            guard result["cell"]?.stringValue == cell else { throw bad(path + ".cell", "\"\(cell)\"") }
-            guard let values = result["samples"]?.arrayValue, values.count == samples else {
-                throw bad(path + ".samples", "an array of \(samples) numbers")
-            }
-            var seconds: [Double] = []
-            for (offset, value) in values.enumerated() {
-                guard let number = value.doubleValue, number.isFinite, secondsRange.contains(number) else {
-                    throw bad("\(path).samples[\(offset)]", "a number of seconds from 0 to 86,400, not \(value.briefDescription)")
-                }
-                seconds.append(number)
-            }
-            func count(_ key: String) throws(GateError) -> Double? {
-                guard let value = result[key], value != .null else { return nil }
-                guard let number = value.intValue, StoredBaseline.integerCountRange.contains(number) else {
-                    throw bad("\(path).\(key)", "null or an integer from 0 to 2^53, not \(value.briefDescription)")
-                }
-                return Double(number)
-            }
-            checked.append(
-                WorkerResult(cell: cell, samples: seconds, allocatedBytes: try count("allocatedBytes"), allocationRequests: try count("allocationRequests")))
+        return response.results.map { result in
+            WorkerResult(
+                cell: result.cell, samples: result.samples ?? [], allocatedBytes: result.allocatedBytes.map(Double.init),
+                allocationRequests: result.allocationRequests.map(Double.init))
         }
-        return checked
     }
 }
 

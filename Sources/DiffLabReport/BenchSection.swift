@@ -1,3 +1,5 @@
+import DiffLabResults
+
 /// The benchmark sections of a report, from one `difflab-bench/1` file.
 struct BenchSection {
     let results: BenchResults
@@ -110,8 +112,8 @@ struct BenchSection {
             rows.append(["commit", Markdown.code(commit) + state])
         }
         if let seconds = results.seconds { rows.append(["run time", NumberStyle.seconds.format(seconds)]) }
-        if !results.allocators.isEmpty { rows.append(["allocators", results.allocators.joined(separator: ", ")]) }
-        rows.append(contentsOf: results.options.map { ["option: " + $0.name, $0.value] })
+        if !results.allocators.isEmpty { rows.append(["allocators", results.allocators.map(\.name).joined(separator: ", ")]) }
+        rows.append(contentsOf: results.options.displayFields.map { ["option: " + $0.name, $0.value] })
         rows.append(["measurements", "\(results.measurements.count) cells, \(results.measurements.filter { $0.skipped != nil }.count) skipped"])
         writer.line(Markdown.table(["run", "value"], rows))
         writer.line(
@@ -172,18 +174,38 @@ struct BenchSection {
         _ engines: [String], kind: String? = nil, allocator: String? = nil, _ text: (BenchMeasurement) -> String?
     ) -> String {
         var rows: [[String]] = []
+        var selfTimed = false
         for profile in profiles(kind: kind ?? self.kind, allocator: allocator ?? self.allocator) {
             for engine in engines {
                 let cellsText = sizes.map { size -> String in
                     guard let m = cell(engine, profile, size, kind: kind, allocator: allocator) else { return "" }
                     if m.skipped != nil { return "skipped" }
-                    return text(m) ?? "–"
+                    guard let figure = text(m) else { return "–" }
+                    selfTimed = selfTimed || m.timing == .selfTimed
+                    return figure + mark(m)
                 }
                 guard cellsText.contains(where: { !$0.isEmpty && $0 != "–" }) else { continue }
                 rows.append([profile, engine] + cellsText)
             }
         }
         return Markdown.table(["profile", "engine"] + sizes.map { NumberStyle.count.format(Double($0)) }, rows, rightAligned: Set(2..<(2 + sizes.count)))
+            + (selfTimed ? "\n\n" + Self.selfTimedNote : "")
+    }
+
+    /// The footnote under every table or plot that shows a self-timed figure.
+    static let selfTimedNote = BenchTiming.footnote
+
+    /// ` †` after a self-timed figure, else nothing.
+    private func mark(_ m: BenchMeasurement) -> String { m.timing == .selfTimed ? " †" : "" }
+
+    /// The self-timed footnote as a caption's last paragraph when a plot of `engines` (in the
+    /// primary view's kind, or any of `kinds`, under the primary allocator) shows a self-timed cell.
+    private func selfTimedFootnote(_ engines: [String], kinds: Set<String>? = nil) -> String {
+        let shown = results.measurements.contains { m in
+            m.timing == .selfTimed && m.isMeasured && engines.contains(m.engine) && m.allocator == allocator
+                && (kinds?.contains(m.kind) ?? (m.kind == kind))
+        }
+        return shown ? "\n\n" + Self.selfTimedNote : ""
     }
 
     private func writeTime(_ writer: inout ReportWriter) {
@@ -203,7 +225,7 @@ struct BenchSection {
                 `hash-floor` (black, dotted) only hashes both lists, the least work any hashing diff does, so no hashing engine \
                 can go below it. A line that stops early hit a skipped cell (see *Skipped cells*). Each panel has its own \
                 y range: compare positions within a panel, read values off the axis.
-                """)
+                """ + selfTimedFootnote(measured))
         writer.line("Median time per call, \(view):")
         writer.line("")
         writer.line(sizeTable(measured) { $0.median.map(NumberStyle.seconds.format) })
@@ -240,7 +262,7 @@ struct BenchSection {
             caption: """
                 The same plot for the element kinds other than `\(kind)` (\(others.map(Markdown.code).joined(separator: ", "))), on \
                 the profiles the bench ran them on, under \(allocator). Panel titles read *profile · kind*. Log-log axes as above.
-                """)
+                """ + selfTimedFootnote(measured, kinds: Set(others)))
         for other in others {
             writer.line(Markdown.details("Median time per call, `\(other)` elements, \(allocator)", sizeTable(measured, kind: other) { $0.median.map(NumberStyle.seconds.format) }))
         }
@@ -287,7 +309,7 @@ struct BenchSection {
                     median ÷ engine median) against list size, \(view), log-log. Above the dotted line at 1 the engine is \
                     faster than stdlib, below it slower; a rising line means the gap widens with size. Missing points are cells where stdlib or \
                     the engine was skipped.
-                    """)
+                    """ + selfTimedFootnote(speedup))
             writer.line(Markdown.details("Speed-up over stdlib, \(kind), \(allocator)", sizeTable(speedup) { $0.speedupOverStdlib.map { formatSignificant($0) + "×" } }))
         }
         if !floor.isEmpty {
@@ -303,7 +325,7 @@ struct BenchSection {
                     Each engine's median divided by the `hash-floor` median of the same cell (the file's `ratioToFloor`) \
                     against list size, \(view), log-log. 1 (dotted) would be an engine doing no more than hashing both lists \
                     once; the height above it is the engine's own overhead, in multiples of that floor.
-                    """)
+                    """ + selfTimedFootnote(floor))
             writer.line(Markdown.details("Ratio to the hash floor, \(kind), \(allocator)", sizeTable(floor) { $0.ratioToFloor.map { formatSignificant($0) } }))
         }
     }
@@ -418,6 +440,7 @@ struct BenchSection {
         var rows: [[String]] = []
         var largest = 0
         var repeated = false
+        var selfTimed = false
         for profile in chosenProfiles {
             let present = engines.filter { cell($0, profile, size).map { !$0.samples.isEmpty } ?? false }
             guard !present.isEmpty else { continue }
@@ -432,8 +455,9 @@ struct BenchSection {
                 largest = max(largest, m.samples.count)
                 repeated = repeated || (m.callsPerSample ?? 1) > 1
                 let seconds: (Double?) -> String = { $0.map(NumberStyle.seconds.format) ?? "–" }
+                selfTimed = selfTimed || m.timing == .selfTimed
                 rows.append([
-                    profile, engine, String(m.samples.count), m.callsPerSample.map(String.init) ?? "–", seconds(m.min), seconds(m.median),
+                    profile, engine, String(m.samples.count), m.callsPerSample.map(String.init) ?? "–", seconds(m.min), seconds(m.median) + mark(m),
                     seconds(m.p90), seconds(m.p99), seconds(m.mad),
                 ])
             }
@@ -454,7 +478,8 @@ struct BenchSection {
                 """)
         writer.line(
             Markdown.table(
-                ["profile", "engine", "samples", "calls/sample", "min", "median", "p90", "p99", "MAD"], rows, rightAligned: Set(2...8)))
+                ["profile", "engine", "samples", "calls/sample", "min", "median", "p90", "p99", "MAD"], rows, rightAligned: Set(2...8))
+                + (selfTimed ? "\n\n" + Self.selfTimedNote : ""))
     }
 
     private func writeSkipped(_ writer: inout ReportWriter) {

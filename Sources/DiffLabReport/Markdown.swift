@@ -1,3 +1,5 @@
+import DiffLabResults
+
 /// Small helpers for writing GitHub-flavoured markdown.
 enum Markdown {
     /// `text` safe inside a table cell: `|` escaped, line breaks turned into spaces.

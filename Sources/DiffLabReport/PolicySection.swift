@@ -1,3 +1,5 @@
+import DiffLabResults
+
 /// The policy-lab section of a report, from one `difflab-policy/1` file.
 struct PolicySection {
     let results: PolicyResults
@@ -63,7 +65,7 @@ struct PolicySection {
         let engines = results.runs.compactMap(\.engine).filter { seen.insert($0).inserted }
         if !engines.isEmpty { rows.append(["engine", engines.joined(separator: ", ")]) }
         rows.append(contentsOf: results.settings.map { ["setting: " + $0.name, $0.value] })
-        for field in results.crossover {
+        for field in results.crossover?.displayFields ?? [] {
             rows.append(["crossover: " + field.name, field.value == "null" ? "none found at the sizes run" : field.value + " items"])
         }
         writer.line(Markdown.table(["run", "value"], rows))

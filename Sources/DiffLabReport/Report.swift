@@ -11,13 +11,16 @@
 //     PlotAxes.swift          title, frame, axes and grid shared by all panels
 //     LinePlot.swift, BarChart.swift, BoxPlot.swift  the panel kinds
 //     Figure.swift            a standalone SVG: heading, legend, grid of panels
-//   Report layer:
-//     ReportError.swift, FieldReader.swift  typed errors and typed JSON field access
-//     BenchResults.swift, PolicyResults.swift, ResultsFile.swift  results files as typed rows
+//   Report layer (the results files themselves are read by DiffLabResults, as typed records):
 //     Markdown.swift          tables, figures, dates
 //     BenchSection.swift, PolicySection.swift  the report's sections
 //     Report.swift            this file: the entry point
 // No file I/O happens here: the caller reads the inputs and writes ``Report/files``.
+
+import DiffLabResults
+
+/// Why a report cannot be made: the results files' typed error (see ``DiffLabResults/ResultsError``).
+public typealias ReportError = ResultsError
 
 /// A file of a report other than the markdown itself (an SVG plot), named relative to the
 /// report's directory.
@@ -106,11 +109,7 @@ private func writeMethod(_ writer: inout ReportWriter, inputs: [ResultsFile], op
         writer.line("")
     }
     for input in inputs {
-        let schema = switch input {
-        case .bench: BenchResults.schema
-        case .policy: PolicyResults.schema
-        }
-        writer.line("- " + Markdown.code(input.source) + " (schema " + Markdown.code(schema) + ")")
+        writer.line("- " + Markdown.code(input.source) + " (schema " + Markdown.code(input.schema) + ")")
     }
     writer.line("")
     writer.line(

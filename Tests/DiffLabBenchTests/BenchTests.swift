@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
@@ -83,21 +84,23 @@ struct BenchTests {
         #expect(m.peakRSSBytes > 0)
     }
 
-    @Test func runBenchMeasuresReferenceAndFloorBesideEveryEngine() {
+    @Test func runBenchMeasuresReferenceAndFloorBesideEveryEngine() throws {
         var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "hashmap" }, profiles: [.differencekit, .reverse], sizes: [200, 400], budget: 0.002, maxSamples: 5)
         options.maxCallSeconds = 10
         let records = runBench(options, allocator: "system")
         #expect(records.count == 2 * 2 * 3)
         #expect(Set(records.map(\.engine)) == [hashFloorName, "hashmap", "stdlib"])
-        let rows = addRatios(records.map(\.json)).compactMap(BenchRow.init)
+        let rows = addRatios(records.map(\.measurementRecord))
         #expect(rows.count == records.count)
-        let json = addRatios(records.map(\.json))
-        let hashmap = json.first { $0["engine"]?.stringValue == "hashmap" }
-        #expect(hashmap?["median"]?.doubleValue != nil)
-        #expect(hashmap?["speedupOverStdlib"]?.doubleValue != nil)
-        #expect(hashmap?["ratioToFloor"]?.doubleValue != nil)
-        #expect(hashmap?["samples"]?.arrayValue?.isEmpty == false)
-        #expect(hashmap?["offsetsMoves"]?.intValue != nil)
+        let hashmap = rows.first { $0.engine == "hashmap" }
+        #expect(hashmap?.median != nil)
+        #expect(hashmap?.timing == .harness)
+        #expect(hashmap?.speedupOverStdlib != nil)
+        #expect(hashmap?.ratioToFloor != nil)
+        #expect(hashmap?.samples.isEmpty == false)
+        #expect(hashmap?.offsetsMoves != nil)
+        // Every record survives its file format.
+        for row in rows { #expect(try BenchMeasurement(json: row.json, source: "r") == row) }
         #expect(scalingFits(rows).count == 6)  // 3 subjects × 2 profiles
         #expect(benchTable(rows).contains("differencekit · int · 200 items · system"))
     }

@@ -51,11 +51,23 @@ struct ReportCommandTests {
         #expect(access(files.path("out"), F_OK) != 0)  // nothing written
     }
 
+    /// A bench file without a measured cell would be a report that compares nothing: exit 65.
+    @Test func aBenchFileWithoutMeasurementsExits65() {
+        let files = Files(["empty.json": #"{"schema":"difflab-bench/1","measurements":[]}"#])
+        let result = run(["report", files.path("empty.json"), "--out", files.path("out")])
+        #expect(result.status == 65)
+        #expect(result.err.contains("no measured cell (no measurements)"), "\(result.err)")
+        #expect(access(files.path("out"), F_OK) != 0)  // nothing written
+    }
+
     /// A target's value has no range; the largest finite number still gives a report (before the
     /// fix, formatting it looped for ever).
     @Test(.timeLimit(.minutes(1)))
     func theLargestFiniteNumberWhereAnyNumberIsAllowedStillMakesAReport() throws {
-        let files = Files(["bench.json": #"{"schema":"difflab-bench/1","targets":[{"name":"t","value":1.7976931348623157e308}]}"#])
+        let files = Files([
+            "bench.json":
+                #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":10,"kind":"int","allocator":"a","median":0.001}],"targets":[{"name":"t","value":1.7976931348623157e308}]}"#
+        ])
         let out = files.path("out")
         defer { removeTree(out) }
         let result = run(["report", files.path("bench.json"), "--out", out])

@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabGate
 import DiffLabJSON
 import Testing
@@ -457,7 +458,7 @@ let storedJSON: JSONValue = [
     ]
 
     func parse(_ json: JSONValue) throws(GateError) -> [WorkerResult] {
-        try WorkerResult.parse(json, protocolName: "difflab-measure/1", cells: ["a:p:int:1", "b:p:int:1"], samples: 2, worker: "the baseline's worker")
+        try WorkerResult.parse(json, cells: ["a:p:int:1", "b:p:int:1"], samples: 2, worker: "the baseline's worker")
     }
 
     @Test func readsAValidAnswer() throws {

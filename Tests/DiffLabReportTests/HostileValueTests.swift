@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabJSON
 import DiffLabReport
 import Testing

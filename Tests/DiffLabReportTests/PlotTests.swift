@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabReport
 import Testing
 

@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabJSON
 import DiffLabReport
 import Testing
@@ -128,12 +129,23 @@ func linkedFiles(_ markdown: String) -> [String] {
     #expect(linkedFiles(report.markdown) == names)
 }
 
+/// A bench file without a measured cell would make a report that compares nothing: refused.
+@Test(arguments: [
+    (#"{"schema":"difflab-bench/1"}"#, 0),
+    (#"{"schema":"difflab-bench/1","measurements":[]}"#, 0),
+    (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"a","skipped":"slow"}]}"#, 1),
+    (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"a"}]}"#, 1),
+])
+func benchFilesWithoutAMeasuredCellAreRefused(text: String, cells: Int) throws {
+    #expect(throws: ReportError.noMeasurements(source: "empty.json", cells: cells)) { try parse(text, source: "empty.json") }
+}
+
 @Test func minimalFilesWithOnlyIdentityFieldsDoNotCrash() throws {
     let bench = try parse(
-        #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"a"}]}"#, source: "min.json")
+        #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"a","median":0.001}]}"#,
+        source: "min.json")
     let policy = try parse(#"{"schema":"difflab-policy/1","runs":[{"policy":"x","listSize":3,"allowsReloadingOnTooManyUpdates":false}]}"#, source: "p.json")
-    let empty = try parse(#"{"schema":"difflab-bench/1"}"#, source: "empty.json")
-    let report = try makeReport([bench, policy, empty])
+    let report = try makeReport([bench, policy])
     #expect(linkedFiles(report.markdown) == report.files.map(\.name))
     for file in report.files { #expect(xmlError(file.contents) == nil, "\(file.name)") }
     #expect(report.markdown.contains("No cell was skipped."))

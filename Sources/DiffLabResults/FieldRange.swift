@@ -2,8 +2,8 @@
 ///
 /// Results files are data from outside (hand-edited, truncated, written by another version), so
 /// every number a report reads is checked against its field's range: a value outside is a
-/// ``ReportError/outOfRange(source:path:value:allowed:)`` naming the file, the field and the
-/// range — `difflab report` then exits 65 — rather than a plot that traps, loops or lies. (The
+/// ``ResultsError/outOfRange(source:path:value:allowed:)`` naming the file, the field and the
+/// range — `difflab report` then exits 65, the gate 1 — rather than a plot that traps, loops or lies. (The
 /// JSON parser already refuses numbers beyond `Double`'s range, so every value here is finite.)
 /// The plotting code is total on its own as a second line of defence.
 public struct FieldRange<Bound: Comparable & Sendable>: Sendable {
@@ -12,6 +12,7 @@ public struct FieldRange<Bound: Comparable & Sendable>: Sendable {
     /// The range in words, e.g. `0 to 86,400 (seconds)`.
     public let text: String
 
+    /// A range and its description for error messages.
     public init(_ range: ClosedRange<Bound>, _ text: String) {
         self.range = range
         self.text = text
@@ -35,6 +36,12 @@ extension FieldRange where Bound == Double {
     public static var hitchRatio: FieldRange { FieldRange(0...1000, "0 to 1,000 (ms per second)") }
     /// CPU utilisation as a fraction of one core: 0 to 1,024 cores.
     public static var utilisation: FieldRange { FieldRange(0...1024, "0 to 1,024 (fraction of one core)") }
+    /// Probabilities and significance levels (p-values, alpha): 0 to 1.
+    public static var probability: FieldRange { FieldRange(0...1, "0 to 1") }
+    /// Relative thresholds (0.05 is 5%): 0 to 10.
+    public static var relative: FieldRange { FieldRange(0...10, "0 to 10") }
+    /// Display refresh rates: 0 to 1,000 Hz.
+    public static var frameRate: FieldRange { FieldRange(0...1000, "0 to 1,000 (Hz)") }
 }
 
 extension FieldRange where Bound == Int {
@@ -44,6 +51,8 @@ extension FieldRange where Bound == Int {
     public static var count: FieldRange { FieldRange(0...(1 << 53), "0 to 9,007,199,254,740,992 (2^53)") }
     /// Calls timed together as one sample: 1 to 10^9.
     public static var callsPerSample: FieldRange { FieldRange(1...1_000_000_000, "1 to 1,000,000,000") }
+    /// Process exit statuses: 0 to 255.
+    public static var exitStatus: FieldRange { FieldRange(0...255, "0 to 255") }
     /// `createdAt`, Unix seconds: 1970-01-01 to 9999-12-31.
     public static var unixTime: FieldRange { FieldRange(0...253_402_300_799, "0 to 253,402,300,799 (1970 to 9999, Unix seconds)") }
 }

@@ -1,0 +1,503 @@
+import DiffLabJSON
+
+/// Who timed a bench measurement.
+public enum BenchTiming: String, Sendable, Hashable, CaseIterable {
+    /// The harness timed the calls (the default; the field is absent from the file).
+    case harness
+    /// The engine reported its own time per request (an out-of-process engine): the figures
+    /// exclude the harness's process overhead. Written as `"timing": "self"`.
+    case selfTimed = "self"
+
+    /// The footnote under every table or plot that shows a self-timed figure (marked `†`).
+    public static let footnote = "† self-timed by the engine: excludes the harness's process overhead"
+}
+
+/// One cell of a `difflab-bench/1` file (an element of its `measurements` array, and of the bench
+/// worker's answer): an engine (or the `stdlib` reference, or the `hash-floor`) on one profile ×
+/// size × element kind × allocator, measured or skipped.
+///
+/// Every figure is optional because files may lack it (skipped cells have only ``skipped``;
+/// allocation figures exist only under jemalloc; move counts not for the hash floor).
+public struct BenchMeasurement: Sendable, Equatable {
+    /// The member names, each written once.
+    enum Key: String {
+        case engine, profile, size, kind, allocator, skipped, timing, median, min, p90, p99, mad, cpuMedian, callsPerSample
+        case allocatedBytes, allocationRequests, peakRSSBytes, samples, cpuSamples, changeCount, offsetsMoves, minimalMoves
+        case speedupOverStdlib, ratioToFloor
+    }
+
+    public var engine: String
+    public var profile: String
+    /// List size, in ``FieldRange/size``.
+    public var size: Int
+    public var kind: String
+    public var allocator: String
+    /// Why the cell was not measured, when it was not.
+    public var skipped: String?
+    /// Who timed the figures (absent in the file: the harness).
+    public var timing: BenchTiming
+    /// Seconds per call (``FieldRange/seconds``, like the other times).
+    public var median: Double?
+    public var min: Double?
+    public var p90: Double?
+    public var p99: Double?
+    public var mad: Double?
+    public var cpuMedian: Double?
+    /// Calls timed together as one sample, in ``FieldRange/callsPerSample``.
+    public var callsPerSample: Int?
+    /// Bytes allocated by one call (jemalloc only), in ``FieldRange/amount``.
+    public var allocatedBytes: Double?
+    /// Allocation requests of one call (jemalloc only), in ``FieldRange/amount``.
+    public var allocationRequests: Double?
+    /// Peak resident set size of the worker after the measurement, in ``FieldRange/amount``.
+    public var peakRSSBytes: Double?
+    /// Seconds per call, one per sample, in measurement order.
+    public var samples: [Double]
+    /// Thread CPU seconds per call, one per sample.
+    public var cpuSamples: [Double]
+    /// stdlib median ÷ this median, in ``FieldRange/ratio``.
+    public var speedupOverStdlib: Double?
+    /// This median ÷ hash-floor median, in ``FieldRange/ratio``.
+    public var ratioToFloor: Double?
+    /// Changes reported, and moves under each strategy, in ``FieldRange/count``.
+    public var changeCount: Int?
+    public var offsetsMoves: Int?
+    public var minimalMoves: Int?
+
+    /// A cell with no figures (timed by the harness).
+    public init(engine: String, profile: String, size: Int, kind: String, allocator: String) {
+        self.engine = engine
+        self.profile = profile
+        self.size = size
+        self.kind = kind
+        self.allocator = allocator
+        self.timing = .harness
+        self.samples = []
+        self.cpuSamples = []
+    }
+
+    /// Whether the cell has a median (it was measured, not skipped).
+    public var isMeasured: Bool { median != nil }
+
+    /// The measurement object. A measured cell writes `allocatedBytes` and `allocationRequests`
+    /// as `null` when absent (no jemalloc); other absent figures are left out; `timing` is
+    /// written only when self-timed. O(samples).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.engine, engine)
+        w.set(.profile, profile)
+        w.set(.size, size)
+        w.set(.kind, kind)
+        w.set(.allocator, allocator)
+        w.set(.skipped, skipped)
+        if timing != .harness { w.set(.timing, timing.rawValue) }
+        w.set(.median, median)
+        w.set(.min, min)
+        w.set(.p90, p90)
+        w.set(.p99, p99)
+        w.set(.mad, mad)
+        w.set(.cpuMedian, cpuMedian)
+        w.set(.callsPerSample, callsPerSample)
+        w.set(.allocatedBytes, allocatedBytes, null: isMeasured)
+        w.set(.allocationRequests, allocationRequests, null: isMeasured)
+        w.set(.peakRSSBytes, peakRSSBytes)
+        if isMeasured || !samples.isEmpty { w.set(.samples, numbers: samples) }
+        if isMeasured || !cpuSamples.isEmpty { w.set(.cpuSamples, numbers: cpuSamples) }
+        w.set(.changeCount, changeCount)
+        w.set(.offsetsMoves, offsetsMoves)
+        w.set(.minimalMoves, minimalMoves)
+        w.set(.speedupOverStdlib, speedupOverStdlib)
+        w.set(.ratioToFloor, ratioToFloor)
+        return w.json
+    }
+
+    /// Reads a measurement object.
+    ///
+    /// - Parameter path: the object's JSON path in its file, for messages (e.g. `measurements[3]`).
+    /// - Throws: ``ResultsError`` for a missing identity field (engine, profile, size, kind,
+    ///   allocator), any field of the wrong type, a `timing` other than `"harness"` or `"self"`, or a
+    ///   number outside its ``FieldRange``: `size` ``FieldRange/size``, times, `samples` and
+    ///   `cpuSamples` ``FieldRange/seconds``, `callsPerSample` ``FieldRange/callsPerSample``, byte
+    ///   and allocation figures ``FieldRange/amount``, ratios ``FieldRange/ratio``, change and move
+    ///   counts ``FieldRange/count``. Unknown members are ignored.
+    /// - Complexity: O(size of the object).
+    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
+        try self.init(FieldReader<Key>(json, source: source, path: path))
+    }
+
+    init(_ row: FieldReader<Key>) throws(ResultsError) {
+        self.init(
+            engine: try row.requiredString(.engine), profile: try row.requiredString(.profile), size: try row.requiredInt(.size, in: .size),
+            kind: try row.requiredString(.kind), allocator: try row.requiredString(.allocator))
+        skipped = try row.optionalString(.skipped)
+        if let text = try row.optionalString(.timing) {
+            guard let timing = BenchTiming(rawValue: text) else {
+                throw .wrongType(
+                    source: row.source, path: row.path(.timing), expected: "\"harness\" or \"self\"",
+                    found: JSONValue.string(text).briefDescription)
+            }
+            self.timing = timing
+        }
+        median = try row.optionalDouble(.median, in: .seconds)
+        min = try row.optionalDouble(.min, in: .seconds)
+        p90 = try row.optionalDouble(.p90, in: .seconds)
+        p99 = try row.optionalDouble(.p99, in: .seconds)
+        mad = try row.optionalDouble(.mad, in: .seconds)
+        cpuMedian = try row.optionalDouble(.cpuMedian, in: .seconds)
+        callsPerSample = try row.optionalInt(.callsPerSample, in: .callsPerSample)
+        allocatedBytes = try row.optionalDouble(.allocatedBytes, in: .amount)
+        allocationRequests = try row.optionalDouble(.allocationRequests, in: .amount)
+        peakRSSBytes = try row.optionalDouble(.peakRSSBytes, in: .amount)
+        samples = try row.numbers(.samples, in: .seconds)
+        cpuSamples = try row.numbers(.cpuSamples, in: .seconds)
+        speedupOverStdlib = try row.optionalDouble(.speedupOverStdlib, in: .ratio)
+        ratioToFloor = try row.optionalDouble(.ratioToFloor, in: .ratio)
+        changeCount = try row.optionalInt(.changeCount, in: .count)
+        offsetsMoves = try row.optionalInt(.offsetsMoves, in: .count)
+        minimalMoves = try row.optionalInt(.minimalMoves, in: .count)
+    }
+}
+
+/// What a `difflab bench` worker process hands back to its parent: a JSON array of
+/// ``BenchMeasurement`` objects (no schema; the parent merges them into one results file).
+public struct BenchWorkerOutput: Sendable, Equatable {
+    public var measurements: [BenchMeasurement]
+
+    public init(measurements: [BenchMeasurement]) {
+        self.measurements = measurements
+    }
+
+    /// The array of measurement objects. O(size).
+    public var json: JSONValue { .array(measurements.map(\.json)) }
+
+    /// Reads a worker's array; element `i`'s errors are named `[i].field`.
+    /// - Throws: ``ResultsError/wrongType(source:path:expected:found:)`` when the document is not
+    ///   an array, or any error of ``BenchMeasurement/init(json:source:path:)``.
+    /// - Complexity: O(size of the document).
+    public init(json: JSONValue, source: String) throws(ResultsError) {
+        guard let elements = json.arrayValue else {
+            throw .wrongType(source: source, path: "the document", expected: "an array of measurements", found: article(json))
+        }
+        measurements = []
+        for (index, element) in elements.enumerated() {
+            measurements.append(try BenchMeasurement(json: element, source: source, path: "[\(index)]"))
+        }
+    }
+}
+
+/// A growth-exponent row of a bench file's `scaling` array.
+public struct BenchScaling: Sendable, Equatable {
+    enum Key: String { case engine, profile, kind, allocator, sizes, timeExponent, bytesExponent }
+
+    public var engine: String
+    public var profile: String
+    public var kind: String
+    public var allocator: String
+    /// The sizes the fit used, ascending (each in ``FieldRange/size``).
+    public var sizes: [Int]
+    /// Fitted exponent of time against size (time ∝ sizeᵉ), in ``FieldRange/exponent``.
+    public var timeExponent: Double?
+    /// Fitted exponent of allocated bytes against size (`null` when not measured).
+    public var bytesExponent: Double?
+
+    public init(
+        engine: String, profile: String, kind: String, allocator: String, sizes: [Int], timeExponent: Double?, bytesExponent: Double?
+    ) {
+        self.engine = engine
+        self.profile = profile
+        self.kind = kind
+        self.allocator = allocator
+        self.sizes = sizes
+        self.timeExponent = timeExponent
+        self.bytesExponent = bytesExponent
+    }
+
+    /// The scaling object (`bytesExponent` written as `null` when absent). O(sizes).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.engine, engine)
+        w.set(.profile, profile)
+        w.set(.kind, kind)
+        w.set(.allocator, allocator)
+        w.set(.sizes, integers: sizes)
+        w.set(.timeExponent, timeExponent)
+        w.set(.bytesExponent, bytesExponent, null: true)
+        return w.json
+    }
+
+    /// Reads a scaling object: names required, `sizes` in ``FieldRange/size``, exponents in
+    /// ``FieldRange/exponent``. - Throws: ``ResultsError``. - Complexity: O(size of the object).
+    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
+        try self.init(FieldReader<Key>(json, source: source, path: path))
+    }
+
+    init(_ row: FieldReader<Key>) throws(ResultsError) {
+        self.init(
+            engine: try row.requiredString(.engine), profile: try row.requiredString(.profile), kind: try row.requiredString(.kind),
+            allocator: try row.requiredString(.allocator), sizes: try row.integers(.sizes, in: .size),
+            timeExponent: try row.optionalDouble(.timeExponent, in: .exponent), bytesExponent: try row.optionalDouble(.bytesExponent, in: .exponent))
+    }
+}
+
+/// A row of a bench file's `targets` array: a goal and whether this run met it.
+public struct BenchTarget: Sendable, Equatable {
+    enum Key: String { case name, goal, value, met, note }
+
+    public var name: String
+    public var goal: String
+    /// The measured value (any number).
+    public var value: Double?
+    public var met: Bool?
+    public var note: String
+
+    public init(name: String, goal: String, value: Double?, met: Bool?, note: String) {
+        self.name = name
+        self.goal = goal
+        self.value = value
+        self.met = met
+        self.note = note
+    }
+
+    /// The target object (`value` and `met` written as `null` when absent). O(1).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.name, name)
+        w.set(.goal, goal)
+        w.set(.value, value, null: true)
+        w.set(.met, met, null: true)
+        w.set(.note, note)
+        return w.json
+    }
+
+    /// Reads a target object: `name` required, `goal` and `note` default to empty, `value` any
+    /// number. - Throws: ``ResultsError``. - Complexity: O(size of the object).
+    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
+        try self.init(FieldReader<Key>(json, source: source, path: path))
+    }
+
+    init(_ row: FieldReader<Key>) throws(ResultsError) {
+        self.init(
+            name: try row.requiredString(.name), goal: try row.optionalString(.goal) ?? "", value: try row.optionalNumber(.value),
+            met: try row.optionalBool(.met), note: try row.optionalString(.note) ?? "")
+    }
+}
+
+/// An element of a bench file's `allocators` array.
+public struct BenchAllocator: Sendable, Equatable {
+    enum Key: String { case name, library }
+
+    /// `system` or `jemalloc`.
+    public var name: String
+    /// The preloaded library, for jemalloc.
+    public var library: String?
+
+    public init(name: String, library: String? = nil) {
+        self.name = name
+        self.library = library
+    }
+
+    /// The allocator object. O(1).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.name, name)
+        w.set(.library, library)
+        return w.json
+    }
+
+    /// Reads an allocator object (`name` required). - Throws: ``ResultsError``. - Complexity: O(1).
+    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
+        try self.init(FieldReader<Key>(json, source: source, path: path))
+    }
+
+    init(_ row: FieldReader<Key>) throws(ResultsError) {
+        self.init(name: try row.requiredString(.name), library: try row.optionalString(.library))
+    }
+}
+
+/// The `options` object of a bench file: what the run was asked to measure. Every member is
+/// optional (absent ones are not written).
+public struct BenchRunOptions: Sendable, Equatable {
+    enum Key: String { case quick, engines, profiles, sizes, kinds, budgetSeconds, maxCallSeconds, seed, moves, probeFloor }
+
+    public var quick: Bool?
+    public var engines: [String]?
+    public var profiles: [String]?
+    /// List sizes, each in ``FieldRange/size``.
+    public var sizes: [Int]?
+    public var kinds: [String]?
+    /// In ``FieldRange/seconds``.
+    public var budgetSeconds: Double?
+    /// In ``FieldRange/seconds``.
+    public var maxCallSeconds: Double?
+    /// The dataset seed, as decimal text (it may exceed 2^53).
+    public var seed: String?
+    /// The move strategy of the reported change counts.
+    public var moves: String?
+    /// In ``FieldRange/size``.
+    public var probeFloor: Int?
+
+    public init(
+        quick: Bool? = nil, engines: [String]? = nil, profiles: [String]? = nil, sizes: [Int]? = nil, kinds: [String]? = nil,
+        budgetSeconds: Double? = nil, maxCallSeconds: Double? = nil, seed: String? = nil, moves: String? = nil, probeFloor: Int? = nil
+    ) {
+        self.quick = quick
+        self.engines = engines
+        self.profiles = profiles
+        self.sizes = sizes
+        self.kinds = kinds
+        self.budgetSeconds = budgetSeconds
+        self.maxCallSeconds = maxCallSeconds
+        self.seed = seed
+        self.moves = moves
+        self.probeFloor = probeFloor
+    }
+
+    /// The options object. O(size).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.quick, quick)
+        if let engines { w.set(.engines, strings: engines) }
+        if let profiles { w.set(.profiles, strings: profiles) }
+        if let sizes { w.set(.sizes, integers: sizes) }
+        if let kinds { w.set(.kinds, strings: kinds) }
+        w.set(.budgetSeconds, budgetSeconds)
+        w.set(.maxCallSeconds, maxCallSeconds)
+        w.set(.seed, seed)
+        w.set(.moves, moves)
+        w.set(.probeFloor, probeFloor)
+        return w.json
+    }
+
+    /// The options as (name, text) pairs in file order, for a report header: strings as they
+    /// are, lists of names joined by `, `, other values as compact JSON. O(size).
+    public var displayFields: [DisplayField] {
+        (json.objectValue ?? JSONObject()).map { DisplayField(name: $0.key, value: DisplayField.text($0.value)) }
+    }
+
+    /// Reads an options object. - Throws: ``ResultsError`` (sizes in ``FieldRange/size``, seconds
+    /// in ``FieldRange/seconds``). - Complexity: O(size of the object).
+    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
+        try self.init(FieldReader<Key>(json, source: source, path: path))
+    }
+
+    init(_ row: FieldReader<Key>) throws(ResultsError) {
+        self.init()
+        quick = try row.optionalBool(.quick)
+        if row.present(.engines) != nil { engines = try row.strings(.engines) }
+        if row.present(.profiles) != nil { profiles = try row.strings(.profiles) }
+        if row.present(.sizes) != nil { sizes = try row.integers(.sizes, in: .size) }
+        if row.present(.kinds) != nil { kinds = try row.strings(.kinds) }
+        budgetSeconds = try row.optionalDouble(.budgetSeconds, in: .seconds)
+        maxCallSeconds = try row.optionalDouble(.maxCallSeconds, in: .seconds)
+        seed = try row.optionalString(.seed)
+        moves = try row.optionalString(.moves)
+        probeFloor = try row.optionalInt(.probeFloor, in: .size)
+    }
+}
+
+/// A `difflab-bench/1` results file, written by `difflab bench`.
+public struct BenchResults: Sendable, Equatable {
+    enum Key: String {
+        case schema, createdAt, seconds, machine, toolchain, commit, dirty, options, allocators, measurements, scaling, targets
+    }
+
+    /// The schema this type reads and writes.
+    public static let schema = "difflab-bench/1"
+
+    /// What the caller called the input (usually its path); not written.
+    public var source: String
+    /// Unix seconds when the run was written, in ``FieldRange/unixTime``.
+    public var createdAt: Int?
+    /// Wall-clock seconds the run took, in ``FieldRange/runSeconds``.
+    public var seconds: Double?
+    /// The machine's description (cpu, cores, kernel…), in order.
+    public var machine: [DisplayField]
+    public var toolchain: String?
+    /// The commit measured (`null` outside a checkout).
+    public var commit: String?
+    /// Whether tracked files had uncommitted changes.
+    public var dirty: Bool?
+    public var options: BenchRunOptions
+    /// The allocators, in file order.
+    public var allocators: [BenchAllocator]
+    public var measurements: [BenchMeasurement]
+    public var scaling: [BenchScaling]
+    public var targets: [BenchTarget]
+
+    /// An empty results file named `source`.
+    public init(source: String = "") {
+        self.source = source
+        machine = []
+        options = BenchRunOptions()
+        allocators = []
+        measurements = []
+        scaling = []
+        targets = []
+    }
+
+    /// The results document (`commit` written as `null` when unknown). O(size).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.schema, Self.schema)
+        w.set(.createdAt, createdAt)
+        w.set(.seconds, seconds)
+        w.set(.machine, DisplayField.json(machine))
+        w.set(.toolchain, toolchain)
+        w.set(.commit, commit, null: true)
+        w.set(.dirty, dirty)
+        w.set(.options, options.json)
+        w.set(.allocators, .array(allocators.map(\.json)))
+        w.set(.measurements, .array(measurements.map(\.json)))
+        w.set(.scaling, .array(scaling.map(\.json)))
+        w.set(.targets, .array(targets.map(\.json)))
+        return w.json
+    }
+
+    /// Reads a bench document.
+    ///
+    /// - Throws: ``ResultsError``: ``ResultsError/notAnObject(source:found:)``,
+    ///   ``ResultsError/missingSchema(source:)`` or ``ResultsError/unknownSchema(source:schema:)``
+    ///   unless the document is an object with `"schema": "difflab-bench/1"`; `createdAt` outside
+    ///   ``FieldRange/unixTime``, `seconds` outside ``FieldRange/runSeconds``; a `machine` that is
+    ///   not an object; and every error of ``BenchMeasurement``, ``BenchScaling``,
+    ///   ``BenchTarget``, ``BenchAllocator`` and ``BenchRunOptions`` with its path
+    ///   (`measurements[3].median`). A file without measurements is valid here (a report refuses it).
+    /// - Complexity: O(size of the document).
+    public init(json: JSONValue, source: String) throws(ResultsError) {
+        try checkSchema(json, Self.schema, source: source)
+        let root = try FieldReader<Key>(json, source: source, path: "")
+        self.init(source: source)
+        createdAt = try root.optionalInt(.createdAt, in: .unixTime)
+        seconds = try root.optionalDouble(.seconds, in: .runSeconds)
+        machine = try root.displayFields(.machine)
+        toolchain = try root.optionalString(.toolchain)
+        commit = try root.optionalString(.commit)
+        dirty = try root.optionalBool(.dirty)
+        if let reader = try root.object(.options, BenchRunOptions.Key.self) { options = try BenchRunOptions(reader) }
+        for row in try root.objects(.allocators, BenchAllocator.Key.self) { allocators.append(try BenchAllocator(row)) }
+        for row in try root.objects(.measurements, BenchMeasurement.Key.self) { measurements.append(try BenchMeasurement(row)) }
+        for row in try root.objects(.scaling, BenchScaling.Key.self) { scaling.append(try BenchScaling(row)) }
+        for row in try root.objects(.targets, BenchTarget.Key.self) { targets.append(try BenchTarget(row)) }
+    }
+}
+
+/// The member every DiffLab results document names its schema with.
+enum SchemaKey: String { case schema }
+
+/// Checks that `document` is an object whose `schema` is `schema`.
+/// - Throws: ``ResultsError/notAnObject(source:found:)``, ``ResultsError/missingSchema(source:)``
+///   or ``ResultsError/unknownSchema(source:schema:)`` (a schema shown by at most 40 characters).
+func checkSchema(_ document: JSONValue, _ schema: String, source: String) throws(ResultsError) {
+    let found = try schemaName(document, source: source)
+    guard found == schema else { throw .unknownSchema(source: source, schema: found) }
+}
+
+/// The `schema` string of a results document.
+/// - Throws: ``ResultsError/notAnObject(source:found:)``, ``ResultsError/missingSchema(source:)``,
+///   or ``ResultsError/unknownSchema(source:schema:)`` for text that is not stream-safe.
+func schemaName(_ document: JSONValue, source: String) throws(ResultsError) -> String {
+    guard document.objectValue != nil else { throw .notAnObject(source: source, found: article(document)) }
+    guard let schema = document[SchemaKey.schema.rawValue]?.stringValue else { throw .missingSchema(source: source) }
+    guard schema.isStreamSafe else { throw .unknownSchema(source: source, schema: String(schema.unicodeScalars.prefix(40))) }
+    return schema
+}

@@ -1,0 +1,47 @@
+import DiffLabJSON
+
+/// A results file a report can be made from, recognised by its `"schema"` field.
+public enum ResultsFile: Sendable, Equatable {
+    /// `difflab-bench/1`, written by `difflab bench`.
+    case bench(BenchResults)
+    /// `difflab-policy/1`, written by `difflab policy`.
+    case policy(PolicyResults)
+
+    /// Recognises and reads a parsed results document, refusing one a report would show nothing of.
+    ///
+    /// - Parameter source: names the input in errors and in the report (usually the path).
+    /// - Throws: ``ResultsError/notAnObject(source:found:)``, ``ResultsError/missingSchema(source:)``,
+    ///   ``ResultsError/unknownSchema(source:schema:)``, the field errors of the schema's decoder, and
+    ///   ``ResultsError/noMeasurements(source:cells:)`` for a bench file without a measured cell.
+    /// - Complexity: O(size of the document).
+    public init(_ document: JSONValue, source: String) throws(ResultsError) {
+        switch try schemaName(document, source: source) {
+        case BenchResults.schema:
+            let results = try BenchResults(json: document, source: source)
+            guard results.measurements.contains(where: \.isMeasured) else {
+                throw .noMeasurements(source: source, cells: results.measurements.count)
+            }
+            self = .bench(results)
+        case PolicyResults.schema:
+            self = .policy(try PolicyResults(json: document, source: source))
+        case let schema:
+            throw .unknownSchema(source: source, schema: schema)
+        }
+    }
+
+    /// The input's name.
+    public var source: String {
+        switch self {
+        case .bench(let results): results.source
+        case .policy(let results): results.source
+        }
+    }
+
+    /// The input's schema name.
+    public var schema: String {
+        switch self {
+        case .bench: BenchResults.schema
+        case .policy: PolicyResults.schema
+        }
+    }
+}

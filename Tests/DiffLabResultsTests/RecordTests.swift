@@ -1,0 +1,348 @@
+import DiffLabJSON
+import DiffLabResults
+import Testing
+
+/// The package's root folder (two levels above this file's folder).
+let packageRoot: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+/// The parsed JSON file at `path` under the package root.
+func committedJSON(_ path: String) throws -> JSONValue {
+    let text = try #require(readText(packageRoot + "/" + path), "cannot read \(path)")
+    return try JSONValue.parse(text)
+}
+
+/// The text of the file at `path`, or `nil`.
+func readText(_ path: String) -> String? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count == 0 { break }
+        bytes += buffer.prefix(count)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Round trips: encode → decode → equal
+
+func fullMeasurement(timing: BenchTiming = .harness) -> BenchMeasurement {
+    var m = BenchMeasurement(engine: "hashmap", profile: "differencekit", size: 10_000, kind: "int", allocator: "jemalloc")
+    m.timing = timing
+    m.median = 0.0012
+    m.min = 0.001
+    m.p90 = 0.0015
+    m.p99 = 0.002
+    m.mad = 0.0001
+    m.cpuMedian = 0.0011
+    m.callsPerSample = 1
+    m.allocatedBytes = 848_016
+    m.allocationRequests = 38
+    m.peakRSSBytes = 40_000_000
+    m.samples = [0.0012, 0.0011, 0.0013]
+    m.cpuSamples = [0.0011, 0.0011, 0.0012]
+    m.speedupOverStdlib = 120.5
+    m.ratioToFloor = 1.6
+    m.changeCount = 12
+    m.offsetsMoves = 3
+    m.minimalMoves = 2
+    return m
+}
+
+func fullBenchResults() -> BenchResults {
+    var results = BenchResults(source: "b.json")
+    results.createdAt = 1_795_979_336
+    results.seconds = 12.5
+    results.machine = [DisplayField(name: "cpu", value: "Xeon"), DisplayField(name: "cores", value: "2")]
+    results.toolchain = "Swift 6.3.1"
+    results.commit = "abc"
+    results.dirty = false
+    results.options = BenchRunOptions(
+        quick: true, engines: ["hashmap"], profiles: ["differencekit"], sizes: [1_000, 10_000], kinds: ["int"], budgetSeconds: 0.15,
+        maxCallSeconds: 6, seed: "42", moves: "offsets", probeFloor: 1_000)
+    results.allocators = [BenchAllocator(name: "jemalloc", library: "/lib/libjemalloc.so.2"), BenchAllocator(name: "system")]
+    var skipped = BenchMeasurement(engine: "stdlib", profile: "differencekit", size: 1_000_000, kind: "int", allocator: "system")
+    skipped.skipped = "projected 400 s per call"
+    var noJemalloc = fullMeasurement(timing: .selfTimed)
+    noJemalloc.allocator = "system"
+    noJemalloc.allocatedBytes = nil
+    noJemalloc.allocationRequests = nil
+    results.measurements = [fullMeasurement(), skipped, noJemalloc]
+    results.scaling = [
+        BenchScaling(engine: "hashmap", profile: "differencekit", kind: "int", allocator: "jemalloc", sizes: [1_000, 10_000], timeExponent: 1.05, bytesExponent: nil)
+    ]
+    results.targets = [
+        BenchTarget(name: "hashmap / hash floor", goal: "≤ 2", value: 1.6, met: true, note: ""),
+        BenchTarget(name: "unmeasured", goal: "≥ 1", value: nil, met: nil, note: "n/a"),
+    ]
+    return results
+}
+
+func fullPolicyResults() -> PolicyResults {
+    var results = PolicyResults(source: "p.json")
+    results.createdAt = 1_795_977_384
+    results.machine = [DisplayField(name: "cpu", value: "Xeon")]
+    results.toolchain = "Swift"
+    results.crossover = PolicyCrossover(batch: 10_000, reloadFallback: nil)
+    var run = PolicyRun(policy: "main", engine: "hashmap", listSize: 1_000, allowsReloadingOnTooManyUpdates: true)
+    run.updateInterval = 0.05
+    run.frameRate = 60
+    run.frameWork = 0.004
+    run.duration = 3
+    run.maxItemCountToRunOnMain = 10_000
+    run.coalescing = [0.05, 0.025, 0.25]
+    run.applyBaseCost = 0.001
+    run.batchCostPerChange = 2e-6
+    run.reloadCostPerItem = 5e-8
+    run.editsPerUpdate = 20
+    run.frames = 181
+    run.framesOverBudget = 2
+    run.hitchTimeRatio = 1.5
+    run.latencyMedian = 0.0064
+    run.latencyP99 = 0.0067
+    run.latencies = [0.0064, 0.0067]
+    run.requested = 60
+    run.applied = 60
+    run.coalesced = 0
+    run.reloads = 1
+    run.dropped = 0
+    run.cpuUtilisation = 0.29
+    run.wallSeconds = 3.004
+    var idle = PolicyRun(policy: "background", listSize: 1_000, allowsReloadingOnTooManyUpdates: false)
+    idle.frameRate = 120
+    results.runs = [run, idle]
+    return results
+}
+
+@Suite struct RoundTripTests {
+    /// Serialised and parsed again, as a file would be.
+    func reparsed(_ json: JSONValue) throws -> JSONValue { try JSONValue.parse(json.serialized()) }
+
+    @Test func benchResults() throws {
+        let results = fullBenchResults()
+        #expect(try BenchResults(json: reparsed(results.json), source: "b.json") == results)
+        #expect(try BenchResults(json: reparsed(BenchResults(source: "e").json), source: "e") == BenchResults(source: "e"))
+    }
+
+    @Test(arguments: BenchTiming.allCases) func benchMeasurement(timing: BenchTiming) throws {
+        let m = fullMeasurement(timing: timing)
+        #expect(try BenchMeasurement(json: reparsed(m.json), source: "m") == m)
+        // Harness-timed is the default: the field is written only when self-timed.
+        #expect((m.json["timing"] == nil) == (timing == .harness))
+        if timing == .selfTimed { #expect(m.json["timing"] == "self") }
+    }
+
+    @Test func benchWorkerOutput() throws {
+        let output = BenchWorkerOutput(measurements: fullBenchResults().measurements)
+        #expect(try BenchWorkerOutput(json: reparsed(output.json), source: "w") == output)
+    }
+
+    @Test func policyResults() throws {
+        let results = fullPolicyResults()
+        #expect(try PolicyResults(json: reparsed(results.json), source: "p.json") == results)
+        // Only the settings every run agrees on are shared.
+        #expect(results.settings.map(\.name) == [])
+        var same = results
+        same.runs[1] = same.runs[0]
+        #expect(same.settings.first == DisplayField(name: "updateInterval", value: "0.05"))
+        #expect(same.settings.contains(DisplayField(name: "coalescing", value: "[0.05,0.025,0.25]")))
+    }
+
+    @Test func measureResponse() throws {
+        let response = MeasureResponse(results: [
+            MeasureCellResult(cell: "a:p:int:1", samples: [1e-6, 2e-6], callsPerSample: 100, allocatedBytes: 64, allocationRequests: 2),
+            MeasureCellResult(cell: "b:p:int:1", samples: [0, 3e-6], callsPerSample: 1),
+            MeasureCellResult(cell: "c:p:int:1"),
+        ])
+        #expect(try MeasureResponse(json: reparsed(response.json), source: "w") == response)
+        // Measured without jemalloc: the allocation figures are written as null, as protocol 1 always did.
+        #expect(response.json["results"]?.arrayValue?[1]["allocatedBytes"] == .null)
+    }
+
+    @Test func storedBaseline() throws {
+        let file = StoredBaselineFile(
+            createdAt: 1, candidate: "HEAD", machine: [DisplayField(name: "cpu", value: "Xeon")], toolchain: "Swift",
+            cells: [BaselineCell(name: "a:p:int:1", instructions: 10, allocatedBytes: nil, allocationRequests: 3)])
+        #expect(try StoredBaselineFile(json: reparsed(file.json), source: "b") == file)
+    }
+
+    @Test func gateReport() throws {
+        let report = GateReportFile(
+            verdict: "regression", error: nil, exitCode: 2, context: [DisplayField(name: "baseline", value: "HEAD~1")], notes: ["note"],
+            alpha: 0.05, improvementExitCode: 4,
+            metrics: [GateMetricThresholdRecord(metric: "time", regression: 0.05, improvement: 0.05, absolute: 1e-6)],
+            comparisons: [
+                GateComparisonRecord(
+                    cell: "a:p:int:1", metric: "time", verdict: "regression", base: 0.001, head: 0.002, ratio: 2,
+                    time: .init(ratioLow: 1.9, ratioHigh: 2.1, p: 0.001, pAdjusted: 0.002, rounds: 16)),
+                GateComparisonRecord(cell: "a:p:int:1", metric: "instructions", verdict: "notGated", base: nil, head: 5, ratio: nil, note: "why"),
+            ])
+        #expect(try GateReportFile(json: reparsed(report.json), source: "g") == report)
+    }
+}
+
+// MARK: - Committed files
+
+@Suite struct CommittedFileTests {
+    @Test func benchResultsDecodeAndReencodeToTheSameDocument() throws {
+        let document = try committedJSON("results/bench-full.json")
+        let results = try BenchResults(json: document, source: "results/bench-full.json")
+        #expect(results.measurements.count == 520)
+        #expect(results.measurements.allSatisfy { $0.timing == .harness })
+        #expect(results.scaling.count == 130 && results.targets.count == 6)
+        #expect(results.options.engines == ["heckel", "hashmap", "myers", "stdlib"])
+        // The writer gives back what the file holds: the format did not change.
+        #expect(results.json == document)
+        #expect(try ResultsFile(document, source: "b") == .bench(results.renamed("b")))
+    }
+
+    @Test func policyResultsDecodeAndReencodeToTheSameDocument() throws {
+        let document = try committedJSON("results/policy-full.json")
+        let results = try PolicyResults(json: document, source: "p")
+        #expect(results.runs.count == 32)
+        #expect(results.crossover == PolicyCrossover(batch: 10_000, reloadFallback: 100_000))
+        #expect(results.json == document)
+        #expect(results.settings.map(\.name).contains("coalescing"))
+    }
+
+    @Test func storedGateBaselineDecodesAndReencodes() throws {
+        let document = try committedJSON("results/baselines/gate-quick.json")
+        let baseline = try StoredBaselineFile(json: document, source: "gate-quick.json")
+        #expect(baseline.cells.count == 9)
+        #expect(baseline.cells.first == BaselineCell(name: "heckel:differencekit:int:10000", instructions: 16_538_044, allocatedBytes: 2_835_584, allocationRequests: 10_065))
+        #expect(baseline.json == document)
+    }
+
+    /// The decode-fuzz seeds of results files (a selector byte, then the file) are results files.
+    @Test(arguments: ["results-bench.bin", "results-policy.bin"]) func decodeFuzzSeedsDecode(name: String) throws {
+        let text = try #require(readText(packageRoot + "/Corpus/decode-fuzz-seeds/" + name))
+        let document = try JSONValue.parse(String(text.dropFirst()))
+        _ = try ResultsFile(document, source: name)
+    }
+}
+
+extension BenchResults {
+    func renamed(_ source: String) -> BenchResults {
+        var copy = self
+        copy.source = source
+        return copy
+    }
+}
+
+// MARK: - Hostile decodes
+
+/// The description of the ``ResultsError`` `body` throws; `nil` when it succeeds.
+func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error.description
+    }
+}
+
+@Suite struct HostileDecodeTests {
+    func benchError(_ text: String) -> String? {
+        do {
+            _ = try BenchResults(json: try JSONValue.parse(text), source: "h.json")
+            return nil
+        } catch let error as ResultsError {
+            return error.description
+        } catch {
+            return "parse error"
+        }
+    }
+
+    static let identity = #""engine":"e","profile":"p","size":5,"kind":"k","allocator":"a""#
+
+    @Test(arguments: [
+        (#"[]"#, "h.json: expected a JSON object with a \"schema\" field, not an array"),
+        (#"{"schema":"difflab-policy/1"}"#, "h.json: unknown schema \"difflab-policy/1\"; expected one of difflab-bench/1, difflab-policy/1"),
+        (#"{"schema":"difflab-bench/1","measurements":{}}"#, "h.json: measurements should be an array, not an object"),
+        (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e"}]}"#, "h.json: missing field measurements[0].profile"),
+        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"median":"1"}]}"#, "h.json: measurements[0].median should be a number, not a string"),
+        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"median":-1}]}"#, "h.json: measurements[0].median is -1.0, outside its allowed range 0 to 86,400 (seconds)"),
+        (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1e30,"kind":"k","allocator":"a"}]}"#, "h.json: measurements[0].size is 1e+30, outside its allowed range 0 to 1,000,000,000 (items)"),
+        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"timing":"wall"}]}"#, "h.json: measurements[0].timing should be \"harness\" or \"self\", not \"wall\""),
+        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"cpuSamples":[0.1,null]}]}"#, "h.json: measurements[0].cpuSamples[1] should be a number, not null"),
+        (#"{"schema":"difflab-bench/1","options":{"sizes":[1,2.5]}}"#, "h.json: options.sizes[1] should be an integer, not a number"),
+        (#"{"schema":"difflab-bench/1","scaling":[{"engine":"e","profile":"p","kind":"k","allocator":"a","timeExponent":1000}]}"#, "h.json: scaling[0].timeExponent is 1000.0, outside its allowed range -100 to 100"),
+        (#"{"schema":"difflab-bench/1","targets":[{"goal":"x"}]}"#, "h.json: missing field targets[0].name"),
+        (#"{"schema":"difflab-bench/1","createdAt":-5}"#, "h.json: createdAt is -5, outside its allowed range 0 to 253,402,300,799 (1970 to 9999, Unix seconds)"),
+        (#"{"schema":"difflab-bench/1","allocators":[{"name":7}]}"#, "h.json: allocators[0].name should be a string, not a number"),
+    ])
+    func benchFields(text: String, message: String) {
+        #expect(benchError(text) == message)
+    }
+
+    @Test func unknownKeysAreIgnored() throws {
+        let text = #"{"schema":"difflab-bench/1","future":1,"measurements":[{\#(Self.identity),"median":0.5,"newFigure":[1,2]}]}"#
+        let results = try BenchResults(json: JSONValue.parse(text), source: "h")
+        #expect(results.measurements.first?.median == 0.5)
+    }
+
+    /// A huge array costs time linear in its length and fails at its first bad element.
+    @Test func hugeSampleArrayWithOneBadElement() {
+        let samples = Array(repeating: "0.001", count: 200_000).joined(separator: ",")
+        #expect(
+            benchError(#"{"schema":"difflab-bench/1","measurements":[{\#(Self.identity),"samples":[\#(samples),1e9]}]}"#)
+                == "h.json: measurements[0].samples[200000] is 1000000000.0, outside its allowed range 0 to 86,400 (seconds)")
+    }
+
+    @Test(arguments: [
+        (#"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1}]}"#, "p.json: missing field runs[0].allowsReloadingOnTooManyUpdates"),
+        (#"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"frameRate":1e6}]}"#,
+         "p.json: runs[0].frameRate is 1000000.0, outside its allowed range 0 to 1,000 (Hz)"),
+        (#"{"schema":"difflab-policy/1","crossoverSize":{"batch":-1}}"#, "p.json: crossoverSize.batch is -1, outside its allowed range 0 to 1,000,000,000 (items)"),
+        (#"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"coalescing":"fast"}]}"#,
+         "p.json: runs[0].coalescing should be an array, not a string"),
+    ])
+    func policyFields(text: String, message: String) throws {
+        let document = try JSONValue.parse(text)
+        #expect(failure { () throws(ResultsError) in try PolicyResults(json: document, source: "p.json") } == message)
+    }
+
+    @Test(arguments: [
+        (#"{"protocol":"other","results":[]}"#, nil as Int?, "w: \"protocol\" should be \"difflab-measure/1\""),
+        (#"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","samples":[1]}]}"#, 2, "w: results[0].samples should be an array of 2 numbers"),
+        (#"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","samples":[1,-1]}]}"#, 2, "w: results[0].samples[1] should be a number of seconds from 0 to 86,400, not -1"),
+        (#"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","samples":[1],"allocatedBytes":1.5}]}"#, nil, "w: results[0].allocatedBytes should be null or an integer from 0 to 2^53, not 1.5"),
+        (#"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","callsPerSample":0}]}"#, nil, "w: results[0].callsPerSample should be null or an integer from 1 to 1,000,000,000, not 0"),
+        (#"{"protocol":"difflab-measure/1","results":[{"cell":"b:p:int:1"}]}"#, nil, "w: results[0].cell should be \"a:p:int:1\""),
+    ])
+    func measureAnswers(text: String, samples: Int?, message: String) throws {
+        let request = MeasureRequest(cells: ["a:p:int:1"], samples: samples)
+        let document = try JSONValue.parse(text)
+        #expect(failure { () throws(ResultsError) in try MeasureResponse(json: document, source: "w", request: request) } == message)
+    }
+
+    @Test(arguments: [
+        (#"{"schema":"difflab-gate-baseline/1","cells":{}}"#, "b: \"cells\" should be a non-empty object: a baseline with no cells gates nothing"),
+        (#"{"schema":"difflab-gate-baseline/1","cells":{"a:p:int:1":{"instructions":1,"time":2}}}"#,
+         "b: cells[\"a:p:int:1\"].time should be absent: a cell holds only instructions, allocatedBytes, allocationRequests"),
+        (#"{"schema":"difflab-gate-baseline/1","cells":{"a:p:int:1":{"instructions":9007199254740993}}}"#,
+         "b: cells[\"a:p:int:1\"].instructions should be null or an integer from 0 to 2^53, not 9007199254740993"),
+        (#"{"schema":"difflab-gate-baseline/1","cells":{"a:p:int:1":{"instructions":null}}}"#,
+         "b: cells[\"a:p:int:1\"] should be an object with at least one of instructions, allocatedBytes, allocationRequests measured: this cell's are all null"),
+    ])
+    func storedBaselines(text: String, message: String) throws {
+        let document = try JSONValue.parse(text)
+        #expect(failure { () throws(ResultsError) in try StoredBaselineFile(json: document, source: "b") } == message)
+    }
+
+    @Test func gateReportRangeChecks() throws {
+        let text = #"{"schema":"difflab-gate/1","verdict":"pass","exitCode":300,"thresholds":{"alpha":0.05,"improvementExitCode":4}}"#
+        #expect(throws: ResultsError.outOfRange(source: "g", path: "exitCode", value: "300", allowed: "0 to 255")) {
+            try GateReportFile(json: JSONValue.parse(text), source: "g")
+        }
+    }
+}
