@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+// An example package that uses DiffLab as a library: two engines of its own, fuzzed by DiffLab in
+// its tests and selectable by name in its own copy of the `difflab` command line.
+import PackageDescription
+
+let package = Package(
+    name: "CustomEngine",
+    products: [
+        .library(name: "CustomEngine", targets: ["CustomEngine"]),
+        .executable(name: "custom-difflab", targets: ["custom-difflab"]),
+    ],
+    dependencies: [
+        // DiffLab itself, two levels up. The name makes `package: "DiffLab"` work whatever the
+        // checkout folder is called (a path dependency is otherwise named after its folder).
+        .package(name: "DiffLab", path: "../.."),
+    ],
+    targets: [
+        // The engines. They need only the vocabulary and the built-in engines, but `DiffLab`
+        // (everything, re-exported) keeps the example's imports to one line.
+        .target(name: "CustomEngine", dependencies: [.product(name: "DiffLab", package: "DiffLab")]),
+        // `difflab` with both engines registered next to the built-ins.
+        .executableTarget(
+            name: "custom-difflab",
+            dependencies: ["CustomEngine", .product(name: "DiffLab", package: "DiffLab")]),
+        .testTarget(
+            name: "CustomEngineTests",
+            dependencies: ["CustomEngine", .product(name: "DiffLab", package: "DiffLab")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
