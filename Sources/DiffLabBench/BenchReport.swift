@@ -124,6 +124,8 @@ public func benchTable(_ rows: [BenchMeasurement]) -> String {
         return "\(round2(seconds * 1e6)) µs"
     }
     func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
+    // The name column fits the longest name (a user's engine may have a long one).
+    let nameWidth = max(11, (rows.map(\.engine.count).max() ?? 0) + 1)
     var lines: [String] = []
     var cells: [String] = []
     for row in rows where !cells.contains(row.datasetCell) { cells.append(row.datasetCell) }
@@ -135,10 +137,10 @@ public func benchTable(_ rows: [BenchMeasurement]) -> String {
         let floor = group.first { $0.engine == hashFloorName }?.median
         for row in group {
             guard let median = row.median else {
-                lines.append("  " + pad(row.engine, 11) + "skipped: \(row.skipped ?? "")")
+                lines.append("  " + pad(row.engine, nameWidth) + "skipped: \(row.skipped ?? "")")
                 continue
             }
-            var text = "  " + pad(row.engine, 11) + pad(time(median) + (row.timing == .selfTimed ? " †" : ""), 11) + pad("± \(time(row.mad ?? 0))", 13)
+            var text = "  " + pad(row.engine, nameWidth) + pad(time(median) + (row.timing == .selfTimed ? " †" : ""), 11) + pad("± \(time(row.mad ?? 0))", 13)
             text += pad(stdlib.map { "×\(round2($0 / median)) vs stdlib" } ?? "", 20)
             text += pad(floor.map { "\(round2(median / $0))× floor" } ?? "", 14)
             if let bytes = row.allocatedBytes, let requests = row.allocationRequests {

@@ -40,3 +40,11 @@ public enum DiffLabRunner {
         return DiffLabCommand.run(arguments, console: console, registry: registry)
     }
 }
+
+/// The name this program was started as (`difflab`, or a package's own runner such as
+/// `custom-difflab`), for commands it prints for the user to run.
+var programName: String {
+    let path = CommandLine.arguments.first ?? "difflab"
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    return name.isEmpty ? "difflab" : name
+}

@@ -126,7 +126,7 @@ enum FuzzCommand {
                   shrunk from \(failure.originalItems) to \(failure.shrunkItems) items (\(failure.shrinkAttempts) attempts), found after \(failure.inputsToFind) inputs
                   old: \(failure.input.old)
                   new: \(failure.input.new)
-                  saved: \(path) (replay: difflab replay \(path))
+                  saved: \(path) (replay: \(programName) replay \(path))
 
                 """)
             do {

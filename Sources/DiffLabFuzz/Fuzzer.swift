@@ -37,6 +37,11 @@ public struct FuzzOptions: Sendable {
     public var workers: Int
     /// The most candidates the shrinker may try per failure.
     public var shrinkBudget: Int
+    /// The most seconds the shrinker may spend on one failure (default 60), and it never runs past
+    /// the end of a timed run (``seconds``): an engine that hangs until its time limit on every
+    /// candidate must not wedge the run. A failure whose shrinking was cut short is reported as
+    /// shrunk so far.
+    public var shrinkSeconds = 60.0
     /// Stop once a failure has been found and shrunk.
     public var stopAtFirstFailure = false
 
@@ -214,21 +219,28 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
             var source = DataSource(seed: seed)
             let input = FuzzCase.draw(&source, maxSize: size)
             var checks = 0
-            for subject in options.subjects {
+            checking: for subject in options.subjects {
                 for property in options.properties {
+                    // A slow engine (one that hangs until its time limit) must not keep a timed run
+                    // going: the checks left on this input are not run, and not counted.
+                    if let seconds = options.seconds, monotonicSeconds() - start >= seconds { break checking }
                     checks += 1
                     guard let failure = property.check(input, subject) else { continue }
                     let key = failure.signature + (failure.outsideContract ? " (outside the contract)" : "")
                     let isNew = shared.withLock { $0.signatures.insert(key).inserted }
                     guard isNew else { continue }
+                    var shrinkDeadline = monotonicSeconds() + options.shrinkSeconds
+                    if let seconds = options.seconds { shrinkDeadline = min(shrinkDeadline, start + seconds) }
                     let (shrunk, attempts) = shrink(source.choices, budget: options.shrinkBudget) { candidate in
-                        guard let again = reproduce(candidate, size: size, property: property, subject: subject),
+                        guard monotonicSeconds() < shrinkDeadline,
+                            let again = reproduce(candidate, size: size, property: property, subject: subject),
                             again.failure.signature == failure.signature,
                             again.failure.outsideContract == failure.outsideContract
                         else { return nil }
                         return again.consumed
                     }
-                    let final = reproduce(shrunk, size: size, property: property, subject: subject)
+                    // Nothing shrunk: the original failure stands (no extra call of a slow engine).
+                    let final = shrunk == source.choices ? nil : reproduce(shrunk, size: size, property: property, subject: subject)
                     let found = FuzzFailure(
                         property: property, subject: subject.name, failure: final?.failure ?? failure,
                         input: final?.input ?? input, choices: shrunk, size: size, seed: seed,

@@ -49,6 +49,14 @@ func makeFixtures(_ scratch: Scratch) {
     // A fake baseline build that speaks the protocol, then floods its output.
     scratch.write("flood.sh", "#!/bin/sh\nif [ \"$2\" = --protocol ]; then echo difflab-measure/1; exit 0; fi\nexec yes aaaaaaaaaaaaaaaaaaaaaaaa\n")
     chmod(scratch.file("flood.sh"), 0o755)
+    // Out-of-process engines that say a valid hello, then crash, hang or answer garbage.
+    let hello = #"{"type":"hello","protocol":"difflab-engine/1","name":"hostile","promises":{"duplicates":true,"minimalMoves":false,"reference":"none"},"batch":false}"#
+    for (name, then) in [("crash", "exit 3"), ("hang", "exec sleep 1000"), ("garbage", "while read line; do echo garbage; done")] {
+        scratch.write("\(name)-engine.sh", "#!/bin/sh\nread line\necho '\(hello)'\nread line\n\(then)\n")
+        chmod(scratch.file("\(name)-engine.sh"), 0o755)
+    }
+    scratch.write("no-hello-engine.sh", "#!/bin/sh\necho not a hello\n")
+    chmod(scratch.file("no-hello-engine.sh"), 0o755)
     mkdir(scratch.file("fifo-folder"), 0o755)
     mkfifo(scratch.file("fifo-folder/a.json"), 0o644)
     mkdir(scratch.file("seeds-with-fifo"), 0o755)
@@ -213,6 +221,34 @@ let catalogue: [HostileCase] = {
             [1], untouched: untouched, message: "GITHUB_STEP_SUMMARY", environment: ["GITHUB_STEP_SUMMARY=" + target])
     }
     add(["diff", "@big-ints-old.json", "@big-ints-new.json"], [0], output: #""inserts":[0],"deletes":[0]"#)
+
+    // Out-of-process engines (issue 11): bad options are usage errors before any engine starts;
+    // an engine that does not start is an error; one that crashes, hangs or answers garbage is a
+    // fuzz failure with its input, never a pass, and never wedges the run.
+    let engine = ["--engine-command", "@crash-engine.sh"]
+    for value in hostileNumbers + ["0"] {
+        add(engine + ["--engine-timeout", value, "fuzz", "--cases", "1"], [64], message: "--engine-timeout")
+    }
+    for name in ["", "UPPER", "a:b", "-a", "hash-floor", "validate", String(repeating: "a", count: 65), "é"] {
+        add(engine + ["--engine-name", name, "fuzz", "--cases", "1"], [64], message: "engine name")
+    }
+    add(["--engine-command", "", "fuzz", "--cases", "1"], [64], message: "--engine-command")
+    add(["fuzz", "--cases", "1", "--engine-command"], [64], message: "--engine-command")
+    add(["--engine-name", "mine", "fuzz", "--cases", "1"], [64], message: "--engine-name")
+    add(engine + ["--engine-name", "a", "--engine-name", "b", "fuzz", "--cases", "1"], [64], message: "--engine-name")
+    add(engine + ["--engine-name", "heckel", "fuzz", "--cases", "1"], [64], message: "heckel")
+    add(["--engine-command", "@no-hello-engine.sh", "fuzz", "--cases", "1"], [1], message: "did not start")
+    add(["--engine-command", "exit 3", "fuzz", "--cases", "1"], [1], message: "did not start")
+    add(engine + ["fuzz", "--engines", "hostile", "--seconds", "2", "--corpus", "@engine-corpus"], [1], output: "engine-failed/hostile/crashed")
+    add(["--engine-command", "@garbage-engine.sh", "--engine-timeout", "1", "fuzz", "--engines", "hostile", "--seconds", "2", "--corpus", "@engine-corpus"], [1],
+        output: "engine-failed/hostile/bad-answer")
+    add(["--engine-command", "@hang-engine.sh", "--engine-timeout", "0.2", "fuzz", "--engines", "hostile", "--seconds", "2", "--corpus", "@engine-corpus"],
+        [1], output: "engine-failed/hostile/timed-out")
+    add(["--engine-command", "@hang-engine.sh", "--engine-timeout", "0.2", "diff", "@list.json", "@list2.json", "--engine", "hostile"], [1],
+        message: "timed-out")
+    add(engine + ["bench", "--engines", "hostile", "--profiles", "reverse", "--sizes", "100", "--kinds", "int", "--allocators", "system",
+        "--budget", "0.01", "--out", "@engine-bench.json"], [0], output: "hostile")
+
     add(["diff", "@nfc.json", "@nfd.json"], [0], output: #""inserts":[0],"deletes":[0]"#)
     // The gate reads the repository's thresholds file, so each gate case fails for its own reason.
     for index in cases.indices where cases[index].arguments.first == "gate" && !cases[index].arguments.contains("--thresholds") {
