@@ -51,7 +51,7 @@ func makeFixtures(_ scratch: Scratch) {
     chmod(scratch.file("flood.sh"), 0o755)
     // Out-of-process engines that say a valid hello, then crash, hang or answer garbage.
     let hello = #"{"type":"hello","protocol":"difflab-engine/1","name":"hostile","promises":{"duplicates":true,"minimalMoves":false,"reference":"none"},"batch":false}"#
-    for (name, then) in [("crash", "exit 3"), ("hang", "exec sleep 1000"), ("garbage", "while read line; do echo garbage; done")] {
+    for (name, then) in [("crash", "exit 3"), ("hang", "exec sleep 1000"), ("garbage", "echo garbage\nwhile read line; do echo garbage; done")] {
         scratch.write("\(name)-engine.sh", "#!/bin/sh\nread line\necho '\(hello)'\nread line\n\(then)\n")
         chmod(scratch.file("\(name)-engine.sh"), 0o755)
     }
