@@ -160,7 +160,7 @@ public struct BenchRecord: Sendable {
 }
 
 /// The name of the floor measurement.
-public let hashFloorName = "hash-floor"
+package let hashFloorName = "hash-floor"
 
 /// Runs the benchmark matrix in this process (under whichever allocator it runs on).
 ///
@@ -301,7 +301,7 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
 ///
 /// - Complexity: O(n + m).
 @inline(never)
-public func hashFloor<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int {
+@usableFromInline package func hashFloor<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int {
     var capacity = 16
     while capacity < old.count * 2 { capacity <<= 1 }
     let mask = capacity - 1

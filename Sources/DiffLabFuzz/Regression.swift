@@ -283,7 +283,7 @@ extension Corruption {
     /// 0...3; `index`, `item` and `section` 0...1,000,000; `delta` −1,000,000...1,000,000. The
     /// generator draws far smaller values (see ``FuzzCase``); the bounds keep a damaged file from
     /// asking for absurd work, and ``corrupt(_:with:)`` is total for any values anyway.
-    public static func range(of field: String) -> ClosedRange<Int> {
+    package static func range(of field: String) -> ClosedRange<Int> {
         switch field {
         case "list", "kind": 0...3
         case "delta": -1_000_000...1_000_000

@@ -160,21 +160,21 @@ public struct BenchMeasurement: Sendable, Equatable {
 
 /// What a `difflab bench` worker process hands back to its parent: a JSON array of
 /// ``BenchMeasurement`` objects (no schema; the parent merges them into one results file).
-public struct BenchWorkerOutput: Sendable, Equatable {
-    public var measurements: [BenchMeasurement]
+package struct BenchWorkerOutput: Sendable, Equatable {
+    package var measurements: [BenchMeasurement]
 
-    public init(measurements: [BenchMeasurement]) {
+    package init(measurements: [BenchMeasurement]) {
         self.measurements = measurements
     }
 
     /// The array of measurement objects. O(size).
-    public var json: JSONValue { .array(measurements.map(\.json)) }
+    package var json: JSONValue { .array(measurements.map(\.json)) }
 
     /// Reads a worker's array; element `i`'s errors are named `[i].field`.
     /// - Throws: ``ResultsError/wrongType(source:path:expected:found:)`` when the document is not
     ///   an array, or any error of ``BenchMeasurement/init(json:source:path:)``.
     /// - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
+    package init(json: JSONValue, source: String) throws(ResultsError) {
         guard let elements = json.arrayValue else {
             throw .wrongType(source: source, path: "the document", expected: "an array of measurements", found: article(json))
         }
