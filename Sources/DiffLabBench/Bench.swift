@@ -141,8 +141,11 @@ public struct BenchOptions: Sendable {
 public struct BenchRecord: Sendable {
     /// `heckel`, `hashmap`, `myers`, `stdlib` or `hash-floor`.
     public var engine: String
+    /// The dataset profile measured.
     public var profile: DatasetProfile
+    /// The list size (items per side).
     public var size: Int
+    /// The element kind the lists were built as.
     public var kind: ElementKind
     /// `system` or `jemalloc`.
     public var allocator: String
@@ -152,7 +155,9 @@ public struct BenchRecord: Sendable {
     public var skipped: String?
     /// Changes reported (offsets moves), and moves under each strategy, from one extra call.
     public var changeCount: Int?
+    /// Moves with ``MoveStrategy/offsets``; `nil` for a changeset engine or a subject that is not an engine.
     public var offsetsMoves: Int?
+    /// Moves with ``MoveStrategy/minimal``; `nil` for a changeset engine or a subject that is not an engine.
     public var minimalMoves: Int?
     /// Who timed the measurement: the harness, or the engine itself (an out-of-process engine
     /// reporting its own time per request).

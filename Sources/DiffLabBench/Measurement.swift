@@ -6,9 +6,13 @@ import Glibc
 
 /// Summary statistics of a sample set (seconds).
 public struct SampleStatistics: Sendable, Hashable {
+    /// The median sample (nearest rank); `nan` for no samples, like the others.
     public var median: Double
+    /// The smallest sample.
     public var min: Double
+    /// The 90th percentile (nearest rank).
     public var p90: Double
+    /// The 99th percentile (nearest rank).
     public var p99: Double
     /// Median absolute deviation from the median.
     public var mad: Double

@@ -24,7 +24,9 @@ public struct RegressionCase: Sendable, Hashable {
     public var input: FuzzCase
     /// The shrunk choice sequence, the size it decodes at, and the original seed.
     public var choices: [UInt64]
+    /// The size the choices decoded at (kept for reference; replay uses ``input``).
     public var size: Int
+    /// The seed of the input before shrinking (kept for reference; replay uses ``input``).
     public var seed: UInt64
 
     /// The case of a fuzzer failure.

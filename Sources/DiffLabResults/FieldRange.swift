@@ -6,14 +6,14 @@
 /// range — `difflab report` then exits 65, the gate 1 — rather than a plot that traps, loops or lies. (The
 /// JSON parser already refuses numbers beyond `Double`'s range, so every value here is finite.)
 /// The plotting code is total on its own as a second line of defence.
-package struct FieldRange<Bound: Comparable & Sendable>: Sendable {
+public struct FieldRange<Bound: Comparable & Sendable>: Sendable {
     /// The values allowed.
-    package let range: ClosedRange<Bound>
+    public let range: ClosedRange<Bound>
     /// The range in words, e.g. `0 to 86,400 (seconds)`.
-    package let text: String
+    public let text: String
 
     /// A range and its description for error messages.
-    package init(_ range: ClosedRange<Bound>, _ text: String) {
+    public init(_ range: ClosedRange<Bound>, _ text: String) {
         self.range = range
         self.text = text
     }
@@ -21,38 +21,38 @@ package struct FieldRange<Bound: Comparable & Sendable>: Sendable {
 
 extension FieldRange where Bound == Double {
     /// Seconds of one call or update (medians, percentiles, samples, latencies): 0 to one day.
-    package static var seconds: FieldRange { FieldRange(0...86_400, "0 to 86,400 (seconds)") }
+    public static var seconds: FieldRange { FieldRange(0...86_400, "0 to 86,400 (seconds)") }
     /// Wall-clock seconds of a whole run: 0 to 10^7 (about 4 months).
-    package static var runSeconds: FieldRange { FieldRange(0...1e7, "0 to 10,000,000 (seconds)") }
+    public static var runSeconds: FieldRange { FieldRange(0...1e7, "0 to 10,000,000 (seconds)") }
     /// Byte and allocation counts stored as numbers: 0 to 2^53, the largest range in which a
     /// `Double` holds every integer.
-    package static var amount: FieldRange { FieldRange(0...9_007_199_254_740_992, "0 to 9,007,199,254,740,992 (2^53)") }
+    public static var amount: FieldRange { FieldRange(0...9_007_199_254_740_992, "0 to 9,007,199,254,740,992 (2^53)") }
     /// Ratios of two medians (speed-up over stdlib, ratio to the hash floor): 0 to 10^9.
-    package static var ratio: FieldRange { FieldRange(0...1e9, "0 to 1,000,000,000") }
+    public static var ratio: FieldRange { FieldRange(0...1e9, "0 to 1,000,000,000") }
     /// Fitted growth exponents (time ∝ size^e): -100 to 100.
-    package static var exponent: FieldRange { FieldRange(-100...100, "-100 to 100") }
+    public static var exponent: FieldRange { FieldRange(-100...100, "-100 to 100") }
     /// Hitch time ratio, milliseconds over budget per second of running: 0 to 1,000 (more would
     /// be over budget for longer than the run lasted).
-    package static var hitchRatio: FieldRange { FieldRange(0...1000, "0 to 1,000 (ms per second)") }
+    public static var hitchRatio: FieldRange { FieldRange(0...1000, "0 to 1,000 (ms per second)") }
     /// CPU utilisation as a fraction of one core: 0 to 1,024 cores.
-    package static var utilisation: FieldRange { FieldRange(0...1024, "0 to 1,024 (fraction of one core)") }
+    public static var utilisation: FieldRange { FieldRange(0...1024, "0 to 1,024 (fraction of one core)") }
     /// Probabilities and significance levels (p-values, alpha): 0 to 1.
-    package static var probability: FieldRange { FieldRange(0...1, "0 to 1") }
+    public static var probability: FieldRange { FieldRange(0...1, "0 to 1") }
     /// Relative thresholds (0.05 is 5%): 0 to 10.
-    package static var relative: FieldRange { FieldRange(0...10, "0 to 10") }
+    public static var relative: FieldRange { FieldRange(0...10, "0 to 10") }
     /// Display refresh rates: 0 to 1,000 Hz.
-    package static var frameRate: FieldRange { FieldRange(0...1000, "0 to 1,000 (Hz)") }
+    public static var frameRate: FieldRange { FieldRange(0...1000, "0 to 1,000 (Hz)") }
 }
 
 extension FieldRange where Bound == Int {
     /// List sizes (`size`, `listSize`): 0 to 10^9 items.
-    package static var size: FieldRange { FieldRange(0...1_000_000_000, "0 to 1,000,000,000 (items)") }
+    public static var size: FieldRange { FieldRange(0...1_000_000_000, "0 to 1,000,000,000 (items)") }
     /// Event counts (changes, moves, frames, updates): 0 to 2^53.
-    package static var count: FieldRange { FieldRange(0...(1 << 53), "0 to 9,007,199,254,740,992 (2^53)") }
+    public static var count: FieldRange { FieldRange(0...(1 << 53), "0 to 9,007,199,254,740,992 (2^53)") }
     /// Calls timed together as one sample: 1 to 10^9.
-    package static var callsPerSample: FieldRange { FieldRange(1...1_000_000_000, "1 to 1,000,000,000") }
+    public static var callsPerSample: FieldRange { FieldRange(1...1_000_000_000, "1 to 1,000,000,000") }
     /// Process exit statuses: 0 to 255.
-    package static var exitStatus: FieldRange { FieldRange(0...255, "0 to 255") }
+    public static var exitStatus: FieldRange { FieldRange(0...255, "0 to 255") }
     /// `createdAt`, Unix seconds: 1970-01-01 to 9999-12-31.
-    package static var unixTime: FieldRange { FieldRange(0...253_402_300_799, "0 to 253,402,300,799 (1970 to 9999, Unix seconds)") }
+    public static var unixTime: FieldRange { FieldRange(0...253_402_300_799, "0 to 253,402,300,799 (1970 to 9999, Unix seconds)") }
 }
