@@ -8,7 +8,8 @@
 //   changesets).
 // - DiffLabFuzz: property-based fuzzing of any engine (`FuzzSubject`, `Fuzzer`, regression cases).
 // - DiffLabBench: benchmarks and the policy lab (`BenchSubject`, `runBench`, `runPolicy`).
-// - DiffLabGate, DiffLabReport, DiffLabJSON: gate statistics, reports, JSON.
+// - DiffLabGate, DiffLabReport, DiffLabJSON, DiffLabResults: gate statistics, reports, JSON, the
+//   typed records of DiffLab's results files.
 // - DiffLabCLI: the command line as a library (`DiffLabRunner`, `RegisteredEngine`,
 //   `ProcessEngine`).
 @_exported import DiffLabBatch
@@ -20,3 +21,4 @@
 @_exported import DiffLabGate
 @_exported import DiffLabJSON
 @_exported import DiffLabReport
+@_exported import DiffLabResults

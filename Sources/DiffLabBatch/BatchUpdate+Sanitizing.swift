@@ -74,7 +74,7 @@ extension BatchUpdate {
     /// The largest item-count imbalance of one section the sanitizer repairs: 1,048,576. Balancing
     /// adds or removes one operation per missing or surplus item, so this bounds its work and
     /// memory whatever the item counts.
-    public static let maxBalancingOperations = 1 << 20
+    package static let maxBalancingOperations = 1 << 20
 
     /// The number of operations listed.
     var operationCount: Int {

@@ -2,7 +2,12 @@ import DiffLabCore
 
 /// One kind of operation in a batch update.
 public enum BatchOperation: String, Sendable, Hashable {
-    case insert, delete, reload
+    /// An item or section insertion.
+    case insert
+    /// An item or section deletion.
+    case delete
+    /// An item or section reload (an update).
+    case reload
     /// The source of a move.
     case moveFrom = "move from"
     /// The destination of a move.

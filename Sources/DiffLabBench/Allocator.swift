@@ -7,7 +7,7 @@ import Glibc
 /// DiffLab does not link jemalloc: one binary runs under the system allocator or, preloaded, under
 /// jemalloc, so both can be measured side by side by two processes of the same build.
 /// `mallctl` is looked up at run time.
-public struct JemallocStats: @unchecked Sendable {
+package struct JemallocStats: @unchecked Sendable {
     typealias Mallctl = @convention(c) (
         UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
     ) -> Int32
@@ -15,7 +15,7 @@ public struct JemallocStats: @unchecked Sendable {
     let allocatedPointer: UnsafeMutablePointer<UInt64>
 
     /// The statistics of this process's jemalloc, or `nil` when malloc is not jemalloc.
-    public static let current: JemallocStats? = {
+    package static let current: JemallocStats? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") else { return nil }
         let mallctl = unsafeBitCast(symbol, to: Mallctl.self)
         var pointer: UnsafeMutablePointer<UInt64>?
@@ -25,11 +25,11 @@ public struct JemallocStats: @unchecked Sendable {
     }()
 
     /// Bytes this thread has allocated so far (`thread.allocatedp`). - Complexity: O(1).
-    public var threadAllocatedBytes: UInt64 { allocatedPointer.pointee }
+    package var threadAllocatedBytes: UInt64 { allocatedPointer.pointee }
 
     /// Allocation requests of all arenas so far (`stats.arenas.<all>.{small,large}.nrequests`),
     /// after flushing this thread's cache and bumping the statistics epoch, so the count is exact.
-    public func allocationRequests() -> UInt64 {
+    package func allocationRequests() -> UInt64 {
         _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
         var epoch: UInt64 = 1
         var previous: UInt64 = 0
@@ -39,7 +39,7 @@ public struct JemallocStats: @unchecked Sendable {
     }
 
     /// jemalloc's version string.
-    public var version: String {
+    package var version: String {
         var pointer: UnsafePointer<CChar>?
         var length = MemoryLayout<UnsafePointer<CChar>?>.size
         guard mallctl("version", &pointer, &length, nil, 0) == 0, let pointer else { return "unknown" }

@@ -141,8 +141,11 @@ public struct BenchOptions: Sendable {
 public struct BenchRecord: Sendable {
     /// `heckel`, `hashmap`, `myers`, `stdlib` or `hash-floor`.
     public var engine: String
+    /// The dataset profile measured.
     public var profile: DatasetProfile
+    /// The list size (items per side).
     public var size: Int
+    /// The element kind the lists were built as.
     public var kind: ElementKind
     /// `system` or `jemalloc`.
     public var allocator: String
@@ -152,7 +155,9 @@ public struct BenchRecord: Sendable {
     public var skipped: String?
     /// Changes reported (offsets moves), and moves under each strategy, from one extra call.
     public var changeCount: Int?
+    /// Moves with ``MoveStrategy/offsets``; `nil` for a changeset engine or a subject that is not an engine.
     public var offsetsMoves: Int?
+    /// Moves with ``MoveStrategy/minimal``; `nil` for a changeset engine or a subject that is not an engine.
     public var minimalMoves: Int?
     /// Who timed the measurement: the harness, or the engine itself (an out-of-process engine
     /// reporting its own time per request).
@@ -160,7 +165,7 @@ public struct BenchRecord: Sendable {
 }
 
 /// The name of the floor measurement.
-public let hashFloorName = "hash-floor"
+package let hashFloorName = "hash-floor"
 
 /// Runs the benchmark matrix in this process (under whichever allocator it runs on).
 ///
@@ -301,7 +306,7 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
 ///
 /// - Complexity: O(n + m).
 @inline(never)
-public func hashFloor<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int {
+@usableFromInline package func hashFloor<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int {
     var capacity = 16
     while capacity < old.count * 2 { capacity <<= 1 }
     let mask = capacity - 1

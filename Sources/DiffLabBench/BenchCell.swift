@@ -3,7 +3,7 @@ import DiffLabCore
 import DiffLabEngines
 
 /// The subject name of the batch-update validator's cells: `validate:profile:kind:size`.
-public let validateSubjectName = "validate"
+package let validateSubjectName = "validate"
 
 /// One benchmark cell: a subject (an engine, the ``hashFloorName``, or the
 /// ``validateSubjectName``) on one generated input.
@@ -17,19 +17,19 @@ public let validateSubjectName = "validate"
 /// moves, the other half's items reloaded. Its profile and kind must name a dataset like any
 /// cell's, but do not change the update (it is not a list diff). The cell keeps the validator
 /// linear: a pass over the moves per item (the bug of issue 10) makes it quadratic in `size`.
-public struct BenchCell: Sendable, Hashable, CustomStringConvertible {
+package struct BenchCell: Sendable, Hashable, CustomStringConvertible {
     /// The sizes a cell may have: 1 to 10,000,000. A larger dataset would not fit in memory, or
     /// take hours to generate; the bound turns that into an error naming the range.
-    public static let allowedSizes = 1...10_000_000
+    package static let allowedSizes = 1...10_000_000
 
     /// An engine's name (a ``BenchSubject``'s), ``hashFloorName`` or ``validateSubjectName``.
-    public var subject: String
-    public var profile: DatasetProfile
-    public var kind: ElementKind
-    public var size: Int
+    package var subject: String
+    package var profile: DatasetProfile
+    package var kind: ElementKind
+    package var size: Int
 
     /// A cell. Does not check `subject` or `size`; ``init(parsing:)`` does.
-    public init(subject: String, profile: DatasetProfile, kind: ElementKind, size: Int) {
+    package init(subject: String, profile: DatasetProfile, kind: ElementKind, size: Int) {
         self.subject = subject
         self.profile = profile
         self.kind = kind
@@ -41,7 +41,7 @@ public struct BenchCell: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``BenchCellError`` saying which part is wrong; a size that is not a decimal
     ///   integer in ``allowedSizes`` is ``BenchCellError/badSize(_:)``, naming the range.
-    public init(parsing text: String, engines: [BenchSubject] = BenchSubject.builtIns) throws(BenchCellError) {
+    package init(parsing text: String, engines: [BenchSubject] = BenchSubject.builtIns) throws(BenchCellError) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4 else { throw .malformed(text) }
         guard parts[0] == hashFloorName || parts[0] == validateSubjectName || engines.contains(where: { $0.name == parts[0] }) else {
@@ -54,7 +54,7 @@ public struct BenchCell: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `subject:profile:kind:size`.
-    public var description: String { "\(subject):\(profile.rawValue):\(kind.rawValue):\(size)" }
+    package var description: String { "\(subject):\(profile.rawValue):\(kind.rawValue):\(size)" }
 
     /// Generates the cell's dataset (seeded, so every build sees the same lists) and returns the
     /// call to measure: one diff of old → new by the engine named ``subject`` among `engines`
@@ -64,7 +64,7 @@ public struct BenchCell: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``BenchCellError/unknownSubject(_:known:)`` when no subject has that name.
     /// - Complexity: O(size) to generate; the call costs what the subject costs.
-    public func makeCall(seed: UInt64, engines: [BenchSubject] = BenchSubject.builtIns) throws(BenchCellError) -> BenchCall {
+    package func makeCall(seed: UInt64, engines: [BenchSubject] = BenchSubject.builtIns) throws(BenchCellError) -> BenchCall {
         if subject == validateSubjectName {
             let update = Self.validationWorkload(size: size)
             return BenchCall(
@@ -89,7 +89,7 @@ extension BenchCell {
     /// move costs O(size²) on it; a linear one O(size log size).
     ///
     /// - Complexity: O(size).
-    public static func validationWorkload(size: Int) -> BatchUpdate {
+    package static func validationWorkload(size: Int) -> BatchUpdate {
         let half = size / 2
         var moves: [SectionMove] = []
         moves.reserveCapacity(half)
@@ -105,7 +105,7 @@ extension BenchCell {
 }
 
 /// Why a cell name was rejected.
-public enum BenchCellError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum BenchCellError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
     /// The subject is not one of the `known` engines, the hash floor or the validator.
     case unknownSubject(String, known: [String])
@@ -113,7 +113,7 @@ public enum BenchCellError: Error, Sendable, Equatable, CustomStringConvertible 
     case unknownKind(String)
     case badSize(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let text): "cell '\(text)' is not subject:profile:kind:size"
         case .unknownSubject(let name, let known):
@@ -130,6 +130,6 @@ public enum BenchCellError: Error, Sendable, Equatable, CustomStringConvertible 
 /// valgrind's callgrind can count exactly its instructions with
 /// `--collect-atstart=no --toggle-collect=*difflabMeasuredCall*`. Outside valgrind it is just a call.
 @inline(never)
-public func difflabMeasuredCall(_ call: () -> Void) {
+package func difflabMeasuredCall(_ call: () -> Void) {
     call()
 }

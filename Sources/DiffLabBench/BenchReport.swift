@@ -38,7 +38,7 @@ extension BenchMeasurement {
 /// Adds to every measurement its speed-up over the `stdlib` reference (`speedupOverStdlib` =
 /// stdlib median / median) and its ratio to the hash floor (`ratioToFloor` = median / floor
 /// median), both from the same process and dataset.
-public func addRatios(_ measurements: [BenchMeasurement]) -> [BenchMeasurement] {
+package func addRatios(_ measurements: [BenchMeasurement]) -> [BenchMeasurement] {
     var stdlib: [String: Double] = [:]
     var floor: [String: Double] = [:]
     for row in measurements {
@@ -56,7 +56,7 @@ public func addRatios(_ measurements: [BenchMeasurement]) -> [BenchMeasurement] 
 
 /// Growth exponents (log-log slope of median time against size) per engine, profile, kind and
 /// allocator, over all measured sizes, plus `hashmap`'s from 10k to 1M.
-public func scalingFits(_ rows: [BenchMeasurement]) -> [BenchScaling] {
+package func scalingFits(_ rows: [BenchMeasurement]) -> [BenchScaling] {
     var groups: [String: [BenchMeasurement]] = [:]
     for row in rows where row.median != nil {
         groups["\(row.engine)|\(row.profile)|\(row.kind)|\(row.allocator)", default: []].append(row)
@@ -73,7 +73,7 @@ public func scalingFits(_ rows: [BenchMeasurement]) -> [BenchScaling] {
 }
 
 /// The targets, measured on `int` elements of `differencekit` under `allocator`.
-public func benchTargets(_ rows: [BenchMeasurement], allocator: String) -> [BenchTarget] {
+package func benchTargets(_ rows: [BenchMeasurement], allocator: String) -> [BenchTarget] {
     func median(_ engine: String, _ size: Int, _ profile: String = "differencekit") -> Double? {
         rows.first { $0.engine == engine && $0.profile == profile && $0.size == size && $0.kind == "int" && $0.allocator == allocator }?.median
     }
@@ -117,7 +117,7 @@ public func benchTargets(_ rows: [BenchMeasurement], allocator: String) -> [Benc
 
 /// A readable table: per dataset cell, each engine's median (± MAD), speed-up over `stdlib`,
 /// ratio to the hash floor, and allocation figures.
-public func benchTable(_ rows: [BenchMeasurement]) -> String {
+package func benchTable(_ rows: [BenchMeasurement]) -> String {
     func time(_ seconds: Double) -> String {
         if seconds >= 1 { return "\(round2(seconds)) s" }
         if seconds >= 1e-3 { return "\(round2(seconds * 1e3)) ms" }
@@ -154,7 +154,7 @@ public func benchTable(_ rows: [BenchMeasurement]) -> String {
 }
 
 /// `x` rounded to about three significant digits, as text (for tables).
-public func round2(_ x: Double) -> String {
+package func round2(_ x: Double) -> String {
     let digits = x >= 100 ? 0 : x >= 10 ? 1 : 2
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }

@@ -122,8 +122,11 @@ public struct ModelElement: Diffable, Hashable, Sendable {
     public var id: UUID
     /// Payload compared for updates.
     public var title: String
+    /// Payload compared for updates.
     public var subtitle: String
+    /// Payload compared for updates.
     public var likes: Int
+    /// Payload compared for updates: the datasets bump it to make an update.
     public var revision: Int
     /// ``id``.
     public var diffIdentifier: UUID { id }

@@ -6,9 +6,13 @@ import Glibc
 
 /// Summary statistics of a sample set (seconds).
 public struct SampleStatistics: Sendable, Hashable {
+    /// The median sample (nearest rank); `nan` for no samples, like the others.
     public var median: Double
+    /// The smallest sample.
     public var min: Double
+    /// The 90th percentile (nearest rank).
     public var p90: Double
+    /// The 99th percentile (nearest rank).
     public var p99: Double
     /// Median absolute deviation from the median.
     public var mad: Double
@@ -51,7 +55,7 @@ public struct Measurement: Sendable {
 
 /// Keeps a value alive so the optimiser cannot drop the call that made it.
 @inline(never)
-public func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+@usableFromInline package func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
 
 /// Times `body`: one warm-up call, then samples until `budget` seconds are spent (at least
 /// `minSamples`, at most `maxSamples`); a call shorter than 1 ms is repeated inside a sample.
@@ -61,7 +65,7 @@ public func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
 ///   `maxSamples` means `maxSamples`).
 /// - Complexity: `body` is called 1 + samples × calls per sample (+ 1 under jemalloc) times; the
 ///   time is about `budget`, or `minSamples` calls when a call takes longer than that.
-public func measure(budget: Double, minSamples: Int = 5, maxSamples: Int = 200, _ body: () -> Void) -> Measurement {
+package func measure(budget: Double, minSamples: Int = 5, maxSamples: Int = 200, _ body: () -> Void) -> Measurement {
     // A finite warm-up never exceeds an infinite limit, so this always measures.
     guard let measurement = measureWithinLimit(budget: budget, minSamples: minSamples, maxSamples: maxSamples, callLimit: .infinity, body).measurement
     else { preconditionFailure("a call cannot take longer than an infinite limit") }
@@ -189,28 +193,28 @@ func measureCall(
 }
 
 /// Seconds on the monotonic clock.
-public func monotonicNow() -> Double {
+package func monotonicNow() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 /// This thread's CPU seconds.
-public func threadCPUNow() -> Double {
+package func threadCPUNow() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 /// This process's CPU seconds (all threads).
-public func processCPUNow() -> Double {
+package func processCPUNow() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 /// Peak resident set size of this process in bytes.
-public func peakRSS() -> Int {
+package func peakRSS() -> Int {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return usage.ru_maxrss * 1024
@@ -218,7 +222,7 @@ public func peakRSS() -> Int {
 
 /// Least-squares slope of log(y) against log(x): the growth exponent. `nil` with fewer than two
 /// points.
-public func growthExponent(_ points: [(x: Double, y: Double)]) -> Double? {
+package func growthExponent(_ points: [(x: Double, y: Double)]) -> Double? {
     let logs = points.filter { $0.x > 0 && $0.y > 0 }.map { (log($0.x), log($0.y)) }
     guard logs.count >= 2 else { return nil }
     let meanX = logs.map(\.0).reduce(0, +) / Double(logs.count)

@@ -28,6 +28,7 @@ public enum DiffPolicy: String, CaseIterable, Sendable, Hashable {
 /// reports one as a ``ConfigurationError``, for settings changed after construction;
 /// ``runPolicy(_:versions:)`` traps on invalid settings.
 public struct PolicyConfig: Sendable {
+    /// Where and how updates are diffed (see ``DiffPolicy``).
     public var policy: DiffPolicy
     /// Items in the list, in ``listSizeRange``.
     public var listSize: Int
@@ -45,14 +46,18 @@ public struct PolicyConfig: Sendable {
     public var maxItemCountToRunOnMain: Int
     /// `coalescing`: IGListKit's `minInterval`, `intervalIncrement`, `maxInterval` (seconds).
     public var minInterval: Double
+    /// `coalescing`: seconds added to the coalescing interval after each coalesced update.
     public var intervalIncrement: Double
+    /// `coalescing`: the longest coalescing interval, in seconds.
     public var maxInterval: Double
     /// IGListKit's updater fallback: more than 100 changes → a full reload instead of a batch update.
     public var allowsReloadingOnTooManyUpdates: Bool
     /// Modelled main-thread cost of applying an update: a fixed part (layout and animating the
     /// visible cells) plus a part per change (batch update) or per item in the list (full reload).
     public var applyBaseCost: Double
+    /// Modelled main-thread seconds per change of a batch update, in ``costRange``.
     public var batchCostPerChange: Double
+    /// Modelled main-thread seconds per list item of a full reload, in ``costRange``.
     public var reloadCostPerItem: Double
     /// Edits between two consecutive list versions.
     public var editsPerUpdate: Int
@@ -131,16 +136,20 @@ public struct PolicyConfig: Sendable {
 
 /// What one run measured.
 public struct PolicyResult: Sendable {
+    /// The settings the run used.
     public var config: PolicyConfig
     /// Frames drawn, and those over the frame budget (1 / frame rate).
     public var frames: Int
+    /// Frames that took longer than the frame budget.
     public var framesOverBudget: Int
     /// Hitch time ratio: milliseconds of frame time over budget per second of run (Apple's metric).
     public var hitchTimeRatio: Double
     /// Seconds from an update's request to its being applied on main (coalesced updates count
     /// until the update that carried them was applied).
     public var latencies: [Double]
+    /// Updates requested by the stream.
     public var requested: Int
+    /// Updates applied on main (as a batch update or a reload).
     public var applied: Int
     /// Updates folded into a later one without being diffed on their own (and applied with it;
     /// those dropped with it count as dropped).
@@ -152,6 +161,7 @@ public struct PolicyResult: Sendable {
     public var dropped: Int
     /// Process CPU seconds per wall second during the run.
     public var cpuUtilisation: Double
+    /// Wall-clock seconds the simulation took to run.
     public var wallSeconds: Double
     /// The engine's first failure, when it gave no usable answer for some update (those updates
     /// are counted in ``dropped``). A run with a failure has no valid figures.

@@ -4,29 +4,29 @@
 /// Accepts `--name value`, `--name=value`, flags (`--name`), `-h` as `--help`, and `--` to end
 /// options. Every mistake — an unknown option, a missing or unexpected value, an option given
 /// twice, too many or too few positionals — is a ``CommandError/usage(_:)``.
-public struct ParsedArguments: Sendable, Equatable {
+struct ParsedArguments: Sendable, Equatable {
     /// Positional arguments, in order.
-    public var positionals: [String] = []
+    var positionals: [String] = []
     /// Option values by name (without dashes).
-    public var values: [String: String] = [:]
+    var values: [String: String] = [:]
     /// Flags given (without dashes).
-    public var flags: Set<String> = []
+    var flags: Set<String> = []
 
     /// The value of option `name`, if given.
-    public func value(_ name: String) -> String? { values[name] }
+    func value(_ name: String) -> String? { values[name] }
     /// Whether flag `name` was given.
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
 /// The options one command accepts.
-public struct OptionSpec: Sendable {
+struct OptionSpec: Sendable {
     /// Options that take a value.
-    public var valued: Set<String>
+    var valued: Set<String>
     /// Options that take none.
-    public var flags: Set<String>
+    var flags: Set<String>
 
     /// A spec; `help` is always accepted as a flag.
-    public init(valued: Set<String> = [], flags: Set<String> = []) {
+    init(valued: Set<String> = [], flags: Set<String> = []) {
         self.valued = valued
         self.flags = flags.union(["help"])
     }
@@ -35,7 +35,7 @@ public struct OptionSpec: Sendable {
     ///
     /// - Throws: ``CommandError`` with status ``ExitStatus/usage`` on any mistake.
     /// - Complexity: O(arguments).
-    public func parse(_ arguments: [String]) throws(CommandError) -> ParsedArguments {
+    func parse(_ arguments: [String]) throws(CommandError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var optionsEnded = false

@@ -262,7 +262,7 @@ extension DiffLabCommand {
     /// Makes SIGINT, SIGTERM and SIGHUP stop the run cleanly: workers stopped, temporary files and
     /// folders removed, no partial output (see ``Cleanup``). The `difflab` executable calls this
     /// once, first thing; a program embedding the CLI may too.
-    public static func installSignalHandling() { Cleanup.installSignalHandling() }
+    static func installSignalHandling() { Cleanup.installSignalHandling() }
 }
 
 /// `message` as one line of at most 1,000 characters: control characters and line or paragraph

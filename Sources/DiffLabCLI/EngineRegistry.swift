@@ -108,7 +108,7 @@ public struct RegisteredEngine: Sendable {
 }
 
 /// A sectioned list from the command line: JSON section identifiers, JSON elements.
-public typealias JSONSections = SectionedList<JSONValue, JSONElement>
+@usableFromInline  typealias JSONSections = SectionedList<JSONValue, JSONElement>
 
 /// The engines one `difflab` program can select by name: the built-ins, then the program's own.
 ///
@@ -170,7 +170,7 @@ public struct EngineRegistry: Sendable {
     }()
 
     /// The registry of the running command (``builtIns`` unless a runner registered more).
-    @TaskLocal public static var current: EngineRegistry = builtIns
+    @TaskLocal static var current: EngineRegistry = builtIns
 
     /// The engines' names, comma-separated, for help and messages.
     public var names: String { engines.map(\.name).joined(separator: ", ") }

@@ -29,7 +29,7 @@ public enum InputLimit {
 ///   ``ExitStatus/dataError`` (65) when it holds more than the cap, naming the cap and the option
 ///   that raises it. Reading stops at the cap: an endless stream costs at most the cap in memory.
 /// - Complexity: O(min(file size, cap)).
-public func readInputFile(_ path: String) throws(CommandError) -> [UInt8] {
+package func readInputFile(_ path: String) throws(CommandError) -> [UInt8] {
     let limit = InputLimit.bytes
     let descriptor: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw CommandError(.noInput, "cannot open '\(path)': \(systemError())") }

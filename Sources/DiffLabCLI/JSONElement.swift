@@ -36,13 +36,13 @@ public struct JSONElement: Diffable, Hashable, Sendable {
     /// - Parameter what: names the input in error messages, e.g. `"OLD.json"`.
     /// - Throws: ``CommandError/data(_:)`` naming the input, the element index and what is wrong.
     /// - Complexity: O(n).
-    public static func list(from value: JSONValue, what: String) throws(CommandError) -> [JSONElement] {
+    static func list(from value: JSONValue, what: String) throws(CommandError) -> [JSONElement] {
         var decoder = ElementDecoder(strings: .literal)
         return try decoder.list(from: value, what: what)
     }
 
     /// Decodes one element with literal string comparison; `context` prefixes error messages.
-    public static func element(from item: JSONValue, at context: String) throws(CommandError) -> JSONElement {
+    static func element(from item: JSONValue, at context: String) throws(CommandError) -> JSONElement {
         var decoder = ElementDecoder(strings: .literal)
         return try decoder.element(from: item, at: context)
     }
@@ -56,11 +56,11 @@ public struct JSONElement: Diffable, Hashable, Sendable {
 ///   canonical-equivalence class (``JSONStringCanonicalizer``). Decode OLD and NEW with the **same**
 ///   decoder: then literal comparison of the results is canonical equivalence of the inputs.
 ///   Output (e.g. `difflab stages` data) shows those first-seen spellings.
-public struct ElementDecoder: Sendable {
+struct ElementDecoder: Sendable {
     private var canonicalizer: JSONStringCanonicalizer?
 
     /// A decoder applying `strings`.
-    public init(strings: JSONStringComparison) {
+    init(strings: JSONStringComparison) {
         canonicalizer = strings == .canonical ? JSONStringCanonicalizer() : nil
     }
 
@@ -69,7 +69,7 @@ public struct ElementDecoder: Sendable {
     /// - Parameter what: names the input in error messages, e.g. `"OLD.json"`.
     /// - Throws: ``CommandError/data(_:)`` naming the input, the element index and what is wrong.
     /// - Complexity: O(size of `value`).
-    public mutating func list(from value: JSONValue, what: String) throws(CommandError) -> [JSONElement] {
+    mutating func list(from value: JSONValue, what: String) throws(CommandError) -> [JSONElement] {
         guard case .array(let items) = value else {
             throw .data("\(what): expected a JSON array of elements, not \(withArticle(value.typeName))")
         }
@@ -85,7 +85,7 @@ public struct ElementDecoder: Sendable {
     ///
     /// - Throws: a data error for a wrong shape, or (canonical rule) for an object in the content
     ///   with two canonically equivalent keys.
-    public mutating func element(from item: JSONValue, at context: String) throws(CommandError) -> JSONElement {
+    mutating func element(from item: JSONValue, at context: String) throws(CommandError) -> JSONElement {
         switch item {
         case .string, .integer, .bigInteger, .double:
             let id = try apply(item, context)

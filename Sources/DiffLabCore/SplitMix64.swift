@@ -3,16 +3,16 @@
 /// Used for reproducible data everywhere in DiffLab (fuzzing inputs, benchmark datasets).
 /// Deterministic: the same seed gives the same sequence on every platform, which is what replay
 /// from a seed needs. Not cryptographic.
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     @usableFromInline var state: UInt64
 
     /// A generator whose sequence is fixed by `seed`.
     @inlinable
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits. - Complexity: O(1).
     @inlinable
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -24,7 +24,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     ///
     /// - Complexity: O(1) expected.
     @inlinable
-    public mutating func next(upTo bound: UInt64) -> UInt64 {
+    package mutating func next(upTo bound: UInt64) -> UInt64 {
         if bound == .max { return next() }
         let range = bound &+ 1
         var product = next().multipliedFullWidth(by: range)

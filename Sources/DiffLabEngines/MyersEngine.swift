@@ -110,7 +110,7 @@ extension MyersEngine {
     ///
     /// - Complexity: O((n + m) · D) time, O(n + m) space.
     @inlinable
-    public func commonSubsequence<Element: Diffable>(from old: [Element], to new: [Element]) -> [(old: Int, new: Int)] {
+    package func commonSubsequence<Element: Diffable>(from old: [Element], to new: [Element]) -> [(old: Int, new: Int)] {
         // The same two tiers as the engine: identifiers compared directly within a budget, else
         // interned with one-sided identifiers set aside.
         let budget = 4 * Int(Double(old.count + new.count).squareRoot()) + 16

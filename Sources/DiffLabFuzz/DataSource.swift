@@ -12,22 +12,22 @@ import DiffLabCore
 /// 2. then a seeded ``SplitMix64``, when one is given (generation), or zeros (replay, shrinking);
 /// or from raw **bytes** (libFuzzer): each draw takes as many bytes as its bound needs, big-endian,
 /// and zeros once the bytes run out — so libFuzzer's mutations of bytes are mutations of choices.
-public struct DataSource {
+package struct DataSource {
     @usableFromInline var prefix: [UInt64]
     @usableFromInline var random: SplitMix64?
     @usableFromInline var bytes: [UInt8]?
     @usableFromInline var byteOffset = 0
     /// The choices made so far.
-    public private(set) var choices: [UInt64] = []
+    package private(set) var choices: [UInt64] = []
     /// How many bytes each choice takes in the byte encoding (by its bound).
     @usableFromInline var widths: [UInt8] = []
     /// The most draws allowed; later draws return 0 and set ``overrun``.
-    public let maxChoices: Int
+    package let maxChoices: Int
     /// Whether a generator drew more than ``maxChoices`` times.
-    public private(set) var overrun = false
+    package private(set) var overrun = false
 
     /// A source that draws from a seeded generator (after `prefix`).
-    public init(seed: UInt64, prefix: [UInt64] = [], maxChoices: Int = 100_000) {
+    package init(seed: UInt64, prefix: [UInt64] = [], maxChoices: Int = 100_000) {
         self.prefix = prefix
         self.random = SplitMix64(seed: seed)
         self.maxChoices = maxChoices
@@ -35,14 +35,14 @@ public struct DataSource {
     }
 
     /// A source that replays `choices` and then answers 0.
-    public init(replaying choices: [UInt64], maxChoices: Int = 100_000) {
+    package init(replaying choices: [UInt64], maxChoices: Int = 100_000) {
         self.prefix = choices
         self.maxChoices = maxChoices
         self.choices.reserveCapacity(choices.count)
     }
 
     /// A source that decodes `bytes` (from libFuzzer) as choices.
-    public init(bytes: [UInt8], maxChoices: Int = 100_000) {
+    package init(bytes: [UInt8], maxChoices: Int = 100_000) {
         self.prefix = []
         self.bytes = bytes
         self.maxChoices = maxChoices
@@ -51,7 +51,7 @@ public struct DataSource {
     /// A value in `0...bound`; 0 is the simplest answer.
     ///
     /// - Complexity: O(1).
-    public mutating func draw(upTo bound: UInt64) -> UInt64 {
+    package mutating func draw(upTo bound: UInt64) -> UInt64 {
         guard choices.count < maxChoices else {
             overrun = true
             return 0
@@ -85,7 +85,7 @@ public struct DataSource {
     /// inputs for libFuzzer.
     ///
     /// - Complexity: O(choices).
-    public var byteEncoding: [UInt8] {
+    package var byteEncoding: [UInt8] {
         var bytes: [UInt8] = []
         for (value, width) in zip(choices, widths) {
             for shift in stride(from: Int(width) - 1, through: 0, by: -1) {
@@ -96,8 +96,8 @@ public struct DataSource {
     }
 
     /// A value in `0...bound` as an `Int`.
-    public mutating func draw(upTo bound: Int) -> Int { Int(draw(upTo: UInt64(max(bound, 0)))) }
+    package mutating func draw(upTo bound: Int) -> Int { Int(draw(upTo: UInt64(max(bound, 0)))) }
 
     /// `true` with probability about `1 − 1/(odds + 1)` when random; `false` is simpler.
-    public mutating func flag(odds: Int = 1) -> Bool { draw(upTo: odds) != 0 }
+    package mutating func flag(odds: Int = 1) -> Bool { draw(upTo: odds) != 0 }
 }

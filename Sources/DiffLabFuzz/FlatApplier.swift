@@ -14,7 +14,7 @@ import DiffLabCore
 ///     deleted or moved (UIKit: "attempt to delete and reload the same index path", "attempt to
 ///     perform a delete and a move from the same index path").
 /// - Returns: the problems found; empty when the result turns `old` into `new`, identity and content.
-public func uikitApplicationProblems<Element: Diffable>(
+package func uikitApplicationProblems<Element: Diffable>(
     _ result: DiffResult, old: [Element], new: [Element], comparison: ComparisonOption = .equality,
     batch: Bool = false
 ) -> [String] {
@@ -69,7 +69,7 @@ public func uikitApplicationProblems<Element: Diffable>(
 /// a free new index, or an update of a deleted element, is simply unpaired or unflagged.
 ///
 /// - Complexity: O(oldCount + newCount + changes).
-public func impliedMatching(_ result: DiffResult) -> Matching {
+package func impliedMatching(_ result: DiffResult) -> Matching {
     var matching = Matching(oldCount: result.oldCount, newCount: result.newCount)
     var leaves = [Bool](repeating: false, count: result.oldCount)
     var taken = [Bool](repeating: false, count: result.newCount)

@@ -98,7 +98,7 @@ public enum Corruption: Sendable, Hashable {
 
 extension FuzzCase {
     /// The generator of cases whose lists hold at most `maxSize` items.
-    public static func generator(maxSize: Int) -> Gen<FuzzCase> {
+    package static func generator(maxSize: Int) -> Gen<FuzzCase> {
         Gen { source in FuzzCase.draw(&source, maxSize: max(maxSize, 1)) }
     }
 

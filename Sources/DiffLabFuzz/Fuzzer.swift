@@ -75,10 +75,10 @@ public struct FuzzOptions: Sendable {
 
     /// The list size for input `index`: it grows by one every 64 inputs, from 1 to ``maxSize``,
     /// then starts over, so small and large inputs keep coming.
-    public func size(ofInput index: Int) -> Int { 1 + (index / 64) % max(maxSize, 1) }
+    package func size(ofInput index: Int) -> Int { 1 + (index / 64) % max(maxSize, 1) }
 
     /// The seed of input `index`.
-    public func seed(ofInput index: Int) -> UInt64 {
+    package func seed(ofInput index: Int) -> UInt64 {
         var mixer = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15))
         return mixer.next()
     }
@@ -173,7 +173,7 @@ public struct FuzzReport: Sendable {
 /// Regenerates the input for `choices` at `size` and checks `property` on `subject`.
 ///
 /// - Returns: the failure and the choices the generator consumed, or `nil` when it passes.
-public func reproduce(
+package func reproduce(
     _ choices: [UInt64], size: Int, property: Property, subject: FuzzSubject
 ) -> (failure: PropertyFailure, input: FuzzCase, consumed: [UInt64])? {
     var source = DataSource(replaying: choices)
@@ -267,20 +267,20 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
 }
 
 /// Seconds on the monotonic clock.
-public func monotonicSeconds() -> Double {
+func monotonicSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 /// The list size the libFuzzer target decodes inputs at (its seeds are written at the same size).
-public let fuzzTargetMaxSize = 32
+package let fuzzTargetMaxSize = 32
 
 /// Decodes libFuzzer's bytes into an input and checks every property on every shipped engine:
 /// the body of the `difflab-fuzz` target.
 ///
 /// - Returns: the first failure, or `nil`.
-public func checkFuzzerInput(_ bytes: [UInt8]) -> (failure: PropertyFailure, input: FuzzCase)? {
+package func checkFuzzerInput(_ bytes: [UInt8]) -> (failure: PropertyFailure, input: FuzzCase)? {
     var source = DataSource(bytes: bytes)
     let input = FuzzCase.generator(maxSize: fuzzTargetMaxSize).generate(&source)
     for subject in FuzzSubject.builtIns {

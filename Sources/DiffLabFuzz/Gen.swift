@@ -4,28 +4,28 @@
 /// shrinker work on choice sequences alone: an integer draws its offset from the lower bound, a
 /// list draws a "one more?" flag before each element (0 stops it), a choice among alternatives
 /// prefers the first.
-public struct Gen<Value> {
+package struct Gen<Value> {
     /// Draws one value.
-    public let generate: (inout DataSource) -> Value
+    package let generate: (inout DataSource) -> Value
 
     /// A generator from a drawing function.
-    public init(_ generate: @escaping (inout DataSource) -> Value) { self.generate = generate }
+    package init(_ generate: @escaping (inout DataSource) -> Value) { self.generate = generate }
 
     /// Always `value`; draws nothing.
-    public static func constant(_ value: Value) -> Gen { Gen { _ in value } }
+    package static func constant(_ value: Value) -> Gen { Gen { _ in value } }
 
     /// A generator of `transform` applied to this generator's values.
-    public func map<T>(_ transform: @escaping (Value) -> T) -> Gen<T> {
+    package func map<T>(_ transform: @escaping (Value) -> T) -> Gen<T> {
         Gen<T> { source in transform(self.generate(&source)) }
     }
 
     /// A generator whose next step depends on this one's value.
-    public func flatMap<T>(_ next: @escaping (Value) -> Gen<T>) -> Gen<T> {
+    package func flatMap<T>(_ next: @escaping (Value) -> Gen<T>) -> Gen<T> {
         Gen<T> { source in next(self.generate(&source)).generate(&source) }
     }
 
     /// One of `alternatives`, the first being the simplest.
-    public static func oneOf(_ alternatives: [Gen<Value>]) -> Gen<Value> {
+    package static func oneOf(_ alternatives: [Gen<Value>]) -> Gen<Value> {
         precondition(!alternatives.isEmpty, "oneOf needs at least one alternative")
         return Gen { source in alternatives[source.draw(upTo: alternatives.count - 1)].generate(&source) }
     }
@@ -33,14 +33,14 @@ public struct Gen<Value> {
 
 extension Gen where Value == Int {
     /// An integer in `range`; its lower bound is the simplest.
-    public static func int(in range: ClosedRange<Int>) -> Gen<Int> {
+    package static func int(in range: ClosedRange<Int>) -> Gen<Int> {
         Gen { source in range.lowerBound + source.draw(upTo: range.upperBound - range.lowerBound) }
     }
 }
 
 extension Gen where Value == Bool {
     /// `true` with probability `odds / (odds + 1)`; `false` is simpler.
-    public static func bool(odds: Int = 1) -> Gen<Bool> { Gen { source in source.flag(odds: odds) } }
+    package static func bool(odds: Int = 1) -> Gen<Bool> { Gen { source in source.flag(odds: odds) } }
 }
 
 extension Gen {
@@ -48,7 +48,7 @@ extension Gen {
     ///
     /// Each element is preceded by a "one more?" flag, so deleting a span of choices removes
     /// whole elements and a zero flag ends the list: both shrink it.
-    public func list(maxCount: Int, average: Int) -> Gen<[Value]> {
+    package func list(maxCount: Int, average: Int) -> Gen<[Value]> {
         Gen<[Value]> { source in
             var values: [Value] = []
             while values.count < maxCount && source.flag(odds: max(average, 1)) {

@@ -107,7 +107,7 @@ public struct FuzzSubject: Sendable {
     /// The pairing-level subject's diff of `old` into `new`.
     ///
     /// - Precondition: the subject is pairing-level (``isPairing``).
-    public func diff(_ old: [FuzzItem], _ new: [FuzzItem], _ moves: MoveStrategy) -> DiffResult {
+    package func diff(_ old: [FuzzItem], _ new: [FuzzItem], _ moves: MoveStrategy) -> DiffResult {
         guard let matching else { preconditionFailure("FuzzSubject.diff: '\(name)' is a result-level subject") }
         return derive(matching(old, new), moves)
     }
@@ -115,7 +115,7 @@ public struct FuzzSubject: Sendable {
     /// Whether `input` is outside what the subject promises for `property`: it repeats an
     /// identifier (an item's, or for `staged-valid` on a pairing subject a section's) and the
     /// subject does not promise ``EnginePromises/supportsDuplicates``.
-    public func isOutsideContract(_ input: FuzzCase, for property: Property) -> Bool {
+    func isOutsideContract(_ input: FuzzCase, for property: Property) -> Bool {
         guard !promises.supportsDuplicates else { return false }
         if !input.hasUniqueIdentifiers { return true }
         guard property == .stagedValid, isPairing else { return false }

@@ -24,7 +24,9 @@ public struct RegressionCase: Sendable, Hashable {
     public var input: FuzzCase
     /// The shrunk choice sequence, the size it decodes at, and the original seed.
     public var choices: [UInt64]
+    /// The size the choices decoded at (kept for reference; replay uses ``input``).
     public var size: Int
+    /// The seed of the input before shrinking (kept for reference; replay uses ``input``).
     public var seed: UInt64
 
     /// The case of a fuzzer failure.
@@ -283,7 +285,7 @@ extension Corruption {
     /// 0...3; `index`, `item` and `section` 0...1,000,000; `delta` −1,000,000...1,000,000. The
     /// generator draws far smaller values (see ``FuzzCase``); the bounds keep a damaged file from
     /// asking for absurd work, and ``corrupt(_:with:)`` is total for any values anyway.
-    public static func range(of field: String) -> ClosedRange<Int> {
+    package static func range(of field: String) -> ClosedRange<Int> {
         switch field {
         case "list", "kind": 0...3
         case "delta": -1_000_000...1_000_000

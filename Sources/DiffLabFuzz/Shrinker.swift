@@ -1,6 +1,6 @@
 /// Shortlex order on choice sequences: shorter is simpler; among equal lengths, the
 /// lexicographically smaller one is.
-public func isSimpler(_ a: [UInt64], than b: [UInt64]) -> Bool {
+package func isSimpler(_ a: [UInt64], than b: [UInt64]) -> Bool {
     if a.count != b.count { return a.count < b.count }
     return a.lexicographicallyPrecedes(b)
 }
@@ -21,7 +21,7 @@ public func isSimpler(_ a: [UInt64], than b: [UInt64]) -> Bool {
 ///   - budget: the most candidates to try.
 ///   - stillFails: the test; returns the consumed choices when the candidate fails the same way.
 /// - Returns: the simplest failing sequence found and the number of candidates tried.
-public func shrink(
+package func shrink(
     _ choices: [UInt64], budget: Int = 20_000, stillFails: ([UInt64]) -> [UInt64]?
 ) -> (choices: [UInt64], attempts: Int) {
     var best = choices

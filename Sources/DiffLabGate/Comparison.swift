@@ -20,6 +20,7 @@ public enum GateVerdict: String, Sendable, Hashable {
 public struct GateComparison: Sendable, Hashable {
     /// The cell name, `subject:profile:kind:size`.
     public var cell: String
+    /// The metric compared.
     public var metric: GateMetric
     /// The baseline's value: the median for time, the exact value otherwise.
     public var base: Double?
@@ -37,9 +38,11 @@ public struct GateComparison: Sendable, Hashable {
     public var interval: ClosedRange<Double>?
     /// For time: the Wilcoxon signed-rank two-sided p-value, and Holm's adjustment of it.
     public var p: Double?
+    /// For time: ``p`` after Holm's adjustment over every time comparison of the run.
     public var pAdjusted: Double?
     /// For time: how many paired rounds were compared.
     public var rounds: Int?
+    /// The verdict for this cell and metric.
     public var verdict: GateVerdict
     /// Why a comparison is not gated, or other context.
     public var note: String
@@ -91,10 +94,14 @@ public func compareDeterministic(
 /// The wall-clock samples of one cell: for each interleaved round, the baseline's and the
 /// candidate's samples (seconds per call). Round `r` of both sides ran back to back.
 public struct TimeSamples: Sendable {
+    /// The cell name, `subject:profile:kind:size`.
     public var cell: String
+    /// The baseline's samples, one array per round.
     public var base: [[Double]]
+    /// The candidate's samples, one array per round (as many rounds as ``base``).
     public var head: [[Double]]
 
+    /// Samples of one cell; see the properties.
     public init(cell: String, base: [[Double]], head: [[Double]]) {
         self.cell = cell
         self.base = base

@@ -9,12 +9,14 @@ public struct GateReport: Sendable {
 
     /// Every comparison, in cell order, metrics in ``GateMetric`` order.
     public var comparisons: [GateComparison]
+    /// The thresholds the comparisons were judged with.
     public var thresholds: GateThresholds
     /// Labelled facts for the reader (baseline, candidate, rounds, machine…), in order.
     public var context: [(String, String)]
     /// Remarks, e.g. a metric that could not be measured and why.
     public var notes: [String]
 
+    /// A report; see the properties. The verdict and exit code are derived from ``comparisons``.
     public init(comparisons: [GateComparison], thresholds: GateThresholds, context: [(String, String)], notes: [String]) {
         self.comparisons = comparisons
         self.thresholds = thresholds

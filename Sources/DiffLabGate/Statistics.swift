@@ -9,7 +9,7 @@ import Darwin
 /// The median of `values` (the mean of the two middle values for an even count); `nan` when empty.
 ///
 /// - Complexity: O(n log n).
-public func median(_ values: [Double]) -> Double {
+package func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return .nan }
     let middle = sorted.count / 2
@@ -17,14 +17,14 @@ public func median(_ values: [Double]) -> Double {
 }
 
 /// The result of a Wilcoxon signed-rank test.
-public struct SignedRankResult: Sendable, Hashable {
+package struct SignedRankResult: Sendable, Hashable {
     /// W+: the sum of the ranks of |d| over the positive differences (ties share mid-ranks).
-    public var wPlus: Double
+    package var wPlus: Double
     /// How many non-zero differences were ranked.
-    public var count: Int
+    package var count: Int
     /// Two-sided p-value, from the exact null distribution (every sign pattern equally likely);
     /// 1 when there are no non-zero differences.
-    public var p: Double
+    package var p: Double
 }
 
 /// The Wilcoxon signed-rank test of paired differences `d` (candidate − baseline, one per
@@ -36,7 +36,7 @@ public struct SignedRankResult: Sendable, Hashable {
 ///
 /// - Complexity: O(n log n + n · S) time and O(S) memory, where S = n(n + 1) is the largest
 ///   doubled rank sum.
-public func wilcoxonSignedRank(_ d: [Double]) -> SignedRankResult {
+package func wilcoxonSignedRank(_ d: [Double]) -> SignedRankResult {
     let nonZero = d.filter { $0 != 0 && !$0.isNaN }
     let n = nonZero.count
     guard n > 0 else { return SignedRankResult(wPlus: 0, count: 0, p: 1) }
@@ -86,7 +86,7 @@ public func wilcoxonSignedRank(_ d: [Double]) -> SignedRankResult {
 /// capped at 1. An empty family gives an empty result.
 ///
 /// - Complexity: O(k log k).
-public func holmAdjusted(_ pValues: [Double]) -> [Double] {
+package func holmAdjusted(_ pValues: [Double]) -> [Double] {
     let order = pValues.indices.sorted { pValues[$0] < pValues[$1] }
     var adjusted = [Double](repeating: 1, count: pValues.count)
     var running = 0.0
@@ -105,7 +105,7 @@ public func holmAdjusted(_ pValues: [Double]) -> [Double] {
 ///
 /// - Returns: `nil` when `values` is empty.
 /// - Complexity: O(resamples · n log n).
-public func bootstrapMedianInterval(
+package func bootstrapMedianInterval(
     _ values: [Double], level: Double = 0.95, resamples: Int = 2_000, seed: UInt64 = 0x5eed
 ) -> ClosedRange<Double>? {
     guard !values.isEmpty, resamples > 0 else { return nil }

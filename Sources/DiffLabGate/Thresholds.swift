@@ -23,10 +23,14 @@ public enum GateMetric: String, CaseIterable, Sendable, Hashable {
 /// (relative: 0.05 is 5%) *and* by at least `absolute` (in the metric's unit), so tiny values
 /// cannot trip the gate on rounding. An improvement is the mirror image with `improvement`.
 public struct MetricThreshold: Sendable, Hashable {
+    /// Relative worsening (0.05 = 5%) beyond which a change is a regression.
     public var regression: Double
+    /// Relative betterment beyond which a change is an improvement.
     public var improvement: Double
+    /// Smallest absolute change, in the metric's unit, that can count either way.
     public var absolute: Double
 
+    /// A threshold; see the properties (not range-checked: ``GateThresholds/init(json:)`` checks files).
     public init(regression: Double, improvement: Double, absolute: Double) {
         self.regression = regression
         self.improvement = improvement

@@ -2,20 +2,20 @@ import DiffLabJSON
 import DiffLabResults
 
 /// One cell of one round, as a build's `difflab measure` worker reported it, checked.
-public struct WorkerResult: Sendable, Equatable {
+package struct WorkerResult: Sendable, Equatable {
     /// The cell name, as requested.
-    public var cell: String
+    package var cell: String
     /// Seconds per call, one per sample, each in ``WorkerResult/secondsRange``.
-    public var samples: [Double]
+    package var samples: [Double]
     /// Bytes one call allocated (under jemalloc), in ``StoredBaseline/countRange``.
-    public var allocatedBytes: Double?
+    package var allocatedBytes: Double?
     /// Allocation requests of one call (under jemalloc), in ``StoredBaseline/countRange``.
-    public var allocationRequests: Double?
+    package var allocationRequests: Double?
 
     /// The allowed range of a time sample: 0 to 86,400 seconds per call.
-    public static let secondsRange = 0.0...86_400
+    package static let secondsRange = 0.0...86_400
 
-    public init(cell: String, samples: [Double], allocatedBytes: Double? = nil, allocationRequests: Double? = nil) {
+    package init(cell: String, samples: [Double], allocatedBytes: Double? = nil, allocationRequests: Double? = nil) {
         self.cell = cell
         self.samples = samples
         self.allocatedBytes = allocatedBytes
@@ -29,7 +29,7 @@ public struct WorkerResult: Sendable, Equatable {
     /// - Parameter worker: names the worker in errors, e.g. `the baseline's worker`.
     /// - Throws: ``GateError/badMeasurements(_:)`` naming the worker, the field and what was expected.
     /// - Complexity: O(size of the answer).
-    public static func parse(_ json: JSONValue, cells: [String], samples: Int, worker: String) throws(GateError) -> [WorkerResult] {
+    package static func parse(_ json: JSONValue, cells: [String], samples: Int, worker: String) throws(GateError) -> [WorkerResult] {
         let response: MeasureResponse
         do throws(ResultsError) {
             response = try MeasureResponse(json: json, source: worker, request: MeasureRequest(cells: cells, samples: samples))
@@ -48,7 +48,7 @@ public struct WorkerResult: Sendable, Equatable {
 /// is no such line or its first field is not a decimal integer in ``StoredBaseline/countRange``
 /// (so `inf`, `nan`, a sign or an absurd count is never read as a measurement).
 /// - Complexity: O(text).
-public func callgrindTotal(_ text: String) -> Double? {
+package func callgrindTotal(_ text: String) -> Double? {
     guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
         let field = line.dropFirst("totals:".count).split(separator: " ").first,
         field.allSatisfy({ $0.isASCII && $0.isNumber }), let count = UInt64(field),

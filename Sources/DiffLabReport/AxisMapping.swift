@@ -8,21 +8,21 @@ import Darwin
 ///
 /// `pixelStart` is where ``domainLower`` lands and `pixelEnd` where ``domainUpper`` lands; for a
 /// y axis pass the bottom edge as start and the top edge as end (SVG's y grows downwards).
-public struct AxisMapping: Sendable, Equatable {
+package struct AxisMapping: Sendable, Equatable {
     /// Linear or log.
-    public var kind: ScaleKind
+    package var kind: ScaleKind
     /// The data value drawn at ``pixelStart``.
-    public var domainLower: Double
+    package var domainLower: Double
     /// The data value drawn at ``pixelEnd``.
-    public var domainUpper: Double
+    package var domainUpper: Double
     /// Pixel position of ``domainLower``.
-    public var pixelStart: Double
+    package var pixelStart: Double
     /// Pixel position of ``domainUpper``.
-    public var pixelEnd: Double
+    package var pixelEnd: Double
 
     /// A mapping. A degenerate or invalid domain (equal bounds, non-finite, or non-positive on a
     /// log axis) is replaced by `0...1` (linear) or `1...10` (log) rather than trapping.
-    public init(kind: ScaleKind, domain lower: Double, _ upper: Double, pixels start: Double, _ end: Double) {
+    package init(kind: ScaleKind, domain lower: Double, _ upper: Double, pixels start: Double, _ end: Double) {
         self.kind = kind
         var lower = lower
         var upper = upper
@@ -42,7 +42,7 @@ public struct AxisMapping: Sendable, Equatable {
     /// the domain map outside the pixel range (no clamping). Total: never traps, never returns a
     /// non-finite position, for any domain and value.
     /// - Complexity: O(1).
-    public func position(_ value: Double) -> Double? {
+    package func position(_ value: Double) -> Double? {
         guard value.isFinite else { return nil }
         let t: Double
         switch kind {
@@ -60,5 +60,5 @@ public struct AxisMapping: Sendable, Equatable {
     }
 
     /// Whether `value` can be placed on this axis (finite, and positive on a log axis).
-    public func accepts(_ value: Double) -> Bool { position(value) != nil }
+    package func accepts(_ value: Double) -> Bool { position(value) != nil }
 }

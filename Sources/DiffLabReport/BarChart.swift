@@ -1,11 +1,11 @@
 /// One series of a grouped bar chart: a value per group, or `nil` where there is none.
-public struct BarSeries: Sendable, Equatable {
-    public var name: String
-    public var style: SeriesStyle
+package struct BarSeries: Sendable, Equatable {
+    package var name: String
+    package var style: SeriesStyle
     /// One entry per group of the chart, in group order; missing trailing entries count as `nil`.
-    public var values: [Double?]
+    package var values: [Double?]
 
-    public init(_ name: String, style: SeriesStyle, values: [Double?]) {
+    package init(_ name: String, style: SeriesStyle, values: [Double?]) {
         self.name = name
         self.style = style
         self.values = values
@@ -18,15 +18,15 @@ public struct BarSeries: Sendable, Equatable {
 /// the domain; a value of 0 (not drawable on a log axis) is marked with the text "0" at the
 /// baseline, and a `nil` value with "–", so absence and zero stay distinguishable from tiny
 /// values. Negative values on a log axis are also shown as "–".
-public struct BarChart: Sendable, Equatable {
-    public var title: String
-    public var yLabel: String
-    public var yScale: ScaleKind
-    public var yStyle: NumberStyle
-    public var groups: [String]
-    public var series: [BarSeries]
+package struct BarChart: Sendable, Equatable {
+    package var title: String
+    package var yLabel: String
+    package var yScale: ScaleKind
+    package var yStyle: NumberStyle
+    package var groups: [String]
+    package var series: [BarSeries]
 
-    public init(title: String, yLabel: String, yScale: ScaleKind = .linear, yStyle: NumberStyle = .plain, groups: [String], series: [BarSeries]) {
+    package init(title: String, yLabel: String, yScale: ScaleKind = .linear, yStyle: NumberStyle = .plain, groups: [String], series: [BarSeries]) {
         self.title = title
         self.yLabel = yLabel
         self.yScale = yScale
@@ -43,7 +43,7 @@ public struct BarChart: Sendable, Equatable {
 
     /// Draws the panel into `frame` on `canvas`.
     /// - Complexity: O(groups × series).
-    public func render(_ canvas: inout SVGCanvas, in frame: Rect) {
+    package func render(_ canvas: inout SVGCanvas, in frame: Rect) {
         let probe = AxisMapping(kind: yScale, domain: 1, 10, pixels: 0, 1)
         let values = series.flatMap { $0.values.compactMap { $0 } }.filter { probe.accepts($0) }
         guard !groups.isEmpty, !series.isEmpty, !values.isEmpty || yScale == .linear else {

@@ -2,18 +2,18 @@
 ///
 /// Quartiles use linear interpolation between order statistics (the "type 7" definition used by
 /// R and NumPy by default): the p-quantile of sorted values v₀…vₙ₋₁ is at rank p·(n−1).
-public struct BoxSummary: Sendable, Equatable {
-    public var minimum: Double
-    public var lowerQuartile: Double
-    public var median: Double
-    public var upperQuartile: Double
-    public var maximum: Double
+package struct BoxSummary: Sendable, Equatable {
+    package var minimum: Double
+    package var lowerQuartile: Double
+    package var median: Double
+    package var upperQuartile: Double
+    package var maximum: Double
     /// How many finite values were summarised.
-    public var count: Int
+    package var count: Int
 
     /// The summary of the finite values in `values`, or `nil` if there are none.
     /// - Complexity: O(n log n).
-    public init?(_ values: [Double]) {
+    package init?(_ values: [Double]) {
         let sorted = values.filter(\.isFinite).sorted()
         guard !sorted.isEmpty else { return nil }
         func quantile(_ p: Double) -> Double {
@@ -39,7 +39,7 @@ public struct BoxSummary: Sendable, Equatable {
 /// minimum and maximum are always kept and the shape of the distribution is preserved. Returns
 /// all values (sorted) when there are no more than `limit`; an empty array for `limit < 1`.
 /// - Complexity: O(n log n).
-public func evenlyRanked(_ values: [Double], limit: Int) -> [Double] {
+package func evenlyRanked(_ values: [Double], limit: Int) -> [Double] {
     let sorted = values.filter(\.isFinite).sorted()
     guard limit >= 1 else { return [] }
     guard sorted.count > limit else { return sorted }
@@ -50,13 +50,13 @@ public func evenlyRanked(_ values: [Double], limit: Int) -> [Double] {
 }
 
 /// One box of a box plot: a named sample.
-public struct BoxSeries: Sendable, Equatable {
-    public var name: String
-    public var style: SeriesStyle
+package struct BoxSeries: Sendable, Equatable {
+    package var name: String
+    package var style: SeriesStyle
     /// The full sample (the box and whiskers summarise all of it).
-    public var values: [Double]
+    package var values: [Double]
 
-    public init(_ name: String, style: SeriesStyle, values: [Double]) {
+    package init(_ name: String, style: SeriesStyle, values: [Double]) {
         self.name = name
         self.style = style
         self.values = values
@@ -70,16 +70,16 @@ public struct BoxSeries: Sendable, Equatable {
 /// points per box, picked by ``evenlyRanked(_:limit:)``, spread sideways by a fixed
 /// (golden-ratio) sequence so the output is deterministic. Values that cannot be drawn on the y
 /// scale are left out; a box with no drawable values shows "–".
-public struct BoxPlot: Sendable, Equatable {
-    public var title: String
-    public var yLabel: String
-    public var yScale: ScaleKind
-    public var yStyle: NumberStyle
-    public var boxes: [BoxSeries]
+package struct BoxPlot: Sendable, Equatable {
+    package var title: String
+    package var yLabel: String
+    package var yScale: ScaleKind
+    package var yStyle: NumberStyle
+    package var boxes: [BoxSeries]
     /// The most strip points drawn per box.
-    public var stripLimit: Int
+    package var stripLimit: Int
 
-    public init(title: String, yLabel: String, yScale: ScaleKind = .log10, yStyle: NumberStyle = .seconds, boxes: [BoxSeries], stripLimit: Int = 60) {
+    package init(title: String, yLabel: String, yScale: ScaleKind = .log10, yStyle: NumberStyle = .seconds, boxes: [BoxSeries], stripLimit: Int = 60) {
         self.title = title
         self.yLabel = yLabel
         self.yScale = yScale
@@ -90,7 +90,7 @@ public struct BoxPlot: Sendable, Equatable {
 
     /// Draws the panel into `frame` on `canvas`.
     /// - Complexity: O(n log n) in the total number of samples.
-    public func render(_ canvas: inout SVGCanvas, in frame: Rect) {
+    package func render(_ canvas: inout SVGCanvas, in frame: Rect) {
         let probe = AxisMapping(kind: yScale, domain: 1, 10, pixels: 0, 1)
         let drawable = boxes.map { $0.values.filter { probe.accepts($0) } }
         let all = drawable.flatMap { $0 }

@@ -1,5 +1,5 @@
 /// One panel of a figure.
-public enum Panel: Sendable, Equatable {
+package enum Panel: Sendable, Equatable {
     case line(LinePlot)
     case bars(BarChart)
     case boxes(BoxPlot)
@@ -19,16 +19,16 @@ public enum Panel: Sendable, Equatable {
 ///
 /// The legend is laid out above the panels, wrapping into as many rows as needed, so it can never
 /// cover data. An empty panel list gives a figure with just the heading and legend.
-public struct Figure: Sendable, Equatable {
-    public var title: String
-    public var panels: [Panel]
+package struct Figure: Sendable, Equatable {
+    package var title: String
+    package var panels: [Panel]
     /// Panels per row (at least 1).
-    public var columns: Int
-    public var panelWidth: Double
-    public var panelHeight: Double
-    public var legend: [LegendEntry]
+    package var columns: Int
+    package var panelWidth: Double
+    package var panelHeight: Double
+    package var legend: [LegendEntry]
 
-    public init(title: String, panels: [Panel], columns: Int = 3, panelWidth: Double = 340, panelHeight: Double = 250, legend: [LegendEntry] = []) {
+    package init(title: String, panels: [Panel], columns: Int = 3, panelWidth: Double = 340, panelHeight: Double = 250, legend: [LegendEntry] = []) {
         self.title = title
         self.panels = panels
         self.columns = columns
@@ -41,7 +41,7 @@ public struct Figure: Sendable, Equatable {
 
     /// The SVG document.
     /// - Complexity: linear in the size of the drawn data.
-    public func svg() -> String {
+    package func svg() -> String {
         let columns = max(1, min(self.columns, max(1, panels.count)))
         let rows = (panels.count + columns - 1) / columns
         let width = Double(columns) * panelWidth + 2 * Figure.padding

@@ -1,24 +1,24 @@
 /// One (x, y) data point.
-public struct PlotPoint: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
+package struct PlotPoint: Sendable, Equatable {
+    package var x: Double
+    package var y: Double
 
-    public init(_ x: Double, _ y: Double) {
+    package init(_ x: Double, _ y: Double) {
         self.x = x
         self.y = y
     }
 }
 
 /// A named series of points drawn as a line with markers.
-public struct LineSeries: Sendable, Equatable {
+package struct LineSeries: Sendable, Equatable {
     /// The legend label.
-    public var name: String
+    package var name: String
     /// The appearance.
-    public var style: SeriesStyle
+    package var style: SeriesStyle
     /// The points; drawn in ascending x order, joined by straight segments.
-    public var points: [PlotPoint]
+    package var points: [PlotPoint]
 
-    public init(_ name: String, style: SeriesStyle, points: [PlotPoint]) {
+    package init(_ name: String, style: SeriesStyle, points: [PlotPoint]) {
         self.name = name
         self.style = style
         self.points = points
@@ -27,11 +27,11 @@ public struct LineSeries: Sendable, Equatable {
 
 /// A horizontal reference line at a fixed y value (e.g. "ratio 1"), dotted, labelled at its right
 /// end unless the label is empty (then explain it in the legend or caption instead).
-public struct ReferenceLine: Sendable, Equatable {
-    public var y: Double
-    public var label: String
+package struct ReferenceLine: Sendable, Equatable {
+    package var y: Double
+    package var label: String
 
-    public init(y: Double, label: String) {
+    package init(y: Double, label: String) {
         self.y = y
         self.label = label
     }
@@ -44,21 +44,21 @@ public struct ReferenceLine: Sendable, Equatable {
 /// axis — are left out silently (callers that need to say so must say so in their captions);
 /// a series with one drawable point shows just its marker; a panel with no drawable point shows
 /// "no data".
-public struct LinePlot: Sendable, Equatable {
-    public var title: String
-    public var xLabel: String
-    public var yLabel: String
-    public var xScale: ScaleKind
-    public var yScale: ScaleKind
-    public var xStyle: NumberStyle
-    public var yStyle: NumberStyle
-    public var series: [LineSeries]
-    public var referenceLines: [ReferenceLine]
+package struct LinePlot: Sendable, Equatable {
+    package var title: String
+    package var xLabel: String
+    package var yLabel: String
+    package var xScale: ScaleKind
+    package var yScale: ScaleKind
+    package var xStyle: NumberStyle
+    package var yStyle: NumberStyle
+    package var series: [LineSeries]
+    package var referenceLines: [ReferenceLine]
     /// x values the axis must cover even without data there (e.g. every size measured, so the
     /// panels of a figure share one x range); values not drawable on the x scale are ignored.
-    public var xCover: [Double]
+    package var xCover: [Double]
 
-    public init(
+    package init(
         title: String, xLabel: String, yLabel: String, xScale: ScaleKind = .log10, yScale: ScaleKind = .log10,
         xStyle: NumberStyle = .count, yStyle: NumberStyle = .plain, series: [LineSeries], referenceLines: [ReferenceLine] = [],
         xCover: [Double] = []
@@ -77,7 +77,7 @@ public struct LinePlot: Sendable, Equatable {
 
     /// Draws the panel into `frame` on `canvas`.
     /// - Complexity: O(points + ticks).
-    public func render(_ canvas: inout SVGCanvas, in frame: Rect) {
+    package func render(_ canvas: inout SVGCanvas, in frame: Rect) {
         let probeX = AxisMapping(kind: xScale, domain: 1, 10, pixels: 0, 1)
         let probeY = AxisMapping(kind: yScale, domain: 1, 10, pixels: 0, 1)
         let drawable = series.map { s in

@@ -69,7 +69,7 @@ extension String {
 /// Total for every `Int` (`Int.min` and `Int.max` give dates some 292 billion years away, not a
 /// trap); results files keep `createdAt` within ``FieldRange/unixTime``.
 /// - Complexity: O(1).
-public func utcDateTime(_ seconds: Int) -> String {
+package func utcDateTime(_ seconds: Int) -> String {
     // Floor division and a non-negative remainder, written so no step can overflow.
     let days = seconds >= 0 ? seconds / 86_400 : -((-(seconds + 1)) / 86_400) - 1
     let secondOfDay = seconds >= 0 ? seconds % 86_400 : (seconds % 86_400 + 86_400) % 86_400

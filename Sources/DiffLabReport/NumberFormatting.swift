@@ -40,7 +40,7 @@ func decadeFloor(_ x: Double) -> Int? {
 /// for exact integer scaling (about 9e15 after scaling) fall back to Swift's shortest round-trip
 /// description, which is also deterministic.
 /// - Complexity: O(digits).
-public func formatFixed(_ x: Double, decimals: Int) -> String {
+package func formatFixed(_ x: Double, decimals: Int) -> String {
     guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
     let decimals = Swift.max(0, Swift.min(15, decimals))
     var scale = 1
@@ -68,7 +68,7 @@ func trimmingZeros(_ text: String) -> String {
 /// A coordinate or length for SVG markup: at most two decimals, trailing zeros dropped
 /// (`12.5`, `3`, `-0.25`); non-finite values become `0` so the markup stays valid.
 /// - Complexity: O(1).
-public func svgNumber(_ x: Double) -> String {
+package func svgNumber(_ x: Double) -> String {
     guard x.isFinite else { return "0" }
     return trimmingZeros(formatFixed(x, decimals: 2))
 }
@@ -83,7 +83,7 @@ public func svgNumber(_ x: Double) -> String {
 /// so no finite value prints as a misleading `0` or as a 300-digit integer. Non-finite values print
 /// as `nan`, `inf`, `-inf`.
 /// - Complexity: O(digits).
-public func formatSignificant(_ x: Double, _ digits: Int = 3) -> String {
+package func formatSignificant(_ x: Double, _ digits: Int = 3) -> String {
     guard x.isFinite else { return formatFixed(x, decimals: 0) }
     guard x != 0, let exponent = decadeFloor(Swift.abs(x)) else { return "0" }
     let digits = Swift.max(1, Swift.min(17, digits))
@@ -104,7 +104,7 @@ public func formatSignificant(_ x: Double, _ digits: Int = 3) -> String {
 }
 
 /// How an axis or table shows a number.
-public enum NumberStyle: Sendable, Equatable {
+package enum NumberStyle: Sendable, Equatable {
     /// Plain significant digits: `0.5`, `12`, `1500`.
     case plain
     /// Seconds with a unit: `17.4 µs`, `1.64 ms`, `2.4 s`.
@@ -116,7 +116,7 @@ public enum NumberStyle: Sendable, Equatable {
 
     /// `value` in this style with three significant digits.
     /// - Complexity: O(1).
-    public func format(_ value: Double) -> String {
+    package func format(_ value: Double) -> String {
         switch self {
         case .plain:
             return formatSignificant(value)
@@ -144,7 +144,7 @@ public enum NumberStyle: Sendable, Equatable {
 
 /// An integer with thousands separated by commas: `1234567 → "1,234,567"`, `-1000 → "-1,000"`.
 /// - Complexity: O(digits).
-public func formatGrouped(_ n: Int) -> String {
+package func formatGrouped(_ n: Int) -> String {
     let digits = String(n.magnitude)
     var out = ""
     for (offset, digit) in digits.enumerated() {
@@ -159,7 +159,7 @@ public func formatGrouped(_ n: Int) -> String {
 /// integer) and non-finite values fall back to ``formatSignificant(_:_:)``, never to a trapping
 /// `Int` conversion.
 /// - Complexity: O(digits).
-public func formatGrouped(_ x: Double) -> String {
+package func formatGrouped(_ x: Double) -> String {
     guard x.isFinite, Swift.abs(x) < 9e15 else { return formatSignificant(x) }
     return formatGrouped(Int(x))
 }

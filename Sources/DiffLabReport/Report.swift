@@ -30,6 +30,7 @@ public struct ReportFile: Sendable, Equatable {
     /// The file's text.
     public var contents: String
 
+    /// A file named `name` (no directory part) holding `contents`.
     public init(name: String, contents: String) {
         self.name = name
         self.contents = contents
@@ -56,6 +57,7 @@ public struct ReportOptions: Sendable, Equatable {
     /// The profiles whose sample distributions are plotted (those present in the file).
     public var distributionProfiles: [String]
 
+    /// Options; see the properties for each default.
     public init(
         invocation: String? = nil, stripLimit: Int = 60, distributionSize: Int = 100_000,
         distributionProfiles: [String] = ["differencekit", "small-edit"]

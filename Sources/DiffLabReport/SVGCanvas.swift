@@ -1,11 +1,11 @@
 /// A rectangle in SVG user units (pixels).
-public struct Rect: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+package struct Rect: Sendable, Equatable {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
@@ -13,13 +13,13 @@ public struct Rect: Sendable, Equatable {
     }
 
     /// The right edge.
-    public var maxX: Double { x + width }
+    package var maxX: Double { x + width }
     /// The bottom edge.
-    public var maxY: Double { y + height }
+    package var maxY: Double { y + height }
 }
 
 /// How a text anchors horizontally at its x coordinate.
-public enum TextAnchor: String, Sendable {
+package enum TextAnchor: String, Sendable {
     case start, middle, end
 }
 
@@ -29,15 +29,15 @@ public enum TextAnchor: String, Sendable {
 /// ``svgNumber(_:)``, so the output is well-formed and byte-for-byte deterministic. Appearance is
 /// shared through a small stylesheet (classes `frame`, `grid`, `axis`, `t`, `title`, …) to keep
 /// files small.
-public struct SVGCanvas: Sendable {
+package struct SVGCanvas: Sendable {
     /// The elements so far, one per line.
-    public private(set) var elements: [String] = []
+    package private(set) var elements: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// An average glyph width for `size`-pixel sans-serif text, used to lay out legends and labels
     /// without font metrics (deliberately generous so text does not overlap).
-    public static func textWidth(_ text: String, size: Double) -> Double {
+    package static func textWidth(_ text: String, size: Double) -> Double {
         Double(text.count) * size * 0.6
     }
 
@@ -45,7 +45,7 @@ public struct SVGCanvas: Sendable {
     mutating func raw(_ markup: String) { elements.append(markup) }
 
     /// A straight line.
-    public mutating func line(
+    package mutating func line(
         _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String, width: Double = 1, dash: String? = nil,
         className: String? = nil
     ) {
@@ -55,7 +55,7 @@ public struct SVGCanvas: Sendable {
     }
 
     /// A line through `points` (nothing is drawn for fewer than two points).
-    public mutating func polyline(_ points: [(Double, Double)], stroke: String, width: Double = 1.5, dash: String? = nil) {
+    package mutating func polyline(_ points: [(Double, Double)], stroke: String, width: Double = 1.5, dash: String? = nil) {
         guard points.count >= 2 else { return }
         let coordinates = points.map { "\(svgNumber($0.0)),\(svgNumber($0.1))" }.joined(separator: " ")
         elements.append(
@@ -64,7 +64,7 @@ public struct SVGCanvas: Sendable {
     }
 
     /// A rectangle.
-    public mutating func rect(_ r: Rect, fill: String, stroke: String? = nil, opacity: Double? = nil, className: String? = nil) {
+    package mutating func rect(_ r: Rect, fill: String, stroke: String? = nil, opacity: Double? = nil, className: String? = nil) {
         var markup = "<rect x=\"\(svgNumber(r.x))\" y=\"\(svgNumber(r.y))\" width=\"\(svgNumber(max(0, r.width)))\""
         markup += " height=\"\(svgNumber(max(0, r.height)))\" fill=\"\(xmlEscaped(fill))\""
         if let stroke { markup += " stroke=\"\(xmlEscaped(stroke))\"" }
@@ -74,7 +74,7 @@ public struct SVGCanvas: Sendable {
     }
 
     /// A point marker of `shape` centred on (`x`, `y`).
-    public mutating func marker(_ shape: MarkerShape, _ x: Double, _ y: Double, size: Double = 3.2, color: String, opacity: Double? = nil) {
+    package mutating func marker(_ shape: MarkerShape, _ x: Double, _ y: Double, size: Double = 3.2, color: String, opacity: Double? = nil) {
         let fill = "fill=\"\(xmlEscaped(color))\"" + (opacity.map { " fill-opacity=\"\(svgNumber($0))\"" } ?? "")
         switch shape {
         case .none:
@@ -98,7 +98,7 @@ public struct SVGCanvas: Sendable {
     }
 
     /// Text at (`x`, `y`) (the baseline), optionally rotated by `rotate` degrees about that point.
-    public mutating func text(
+    package mutating func text(
         _ string: String, _ x: Double, _ y: Double, anchor: TextAnchor = .start, size: Double? = nil, rotate: Double? = nil,
         className: String = "t", color: String? = nil
     ) {
@@ -111,16 +111,16 @@ public struct SVGCanvas: Sendable {
     }
 
     /// Opens a group translated by (`dx`, `dy`); close it with ``endGroup()``.
-    public mutating func beginGroup(dx: Double, dy: Double) {
+    package mutating func beginGroup(dx: Double, dy: Double) {
         elements.append("<g transform=\"translate(\(svgNumber(dx)),\(svgNumber(dy)))\">")
     }
 
     /// Closes the innermost group.
-    public mutating func endGroup() { elements.append("</g>") }
+    package mutating func endGroup() { elements.append("</g>") }
 
     /// A complete standalone SVG document of `width` × `height` with a white background, an
     /// accessible `<title>` and the shared stylesheet.
-    public func document(width: Double, height: Double, title: String) -> String {
+    package func document(width: Double, height: Double, title: String) -> String {
         let w = svgNumber(width)
         let h = svgNumber(height)
         var lines = [

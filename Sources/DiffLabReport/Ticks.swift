@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// A linear or base-10 logarithmic axis scale.
-public enum ScaleKind: Sendable, Equatable {
+package enum ScaleKind: Sendable, Equatable {
     /// Equal distances for equal differences.
     case linear
     /// Equal distances for equal ratios; only positive values can be shown.
@@ -13,15 +13,15 @@ public enum ScaleKind: Sendable, Equatable {
 }
 
 /// Tick positions for one axis, and the domain they were chosen for.
-public struct TickSet: Sendable, Equatable {
+package struct TickSet: Sendable, Equatable {
     /// The axis domain in data units, widened so it starts and ends on "nice" values.
-    public var lower: Double
+    package var lower: Double
     /// The upper end of the domain (always greater than ``lower``).
-    public var upper: Double
+    package var upper: Double
     /// Labelled ticks, ascending, all inside `lower...upper`.
-    public var major: [Double]
+    package var major: [Double]
     /// Unlabelled ticks (log axes only: 2…9 × 10^k, or skipped decades), ascending.
-    public var minor: [Double]
+    package var minor: [Double]
 }
 
 /// The decades within which ticks are "nice" (1-2-5 steps, whole decades): there every power of
@@ -42,7 +42,7 @@ let niceDecades = -300...300
 /// beyond `Double`'s range (e.g. -1e308…1e308), steps outside 10^±300, or ticks that would
 /// overflow give the two data bounds as the only ticks.
 /// - Complexity: O(number of ticks).
-public func linearTicks(_ lower: Double, _ upper: Double, target: Int = 5) -> TickSet {
+package func linearTicks(_ lower: Double, _ upper: Double, target: Int = 5) -> TickSet {
     guard lower.isFinite, upper.isFinite else { return TickSet(lower: 0, upper: 1, major: [0, 0.2, 0.4, 0.6, 0.8, 1], minor: []) }
     let (lo, hi) = separated(lower, upper)
     let plain = TickSet(lower: lo, upper: hi, major: [lo, hi], minor: [])
@@ -105,7 +105,7 @@ func separated(_ lower: Double, _ upper: Double) -> (Double, Double) {
 /// (subnormals, values near `Double.greatestFiniteMagnitude`) gets its own bounds as the only
 /// ticks, widened ten-fold (or to the neighbouring representable value) when they are equal.
 /// - Complexity: O(number of decades), at most about 600.
-public func logTicks(_ lower: Double, _ upper: Double, maxMajor: Int = 7) -> TickSet {
+package func logTicks(_ lower: Double, _ upper: Double, maxMajor: Int = 7) -> TickSet {
     let lo = Swift.min(lower, upper)
     let hi = Swift.max(lower, upper)
     guard lo.isFinite, hi.isFinite, lo > 0, let a = decadeFloor(lo), let top = decadeFloor(hi) else {
@@ -154,7 +154,7 @@ private func plainLogTicks(_ lo: Double, _ hi: Double) -> TickSet {
 }
 
 /// Ticks for `kind` over the data bounds; see ``linearTicks(_:_:target:)`` and ``logTicks(_:_:maxMajor:)``.
-public func ticks(_ kind: ScaleKind, _ lower: Double, _ upper: Double) -> TickSet {
+package func ticks(_ kind: ScaleKind, _ lower: Double, _ upper: Double) -> TickSet {
     switch kind {
     case .linear: return linearTicks(lower, upper)
     case .log10: return logTicks(lower, upper)

@@ -6,7 +6,7 @@
 /// - Everything else, including non-ASCII text such as `µ` or `×`, is kept as is (documents are UTF-8).
 ///
 /// - Complexity: O(n) in the number of Unicode scalars.
-public func xmlEscaped(_ text: String) -> String {
+package func xmlEscaped(_ text: String) -> String {
     var out = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
         switch scalar {

@@ -26,11 +26,15 @@ public struct BenchMeasurement: Sendable, Equatable {
         case speedupOverStdlib, ratioToFloor
     }
 
+    /// The subject measured (engine name, `stdlib` or `hash-floor`).
     public var engine: String
+    /// The dataset profile, e.g. `small-edit`.
     public var profile: String
     /// List size, in ``FieldRange/size``.
     public var size: Int
+    /// The element kind: `int`, `model` or `object`.
     public var kind: String
+    /// `system` or `jemalloc`.
     public var allocator: String
     /// Why the cell was not measured, when it was not.
     public var skipped: String?
@@ -38,10 +42,15 @@ public struct BenchMeasurement: Sendable, Equatable {
     public var timing: BenchTiming
     /// Seconds per call (``FieldRange/seconds``, like the other times).
     public var median: Double?
+    /// The fastest sample, in seconds per call.
     public var min: Double?
+    /// The 90th-percentile sample, in seconds per call.
     public var p90: Double?
+    /// The 99th-percentile sample, in seconds per call.
     public var p99: Double?
+    /// Median absolute deviation of the samples, in seconds.
     public var mad: Double?
+    /// Median thread CPU seconds per call.
     public var cpuMedian: Double?
     /// Calls timed together as one sample, in ``FieldRange/callsPerSample``.
     public var callsPerSample: Int?
@@ -61,7 +70,9 @@ public struct BenchMeasurement: Sendable, Equatable {
     public var ratioToFloor: Double?
     /// Changes reported, and moves under each strategy, in ``FieldRange/count``.
     public var changeCount: Int?
+    /// Moves with offsets moves, in ``FieldRange/count``; `nil` for a changeset engine.
     public var offsetsMoves: Int?
+    /// Moves with minimal moves, in ``FieldRange/count``; `nil` for a changeset engine.
     public var minimalMoves: Int?
 
     /// A cell with no figures (timed by the harness).
@@ -160,21 +171,21 @@ public struct BenchMeasurement: Sendable, Equatable {
 
 /// What a `difflab bench` worker process hands back to its parent: a JSON array of
 /// ``BenchMeasurement`` objects (no schema; the parent merges them into one results file).
-public struct BenchWorkerOutput: Sendable, Equatable {
-    public var measurements: [BenchMeasurement]
+package struct BenchWorkerOutput: Sendable, Equatable {
+    package var measurements: [BenchMeasurement]
 
-    public init(measurements: [BenchMeasurement]) {
+    package init(measurements: [BenchMeasurement]) {
         self.measurements = measurements
     }
 
     /// The array of measurement objects. O(size).
-    public var json: JSONValue { .array(measurements.map(\.json)) }
+    package var json: JSONValue { .array(measurements.map(\.json)) }
 
     /// Reads a worker's array; element `i`'s errors are named `[i].field`.
     /// - Throws: ``ResultsError/wrongType(source:path:expected:found:)`` when the document is not
     ///   an array, or any error of ``BenchMeasurement/init(json:source:path:)``.
     /// - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
+    package init(json: JSONValue, source: String) throws(ResultsError) {
         guard let elements = json.arrayValue else {
             throw .wrongType(source: source, path: "the document", expected: "an array of measurements", found: article(json))
         }
@@ -189,9 +200,13 @@ public struct BenchWorkerOutput: Sendable, Equatable {
 public struct BenchScaling: Sendable, Equatable {
     enum Key: String { case engine, profile, kind, allocator, sizes, timeExponent, bytesExponent }
 
+    /// The subject the fit is for.
     public var engine: String
+    /// The dataset profile.
     public var profile: String
+    /// The element kind.
     public var kind: String
+    /// `system` or `jemalloc`.
     public var allocator: String
     /// The sizes the fit used, ascending (each in ``FieldRange/size``).
     public var sizes: [Int]
@@ -200,6 +215,7 @@ public struct BenchScaling: Sendable, Equatable {
     /// Fitted exponent of allocated bytes against size (`null` when not measured).
     public var bytesExponent: Double?
 
+    /// A row; see the properties.
     public init(
         engine: String, profile: String, kind: String, allocator: String, sizes: [Int], timeExponent: Double?, bytesExponent: Double?
     ) {
@@ -243,13 +259,18 @@ public struct BenchScaling: Sendable, Equatable {
 public struct BenchTarget: Sendable, Equatable {
     enum Key: String { case name, goal, value, met, note }
 
+    /// What the target is about, e.g. an engine and profile.
     public var name: String
+    /// The goal, in words (e.g. `≤ 2`).
     public var goal: String
     /// The measured value (any number).
     public var value: Double?
+    /// Whether the goal was met; `nil` when it could not be judged.
     public var met: Bool?
+    /// Context for the reader; may be empty.
     public var note: String
 
+    /// A target row; see the properties.
     public init(name: String, goal: String, value: Double?, met: Bool?, note: String) {
         self.name = name
         self.goal = goal
@@ -291,6 +312,7 @@ public struct BenchAllocator: Sendable, Equatable {
     /// The preloaded library, for jemalloc.
     public var library: String?
 
+    /// An allocator entry; see the properties.
     public init(name: String, library: String? = nil) {
         self.name = name
         self.library = library
@@ -319,11 +341,15 @@ public struct BenchAllocator: Sendable, Equatable {
 public struct BenchRunOptions: Sendable, Equatable {
     enum Key: String { case quick, engines, profiles, sizes, kinds, budgetSeconds, maxCallSeconds, seed, moves, probeFloor }
 
+    /// Whether the run used the quick preset.
     public var quick: Bool?
+    /// The subjects measured, in run order.
     public var engines: [String]?
+    /// The dataset profiles measured.
     public var profiles: [String]?
     /// List sizes, each in ``FieldRange/size``.
     public var sizes: [Int]?
+    /// The element kinds measured.
     public var kinds: [String]?
     /// In ``FieldRange/seconds``.
     public var budgetSeconds: Double?
@@ -336,6 +362,7 @@ public struct BenchRunOptions: Sendable, Equatable {
     /// In ``FieldRange/size``.
     public var probeFloor: Int?
 
+    /// Options as recorded; every field is optional (absent in the file: `nil`).
     public init(
         quick: Bool? = nil, engines: [String]? = nil, profiles: [String]? = nil, sizes: [Int]? = nil, kinds: [String]? = nil,
         budgetSeconds: Double? = nil, maxCallSeconds: Double? = nil, seed: String? = nil, moves: String? = nil, probeFloor: Int? = nil
@@ -412,16 +439,21 @@ public struct BenchResults: Sendable, Equatable {
     public var seconds: Double?
     /// The machine's description (cpu, cores, kernel…), in order.
     public var machine: [DisplayField]
+    /// The Swift toolchain that built the run.
     public var toolchain: String?
     /// The commit measured (`null` outside a checkout).
     public var commit: String?
     /// Whether tracked files had uncommitted changes.
     public var dirty: Bool?
+    /// The options the run used.
     public var options: BenchRunOptions
     /// The allocators, in file order.
     public var allocators: [BenchAllocator]
+    /// One row per measured (or skipped) cell, in file order.
     public var measurements: [BenchMeasurement]
+    /// Growth-exponent fits, in file order.
     public var scaling: [BenchScaling]
+    /// Performance targets and whether they were met, in file order.
     public var targets: [BenchTarget]
 
     /// An empty results file named `source`.

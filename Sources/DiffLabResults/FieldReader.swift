@@ -210,9 +210,12 @@ struct FieldWriter<Key: RawRepresentable> where Key.RawValue == String {
 
 /// A named value shown in a report header table (and the `machine` object of every results file).
 public struct DisplayField: Sendable, Equatable {
+    /// The label, e.g. `cpu`.
     public var name: String
+    /// The value as shown.
     public var value: String
 
+    /// A field labelled `name` showing `value`.
     public init(name: String, value: String) {
         self.name = name
         self.value = value

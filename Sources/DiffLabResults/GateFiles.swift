@@ -9,9 +9,12 @@ public struct BaselineCell: Sendable, Equatable {
     public var name: String
     /// Values from 0 to 2^53.
     public var instructions: Int?
+    /// Bytes allocated per call, 0 to 2^53 (jemalloc only).
     public var allocatedBytes: Int?
+    /// Allocation requests per call, 0 to 2^53 (jemalloc only).
     public var allocationRequests: Int?
 
+    /// A cell; see the properties (not range-checked: ``StoredBaselineFile/init(json:source:)`` checks files).
     public init(name: String, instructions: Int? = nil, allocatedBytes: Int? = nil, allocationRequests: Int? = nil) {
         self.name = name
         self.instructions = instructions
@@ -50,14 +53,18 @@ public struct StoredBaselineFile: Sendable, Equatable {
     /// The schema name a stored baseline carries.
     public static let schema = "difflab-gate-baseline/1"
 
+    /// Unix seconds when the baseline was stored, in ``FieldRange/unixTime``.
     public var createdAt: Int?
     /// Which build was stored.
     public var candidate: String?
+    /// The machine it was measured on, in order.
     public var machine: [DisplayField]
+    /// The Swift toolchain that built it.
     public var toolchain: String?
     /// The cells, in file order.
     public var cells: [BaselineCell]
 
+    /// A baseline file; see the properties.
     public init(createdAt: Int? = nil, candidate: String? = nil, machine: [DisplayField] = [], toolchain: String? = nil, cells: [BaselineCell]) {
         self.createdAt = createdAt
         self.candidate = candidate
@@ -145,12 +152,18 @@ public struct GateComparisonRecord: Sendable, Equatable {
 
     /// The paired-rounds statistics of a time comparison (written, `null` when absent, only for time).
     public struct TimeStatistics: Sendable, Equatable {
+        /// Lower end of the 95% bootstrap interval of the ratio.
         public var ratioLow: Double?
+        /// Upper end of the 95% bootstrap interval of the ratio.
         public var ratioHigh: Double?
+        /// Wilcoxon signed-rank two-sided p-value, in ``FieldRange/probability``.
         public var p: Double?
+        /// ``p`` after Holm's adjustment, in ``FieldRange/probability``.
         public var pAdjusted: Double?
+        /// Paired rounds compared.
         public var rounds: Int?
 
+        /// Statistics; see the properties.
         public init(ratioLow: Double? = nil, ratioHigh: Double? = nil, p: Double? = nil, pAdjusted: Double? = nil, rounds: Int? = nil) {
             self.ratioLow = ratioLow
             self.ratioHigh = ratioHigh
@@ -160,18 +173,24 @@ public struct GateComparisonRecord: Sendable, Equatable {
         }
     }
 
+    /// The cell name, `subject:profile:kind:size`.
     public var cell: String
+    /// The metric: `time`, `instructions`, `allocatedBytes` or `allocationRequests`.
     public var metric: String
+    /// The verdict: `pass`, `regression`, `improvement` or `not-gated`.
     public var verdict: String
     /// Values in the metric's unit (seconds, instructions, bytes, requests), 0 to 2^53.
     public var base: Double?
+    /// The candidate's value, like ``base``.
     public var head: Double?
     /// head ÷ base, in ``FieldRange/ratio``.
     public var ratio: Double?
+    /// Paired-rounds statistics; only for the time metric.
     public var time: TimeStatistics?
     /// Why the comparison was not gated, or a remark; empty when none (then not written).
     public var note: String
 
+    /// A comparison row; see the properties.
     public init(
         cell: String, metric: String, verdict: String, base: Double?, head: Double?, ratio: Double?, time: TimeStatistics? = nil, note: String = ""
     ) {
@@ -224,13 +243,16 @@ public struct GateComparisonRecord: Sendable, Equatable {
 public struct GateMetricThresholdRecord: Sendable, Equatable {
     enum Key: String { case regression, improvement, absolute }
 
+    /// The metric the thresholds apply to.
     public var metric: String
     /// Relative thresholds, in ``FieldRange/relative``.
     public var regression: Double
+    /// Relative improvement threshold, in ``FieldRange/relative``.
     public var improvement: Double
     /// In the metric's unit, in ``FieldRange/amount``.
     public var absolute: Double
 
+    /// A thresholds row; see the properties.
     public init(metric: String, regression: Double, improvement: Double, absolute: Double) {
         self.metric = metric
         self.regression = regression
@@ -262,15 +284,20 @@ public struct GateReportFile: Sendable, Equatable {
     public var error: String?
     /// In 0 to 255.
     public var exitCode: Int
+    /// Labelled facts for the reader (baseline, candidate, rounds, machine…), in order.
     public var context: [DisplayField]
+    /// Remarks, e.g. a metric that could not be measured and why.
     public var notes: [String]
     /// In ``FieldRange/probability``.
     public var alpha: Double
     /// 0 or 4.
     public var improvementExitCode: Int
+    /// The thresholds of each metric.
     public var metrics: [GateMetricThresholdRecord]
+    /// Every comparison, in cell order.
     public var comparisons: [GateComparisonRecord]
 
+    /// A gate report; see the properties.
     public init(
         verdict: String, error: String?, exitCode: Int, context: [DisplayField], notes: [String], alpha: Double, improvementExitCode: Int,
         metrics: [GateMetricThresholdRecord], comparisons: [GateComparisonRecord]

@@ -2,33 +2,33 @@ import DiffLabJSON
 
 /// What the gate asked a `difflab measure` worker for: the answer must hold these cells, in
 /// order, each with exactly `samples` samples (`nil`: any number, for `--instructions` runs).
-public struct MeasureRequest: Sendable, Equatable {
-    public var cells: [String]
-    public var samples: Int?
+package struct MeasureRequest: Sendable, Equatable {
+    package var cells: [String]
+    package var samples: Int?
 
-    public init(cells: [String], samples: Int?) {
+    package init(cells: [String], samples: Int?) {
         self.cells = cells
         self.samples = samples
     }
 }
 
 /// One cell of a `difflab measure` answer.
-public struct MeasureCellResult: Sendable, Equatable {
+package struct MeasureCellResult: Sendable, Equatable {
     enum Key: String { case cell, samples, callsPerSample, allocatedBytes, allocationRequests }
 
     /// The cell name (`subject:profile:kind:size`), as requested.
-    public var cell: String
+    package var cell: String
     /// Seconds per call, one per sample, each in ``FieldRange/seconds``; `nil` for an
     /// `--instructions` run, which times nothing.
-    public var samples: [Double]?
+    package var samples: [Double]?
     /// Calls timed together as one sample, in ``FieldRange/callsPerSample``.
-    public var callsPerSample: Int?
+    package var callsPerSample: Int?
     /// Bytes one call allocated (under jemalloc), 0 to 2^53.
-    public var allocatedBytes: Int?
+    package var allocatedBytes: Int?
     /// Allocation requests of one call (under jemalloc), 0 to 2^53.
-    public var allocationRequests: Int?
+    package var allocationRequests: Int?
 
-    public init(cell: String, samples: [Double]? = nil, callsPerSample: Int? = nil, allocatedBytes: Int? = nil, allocationRequests: Int? = nil) {
+    package init(cell: String, samples: [Double]? = nil, callsPerSample: Int? = nil, allocatedBytes: Int? = nil, allocationRequests: Int? = nil) {
         self.cell = cell
         self.samples = samples
         self.callsPerSample = callsPerSample
@@ -38,7 +38,7 @@ public struct MeasureCellResult: Sendable, Equatable {
 
     /// The result object: just `cell` for an instructions run; otherwise the samples, calls per
     /// sample and both allocation figures (`null` without jemalloc). O(samples).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = FieldWriter<Key>()
         w.set(.cell, cell)
         if let samples {
@@ -54,20 +54,20 @@ public struct MeasureCellResult: Sendable, Equatable {
 /// A `difflab measure` answer (protocol `difflab-measure/1`): the gate's worker protocol between
 /// builds. The gate runs the *baseline* build's worker and the candidate's, so the fields are a
 /// contract: add, never rename.
-public struct MeasureResponse: Sendable, Equatable {
+package struct MeasureResponse: Sendable, Equatable {
     enum Key: String { case `protocol`, results }
 
     /// The protocol name this type reads and writes (also printed by `difflab measure --protocol`).
-    public static let protocolName = "difflab-measure/1"
+    package static let protocolName = "difflab-measure/1"
 
-    public var results: [MeasureCellResult]
+    package var results: [MeasureCellResult]
 
-    public init(results: [MeasureCellResult]) {
+    package init(results: [MeasureCellResult]) {
         self.results = results
     }
 
     /// The answer object: `protocol` and `results`. O(size).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = FieldWriter<Key>()
         w.set(.protocol, Self.protocolName)
         w.set(.results, .array(results.map(\.json)))
@@ -88,7 +88,7 @@ public struct MeasureResponse: Sendable, Equatable {
     /// - Throws: ``ResultsError/invalid(source:field:expected:)`` naming the worker, the field and
     ///   what was expected.
     /// - Complexity: O(size of the answer).
-    public init(json: JSONValue, source: String, request: MeasureRequest? = nil) throws(ResultsError) {
+    package init(json: JSONValue, source: String, request: MeasureRequest? = nil) throws(ResultsError) {
         func bad(_ field: String, _ expected: String) -> ResultsError { .invalid(source: source, field: field, expected: expected) }
         guard json[Key.protocol.rawValue]?.stringValue == Self.protocolName else {
             throw bad("\"\(Key.protocol.rawValue)\"", "\"\(Self.protocolName)\"")

@@ -16,16 +16,20 @@ public struct PolicyRun: Sendable, Equatable {
         .reloadCostPerItem, .editsPerUpdate,
     ]
 
+    /// The diff policy: `main`, `background`, `adaptive` or `coalescing`.
     public var policy: String
+    /// The diff engine (absent in older files).
     public var engine: String?
     /// Items in the list, in ``FieldRange/size``.
     public var listSize: Int
     /// Whether more than 100 changes turned into a full reload.
     public var allowsReloadingOnTooManyUpdates: Bool
     // Settings (seconds in ``FieldRange/seconds`` unless said otherwise).
+    /// Seconds between list updates, in ``FieldRange/seconds``.
     public var updateInterval: Double?
     /// In ``FieldRange/frameRate``.
     public var frameRate: Double?
+    /// Seconds of other main-thread work per frame, in ``FieldRange/seconds``.
     public var frameWork: Double?
     /// In ``FieldRange/runSeconds``.
     public var duration: Double?
@@ -33,25 +37,36 @@ public struct PolicyRun: Sendable, Equatable {
     public var maxItemCountToRunOnMain: Int?
     /// Coalescing intervals: minimum, increment, maximum.
     public var coalescing: [Double]?
+    /// Modelled seconds to apply any update, in ``FieldRange/seconds``.
     public var applyBaseCost: Double?
+    /// Modelled seconds per change of a batch update, in ``FieldRange/seconds``.
     public var batchCostPerChange: Double?
+    /// Modelled seconds per item of a full reload, in ``FieldRange/seconds``.
     public var reloadCostPerItem: Double?
     /// In ``FieldRange/count``.
     public var editsPerUpdate: Int?
     // Results (counts in ``FieldRange/count``).
+    /// Frames drawn, in ``FieldRange/count``.
     public var frames: Int?
+    /// Frames over the frame budget, in ``FieldRange/count``.
     public var framesOverBudget: Int?
     /// Milliseconds of frame time over budget per second, in ``FieldRange/hitchRatio``.
     public var hitchTimeRatio: Double?
     /// Seconds from update request to applied on main (`null` when nothing was applied).
     public var latencyMedian: Double?
+    /// 99th-percentile latency in seconds (`null` when nothing was applied).
     public var latencyP99: Double?
     /// Every latency recorded, in seconds.
     public var latencies: [Double]
+    /// Updates requested, in ``FieldRange/count``.
     public var requested: Int?
+    /// Updates applied, in ``FieldRange/count``.
     public var applied: Int?
+    /// Updates folded into a later one, in ``FieldRange/count``.
     public var coalesced: Int?
+    /// Updates applied as a full reload, in ``FieldRange/count``.
     public var reloads: Int?
+    /// Updates never applied, in ``FieldRange/count``.
     public var dropped: Int?
     /// Fraction of one core, in ``FieldRange/utilisation``.
     public var cpuUtilisation: Double?
@@ -155,6 +170,7 @@ public struct PolicyCrossover: Sendable, Equatable {
     /// With the reload fallback, in ``FieldRange/size``.
     public var reloadFallback: Int?
 
+    /// Crossover sizes; see the properties.
     public init(batch: Int?, reloadFallback: Int?) {
         self.batch = batch
         self.reloadFallback = reloadFallback
@@ -194,11 +210,15 @@ public struct PolicyResults: Sendable, Equatable {
     public var source: String
     /// In ``FieldRange/unixTime``.
     public var createdAt: Int?
+    /// The machine it ran on, in order.
     public var machine: [DisplayField]
+    /// The Swift toolchain that built the run.
     public var toolchain: String?
+    /// The commit measured (`null` outside a checkout).
     public var commit: String?
     /// The crossover sizes (`nil` when the file has none).
     public var crossover: PolicyCrossover?
+    /// One row per simulation run, in file order.
     public var runs: [PolicyRun]
 
     /// An empty results file named `source`.

@@ -3,16 +3,16 @@ import DiffLabEngines
 
 /// The built-in engines as existentials, for parameterized tests (a test needs no
 /// specialization; the benchmark and the runner's registry keep it).
-public let builtInEngines: [any DiffEngine] = [HeckelEngine(), HashMapEngine(), MyersEngine(), StdlibEngine()]
+package let builtInEngines: [any DiffEngine] = [HeckelEngine(), HashMapEngine(), MyersEngine(), StdlibEngine()]
 
 /// The built-in engines named `names`, in that order.
-public func builtInEngines(_ names: String...) -> [any DiffEngine] {
+package func builtInEngines(_ names: String...) -> [any DiffEngine] {
     names.map { name in builtInEngines.first { $0.name == name }! }
 }
 
 extension DiffEngine {
     /// The pairing under ``ComparisonOption/equality``.
-    public func matching<Element: Diffable>(from old: [Element], to new: [Element]) -> Matching {
+    package func matching<Element: Diffable>(from old: [Element], to new: [Element]) -> Matching {
         matching(from: old, to: new, comparison: .equality)
     }
 }

@@ -2,26 +2,26 @@ import DiffLabCore
 import DiffLabFuzz
 
 /// A model element with an identifier and separate content, for update tests.
-public typealias Item = FuzzItem
+package typealias Item = FuzzItem
 
 /// The fuzzer's generator, for reproducible test data.
-public typealias SplitMix64 = DiffLabCore.SplitMix64
+package typealias SplitMix64 = DiffLabCore.SplitMix64
 
 /// A class element, for identity (pointer personality) tests.
-public final class Box: Diffable, @unchecked Sendable {
-    public let id: Int
-    public let content: Int
-    public init(_ id: Int, _ content: Int = 0) {
+package final class Box: Diffable, @unchecked Sendable {
+    package let id: Int
+    package let content: Int
+    package init(_ id: Int, _ content: Int = 0) {
         self.id = id
         self.content = content
     }
-    public var diffIdentifier: Int { id }
-    public func isContentEqual(to other: Box) -> Bool { content == other.content }
+    package var diffIdentifier: Int { id }
+    package func isContentEqual(to other: Box) -> Bool { content == other.content }
 }
 
 /// Random pairs of lists for cross-checks: `distinct` identifiers drawn for each side, optional
 /// content changes.
-public func randomLists(
+package func randomLists(
     _ rng: inout SplitMix64, maxCount: Int, distinct: Int, contentVariants: Int = 2
 ) -> (old: [Item], new: [Item]) {
     let oldCount = Int.random(in: 0...maxCount, using: &rng)
@@ -36,7 +36,7 @@ public func randomLists(
 }
 
 /// Random pairs of lists with unique identifiers: a shuffled subset of a shared pool on each side.
-public func randomUniqueLists(_ rng: inout SplitMix64, maxCount: Int) -> (old: [Item], new: [Item]) {
+package func randomUniqueLists(_ rng: inout SplitMix64, maxCount: Int) -> (old: [Item], new: [Item]) {
     let pool = Array(0..<(maxCount * 3 / 2 + 1))
     let old = pool.shuffled(using: &rng).prefix(Int.random(in: 0...maxCount, using: &rng))
         .map { Item($0, Int.random(in: 0..<2, using: &rng)) }
