@@ -57,7 +57,8 @@ enum GateCommand {
           --cells LIST          exact cells instead of the default matrix
           --rounds N            interleaved time rounds, 3 to 1,000 (default 16 quick, 20 full)
           --samples N           samples per cell per round, 1 to 10,000 (default 8)
-          --thresholds FILE     default Corpus/gate/thresholds.json
+          --thresholds FILE     default Corpus/gate/thresholds.json when it exists, else
+                        built-in defaults equal to DiffLab's checked-in file
           --head-binary PATH    the candidate's difflab (default: this executable)
           --head-patch FILE     the candidate is HEAD with this patch applied, built in a worktree
           --base-binary PATH    a baseline difflab already built (skips building REV)
@@ -115,6 +116,31 @@ enum GateCommand {
     /// The allowed range of `--samples`: samples per cell, build and round.
     static let samplesRange = 1...10_000
 
+    /// The default thresholds file, relative to the working directory.
+    static let defaultThresholdsPath = "Corpus/gate/thresholds.json"
+
+    /// The thresholds of a run and how the summary names their source: the file given with
+    /// `--thresholds` (which must exist and be valid); else `Corpus/gate/thresholds.json` when it
+    /// exists (DiffLab's own checkout); else ``GateThresholds/defaults``, as in a user's package
+    /// that has no thresholds file. A default file that exists but cannot be read is an error,
+    /// never a silent fallback.
+    static func thresholds(file: String?, defaultPath: String = defaultThresholdsPath) throws(CommandError) -> (GateThresholds, String) {
+        let path: String
+        if let file {
+            path = file
+        } else {
+            var status = stat()
+            if lstat(defaultPath, &status) != 0, errno == ENOENT {
+                return (.defaults, "built-in defaults (no `\(defaultPath)`; see `difflab gate --help`)")
+            }
+            path = defaultPath
+        }
+        let json = try readJSON(path)
+        do throws(GateError) { return (try GateThresholds(json: json), "`\(path)`") } catch {
+            throw CommandError(.failure, "\(path): \(error)")
+        }
+    }
+
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         do {
             return try gate(arguments, console: console)
@@ -152,12 +178,7 @@ enum GateCommand {
         }
         let baselineFile = try parsed.value("save-baseline").map { path throws(CommandError) in try OutputFile(path, option: "--save-baseline") }
 
-        let thresholdsPath = parsed.value("thresholds") ?? "Corpus/gate/thresholds.json"
-        let thresholds: GateThresholds
-        let thresholdsJSON = try readJSON(thresholdsPath)
-        do throws(GateError) { thresholds = try GateThresholds(json: thresholdsJSON) } catch {
-            throw CommandError(.failure, "\(thresholdsPath): \(error)")
-        }
+        let (thresholds, thresholdsSource) = try Self.thresholds(file: parsed.value("thresholds"))
         let quick = parsed.flag("quick")
         guard parsed.value("cells") == nil || parsed.value("engines") == nil else { throw .usage("give only one of --cells and --engines") }
         let engines =
@@ -354,7 +375,7 @@ enum GateCommand {
         }
         context.append(("cells", "\(cellNames.count) (subject:profile:kind:size), seed \(seed), `SWIFT_DETERMINISTIC_HASHING=1`"))
         context.append(("machine", machineJSONFields().first { $0.0 == "cpu" }?.1 ?? "unknown"))
-        context.append(("thresholds", "`\(thresholdsPath)`"))
+        context.append(("thresholds", thresholdsSource))
         context.append(("took", "\(Int((monotonicNow() - started).rounded())) s"))
 
         let report = GateReport(comparisons: comparisons, thresholds: thresholds, context: context, notes: notes)

@@ -57,6 +57,19 @@ public struct GateThresholds: Sendable, Hashable {
         self.metrics = metrics
     }
 
+    /// The thresholds used when no file is given and `Corpus/gate/thresholds.json` does not exist,
+    /// as in a user's own package: the same values as DiffLab's checked-in file (a test keeps them
+    /// equal). Alpha 0.01; relative thresholds 5% time, 1% instructions, 0.5% allocated bytes,
+    /// 0 allocation requests; improvements exit 4.
+    public static let defaults = GateThresholds(
+        alpha: 0.01, improvementExitCode: 4,
+        metrics: [
+            .time: MetricThreshold(regression: 0.05, improvement: 0.05, absolute: 2e-6),
+            .instructions: MetricThreshold(regression: 0.01, improvement: 0.01, absolute: 1000),
+            .allocatedBytes: MetricThreshold(regression: 0.005, improvement: 0.005, absolute: 64),
+            .allocationRequests: MetricThreshold(regression: 0, improvement: 0, absolute: 1),
+        ])
+
     /// The threshold of `metric`.
     public subscript(metric: GateMetric) -> MetricThreshold {
         metrics[metric] ?? MetricThreshold(regression: 0, improvement: 0, absolute: 0)

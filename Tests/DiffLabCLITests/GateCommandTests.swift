@@ -1,4 +1,5 @@
-import DiffLabCLI
+@testable import DiffLabCLI
+import DiffLabGate
 import DiffLabJSON
 import Foundation
 import Testing
@@ -60,6 +61,22 @@ struct GateCommandTests {
         let r = run(["gate", "--thresholds", files.path("t.json"), "--base-binary", "/bin/true"])
         #expect(r.status == 1)
         #expect(r.err.contains("no entry for \"time\""))
+    }
+
+    /// Issue 11: in a user's package there is no `Corpus/gate/thresholds.json`; the gate used to
+    /// stop there. Without `--thresholds` it now falls back to the built-in defaults and says so,
+    /// but only when the default file is absent: one that exists and is bad stays an error, and so
+    /// does a missing file given with `--thresholds`.
+    @Test func thresholdsFallBackToTheDefaultsOnlyWhenTheDefaultFileIsAbsent() throws {
+        let files = Files(["bad.json": "{", "good.json": try String(contentsOfFile: "Corpus/gate/thresholds.json", encoding: .utf8)])
+        let (fallback, source) = try GateCommand.thresholds(file: nil, defaultPath: files.path("absent.json"))
+        #expect(fallback == GateThresholds.defaults)
+        #expect(source.contains("built-in defaults"))
+        let (read, readSource) = try GateCommand.thresholds(file: nil, defaultPath: files.path("good.json"))
+        #expect(read == GateThresholds.defaults)
+        #expect(readSource.contains("good.json"))
+        #expect(throws: CommandError.self) { try GateCommand.thresholds(file: nil, defaultPath: files.path("bad.json")) }
+        #expect(throws: CommandError.self) { try GateCommand.thresholds(file: files.path("absent.json"), defaultPath: files.path("good.json")) }
     }
 
     /// Issue 10: `--baseline FILE` with an empty or wrong `cells` object printed PASS and exited

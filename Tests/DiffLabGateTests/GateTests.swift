@@ -90,6 +90,13 @@ let thresholdsJSON: JSONValue = [
         _ = try GateThresholds(json: try JSONValue.parse(bytes: try #require(readBytes("Corpus/gate/thresholds.json"))))
     }
 
+    /// The built-in defaults (used in a package without a thresholds file) are the checked-in file's values.
+    @Test func theDefaultsEqualTheCheckedInFile() throws {
+        let file = try GateThresholds(json: try JSONValue.parse(bytes: try #require(readBytes("Corpus/gate/thresholds.json"))))
+        #expect(GateThresholds.defaults == file)
+        #expect(GateThresholds.defaults.metrics.count == GateMetric.allCases.count)
+    }
+
     @Test(arguments: [
         ("schema", JSONValue.string("other"), "schema"),
         ("alpha", JSONValue.double(1.5), "alpha"),
