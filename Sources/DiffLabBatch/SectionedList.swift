@@ -33,6 +33,17 @@ public struct SectionedList<SectionID: Hashable, Element: Diffable> {
     }
 }
 
+extension SectionedList {
+    /// The same sections with every item mapped by `transform`: the same model presented as
+    /// another element type.
+    ///
+    /// - Complexity: O(items).
+    @inlinable
+    public func mapElements<T: Diffable>(_ transform: (Element) throws -> T) rethrows -> SectionedList<SectionID, T> {
+        SectionedList<SectionID, T>(try sections.map { .init(id: $0.id, items: try $0.items.map(transform)) })
+    }
+}
+
 extension SectionedList.Section: Equatable where Element: Equatable {}
 extension SectionedList.Section: Hashable where Element: Hashable {}
 extension SectionedList.Section: Sendable where Element: Sendable, SectionID: Sendable {}

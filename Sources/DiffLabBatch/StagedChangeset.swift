@@ -8,6 +8,25 @@ public struct ChangesetStage<SectionID: Hashable, Element: Diffable> {
     public var data: SectionedList<SectionID, Element>
     /// The batch update that takes the previous stage's data (or the old model) to ``data``.
     public var changes: BatchUpdate
+
+    /// A stage that performs `changes` while the data source holds `data`.
+    @inlinable
+    public init(data: SectionedList<SectionID, Element>, changes: BatchUpdate) {
+        self.data = data
+        self.changes = changes
+    }
+}
+
+extension StagedChangeset {
+    /// The same stages with every item of their data mapped by `transform` (the changes are
+    /// index-based and stay as they are).
+    ///
+    /// - Complexity: O(items in all stages).
+    @inlinable
+    public func mapElements<T: Diffable>(_ transform: (Element) throws -> T) rethrows -> StagedChangeset<SectionID, T> {
+        StagedChangeset<SectionID, T>(
+            stages: try stages.map { ChangesetStage(data: try $0.data.mapElements(transform), changes: $0.changes) })
+    }
 }
 
 /// A sectioned diff split into stages that are each a valid UIKit batch update on their own
@@ -30,6 +49,10 @@ public struct ChangesetStage<SectionID: Hashable, Element: Diffable> {
 public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
     /// The stages, in order; empty when the models are equal.
     public var stages: [ChangesetStage<SectionID, Element>]
+
+    /// A changeset of the given stages, taken as they are (nothing is checked).
+    @inlinable
+    public init(stages: [ChangesetStage<SectionID, Element>]) { self.stages = stages }
 
     /// Computes the stages that turn `old` into `new`, with ``HashMapEngine`` pairing sections and
     /// items.

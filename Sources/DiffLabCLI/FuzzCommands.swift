@@ -8,12 +8,16 @@ enum FuzzCommand {
     static var help: String {
         """
         USAGE: difflab fuzz [--seconds N] [--cases N] [--seed S] [--engines a,b] [--properties p,q]
-                            [--max-size N] [--workers N] [--corpus DIR] [--json]
+                            [--max-size N] [--large-size N] [--large-every N] [--elements LIST]
+                            [--workers N] [--corpus DIR] [--json]
                difflab fuzz --write-seeds DIR [--cases N] [--seed S]
 
         Property-based fuzzing: generates pairs of lists (mutation profiles: \(MutationProfile.allCases.map(\.description).joined(separator: ", "));
         unique or few distinct identifiers; the same items cut into sections; corrupted batch
-        updates) and checks every property on every engine with both move strategies. Each
+        updates), hands them to every engine as one of the element kinds (\(ElementKind.allCases.map(\.rawValue).joined(separator: ", ")))
+        and checks every property on every engine with both move strategies. Lists are small
+        (1 to --max-size items, for shrinking speed), but one input in --large-every is a large
+        list of up to --large-size items. Each
         failure is shrunk to a minimal counterexample, printed, and saved as JSON in the corpus
         directory, named by its signature.
 
@@ -28,8 +32,12 @@ enum FuzzCommand {
                            same inputs
           --engines LIST   engines to check (default all: \(EngineRegistry.current.names))
           --properties L   properties to check (default all)
-          --max-size N     largest list size, 1 to 10000; sizes grow from 1 to N and start over
-                           (default 24)
+          --max-size N     largest small-list size, 1 to 10000; sizes grow from 1 to N and start
+                           over (default 24)
+          --large-size N   largest size of the periodic large lists, 0 to 10000 (default 2000;
+                           0 or a value not above --max-size: no large lists)
+          --large-every N  one input in N is a large list, 2 to 1000000 (default 1024)
+          --elements LIST  element kinds to present the lists as (default all: \(ElementKind.allCases.map(\.rawValue).joined(separator: ", ")))
           --workers N      threads, 1 to 256 (default 2)
           --corpus DIR     where counterexamples are saved (default Corpus/regressions)
           --json           make the last line of standard output
@@ -49,7 +57,10 @@ enum FuzzCommand {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         let parsed = try OptionSpec(
-            valued: ["seconds", "cases", "seed", "engines", "properties", "max-size", "workers", "corpus", "write-seeds"],
+            valued: [
+                "seconds", "cases", "seed", "engines", "properties", "max-size", "large-size", "large-every", "elements",
+                "workers", "corpus", "write-seeds",
+            ],
             flags: ["json"]
         ).parse(arguments)
         if parsed.flag("help") {
@@ -77,6 +88,15 @@ enum FuzzCommand {
         }
         if let text = parsed.value("max-size") {
             options.maxSize = try parseInteger(text, "--max-size", in: FuzzOptions.allowedMaxSize)
+        }
+        if let text = parsed.value("large-size") {
+            options.largeSize = try parseInteger(text, "--large-size", in: FuzzOptions.allowedLargeSize)
+        }
+        if let text = parsed.value("large-every") {
+            options.largeEvery = try parseInteger(text, "--large-every", in: FuzzOptions.allowedLargeEvery)
+        }
+        if let text = parsed.value("elements") {
+            options.elements = deduplicated(try parseNames(text, "--elements", "element kind"))
         }
         if let text = parsed.value("workers") { options.workers = try parseInteger(text, "--workers", in: FuzzOptions.allowedWorkers) }
         if let path = parsed.value("write-seeds") {
@@ -145,13 +165,19 @@ enum FuzzCommand {
         let rate = report.seconds > 0 ? Int(Double(report.checks) / report.seconds) : 0
         let outside = report.failures.filter(\.outsideContract).count
         let inContract = report.failures.count - outside
+        let kinds = ElementKind.allCases.compactMap { kind in report.inputsByKind[kind].map { "\(kind) \($0)" } }
         console.out(
-            "fuzz: \(report.checks) cases (\(rate)/s) on \(report.inputs) inputs in \(format(report.seconds)) s, \(options.subjects.count) engines × \(options.properties.count) properties, seed \(options.seed): \(inContract) failures\(outside > 0 ? ", \(outside) more outside an engine's contract" : "")\n")
+            "fuzz: inputs by element kind: \(kinds.isEmpty ? "none" : kinds.joined(separator: ", ")); \(report.largeInputs) large lists (largest input \(report.largestInput) items)\n")
+        console.out(
+            "fuzz: \(report.checks) cases (\(rate)/s) on \(report.inputs) inputs (\(Int(report.inputsPerSecond))/s) in \(format(report.seconds)) s, \(options.subjects.count) engines × \(options.properties.count) properties, seed \(options.seed): \(inContract) failures\(outside > 0 ? ", \(outside) more outside an engine's contract" : "")\n")
         if parsed.flag("json") {
             let summary = JSONValue.object(
                 JSONObject([
                     ("cases", .integer(report.checks)), ("inputs", .integer(report.inputs)),
-                    ("seconds", JSONValue(report.seconds)), ("failures", .array(failureObjects)),
+                    ("seconds", JSONValue(report.seconds)), ("casesPerSecond", .integer(rate)),
+                    ("largeInputs", .integer(report.largeInputs)), ("largestInput", .integer(report.largestInput)),
+                    ("inputsByKind", .object(JSONObject(ElementKind.allCases.map { ($0.rawValue, .integer(report.inputsByKind[$0] ?? 0)) }))),
+                    ("failures", .array(failureObjects)),
                 ]))
             console.out(summary.serialized() + "\n")
         }

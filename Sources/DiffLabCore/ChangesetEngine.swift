@@ -144,6 +144,20 @@ public struct EngineChanges<Element> {
 
 extension EngineChanges: Sendable where Element: Sendable {}
 
+extension EngineChanges {
+    /// The same changes with the stages' data mapped by `transform`.
+    ///
+    /// - Complexity: O(items in the stages).
+    @inlinable
+    public func mapElements<T>(_ transform: (Element) -> T) -> EngineChanges<T> {
+        EngineChanges<T>(
+            result: result, batch: batch,
+            stages: stages?.map { EngineStage(data: $0.data.map(transform), changes: $0.changes) },
+            reportedSeconds: reportedSeconds)
+    }
+}
+
+
 /// Why an engine gave no answer: it crashed, hung, answered something unreadable, or cannot take
 /// this kind of element. Never a pass: the fuzzer reports it with the input, the benchmark skips
 /// the cell with this message.

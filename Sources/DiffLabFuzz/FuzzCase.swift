@@ -1,23 +1,45 @@
 import DiffLabBatch
 import DiffLabCore
 
-/// The element the fuzzer diffs: an integer identifier and an integer content.
+/// The element the fuzzer diffs: an integer identifier, an integer content, and the form it takes
+/// under an ``ElementKind``.
+///
+/// Equality and hashing compare ``id`` and ``content`` only: two items that differ only in
+/// ``form`` are the same value written differently (a string in another normalization form,
+/// another instance with the same content).
 public struct FuzzItem: Diffable, Hashable, Sendable, CustomStringConvertible {
     /// The identifier.
     public var id: Int
     /// The content; a pair with different contents is an update.
     public var content: Int
+    /// How the item is represented under the case's ``ElementKind``, in `0..<formCount`: which
+    /// canonically equivalent spelling of its string (``FuzzString``), which instance among the
+    /// items with its id and content (``FuzzObject``). Not part of equality. Under
+    /// ``ElementKind/objectIdentity`` the generator makes ``content`` odd exactly when the form
+    /// is 1, so a different instance is a different content: the properties then expect the
+    /// update pointer personality reports.
+    public var form: Int
 
-    /// An item `id` with `content`.
-    public init(_ id: Int, _ content: Int = 0) {
+    /// An item `id` with `content`, in form `form`.
+    public init(_ id: Int, _ content: Int = 0, form: Int = 0) {
         self.id = id
         self.content = content
+        self.form = form
     }
 
     /// ``id``.
     public var diffIdentifier: Int { id }
-    /// `id` or `id:content`.
-    public var description: String { content == 0 ? "\(id)" : "\(id):\(content)" }
+    /// `id`, `id:content`, and `~form` when the form is not 0.
+    public var description: String {
+        (content == 0 ? "\(id)" : "\(id):\(content)") + (form == 0 ? "" : "~\(form)")
+    }
+    /// Compares ``id`` and ``content``.
+    public static func == (a: FuzzItem, b: FuzzItem) -> Bool { a.id == b.id && a.content == b.content }
+    /// Hashes ``id`` and ``content``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(content)
+    }
 }
 
 /// How the new list is made from the old one. Earlier profiles are simpler (shrinking prefers them).
@@ -71,6 +93,8 @@ public struct FuzzCase: Sendable, Hashable {
     public var newSections: SectionedList<Int, FuzzItem>
     /// Corruptions applied to a batch update before the sanitizer sees it.
     public var corruptions: [Corruption]
+    /// The element type the engines are handed the lists as.
+    public var elements: ElementKind = .integers
 
     /// Whether every identifier occurs at most once in each list.
     public var hasUniqueIdentifiers: Bool {
@@ -97,15 +121,20 @@ public enum Corruption: Sendable, Hashable {
 }
 
 extension FuzzCase {
-    /// The generator of cases whose lists hold at most `maxSize` items.
-    package static func generator(maxSize: Int) -> Gen<FuzzCase> {
-        Gen { source in FuzzCase.draw(&source, maxSize: max(maxSize, 1)) }
+    /// The generator of cases whose lists hold at most `maxSize` items, presented as one of
+    /// `elements` (all kinds by default).
+    package static func generator(maxSize: Int, elements: [ElementKind] = ElementKind.allCases) -> Gen<FuzzCase> {
+        Gen { source in FuzzCase.draw(&source, maxSize: max(maxSize, 1), elements: elements) }
     }
 
-    static func draw(_ source: inout DataSource, maxSize: Int) -> FuzzCase {
+    /// Draws a case: profile, duplicates, lists, sections, corruptions, then the element kind and
+    /// each item's form. The kind and forms come last, and 0 is the first kind of `elements` and
+    /// form 0, so a choice sequence recorded before kinds existed decodes to the same integer case.
+    static func draw(_ source: inout DataSource, maxSize: Int, elements: [ElementKind] = ElementKind.allCases) -> FuzzCase {
         let profile = MutationProfile(rawValue: source.draw(upTo: MutationProfile.allCases.count - 1)) ?? .mixed
         let duplicates = source.draw(upTo: 3) == 1
-        let pool = duplicates ? 1 + source.draw(upTo: 4) : 0
+        // A small pool makes repeats likely; on large lists it grows so runs of one id stay short.
+        let pool = duplicates ? 1 + source.draw(upTo: max(4, maxSize / 8)) : 0
         var nextID = 0
         func freshID(_ source: inout DataSource) -> Int {
             if duplicates { return source.draw(upTo: pool - 1) }
@@ -152,9 +181,47 @@ extension FuzzCase {
             default: corruptions.append(.section(kind: source.draw(upTo: 3), section: source.draw(upTo: 2)))
             }
         }
-        return FuzzCase(
+        var c = FuzzCase(
             old: old, new: new, profile: profile, duplicates: duplicates, oldSections: oldSections,
             newSections: newSections, corruptions: corruptions)
+        let kinds = elements.isEmpty ? [ElementKind.integers] : elements
+        c.elements = kinds[source.draw(upTo: kinds.count - 1)]
+        c.drawForms(&source)
+        return c
+    }
+
+    /// Draws every item's ``FuzzItem/form`` for the case's element kind (nothing for a kind with
+    /// one form) and copies them into the sections, which hold the same items in the same order.
+    /// Under ``ElementKind/objectIdentity`` the form is folded into the content (`2·content +
+    /// form`), so a different instance is a different content and the properties expect its
+    /// update.
+    mutating func drawForms(_ source: inout DataSource) {
+        let forms = elements.formCount
+        guard forms > 1 else { return }
+        let identity = elements == .objectIdentity
+        func draw(_ items: inout [FuzzItem]) {
+            for i in items.indices {
+                items[i].form = source.draw(upTo: forms - 1)
+                if identity { items[i].content = 2 * items[i].content + items[i].form }
+            }
+        }
+        draw(&old)
+        draw(&new)
+        oldSections = Self.refill(oldSections, with: old)
+        newSections = Self.refill(newSections, with: new)
+    }
+
+    /// `sections` with their items replaced, in order, by `items` (as many as they hold).
+    static func refill(_ sections: SectionedList<Int, FuzzItem>, with items: [FuzzItem]) -> SectionedList<Int, FuzzItem> {
+        var next = items.makeIterator()
+        var result = sections
+        for s in result.sections.indices {
+            for i in result.sections[s].items.indices {
+                guard let item = next.next() else { return result }
+                result.sections[s].items[i] = item
+            }
+        }
+        return result
     }
 
     /// Cuts `items` into up to four sections at drawn points.
@@ -184,7 +251,7 @@ func mutate(
     freshItem: (inout DataSource) -> FuzzItem
 ) {
     var applied = 0
-    while applied < 64 && source.flag(odds: average) {
+    while applied < max(64, list.count) && source.flag(odds: average) {
         applied += 1
         let kind = kinds[source.draw(upTo: kinds.count - 1)]
         let count = list.count

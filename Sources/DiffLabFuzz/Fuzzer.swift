@@ -31,8 +31,19 @@ public struct FuzzOptions: Sendable {
     public var subjects: [FuzzSubject]
     /// The properties checked on every input.
     public var properties: [Property]
-    /// The largest list size; sizes grow from 1 to this and start over.
+    /// The largest list size of the small-list schedule; sizes grow from 1 to this and start
+    /// over.
     public var maxSize: Int
+    /// The largest size of the periodic large lists (every ``largeEvery``-th input); `0` (or a
+    /// value not above ``maxSize``) turns them off. Default 2,000: past every engine's budgets
+    /// and fast paths (myers sets one-sided identifiers aside only once its direct search
+    /// exceeds 4·√(n+m)+16 steps, from about 120 items on).
+    public var largeSize = 2_000
+    /// One input in this many is a large list (default 1,024): on this machine that spends about
+    /// a fifth of a run's time on large lists and keeps most inputs small for shrinking speed.
+    public var largeEvery = 1_024
+    /// The element kinds the lists are presented as (default: all of them); each input draws one.
+    public var elements: [ElementKind] = ElementKind.allCases
     /// Worker threads.
     public var workers: Int
     /// The most candidates the shrinker may try per failure.
@@ -72,10 +83,32 @@ public struct FuzzOptions: Sendable {
     public static let allowedMaxSize = 1...10_000
     /// The documented range of ``workers`` for `difflab fuzz --workers`: 1 to 256.
     public static let allowedWorkers = 1...256
+    /// The documented range of ``largeSize`` for `difflab fuzz --large-size`: 0 to 10,000.
+    public static let allowedLargeSize = 0...10_000
+    /// The documented range of ``largeEvery`` for `difflab fuzz --large-every`: 2 to 1,000,000.
+    public static let allowedLargeEvery = 2...1_000_000
 
-    /// The list size for input `index`: it grows by one every 64 inputs, from 1 to ``maxSize``,
-    /// then starts over, so small and large inputs keep coming.
-    package func size(ofInput index: Int) -> Int { 1 + (index / 64) % max(maxSize, 1) }
+    /// The list size for input `index`.
+    ///
+    /// Small lists: the size grows by one every 64 inputs, from 1 to ``maxSize``, then starts
+    /// over. Every ``largeEvery``-th input (index ≡ −1) is a large list instead, its size drawn
+    /// log-uniformly from just above ``maxSize`` (at least 100) to ``largeSize``, from the input's
+    /// seed, so runs replay.
+    package func size(ofInput index: Int) -> Int {
+        let small = 1 + (index / 64) % max(maxSize, 1)
+        let every = max(largeEvery, 2)
+        guard largeSize > maxSize, index % every == every - 1 else { return small }
+        let low = Double(min(max(maxSize + 1, 100), largeSize))
+        let high = Double(largeSize)
+        let fraction = Double(seed(ofInput: index) >> 11) / Double(1 << 53)
+        return min(largeSize, max(Int(low), Int((low * pow(high / low, fraction)).rounded())))
+    }
+
+    /// Whether input `index` is one of the periodic large lists.
+    package func isLarge(_ index: Int) -> Bool {
+        let every = max(largeEvery, 2)
+        return largeSize > maxSize && index % every == every - 1
+    }
 
     /// The seed of input `index`.
     package func seed(ofInput index: Int) -> UInt64 {
@@ -160,6 +193,15 @@ public struct FuzzReport: Sendable {
     public var seconds: Double
     /// Distinct failures (by signature and contract), shrunk, in the order found.
     public var failures: [FuzzFailure]
+    /// Inputs checked, by the element kind they were presented as.
+    public var inputsByKind: [ElementKind: Int] = [:]
+    /// Inputs checked that were periodic large lists (``FuzzOptions/largeEvery``).
+    public var largeInputs = 0
+    /// The most items (old + new) of any input checked.
+    public var largestInput = 0
+
+    /// Inputs per second (0 for a run that took no measurable time).
+    public var inputsPerSecond: Double { seconds > 0 ? Double(inputs) / seconds : 0 }
 
     /// The failures inside the engines' contracts: broken promises. A run passes when this is
     /// empty; `difflab fuzz` exits with status 1 only for these.
@@ -174,10 +216,11 @@ public struct FuzzReport: Sendable {
 ///
 /// - Returns: the failure and the choices the generator consumed, or `nil` when it passes.
 package func reproduce(
-    _ choices: [UInt64], size: Int, property: Property, subject: FuzzSubject
+    _ choices: [UInt64], size: Int, property: Property, subject: FuzzSubject,
+    elements: [ElementKind] = ElementKind.allCases
 ) -> (failure: PropertyFailure, input: FuzzCase, consumed: [UInt64])? {
     var source = DataSource(replaying: choices)
-    let input = FuzzCase.draw(&source, maxSize: size)
+    let input = FuzzCase.draw(&source, maxSize: size, elements: elements)
     guard let failure = property.check(input, subject) else { return nil }
     return (failure, input, source.choices)
 }
@@ -199,6 +242,9 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
         var failures: [FuzzFailure] = []
         var signatures: Set<String> = []
         var lastReport = 0.0
+        var byKind: [ElementKind: Int] = [:]
+        var large = 0
+        var largest = 0
     }
     let shared = Locked(Shared())
     let start = monotonicSeconds()
@@ -217,7 +263,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
             let size = options.size(ofInput: index)
             let seed = options.seed(ofInput: index)
             var source = DataSource(seed: seed)
-            let input = FuzzCase.draw(&source, maxSize: size)
+            let input = FuzzCase.draw(&source, maxSize: size, elements: options.elements)
             var checks = 0
             checking: for subject in options.subjects {
                 for property in options.properties {
@@ -233,14 +279,17 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     if let seconds = options.seconds { shrinkDeadline = min(shrinkDeadline, start + seconds) }
                     let (shrunk, attempts) = shrink(source.choices, budget: options.shrinkBudget) { candidate in
                         guard monotonicSeconds() < shrinkDeadline,
-                            let again = reproduce(candidate, size: size, property: property, subject: subject),
+                            let again = reproduce(
+                                candidate, size: size, property: property, subject: subject, elements: options.elements),
                             again.failure.signature == failure.signature,
                             again.failure.outsideContract == failure.outsideContract
                         else { return nil }
                         return again.consumed
                     }
                     // Nothing shrunk: the original failure stands (no extra call of a slow engine).
-                    let final = shrunk == source.choices ? nil : reproduce(shrunk, size: size, property: property, subject: subject)
+                    let final =
+                        shrunk == source.choices
+                        ? nil : reproduce(shrunk, size: size, property: property, subject: subject, elements: options.elements)
                     let found = FuzzFailure(
                         property: property, subject: subject.name, failure: final?.failure ?? failure,
                         input: final?.input ?? input, choices: shrunk, size: size, seed: seed,
@@ -249,8 +298,13 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     shared.withLock { $0.failures.append(found) }
                 }
             }
+            let large = options.isLarge(index)
+            let items = input.old.count + input.new.count
             let report: FuzzProgress? = shared.withLock { state in
                 state.checks += checks
+                state.byKind[input.elements, default: 0] += 1
+                if large { state.large += 1 }
+                state.largest = max(state.largest, items)
                 let now = monotonicSeconds() - start
                 guard worker == 0, now - state.lastReport >= 0.25 else { return nil }
                 state.lastReport = now
@@ -262,7 +316,9 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
     }
     let seconds = monotonicSeconds() - start
     return shared.withLock { state in
-        FuzzReport(inputs: state.nextInput, checks: state.checks, seconds: seconds, failures: state.failures)
+        FuzzReport(
+            inputs: state.nextInput, checks: state.checks, seconds: seconds, failures: state.failures,
+            inputsByKind: state.byKind, largeInputs: state.large, largestInput: state.largest)
     }
 }
 

@@ -27,21 +27,26 @@ public struct FuzzSubject: Sendable {
     public typealias Sections = SectionedList<Int, FuzzItem>
     /// A result-level engine's answer for two lists, or why it gave none.
     public typealias Changes = @Sendable ([FuzzItem], [FuzzItem]) throws(EngineFailure) -> EngineChanges<FuzzItem>
+    /// A result-level engine's answer for two lists presented as an element kind.
+    public typealias KindedChanges =
+        @Sendable ([FuzzItem], [FuzzItem], ElementKind) throws(EngineFailure) -> EngineChanges<FuzzItem>
 
     /// The name in reports, signatures and regression files.
     public var name: String
     /// What the engine promises; its ``EnginePromises/reference`` decides the differential checks.
     public var promises: EnginePromises
-    /// Pairs two lists (pairing level); `nil` for a result-level subject.
-    public var matching: (@Sendable ([FuzzItem], [FuzzItem]) -> Matching)?
+    /// Pairs two lists presented as an element kind (pairing level); `nil` for a result-level
+    /// subject.
+    public var matching: (@Sendable ([FuzzItem], [FuzzItem], ElementKind) -> Matching)?
     /// Derives a result from a pairing (pairing level).
     public var derive: @Sendable (Matching, MoveStrategy) -> DiffResult
     /// Converts a result for one batch update (pairing level).
     public var batch: @Sendable (DiffResult) -> DiffResult
-    /// Staged changesets of sectioned lists (pairing level); `nil` skips `staged-valid`.
-    public var staged: (@Sendable (Sections, Sections) -> StagedChangeset<Int, FuzzItem>)?
+    /// Staged changesets of sectioned lists presented as an element kind (pairing level); `nil`
+    /// skips `staged-valid`.
+    public var staged: (@Sendable (Sections, Sections, ElementKind) -> StagedChangeset<Int, FuzzItem>)?
     /// The engine's answer (result level); `nil` for a pairing-level subject.
-    public var changes: Changes?
+    public var changes: KindedChanges?
 
     /// The reference the subject must agree with (``EnginePromises/reference``).
     public var reference: EngineReference { promises.reference }
@@ -49,12 +54,33 @@ public struct FuzzSubject: Sendable {
     public var isPairing: Bool { matching != nil }
 
     /// A pairing-level subject from its pieces; `derive` and `batch` default to the shipped ones.
+    ///
+    /// The pieces take ``FuzzItem`` lists as they are: such a subject diffs the items themselves
+    /// whatever the case's ``FuzzCase/elements`` kind (only engines registered whole, by
+    /// ``init(_:)-(DiffEngine)``, are handed the other element types).
     public init(
         name: String, promises: EnginePromises = EnginePromises(),
         matching: @escaping @Sendable ([FuzzItem], [FuzzItem]) -> Matching,
         derive: @escaping @Sendable (Matching, MoveStrategy) -> DiffResult = { DiffResult(matching: $0, moves: $1) },
         batch: @escaping @Sendable (DiffResult) -> DiffResult = { $0.forBatchUpdates() },
         staged: (@Sendable (Sections, Sections) -> StagedChangeset<Int, FuzzItem>)? = nil
+    ) {
+        let kindedMatching: @Sendable ([FuzzItem], [FuzzItem], ElementKind) -> Matching = { old, new, _ in matching(old, new) }
+        var kindedStaged: (@Sendable (Sections, Sections, ElementKind) -> StagedChangeset<Int, FuzzItem>)?
+        if let staged { kindedStaged = { old, new, _ in staged(old, new) } }
+        self.init(
+            name: name, promises: promises, kindedMatching: kindedMatching, derive: derive, batch: batch,
+            staged: kindedStaged)
+    }
+
+    /// A pairing-level subject whose pairing and staged changesets take the element kind.
+    @inlinable
+    public init(
+        name: String, promises: EnginePromises = EnginePromises(),
+        kindedMatching matching: @escaping @Sendable ([FuzzItem], [FuzzItem], ElementKind) -> Matching,
+        derive: @escaping @Sendable (Matching, MoveStrategy) -> DiffResult = { DiffResult(matching: $0, moves: $1) },
+        batch: @escaping @Sendable (DiffResult) -> DiffResult = { $0.forBatchUpdates() },
+        staged: (@Sendable (Sections, Sections, ElementKind) -> StagedChangeset<Int, FuzzItem>)? = nil
     ) {
         self.name = name
         self.promises = promises
@@ -65,8 +91,15 @@ public struct FuzzSubject: Sendable {
         self.changes = nil
     }
 
-    /// A result-level subject from its answer function.
+    /// A result-level subject from its answer function, which takes the ``FuzzItem`` lists as they
+    /// are whatever the case's element kind.
     public init(name: String, promises: EnginePromises = EnginePromises(), changes: @escaping Changes) {
+        self.init(name: name, promises: promises, kindedChanges: { old, new, _ throws(EngineFailure) in try changes(old, new) })
+    }
+
+    /// A result-level subject whose answer function takes the element kind.
+    @inlinable
+    public init(name: String, promises: EnginePromises = EnginePromises(), kindedChanges changes: @escaping KindedChanges) {
         self.name = name
         self.promises = promises
         self.matching = nil
@@ -76,25 +109,26 @@ public struct FuzzSubject: Sendable {
         self.changes = changes
     }
 
-    /// The pairing-level subject of any ``DiffEngine``: its name, its promises, its pairing under
-    /// ``ComparisonOption/equality`` and its staged changesets (``StagedChangeset``).
+    /// The pairing-level subject of any ``DiffEngine``: its name, its promises, and its pairing
+    /// and staged changesets (``StagedChangeset``) of the lists presented as each case's
+    /// ``ElementKind`` (integers, colliding hashes, strings, objects under equality and identity).
     ///
     /// The closures capture the concrete engine, so a built-in engine stays generic-specialized.
     @inlinable
     public init<Engine: DiffEngine>(_ engine: Engine) {
         self.init(
             name: engine.name, promises: engine.promises,
-            matching: { engine.matching(from: $0, to: $1, comparison: .equality) },
-            staged: { StagedChangeset(from: $0, to: $1, engine: engine, comparison: .equality) })
+            kindedMatching: { old, new, kind in kind.matching(engine, old, new) },
+            staged: { old, new, kind in kind.staged(engine, old, new) })
     }
 
     /// The result-level subject of any ``ChangesetEngine``: its name, its promises and its answers
-    /// under ``ComparisonOption/equality``.
+    /// for the lists presented as each case's ``ElementKind``.
     @inlinable
     public init<Engine: ChangesetEngine>(_ engine: Engine) {
         self.init(name: engine.name, promises: engine.promises) {
-            (old: [FuzzItem], new: [FuzzItem]) throws(EngineFailure) -> EngineChanges<FuzzItem> in
-            try engine.changes(from: old, to: new, comparison: .equality)
+            (old: [FuzzItem], new: [FuzzItem], kind: ElementKind) throws(EngineFailure) -> EngineChanges<FuzzItem> in
+            try kind.changes(engine, old, new)
         }
     }
 
@@ -109,7 +143,7 @@ public struct FuzzSubject: Sendable {
     /// - Precondition: the subject is pairing-level (``isPairing``).
     package func diff(_ old: [FuzzItem], _ new: [FuzzItem], _ moves: MoveStrategy) -> DiffResult {
         guard let matching else { preconditionFailure("FuzzSubject.diff: '\(name)' is a result-level subject") }
-        return derive(matching(old, new), moves)
+        return derive(matching(old, new, .integers), moves)
     }
 
     /// Whether `input` is outside what the subject promises for `property`: it repeats an
@@ -171,7 +205,7 @@ public enum Property: String, CaseIterable, Sendable, Hashable, CustomStringConv
     case rawSound = "raw-sound"
     /// The declared reference holds: `heckel` equals ``HeckelEngine``; engines that agree on
     /// unique identifiers do; a `minimal-script` engine keeps a longest common subsequence
-    /// (O(n·m) oracle, lists up to 48); moves promised minimal are the fewest for the pairing
+    /// (an exact O(n·m/64) oracle at every size); moves promised minimal are the fewest for the pairing
     /// (brute force up to 9 pairs, patience sorting above). Pairing subjects also check that
     /// `minimal` never moves more than `offsets`.
     case differential
@@ -197,7 +231,8 @@ public enum Property: String, CaseIterable, Sendable, Hashable, CustomStringConv
         }
         var failure: PropertyFailure?
         if let matching = subject.matching {
-            let pairing = PairingChecks(c: input, subject: subject, matching: matching, fail: fail)
+            let kind = input.elements
+            let pairing = PairingChecks(c: input, subject: subject, matching: { matching($0, $1, kind) }, fail: fail)
             switch self {
             case .batchValid: failure = pairing.batchValid()
             case .stagedValid: failure = pairing.staged()
@@ -208,8 +243,10 @@ public enum Property: String, CaseIterable, Sendable, Hashable, CustomStringConv
             case .deterministic: failure = pairing.deterministic()
             }
         } else if let changes = subject.changes {
+            let kind = input.elements
             let results = ResultChecks(
-                c: input, name: subject.name, promises: subject.promises, changes: changes, fail: fail)
+                c: input, name: subject.name, promises: subject.promises,
+                changes: { (old, new) throws(EngineFailure) in try changes(old, new, kind) }, fail: fail)
             do {
                 switch self {
                 case .batchValid: try results.batchValid()
@@ -311,7 +348,7 @@ private struct PairingChecks {
 
     func staged() -> PropertyFailure? {
         guard let staged = subject.staged else { return nil }
-        let changeset = staged(c.oldSections, c.newSections)
+        let changeset = staged(c.oldSections, c.newSections, c.elements)
         var previous = c.oldSections
         for (k, stage) in changeset.stages.enumerated() {
             if let violation = stage.changes.violations().first {
@@ -397,13 +434,15 @@ private struct PairingChecks {
             return problem
         }
         let lookup = ListDiff(old: c.old, new: c.new, result: forward)
+        let lastOld = lastIndices(c.old)
         for item in c.old {
             let index = lookup.oldIndex(for: item.id)
-            if index != c.old.lastIndex(where: { $0.id == item.id }) {
+            if index != lastOld[item.id] {
                 return fail("lookup", "oldIndex(for: \(item.id)) is \(String(describing: index))")
             }
         }
-        for item in c.new where lookup.newIndex(for: item.id) != c.new.lastIndex(where: { $0.id == item.id }) {
+        let lastNew = lastIndices(c.new)
+        for item in c.new where lookup.newIndex(for: item.id) != lastNew[item.id] {
             return fail("lookup", "newIndex(for: \(item.id)) is wrong")
         }
         return nil
@@ -421,6 +460,13 @@ private struct PairingChecks {
     }
 }
 
+/// The last index of every identifier in `items`. - Complexity: O(n) expected.
+private func lastIndices(_ items: [FuzzItem]) -> [Int: Int] {
+    var last: [Int: Int] = [:]
+    for (i, item) in items.enumerated() { last[item.id] = i }
+    return last
+}
+
 /// With unique identifiers: no reported update whose content did not change, no changed pair left
 /// unreported. `matching` is the pairing `result` reports (its own or the implied one).
 private func updateProblem(_ c: FuzzCase, _ matching: Matching, _ result: DiffResult, _ fail: Fail) -> PropertyFailure? {
@@ -435,11 +481,13 @@ private func updateProblem(_ c: FuzzCase, _ matching: Matching, _ result: DiffRe
 }
 
 /// A `minimal-script` engine keeps (pairs without moving) as many elements as a longest common
-/// subsequence of the identifier lists holds. Checked on lists up to 48 (the oracle is O(n·m)).
+/// subsequence of the identifier lists holds. Checked at every size: the O(n·m) dynamic program
+/// up to 48 items a side, the bit-parallel one (O(n·m/64)) above.
 private func scriptProblem(_ c: FuzzCase, _ matching: Matching, moveCount: Int, _ fail: Fail) -> PropertyFailure? {
-    guard c.old.count <= 48 && c.new.count <= 48 else { return nil }
     let kept = matching.newToOld.count(where: { $0 >= 0 }) - moveCount
-    let oracle = lcsLength(c.old.map(\.id), c.new.map(\.id))
+    let a = c.old.map(\.id)
+    let b = c.new.map(\.id)
+    let oracle = a.count <= 48 && b.count <= 48 ? lcsLength(a, b) : bitParallelLCSLength(a, b)
     guard kept != oracle else { return nil }
     return fail("script-not-minimal", "the edit script keeps \(kept) elements; a longest common subsequence has \(oracle)")
 }
@@ -668,7 +716,7 @@ func corrupt(_ update: BatchUpdate, with corruptions: [Corruption]) -> BatchUpda
 }
 
 /// Length of a longest common subsequence, by the O(n·m) dynamic program: the oracle for myers.
-func lcsLength(_ a: [Int], _ b: [Int]) -> Int {
+package func lcsLength(_ a: [Int], _ b: [Int]) -> Int {
     guard !a.isEmpty && !b.isEmpty else { return 0 }
     var previous = [Int](repeating: 0, count: b.count + 1)
     var current = previous
@@ -679,6 +727,39 @@ func lcsLength(_ a: [Int], _ b: [Int]) -> Int {
         swap(&previous, &current)
     }
     return previous[b.count]
+}
+
+/// Length of a longest common subsequence by the bit-parallel dynamic program (Allison and Dix;
+/// Hyyrö): one bit per position of `b`, a row of the O(n·m) table per element of `a` in
+/// O(m/64) word operations. An oracle independent of every engine, exact at any size.
+///
+/// - Complexity: O(n·m/64) time, O(distinct(b)·m/64) memory.
+package func bitParallelLCSLength(_ a: [Int], _ b: [Int]) -> Int {
+    guard !a.isEmpty && !b.isEmpty else { return 0 }
+    let words = (b.count + 63) / 64
+    var masks: [Int: [UInt64]] = [:]
+    for (j, x) in b.enumerated() {
+        masks[x, default: [UInt64](repeating: 0, count: words)][j / 64] |= 1 << UInt64(j % 64)
+    }
+    var row = [UInt64](repeating: .max, count: words)
+    for x in a {
+        guard let mask = masks[x] else { continue }
+        // row = (row + (row & mask)) | (row & ~mask), the addition carried across words.
+        var carry: UInt64 = 0
+        for w in 0..<words {
+            let u = row[w] & mask[w]
+            let (sum1, o1) = row[w].addingReportingOverflow(u)
+            let (sum2, o2) = sum1.addingReportingOverflow(carry)
+            carry = (o1 || o2) ? 1 : 0
+            row[w] = sum2 | (row[w] & ~mask[w])
+        }
+    }
+    var ones = 0
+    for w in 0..<words {
+        let valid = w == words - 1 && b.count % 64 != 0 ? (UInt64(1) << UInt64(b.count % 64)) - 1 : UInt64.max
+        ones += (row[w] & valid).nonzeroBitCount
+    }
+    return b.count - ones
 }
 
 /// Length of a longest strictly increasing subsequence, by trying every subset (tiny inputs only):

@@ -92,7 +92,9 @@ public struct UnknownEngineError: Error, Sendable, Hashable, CustomStringConvert
 extension RegressionCase {
     /// The case as JSON.
     public var json: JSONValue {
-        func items(_ list: [FuzzItem]) -> JSONValue { .array(list.map { .array([.integer($0.id), .integer($0.content)]) }) }
+        func items(_ list: [FuzzItem]) -> JSONValue {
+            .array(list.map { .array([.integer($0.id), .integer($0.content)] + ($0.form == 0 ? [] : [.integer($0.form)])) })
+        }
         func sections(_ list: SectionedList<Int, FuzzItem>) -> JSONValue {
             .array(list.sections.map { .object(JSONObject([("id", .integer($0.id)), ("items", items($0.items))])) })
         }
@@ -105,6 +107,7 @@ extension RegressionCase {
                 ("outsideContract", .bool(outsideContract)),
                 ("message", .string(message)),
                 ("profile", .string(input.profile.description)),
+                ("elements", .string(input.elements.rawValue)),
                 ("old", items(input.old)),
                 ("new", items(input.new)),
                 ("oldSections", sections(input.oldSections)),
@@ -133,7 +136,9 @@ extension RegressionCase {
     /// different case:
     /// - `signature`, `property` (a ``Property`` name), `subject` (the engine's name): strings;
     ///   `message`: a string (may be absent); `outsideContract`: a boolean (absent: `false`); `profile`: a ``MutationProfile`` name (absent: `mixed`);
-    /// - `old`, `new`: arrays of `[id, content]` integer pairs, at most ``maxItems`` each;
+    ///   `elements`: an ``ElementKind`` name (absent: `integers`);
+    /// - `old`, `new`: arrays of `[id, content]` integer pairs, or `[id, content, form]` with a
+    ///   ``FuzzItem/form`` from 0 to 3, at most ``maxItems`` each;
     /// - `oldSections`, `newSections`: arrays of `{"id": int, "items": [[id, content], ...]}`, at
     ///   most ``maxSections`` sections and ``maxItems`` items in all;
     /// - `corruptions`: at most ``maxCorruptions`` integer arrays, each a ``Corruption`` in its
@@ -179,10 +184,14 @@ extension RegressionCase {
         func items(_ value: JSONValue, _ name: String) throws(RegressionFormatError) -> [FuzzItem] {
             var result: [FuzzItem] = []
             for (i, element) in try array(value, name, max: Self.maxItems).enumerated() {
-                guard let pair = element.arrayValue, pair.count == 2 else {
-                    throw RegressionFormatError("\(name)[\(i)] must be an [id, content] pair of integers")
+                guard let pair = element.arrayValue, pair.count == 2 || pair.count == 3 else {
+                    throw RegressionFormatError("\(name)[\(i)] must be an [id, content] or [id, content, form] array of integers")
                 }
-                result.append(FuzzItem(try integer(pair[0], "\(name)[\(i)][0] (id)"), try integer(pair[1], "\(name)[\(i)][1] (content)")))
+                let form = pair.count == 3 ? try integer(pair[2], "\(name)[\(i)][2] (form)", in: 0...3) : 0
+                result.append(
+                    FuzzItem(
+                        try integer(pair[0], "\(name)[\(i)][0] (id)"), try integer(pair[1], "\(name)[\(i)][1] (content)"),
+                        form: form))
             }
             itemTotal += result.count
             return result
@@ -238,6 +247,14 @@ extension RegressionCase {
         } else {
             profile = .mixed
         }
+        var elements = ElementKind.integers
+        if let value = json["elements"] {
+            guard let found = ElementKind(rawValue: value.stringValue ?? "") else {
+                throw RegressionFormatError(
+                    "\"elements\" must be one of: \(ElementKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            elements = found
+        }
         var message = ""
         if json["message"] != nil { message = try string("message") }
         var outsideContract = false
@@ -262,6 +279,7 @@ extension RegressionCase {
             old: old, new: new, profile: profile, duplicates: false, oldSections: try sections("oldSections"),
             newSections: try sections("newSections"), corruptions: corruptions)
         self.input.duplicates = !self.input.hasUniqueIdentifiers
+        self.input.elements = elements
         self.choices = choices
         self.size = try json["size"].map { value throws(RegressionFormatError) in
             try integer(value, "\"size\"", in: 0...FuzzOptions.allowedMaxSize.upperBound)
