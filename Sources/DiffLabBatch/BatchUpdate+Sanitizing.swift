@@ -224,7 +224,7 @@ extension BatchUpdate {
             // Still too many: delete items of the section it came from that are neither deleted nor
             // moved away, highest first (a reloaded item loses its reload: delete wins).
             if surplus > 0, let old = sourceSection(ofNew: section) {
-                let taken = Set(deleteItems + moveItems.map(\.from)).filter { $0.section == old }
+                let taken = Set(deleteItems + moveItems.map { $0.from }).filter { $0.section == old }
                 var item = max(itemCountsBefore[old], 0) - 1
                 var added = Set<ItemIndexPath>()
                 while surplus > 0 && item >= 0 {
@@ -240,7 +240,7 @@ extension BatchUpdate {
             }
             // Too few: insert at the highest free positions.
             if surplus < 0 {
-                let taken = Set(insertItems + moveItems.map(\.to)).filter { $0.section == section }
+                let taken = Set(insertItems + moveItems.map { $0.to }).filter { $0.section == section }
                 var item = max(after, 0) - 1
                 while surplus < 0 && item >= 0 {
                     let path = ItemIndexPath(section: section, item: item)
@@ -258,8 +258,8 @@ extension BatchUpdate {
     private func sourceSection(ofNew new: Int) -> Int? {
         let positions = _survivorPositions(
             oldCount: itemCountsBefore.count, newCount: itemCountsAfter.count,
-            removed: _flags(deleteSections + moveSections.map(\.from), count: itemCountsBefore.count),
-            taken: _flags(insertSections + moveSections.map(\.to), count: itemCountsAfter.count))
+            removed: _flags(deleteSections + moveSections.map { $0.from }, count: itemCountsBefore.count),
+            taken: _flags(insertSections + moveSections.map { $0.to }, count: itemCountsAfter.count))
         if let move = moveSections.first(where: { $0.to == new }) { return move.from }
         return positions.firstIndex(of: new)
     }

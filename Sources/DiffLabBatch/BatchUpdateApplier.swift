@@ -67,8 +67,8 @@ extension BatchUpdate {
         var sourceSection = [Int](repeating: -1, count: sectionsAfter)  // -1: inserted
         let survivors = _survivorPositions(
             oldCount: sectionsBefore, newCount: sectionsAfter,
-            removed: _flags(deleteSections + moveSections.map(\.from), count: sectionsBefore),
-            taken: _flags(insertSections + moveSections.map(\.to), count: sectionsAfter))
+            removed: _flags(deleteSections + moveSections.map { $0.from }, count: sectionsBefore),
+            taken: _flags(insertSections + moveSections.map { $0.to }, count: sectionsAfter))
         for (s, t) in survivors.enumerated() where t >= 0 { sourceSection[t] = s }
         for move in moveSections { sourceSection[move.to] = move.from }
         let reloadedSections = Set(reloadSections)

@@ -23,7 +23,7 @@ public struct SectionedList<SectionID: Hashable, Element: Diffable> {
     public init(_ sections: [Section]) { self.sections = sections }
 
     /// The item count of every section, in order: what a data source reports.
-    public var itemCounts: [Int] { sections.map(\.items.count) }
+    public var itemCounts: [Int] { sections.map { $0.items.count } }
 
     /// The item at `path`, or `nil` when there is none.
     public subscript(path: ItemIndexPath) -> Element? {

@@ -187,7 +187,7 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
                 if let source, source.section == t { local.pair(old: source.item, new: j) }
             }
             let stays = DiffResult(matching: local, moves: .minimal)
-            let moved = Set(stays.moves.map(\.to))
+            let moved = Set(stays.moves.map { $0.to })
             for (j, source) in sources.enumerated() {
                 let destination = ItemIndexPath(section: t, item: j)
                 guard let source else {

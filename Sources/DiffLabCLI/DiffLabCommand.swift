@@ -17,6 +17,7 @@ public enum DiffLabCommand {
           stages OLD.json NEW.json split a sectioned diff into valid batch-update stages
           fuzz [options]           property-based fuzzing of every engine (see: difflab fuzz --help)
           replay [PATH...]         re-run saved counterexamples (default Corpus/regressions)
+          coverage TRACEFILE       line coverage of a fuzzing run, every line not reached
           bench [options]          time the engines on generated datasets (see: difflab bench --help)
           policy [options]         main-thread vs background diffing in a simulated app
           gate [options]           regression gate: this build against a baseline (see: difflab gate --help)
@@ -72,6 +73,9 @@ public enum DiffLabCommand {
         },
         Subcommand(name: "replay", help: { ReplayCommand.help }) { arguments, console throws(CommandError) in
             try ReplayCommand.run(arguments, console: console)
+        },
+        Subcommand(name: "coverage", help: { CoverageCommand.help }) { arguments, console throws(CommandError) in
+            try CoverageCommand.run(arguments, console: console)
         },
         Subcommand(name: "bench", help: { BenchCommand.help }) { arguments, console throws(CommandError) in
             try BenchCommand.run(arguments, console: console)

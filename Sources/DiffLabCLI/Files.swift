@@ -265,6 +265,13 @@ func makeDirectories(_ path: String) throws(CommandError) {
 ///
 /// - Throws: ``CommandError`` (66) for a `.json` entry that is not a regular file (a FIFO would
 ///   block the reader forever, a device would be read as data).
+/// Whether anything (a file, a folder, a link, even a dangling one) exists at `path`: a default
+/// input that exists is read, and fails loudly if it is bad, instead of being silently skipped.
+func pathExists(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0 || errno != ENOENT
+}
+
 func jsonFiles(in directory: String) throws(CommandError) -> [String]? {
     guard let names = directoryEntries(directory) else { return nil }
     var files: [String] = []

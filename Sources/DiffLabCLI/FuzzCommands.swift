@@ -105,9 +105,7 @@ enum FuzzCommand {
             // Every seed file is checked before the first is written.
             let files = try (0..<count).map { index throws(CommandError) in try directory.file("seed-\(index).bin") }
             for (index, file) in files.enumerated() {
-                var source = DataSource(seed: options.seed(ofInput: index))
-                _ = FuzzCase.generator(maxSize: fuzzTargetMaxSize).generate(&source)
-                try file.write(source.byteEncoding)
+                try file.write(fuzzTargetSeed(index, options: options))
             }
             console.out("wrote \(count) seeds to \(path)\n")
             return .success

@@ -129,8 +129,7 @@ enum GateCommand {
         if let file {
             path = file
         } else {
-            var status = stat()
-            if lstat(defaultPath, &status) != 0, errno == ENOENT {
+            if !pathExists(defaultPath) {
                 return (.defaults, "built-in defaults (no `\(defaultPath)`; see `difflab gate --help`)")
             }
             path = defaultPath

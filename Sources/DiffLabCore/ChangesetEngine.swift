@@ -90,7 +90,7 @@ extension DiffResult {
     public init(checking result: EngineResult, oldCount: Int, newCount: Int) throws(DiffResultError) {
         try self.init(
             oldCount: oldCount, newCount: newCount, inserts: result.inserts, deletes: result.deletes,
-            updates: result.updates.map(\.from), updateDestinations: result.updates.map(\.to), moves: result.moves)
+            updates: result.updates.map { $0.from }, updateDestinations: result.updates.map { $0.to }, moves: result.moves)
     }
 }
 

@@ -42,8 +42,8 @@ extension DiffResult {
         for n in updateDestinations where n < 0 || n >= newCount {
             throw .init("update destination \(n) is outside 0..<\(newCount)")
         }
-        _ = try checkDistinct(moves.map(\.from), bound: oldCount, "move source")
-        _ = try checkDistinct(moves.map(\.to), bound: newCount, "move destination")
+        _ = try checkDistinct(moves.map { $0.from }, bound: oldCount, "move source")
+        _ = try checkDistinct(moves.map { $0.to }, bound: newCount, "move destination")
         for move in moves {
             if deleted[move.from] { throw .init("move \(move) starts at deleted index \(move.from)") }
             if inserted[move.to] { throw .init("move \(move) ends at inserted index \(move.to)") }
@@ -55,6 +55,6 @@ extension DiffResult {
         let updatePairs = zip(updates, updateDestinations).sorted { $0.0 < $1.0 }
         self.init(
             unchecked: oldCount, newCount: newCount, inserts: inserts.sorted(), deletes: deletes.sorted(),
-            updates: updatePairs.map(\.0), updateDestinations: updatePairs.map(\.1), moves: moves.sorted())
+            updates: updatePairs.map { $0.0 }, updateDestinations: updatePairs.map { $0.1 }, moves: moves.sorted())
     }
 }

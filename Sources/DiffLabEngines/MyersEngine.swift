@@ -102,29 +102,6 @@ public struct MyersEngine: DiffEngine {
     }
 }
 
-extension MyersEngine {
-    /// The pairs of one longest common subsequence of the identifiers of `old` and `new`, as
-    /// (old index, new index), ascending: the kept elements of a minimal insert/delete script, before
-    /// same-identifier deletes and inserts are paired into moves. So
-    /// `old.count + new.count − 2 × pairs.count` is the minimal number of inserts plus deletes.
-    ///
-    /// - Complexity: O((n + m) · D) time, O(n + m) space.
-    @inlinable
-    package func commonSubsequence<Element: Diffable>(from old: [Element], to new: [Element]) -> [(old: Int, new: Int)] {
-        // The same two tiers as the engine: identifiers compared directly within a budget, else
-        // interned with one-sided identifiers set aside.
-        let budget = 4 * Int(Double(old.count + new.count).squareRoot()) + 16
-        var direct = _MyersSearch(a: old.map(\.diffIdentifier), b: new.map(\.diffIdentifier), budget: budget)
-        var pairs: [(old: Int, new: Int)] = []
-        direct.solve(0, old.count, 0, new.count) { pairs.append((old: $0, new: $1)) }
-        if !direct.exceeded { return pairs }
-        pairs = []
-        let (a, b, symbolCount) = _intern(old[...], new[...])
-        _MyersSearch<Int>.commonSubsequence(a, b, symbolCount: symbolCount) { pairs.append((old: $0, new: $1)) }
-        return pairs
-    }
-}
-
 /// The fast path for lists that differ little: the Myers search runs on the identifiers themselves,
 /// compared with `==` and never hashed, with a budget of edit steps; only the unpaired elements
 /// are then hashed, to pair same-identifier deletes and inserts into moves. Returns `false`, having
@@ -136,7 +113,7 @@ func _pairDirectly<Element: Diffable>(
     _ old: ArraySlice<Element>, _ new: ArraySlice<Element>, offset: Int, into matching: inout Matching
 ) -> Bool {
     let budget = 4 * Int(Double(old.count + new.count).squareRoot()) + 16
-    var search = _MyersSearch(a: old.map(\.diffIdentifier), b: new.map(\.diffIdentifier), budget: budget)
+    var search = _MyersSearch(a: old.map { $0.diffIdentifier }, b: new.map { $0.diffIdentifier }, budget: budget)
     var pairs: [(Int, Int)] = []
     search.solve(0, old.count, 0, new.count) { pairs.append(($0, $1)) }
     if search.exceeded { return false }
@@ -188,20 +165,19 @@ func _intern<Element: Diffable>(
                 let hash = id.hashValue
                 let tag = UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) &>> 32)
                 var s = hash & mask
-                while true {
-                    let existing = slotSymbol[s]
-                    if existing < 0 {
-                        slotSymbol[s] = representative.count
-                        slotTag[s] = tag
-                        representative.append(index)
-                        return representative.count &- 1
-                    }
+                var existing = slotSymbol[s]
+                while existing >= 0 {
                     if slotTag[s] == tag {
                         let r = representative[existing]
                         if (r >= 0 ? old[r].diffIdentifier : new[~r].diffIdentifier) == id { return existing }
                     }
                     s = (s &+ 1) & mask
+                    existing = slotSymbol[s]
                 }
+                slotSymbol[s] = representative.count
+                slotTag[s] = tag
+                representative.append(index)
+                return representative.count &- 1
             }
             for i in 0..<old.count { a[i] = symbol(old[i].diffIdentifier, representing: i) }
             for i in 0..<new.count { b[i] = symbol(new[i].diffIdentifier, representing: ~i) }
@@ -253,33 +229,20 @@ struct _MyersSearch<Symbol: Equatable> {
     static func commonSubsequence(
         _ a: [Int], _ b: [Int], symbolCount: Int, pair: (Int, Int) -> Void
     ) where Symbol == Int {
-        // Common prefix and suffix.
-        var lo = 0
-        while lo < a.count && lo < b.count && a[lo] == b[lo] {
-            pair(lo, lo)
-            lo += 1
-        }
-        var aHi = a.count
-        var bHi = b.count
-        while aHi > lo && bHi > lo && a[aHi - 1] == b[bHi - 1] {
-            aHi -= 1
-            bHi -= 1
-        }
+        // The caller has paired the common prefix and suffix (the engine trims them before
+        // interning); in untrimmed lists the search finds them as snakes anyway.
         // Set aside identifiers found on one side only.
-        if lo < aHi && lo < bHi {
-            var inA = [Bool](repeating: false, count: symbolCount)
-            var inB = [Bool](repeating: false, count: symbolCount)
-            for i in lo..<aHi { inA[a[i]] = true }
-            for j in lo..<bHi { inB[b[j]] = true }
-            let aIndex = (lo..<aHi).filter { inB[a[$0]] }
-            let bIndex = (lo..<bHi).filter { inA[b[$0]] }
-            if !aIndex.isEmpty && !bIndex.isEmpty {
-                var search = _MyersSearch<Int>(
-                    a: aIndex.map { a[$0] }, b: bIndex.map { b[$0] }, aIndex: aIndex, bIndex: bIndex)
-                search.solve(0, aIndex.count, 0, bIndex.count, pair)
-            }
+        var inA = [Bool](repeating: false, count: symbolCount)
+        var inB = [Bool](repeating: false, count: symbolCount)
+        for symbol in a { inA[symbol] = true }
+        for symbol in b { inB[symbol] = true }
+        let aIndex = a.indices.filter { inB[a[$0]] }
+        let bIndex = b.indices.filter { inA[b[$0]] }
+        if !aIndex.isEmpty && !bIndex.isEmpty {
+            var search = _MyersSearch<Int>(
+                a: aIndex.map { a[$0] }, b: bIndex.map { b[$0] }, aIndex: aIndex, bIndex: bIndex)
+            search.solve(0, aIndex.count, 0, bIndex.count, pair)
         }
-        for k in 0..<(a.count - aHi) { pair(aHi + k, bHi + k) }
     }
 
     /// Pairs the common subsequence of `a[aLo..<aHi]` and `b[bLo..<bHi]`.

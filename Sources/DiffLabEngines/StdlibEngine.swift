@@ -36,8 +36,8 @@ public struct StdlibEngine: DiffEngine {
         from old: [Element], to new: [Element], comparison: ComparisonOption
     ) -> Matching {
         var matching = Matching(oldCount: old.count, newCount: new.count)
-        let oldIDs = old.map(\.diffIdentifier)
-        let newIDs = new.map(\.diffIdentifier)
+        let oldIDs = old.map { $0.diffIdentifier }
+        let newIDs = new.map { $0.diffIdentifier }
         let difference = newIDs.difference(from: oldIDs).inferringMoves()
         var removed = [Bool](repeating: false, count: old.count)
         var inserted = [Bool](repeating: false, count: new.count)

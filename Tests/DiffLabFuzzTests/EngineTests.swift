@@ -113,6 +113,23 @@ struct ByteEncodingTests {
         }
     }
 
+    @Test func everyEngineAndPropertyIsOneSelectorByteAway() {
+        #expect(fuzzTargetChecks.count == FuzzSubject.builtIns.count * Property.allCases.count)
+        let pairs = Set(fuzzTargetChecks.map { "\($0.subject.name)/\($0.property)" })
+        #expect(pairs.count == fuzzTargetChecks.count)
+        // A seed is its selector byte and the byte encoding of its input.
+        let options = FuzzOptions(seed: 3)
+        for index in 0..<40 {
+            let seed = fuzzTargetSeed(index, options: options)
+            #expect(Int(seed[0]) == index % fuzzTargetChecks.count)
+            var source = DataSource(seed: options.seed(ofInput: index))
+            let original = FuzzCase.generator(maxSize: fuzzTargetMaxSize).generate(&source)
+            var bytes = DataSource(bytes: Array(seed.dropFirst()))
+            #expect(FuzzCase.generator(maxSize: fuzzTargetMaxSize).generate(&bytes) == original)
+            #expect(checkFuzzerInput(seed) == nil)
+        }
+    }
+
     @Test func fuzzerEntryAcceptsAnyBytes() {
         var rng = SplitMix64(seed: 5)
         for length in [0, 1, 7, 64, 512] {

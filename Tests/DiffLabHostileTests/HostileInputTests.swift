@@ -120,7 +120,8 @@ let catalogue: [HostileCase] = {
     let tinyBench = ["bench", "--engines", "hashmap", "--profiles", "reverse", "--sizes", "100", "--kinds", "int", "--allocators", "system"]
     let numericFlags: [([String], String, Bool, Int32)] = [
         (["fuzz"], "--seconds", true, 64), (["fuzz"], "--cases", true, 64), (["fuzz"], "--max-size", true, 64),
-        (["fuzz"], "--workers", true, 64), (["fuzz"], "--seed", false, 64),
+        (["fuzz"], "--workers", true, 64), (["fuzz"], "--seed", false, 64), (["fuzz"], "--large-size", false, 64),
+        (["fuzz"], "--large-every", true, 64),
         (tinyBench.filter { $0 != "--sizes" && $0 != "100" }, "--sizes", true, 64), (tinyBench, "--budget", true, 64),
         (tinyBench, "--seed", false, 64),
         (["policy", "--sizes", "100", "--policies", "main"], "--interval", true, 64),
@@ -169,7 +170,7 @@ let catalogue: [HostileCase] = {
     // Input files, in every command that reads one.
     let readers: [(prefix: [String], suffix: [String], missing: Int32, data: Int32)] = [
         (["diff"], ["@list.json"], 66, 65), (["diff", "@list.json"], [], 66, 65), (["validate"], [], 66, 65),
-        (["stages"], ["@list.json"], 66, 65), (["replay"], [], 66, 65), (["report"], ["--out", "@dir/report"], 66, 65),
+        (["stages"], ["@list.json"], 66, 65), (["replay"], [], 66, 65), (["coverage"], [], 66, 65), (["report"], ["--out", "@dir/report"], 66, 65),
         (["gate", "--baseline"], ["--head-binary", "@bin", "--no-instructions", "--cells", "hashmap:reverse:int:100"], 1, 1),
         (["gate", "--baseline", "@baseline-empty.json", "--thresholds"], [], 1, 1),
     ]
@@ -204,6 +205,8 @@ let catalogue: [HostileCase] = {
     add(["bench", "--sizes", "1,,2"], [64], message: "--sizes")
     add(["fuzz", "--engines", "heckel,,hashmap"], [64], message: "--engines")
     add(["fuzz", "--cases", "+3"], [64], message: "--cases")
+    add(["fuzz", "--elements", "integers,pointers"], [64], message: "element kind")
+    add(["fuzz", "--elements", "strings,,objects"], [64], message: "--elements")
     add(
         ["--max-input-bytes", "1000000", "gate", "--base-binary", "@flood.sh", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100",
          "--no-instructions", "--rounds", "3", "--samples", "1", "--out", "@gate.json", "--summary", "@summary.md"],
