@@ -64,12 +64,16 @@ struct CoverageCommandTests {
             path.hasSuffix("Toy.swift") ? Self.toySource.split(separator: "\n", omittingEmptySubsequences: false) : nil
         }
         let shown: (String) -> String = { String($0.dropFirst("/r/".count)) }
-        let required = CoverageCommand.defaultRequired
+        func summarize(_ exemptions: [CoverageExemption]) throws -> (status: DiffLabCLI.ExitStatus, out: String) {
+            let recorder = Recorder()
+            let status = try CoverageCommand.summarize(
+                report, shown: shown, required: CoverageCommand.defaultRequired, exemptions: exemptions, source: source,
+                console: recorder.console)
+            return (status, recorder.out)
+        }
 
-        let plain = Recorder()
-        let failed = try CoverageCommand.summarize(
-            report, shown: shown, required: required, exemptions: [], source: source, console: plain.console)
-        #expect(failed == .failure)
+        let plain = try summarize([])
+        #expect(plain.status == .failure)
         #expect(plain.out.contains("Sources/DiffLabEngines/Toy.swift:3-5"))
         #expect(plain.out.contains("NOT JUSTIFIED"))
         #expect(plain.out.contains("Sources/DiffLabBatch/Other.swift:2"), "lines outside the required set are listed too")
@@ -79,24 +83,20 @@ struct CoverageCommandTests {
 
         // Justifying line 3 alone leaves lines 4-5: still a failure, and they stay listed.
         let guardOnly = [CoverageExemption(file: "Sources/DiffLabEngines/Toy.swift", lineContains: "preconditionFailure(\"overflow\")", reason: "no Int overflows here")]
-        let partial = Recorder()
-        #expect(
-            try CoverageCommand.summarize(
-                report, shown: shown, required: required, exemptions: guardOnly, source: source, console: partial.console) == .failure)
+        let partial = try summarize(guardOnly)
+        #expect(partial.status == .failure)
         #expect(partial.out.contains("Toy.swift:3  guard"))
         #expect(partial.out.contains("justified: no Int overflows here"))
         #expect(partial.out.contains("Toy.swift:4-5"))
 
         // Every unreached required line justified: success; an exemption matching nothing is stale.
-        let all = guardOnly + [
-            CoverageExemption(file: "Toy.swift", lineContains: "var b = a", reason: "r1"),
-            CoverageExemption(file: "Toy.swift", lineContains: "b += 1", reason: "r2"),
-            CoverageExemption(file: "Toy.swift", lineContains: "never there", reason: "r3"),
-        ]
-        let justified = Recorder()
-        #expect(
-            try CoverageCommand.summarize(
-                report, shown: shown, required: required, exemptions: all, source: source, console: justified.console) == .success)
+        let justified = try summarize(
+            guardOnly + [
+                CoverageExemption(file: "Toy.swift", lineContains: "var b = a", reason: "r1"),
+                CoverageExemption(file: "Toy.swift", lineContains: "b += 1", reason: "r2"),
+                CoverageExemption(file: "Toy.swift", lineContains: "never there", reason: "r3"),
+            ])
+        #expect(justified.status == .success)
         #expect(justified.out.contains("stale exemption"))
         #expect(justified.out.contains("every line of"))
     }
