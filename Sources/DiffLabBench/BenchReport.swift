@@ -17,8 +17,10 @@ extension BenchRecord {
             m.mad = s.mad
             m.cpuMedian = measurement.cpuSamples.isEmpty ? nil : SampleStatistics(measurement.cpuSamples).median
             m.callsPerSample = measurement.callsPerSample
-            m.allocatedBytes = measurement.allocatedBytes.map(Double.init)
-            m.allocationRequests = measurement.allocationRequests.map(Double.init)
+            // `map(Double.init)` would pick `Double(bitPattern:)` for a UInt64 (a byte count of
+            // 10,240 became 5.06e-320): convert the value explicitly.
+            m.allocatedBytes = measurement.allocatedBytes.map { Double($0) }
+            m.allocationRequests = measurement.allocationRequests.map { Double($0) }
             m.peakRSSBytes = Double(measurement.peakRSSBytes)
             m.samples = measurement.samples
             m.cpuSamples = measurement.cpuSamples

@@ -14,7 +14,7 @@ enum FuzzCommand {
 
         Property-based fuzzing: generates pairs of lists (mutation profiles: \(MutationProfile.allCases.map(\.description).joined(separator: ", "));
         unique or few distinct identifiers; the same items cut into sections; corrupted batch
-        updates), hands them to every engine as one of the element kinds (\(ElementKind.allCases.map(\.rawValue).joined(separator: ", ")))
+        updates), hands them to every engine as one of the element kinds (\(FuzzElementKind.allCases.map(\.rawValue).joined(separator: ", ")))
         and checks every property on every engine with both move strategies. Lists are small
         (1 to --max-size items, for shrinking speed), but one input in --large-every is a large
         list of up to --large-size items. Each
@@ -37,7 +37,7 @@ enum FuzzCommand {
           --large-size N   largest size of the periodic large lists, 0 to 10000 (default 2000;
                            0 or a value not above --max-size: no large lists)
           --large-every N  one input in N is a large list, 2 to 1000000 (default 1024)
-          --elements LIST  element kinds to present the lists as (default all: \(ElementKind.allCases.map(\.rawValue).joined(separator: ", ")))
+          --elements LIST  element kinds to present the lists as (default all: \(FuzzElementKind.allCases.map(\.rawValue).joined(separator: ", ")))
           --workers N      threads, 1 to 256 (default 2)
           --corpus DIR     where counterexamples are saved (default Corpus/regressions)
           --json           make the last line of standard output
@@ -163,7 +163,7 @@ enum FuzzCommand {
         let rate = report.seconds > 0 ? Int(Double(report.checks) / report.seconds) : 0
         let outside = report.failures.filter(\.outsideContract).count
         let inContract = report.failures.count - outside
-        let kinds = ElementKind.allCases.compactMap { kind in report.inputsByKind[kind].map { "\(kind) \($0)" } }
+        let kinds = FuzzElementKind.allCases.compactMap { kind in report.inputsByKind[kind].map { "\(kind) \($0)" } }
         console.out(
             "fuzz: inputs by element kind: \(kinds.isEmpty ? "none" : kinds.joined(separator: ", ")); \(report.largeInputs) large lists (largest input \(report.largestInput) items)\n")
         console.out(
@@ -174,7 +174,7 @@ enum FuzzCommand {
                     ("cases", .integer(report.checks)), ("inputs", .integer(report.inputs)),
                     ("seconds", JSONValue(report.seconds)), ("casesPerSecond", .integer(rate)),
                     ("largeInputs", .integer(report.largeInputs)), ("largestInput", .integer(report.largestInput)),
-                    ("inputsByKind", .object(JSONObject(ElementKind.allCases.map { ($0.rawValue, .integer(report.inputsByKind[$0] ?? 0)) }))),
+                    ("inputsByKind", .object(JSONObject(FuzzElementKind.allCases.map { ($0.rawValue, .integer(report.inputsByKind[$0] ?? 0)) }))),
                     ("failures", .array(failureObjects)),
                 ]))
             console.out(summary.serialized() + "\n")

@@ -2,7 +2,7 @@ import DiffLabBatch
 import DiffLabCore
 
 /// The element the fuzzer diffs: an integer identifier, an integer content, and the form it takes
-/// under an ``ElementKind``.
+/// under an ``FuzzElementKind``.
 ///
 /// Equality and hashing compare ``id`` and ``content`` only: two items that differ only in
 /// ``form`` are the same value written differently (a string in another normalization form,
@@ -12,10 +12,10 @@ public struct FuzzItem: Diffable, Hashable, Sendable, CustomStringConvertible {
     public var id: Int
     /// The content; a pair with different contents is an update.
     public var content: Int
-    /// How the item is represented under the case's ``ElementKind``, in `0..<formCount`: which
+    /// How the item is represented under the case's ``FuzzElementKind``, in `0..<formCount`: which
     /// canonically equivalent spelling of its string (``FuzzString``), which instance among the
     /// items with its id and content (``FuzzObject``). Not part of equality. Under
-    /// ``ElementKind/objectIdentity`` the generator makes ``content`` odd exactly when the form
+    /// ``FuzzElementKind/objectIdentity`` the generator makes ``content`` odd exactly when the form
     /// is 1, so a different instance is a different content: the properties then expect the
     /// update pointer personality reports.
     public var form: Int
@@ -94,7 +94,7 @@ public struct FuzzCase: Sendable, Hashable {
     /// Corruptions applied to a batch update before the sanitizer sees it.
     public var corruptions: [Corruption]
     /// The element type the engines are handed the lists as.
-    public var elements: ElementKind = .integers
+    public var elements: FuzzElementKind = .integers
 
     /// Whether every identifier occurs at most once in each list.
     public var hasUniqueIdentifiers: Bool {
@@ -123,14 +123,14 @@ public enum Corruption: Sendable, Hashable {
 extension FuzzCase {
     /// The generator of cases whose lists hold at most `maxSize` items, presented as one of
     /// `elements` (all kinds by default).
-    package static func generator(maxSize: Int, elements: [ElementKind] = ElementKind.allCases) -> Gen<FuzzCase> {
+    package static func generator(maxSize: Int, elements: [FuzzElementKind] = FuzzElementKind.allCases) -> Gen<FuzzCase> {
         Gen { source in FuzzCase.draw(&source, maxSize: max(maxSize, 1), elements: elements) }
     }
 
     /// Draws a case: profile, duplicates, lists, sections, corruptions, then the element kind and
     /// each item's form. The kind and forms come last, and 0 is the first kind of `elements` and
     /// form 0, so a choice sequence recorded before kinds existed decodes to the same integer case.
-    static func draw(_ source: inout DataSource, maxSize: Int, elements: [ElementKind] = ElementKind.allCases) -> FuzzCase {
+    static func draw(_ source: inout DataSource, maxSize: Int, elements: [FuzzElementKind] = FuzzElementKind.allCases) -> FuzzCase {
         let profile = MutationProfile(rawValue: source.draw(upTo: MutationProfile.allCases.count - 1)) ?? .mixed
         let duplicates = source.draw(upTo: 3) == 1
         // A small pool makes repeats likely; on large lists it grows so runs of one id stay short.
@@ -184,7 +184,7 @@ extension FuzzCase {
         var c = FuzzCase(
             old: old, new: new, profile: profile, duplicates: duplicates, oldSections: oldSections,
             newSections: newSections, corruptions: corruptions)
-        let kinds = elements.isEmpty ? [ElementKind.integers] : elements
+        let kinds = elements.isEmpty ? [FuzzElementKind.integers] : elements
         c.elements = kinds[source.draw(upTo: kinds.count - 1)]
         c.drawForms(&source)
         return c
@@ -192,7 +192,7 @@ extension FuzzCase {
 
     /// Draws every item's ``FuzzItem/form`` for the case's element kind (nothing for a kind with
     /// one form) and copies them into the sections, which hold the same items in the same order.
-    /// Under ``ElementKind/objectIdentity`` the form is folded into the content (`2·content +
+    /// Under ``FuzzElementKind/objectIdentity`` the form is folded into the content (`2·content +
     /// form`), so a different instance is a different content and the properties expect its
     /// update.
     mutating func drawForms(_ source: inout DataSource) {

@@ -43,7 +43,7 @@ public struct FuzzOptions: Sendable {
     /// a fifth of a run's time on large lists and keeps most inputs small for shrinking speed.
     public var largeEvery = 1_024
     /// The element kinds the lists are presented as (default: all of them); each input draws one.
-    public var elements: [ElementKind] = ElementKind.allCases
+    public var elements: [FuzzElementKind] = FuzzElementKind.allCases
     /// Worker threads.
     public var workers: Int
     /// The most candidates the shrinker may try per failure.
@@ -194,7 +194,7 @@ public struct FuzzReport: Sendable {
     /// Distinct failures (by signature and contract), shrunk, in the order found.
     public var failures: [FuzzFailure]
     /// Inputs checked, by the element kind they were presented as.
-    public var inputsByKind: [ElementKind: Int] = [:]
+    public var inputsByKind: [FuzzElementKind: Int] = [:]
     /// Inputs checked that were periodic large lists (``FuzzOptions/largeEvery``).
     public var largeInputs = 0
     /// The most items (old + new) of any input checked.
@@ -217,7 +217,7 @@ public struct FuzzReport: Sendable {
 /// - Returns: the failure and the choices the generator consumed, or `nil` when it passes.
 package func reproduce(
     _ choices: [UInt64], size: Int, property: Property, subject: FuzzSubject,
-    elements: [ElementKind] = ElementKind.allCases
+    elements: [FuzzElementKind] = FuzzElementKind.allCases
 ) -> (failure: PropertyFailure, input: FuzzCase, consumed: [UInt64])? {
     var source = DataSource(replaying: choices)
     let input = FuzzCase.draw(&source, maxSize: size, elements: elements)
@@ -242,7 +242,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
         var failures: [FuzzFailure] = []
         var signatures: Set<String> = []
         var lastReport = 0.0
-        var byKind: [ElementKind: Int] = [:]
+        var byKind: [FuzzElementKind: Int] = [:]
         var large = 0
         var largest = 0
     }

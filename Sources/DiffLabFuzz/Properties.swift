@@ -29,7 +29,7 @@ public struct FuzzSubject: Sendable {
     public typealias Changes = @Sendable ([FuzzItem], [FuzzItem]) throws(EngineFailure) -> EngineChanges<FuzzItem>
     /// A result-level engine's answer for two lists presented as an element kind.
     public typealias KindedChanges =
-        @Sendable ([FuzzItem], [FuzzItem], ElementKind) throws(EngineFailure) -> EngineChanges<FuzzItem>
+        @Sendable ([FuzzItem], [FuzzItem], FuzzElementKind) throws(EngineFailure) -> EngineChanges<FuzzItem>
 
     /// The name in reports, signatures and regression files.
     public var name: String
@@ -37,14 +37,14 @@ public struct FuzzSubject: Sendable {
     public var promises: EnginePromises
     /// Pairs two lists presented as an element kind (pairing level); `nil` for a result-level
     /// subject.
-    public var matching: (@Sendable ([FuzzItem], [FuzzItem], ElementKind) -> Matching)?
+    public var matching: (@Sendable ([FuzzItem], [FuzzItem], FuzzElementKind) -> Matching)?
     /// Derives a result from a pairing (pairing level).
     public var derive: @Sendable (Matching, MoveStrategy) -> DiffResult
     /// Converts a result for one batch update (pairing level).
     public var batch: @Sendable (DiffResult) -> DiffResult
     /// Staged changesets of sectioned lists presented as an element kind (pairing level); `nil`
     /// skips `staged-valid`.
-    public var staged: (@Sendable (Sections, Sections, ElementKind) -> StagedChangeset<Int, FuzzItem>)?
+    public var staged: (@Sendable (Sections, Sections, FuzzElementKind) -> StagedChangeset<Int, FuzzItem>)?
     /// The engine's answer (result level); `nil` for a pairing-level subject.
     public var changes: KindedChanges?
 
@@ -65,8 +65,8 @@ public struct FuzzSubject: Sendable {
         batch: @escaping @Sendable (DiffResult) -> DiffResult = { $0.forBatchUpdates() },
         staged: (@Sendable (Sections, Sections) -> StagedChangeset<Int, FuzzItem>)? = nil
     ) {
-        let kindedMatching: @Sendable ([FuzzItem], [FuzzItem], ElementKind) -> Matching = { old, new, _ in matching(old, new) }
-        var kindedStaged: (@Sendable (Sections, Sections, ElementKind) -> StagedChangeset<Int, FuzzItem>)?
+        let kindedMatching: @Sendable ([FuzzItem], [FuzzItem], FuzzElementKind) -> Matching = { old, new, _ in matching(old, new) }
+        var kindedStaged: (@Sendable (Sections, Sections, FuzzElementKind) -> StagedChangeset<Int, FuzzItem>)?
         if let staged { kindedStaged = { old, new, _ in staged(old, new) } }
         self.init(
             name: name, promises: promises, kindedMatching: kindedMatching, derive: derive, batch: batch,
@@ -77,10 +77,10 @@ public struct FuzzSubject: Sendable {
     @inlinable
     public init(
         name: String, promises: EnginePromises = EnginePromises(),
-        kindedMatching matching: @escaping @Sendable ([FuzzItem], [FuzzItem], ElementKind) -> Matching,
+        kindedMatching matching: @escaping @Sendable ([FuzzItem], [FuzzItem], FuzzElementKind) -> Matching,
         derive: @escaping @Sendable (Matching, MoveStrategy) -> DiffResult = { DiffResult(matching: $0, moves: $1) },
         batch: @escaping @Sendable (DiffResult) -> DiffResult = { $0.forBatchUpdates() },
-        staged: (@Sendable (Sections, Sections, ElementKind) -> StagedChangeset<Int, FuzzItem>)? = nil
+        staged: (@Sendable (Sections, Sections, FuzzElementKind) -> StagedChangeset<Int, FuzzItem>)? = nil
     ) {
         self.name = name
         self.promises = promises
@@ -111,7 +111,7 @@ public struct FuzzSubject: Sendable {
 
     /// The pairing-level subject of any ``DiffEngine``: its name, its promises, and its pairing
     /// and staged changesets (``StagedChangeset``) of the lists presented as each case's
-    /// ``ElementKind`` (integers, colliding hashes, strings, objects under equality and identity).
+    /// ``FuzzElementKind`` (integers, colliding hashes, strings, objects under equality and identity).
     ///
     /// The closures capture the concrete engine, so a built-in engine stays generic-specialized.
     @inlinable
@@ -123,11 +123,11 @@ public struct FuzzSubject: Sendable {
     }
 
     /// The result-level subject of any ``ChangesetEngine``: its name, its promises and its answers
-    /// for the lists presented as each case's ``ElementKind``.
+    /// for the lists presented as each case's ``FuzzElementKind``.
     @inlinable
     public init<Engine: ChangesetEngine>(_ engine: Engine) {
         self.init(name: engine.name, promises: engine.promises) {
-            (old: [FuzzItem], new: [FuzzItem], kind: ElementKind) throws(EngineFailure) -> EngineChanges<FuzzItem> in
+            (old: [FuzzItem], new: [FuzzItem], kind: FuzzElementKind) throws(EngineFailure) -> EngineChanges<FuzzItem> in
             try kind.changes(engine, old, new)
         }
     }

@@ -136,7 +136,7 @@ extension RegressionCase {
     /// different case:
     /// - `signature`, `property` (a ``Property`` name), `subject` (the engine's name): strings;
     ///   `message`: a string (may be absent); `outsideContract`: a boolean (absent: `false`); `profile`: a ``MutationProfile`` name (absent: `mixed`);
-    ///   `elements`: an ``ElementKind`` name (absent: `integers`);
+    ///   `elements`: an ``FuzzElementKind`` name (absent: `integers`);
     /// - `old`, `new`: arrays of `[id, content]` integer pairs, or `[id, content, form]` with a
     ///   ``FuzzItem/form`` from 0 to 3, at most ``maxItems`` each;
     /// - `oldSections`, `newSections`: arrays of `{"id": int, "items": [[id, content], ...]}`, at
@@ -247,11 +247,11 @@ extension RegressionCase {
         } else {
             profile = .mixed
         }
-        var elements = ElementKind.integers
+        var elements = FuzzElementKind.integers
         if let value = json["elements"] {
-            guard let found = ElementKind(rawValue: value.stringValue ?? "") else {
+            guard let found = FuzzElementKind(rawValue: value.stringValue ?? "") else {
                 throw RegressionFormatError(
-                    "\"elements\" must be one of: \(ElementKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                    "\"elements\" must be one of: \(FuzzElementKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             elements = found
         }

@@ -129,7 +129,7 @@ public struct BenchMeasurement: Sendable, Equatable {
     ///   allocator), any field of the wrong type, a `timing` other than `"harness"` or `"self"`, or a
     ///   number outside its ``FieldRange``: `size` ``FieldRange/size``, times, `samples` and
     ///   `cpuSamples` ``FieldRange/seconds``, `callsPerSample` ``FieldRange/callsPerSample``, byte
-    ///   and allocation figures ``FieldRange/amount``, ratios ``FieldRange/ratio``, change and move
+    ///   and allocation figures ``FieldRange/amount`` (allocation counts whole numbers), ratios ``FieldRange/ratio``, change and move
     ///   counts ``FieldRange/count``. Unknown members are ignored.
     /// - Complexity: O(size of the object).
     public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
@@ -156,8 +156,8 @@ public struct BenchMeasurement: Sendable, Equatable {
         mad = try row.optionalDouble(.mad, in: .seconds)
         cpuMedian = try row.optionalDouble(.cpuMedian, in: .seconds)
         callsPerSample = try row.optionalInt(.callsPerSample, in: .callsPerSample)
-        allocatedBytes = try row.optionalDouble(.allocatedBytes, in: .amount)
-        allocationRequests = try row.optionalDouble(.allocationRequests, in: .amount)
+        allocatedBytes = try row.optionalCount(.allocatedBytes, in: .amount)
+        allocationRequests = try row.optionalCount(.allocationRequests, in: .amount)
         peakRSSBytes = try row.optionalDouble(.peakRSSBytes, in: .amount)
         samples = try row.numbers(.samples, in: .seconds)
         cpuSamples = try row.numbers(.cpuSamples, in: .seconds)

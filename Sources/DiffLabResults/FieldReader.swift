@@ -89,6 +89,16 @@ struct FieldReader<Key: RawRepresentable> where Key.RawValue == String {
         return try checked(number, range, path(key))
     }
 
+    /// A whole-number member within `range`, kept as a `Double` (byte and allocation counts);
+    /// absent or `null` → `nil`. A fraction is out of range: a count has none.
+    func optionalCount(_ key: Key, in range: FieldRange<Double>) throws(ResultsError) -> Double? {
+        guard let number = try optionalDouble(key, in: range) else { return nil }
+        guard number.rounded(.towardZero) == number else {
+            throw .outOfRange(source: source, path: path(key), value: "\(number)", allowed: range.text + ", a whole number")
+        }
+        return number
+    }
+
     /// An integer member within `range` (absent or `null` → `nil`).
     func optionalInt(_ key: Key, in range: FieldRange<Int>) throws(ResultsError) -> Int? {
         guard let value = present(key) else { return nil }

@@ -1,4 +1,4 @@
-import DiffLabBench
+@testable import DiffLabBench
 import Testing
 
 @Suite("Benchmark cells")
@@ -27,5 +27,22 @@ struct BenchCellTests {
     @Test func unknownSubjectNamesTheSubjects() {
         #expect(throws: BenchCellError.unknownSubject("validator", known: BenchSubject.builtIns.map(\.name))) { try BenchCell(parsing: "validator:differencekit:int:10") }
         #expect(BenchCellError.unknownSubject("x", known: ["mine"]).description.contains("mine, hash-floor, validate"))
+    }
+}
+
+/// Found by an outside package's bench run (issue 11): `map(Double.init)` on the UInt64 allocation
+/// counts picked `Double(bitPattern:)`, so 10,240 bytes were written as 5.06e-320 and every table
+/// and report showed zero allocations.
+@Suite("Bench records keep allocation counts")
+struct AllocationRecordTests {
+    @Test func allocationCountsAreConvertedByValue() throws {
+        let measurement = Measurement(
+            samples: [1e-3, 2e-3], cpuSamples: [], callsPerSample: 1, allocatedBytes: 10_240, allocationRequests: 3,
+            peakRSSBytes: 1 << 20)
+        var record = BenchRecord(engine: "hashmap", profile: .reverse, size: 100, kind: .int, allocator: "jemalloc")
+        record.measurement = measurement
+        let written = record.measurementRecord
+        #expect(written.allocatedBytes == 10_240)
+        #expect(written.allocationRequests == 3)
     }
 }

@@ -346,3 +346,15 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
         }
     }
 }
+
+/// A bench file whose allocation counts are fractions (the bit patterns the bench once wrote, issue 11)
+/// is refused, naming the field.
+@Test func fractionalAllocationCountsAreRefused() throws {
+    var m = fullMeasurement()
+    m.allocatedBytes = 5.059e-320
+    #expect {
+        _ = try BenchMeasurement(json: m.json, source: "bench.json")
+    } throws: { error in
+        "\(error)".contains("allocatedBytes") && "\(error)".contains("whole number")
+    }
+}

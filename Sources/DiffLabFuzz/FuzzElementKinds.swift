@@ -11,7 +11,7 @@ import DiffLabCore
 /// ``FuzzItem/content`` to content, so the pairing and updates an engine must report are the same
 /// under every kind; only ``objectIdentity`` adds updates, and the generator folds those into the
 /// content (see ``FuzzItem/form``).
-public enum ElementKind: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+public enum FuzzElementKind: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
     /// The ``FuzzItem``s themselves: integer identifiers with good hashes.
     case integers
     /// Integer identifiers whose hash values collide on purpose (``CollidingKey``): every four
@@ -136,7 +136,7 @@ public final class FuzzObject: Diffable, Sendable {
 
     /// `old` and `new` as instances, one per distinct (id, content, form).
     ///
-    /// - Parameter identity: the items come from an ``ElementKind/objectIdentity`` case, whose
+    /// - Parameter identity: the items come from an ``FuzzElementKind/objectIdentity`` case, whose
     ///   contents hold the form in their lowest bit (`2·content + form`): the instances then
     ///   compare the content without it, so an engine that ignores identity misses the update.
     /// - Complexity: O(n + m) expected.
@@ -164,7 +164,7 @@ public final class FuzzObject: Diffable, Sendable {
 
 // MARK: Running an engine under a kind
 
-extension ElementKind {
+extension FuzzElementKind {
     /// `engine`'s pairing of `old` and `new` presented as this kind.
     ///
     /// - Complexity: the engine's, plus O(n + m) to present the lists.

@@ -17,7 +17,7 @@ enum KindBug: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// The kind that reveals the bug.
-    var kind: ElementKind {
+    var kind: FuzzElementKind {
         switch self {
         case .pairsByHashValue: .collidingHashes
         case .comparesStringBytes: .strings
@@ -84,7 +84,7 @@ struct ElementKindTests {
     }
 
     @Test func theBuiltInsPassEveryKind() {
-        for kind in ElementKind.allCases {
+        for kind in FuzzElementKind.allCases {
             var options = FuzzOptions(inputs: 400, seed: 3, maxSize: 20, workers: 1)
             options.elements = [kind]
             options.largeEvery = 100
