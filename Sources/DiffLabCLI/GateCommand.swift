@@ -442,7 +442,14 @@ enum GateCommand {
         guard let root = commandOutput("git rev-parse --show-toplevel") else { throw CommandError(.failure, "not in a git repository") }
         // The current folder inside the repository ("" at its root; `--show-prefix` ends in "/").
         let prefix = commandOutput("git rev-parse --show-prefix") ?? ""
-        let path = root + "/" + directory
+        // Path dependencies outside the repository (`../DiffLab`): the worktree is nested deep
+        // enough that they land inside its gate folder, and linked there (see GateWorktree).
+        try makeDirectories(root + "/.build/gate")
+        let folder = root + "/" + directory
+        let realPackage = GateWorktree.normalized(prefix.isEmpty ? root : root + "/" + prefix)
+        let external = try GateWorktree.externalPaths(packagePath: realPackage, root: root, scratch: folder + ".manifest")
+        let nesting = GateWorktree.nesting(for: external, prefix: prefix)
+        let path = nesting == 0 ? folder : folder + String(repeating: "/up", count: nesting - 1) + "/tree"
         let packagePath = prefix.isEmpty ? path : path + "/" + prefix
         let binary = packagePath + "/.build/release/" + product
         let marker = path + "/.difflab-gate-built"
@@ -450,8 +457,8 @@ enum GateCommand {
             console.err("gate: reusing the build of \(what) in \(directory)\n")
             return binary
         }
-        try makeDirectories(root + "/.build/gate")
-        let log = path + ".log"
+        if nesting > 0, let slash = path.lastIndex(of: "/") { try makeDirectories(String(path[..<slash])) }
+        let log = folder + ".log"
         console.err("gate: building \(what) in \(directory) (log: \(directory).log)\n")
         _ = try runProcess("git", ["-C", root, "worktree", "remove", "--force", path], stdout: "/dev/null", stderr: "/dev/null")
         _ = try runProcess("git", ["-C", root, "worktree", "prune"], stdout: "/dev/null", stderr: "/dev/null")
@@ -461,7 +468,10 @@ enum GateCommand {
             steps.append(("git", ["-C", path, "apply", absolute]))
         }
         steps.append(("swift", ["build", "-c", "release", "--product", product, "--package-path", packagePath]))
-        for (tool, arguments) in steps {
+        for (k, (tool, arguments)) in steps.enumerated() {
+            if k == steps.count - 1 {
+                try GateWorktree.link(external, workPackage: packagePath, realPackage: realPackage, inside: folder)
+            }
             let status = try runProcess(tool, arguments, stdout: log + ".step", stderr: log + ".step")
             appendFile(log + ".step", to: log)
             guard status == 0 else {
