@@ -189,3 +189,42 @@ struct GateCommandTests {
         #expect(try String(contentsOfFile: summary, encoding: .utf8) == r.out)
     }
 }
+
+/// Issue 11: `gate` in an outside package with `.package(path: "../DiffLab")` built its baseline
+/// in `.build/gate/base-…`, where `../DiffLab` does not exist.
+@Suite("Gate worktrees and path dependencies")
+struct GateWorktreeTests {
+    @Test func pathsNormalizeAndRelate() {
+        #expect(GateWorktree.normalized("/a/b/../c/./d") == "/a/c/d")
+        #expect(GateWorktree.normalized("/a/../../b") == "/b")
+        #expect(GateWorktree.relative(from: "/x/repo", to: "/x/DiffLab") == "../DiffLab")
+        #expect(GateWorktree.relative(from: "/x/repo/pkg", to: "/y/z") == "../../../y/z")
+        #expect(GateWorktree.relative(from: "/x", to: "/x") == ".")
+    }
+
+    @Test func nestingKeepsEveryPathBelowTheGateFolder() {
+        #expect(GateWorktree.nesting(for: [], prefix: "") == 0)
+        #expect(GateWorktree.nesting(for: ["../DiffLab"], prefix: "") == 1)
+        #expect(GateWorktree.nesting(for: ["../../a", "../b"], prefix: "") == 2)
+        #expect(GateWorktree.nesting(for: ["../../DiffLab"], prefix: "pkg/") == 1)
+        #expect(GateWorktree.nesting(for: ["vendored/x"], prefix: "") == 0)
+    }
+
+    @Test func linksLandInsideTheGateFolderOnly() throws {
+        let files = Files(["marker": ""])
+        let root = files.directory
+        // A real dependency folder next to the "repository", and a gate folder inside it.
+        try makeDirectories(root + "/DiffLab")
+        try makeDirectories(root + "/repo/.build/gate/base-1/tree")
+        let folder = root + "/repo/.build/gate/base-1"
+        try GateWorktree.link(
+            ["../DiffLab", "../../../../escape", "../Missing"], workPackage: folder + "/tree", realPackage: root + "/repo",
+            inside: folder)
+        var status = stat()
+        #expect(lstat(folder + "/DiffLab", &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK)
+        #expect(!pathExists(root + "/escape"), "a link never lands outside the gate folder")
+        #expect(!pathExists(folder + "/Missing"), "nothing is linked to a folder that does not exist")
+        // Run again: an existing link is left as it is.
+        try GateWorktree.link(["../DiffLab"], workPackage: folder + "/tree", realPackage: root + "/repo", inside: folder)
+    }
+}
