@@ -70,7 +70,8 @@ enum StagesCommand {
           'difflab validate' input, without before/after}}. The last stage's data is NEW.
 
         OPTIONS
-          --engine NAME   pairs sections and items: \(EngineRegistry.current.names) (default: hashmap)
+          --engine NAME   pairs sections and items, an engine that exposes its pairing:
+                          \(EngineRegistry.current.engines.filter { $0.level == .pairing }.map(\.name).joined(separator: ", ")) (default: hashmap)
           --strings RULE  literal (default): strings compare code point for code point;
                           canonical: up to Unicode canonical equivalence (the data then
                           shows the first spelling read, OLD before NEW)

@@ -1,6 +1,7 @@
 @testable import DiffLabCLI
 import DiffLabJSON
 import Testing
+import Foundation
 
 @Suite("difflab fuzz and difflab replay")
 struct FuzzCommandTests {
@@ -58,6 +59,18 @@ struct FuzzCommandTests {
         #expect(broken.status == 65)
         #expect(run(["replay", files.path("missing.json")]).status == 66)
         #expect(run(["replay", files.directory]).status == 65)  // the directory holds the broken file too
+    }
+
+    /// Issue 11: a case saved by another runner's engine stopped the whole replay with exit 65 (as
+    /// if the file were damaged). It is now a failed case, named, and the other cases still run.
+    @Test func aCaseOfAnUnregisteredEngineFailsWithoutStoppingTheReplay() {
+        let theirs = Self.regression.replacingOccurrences(of: #""subject":"heckel""#, with: #""subject":"theirs""#)
+        let files = Files(["a-theirs.json": theirs, "b-case.json": Self.regression])
+        let r = run(["replay", files.directory])
+        #expect(r.status == 1)
+        #expect(r.out.contains("FAIL \(files.path("a-theirs.json")): \"subject\" 'theirs' is not an engine under test"))
+        #expect(r.out.contains("pass \(files.path("b-case.json"))"))
+        #expect(r.out.hasSuffix("replay: 1 passed, 1 failed\n"))
     }
 
     /// A run that checked nothing must fail, not pass.
