@@ -163,6 +163,8 @@ func policyRun(_ extra: String, listSize: String = "10") -> String {
     RangeCase(json: benchCell(#""callsPerSample":0"#), path: "measurements[0].callsPerSample", allowed: "1 to 1,000,000,000"),
     RangeCase(json: benchCell(#""allocationRequests":1e300"#), path: "measurements[0].allocationRequests", allowed: "0 to 9,007,199,254,740,992 (2^53)"),
     RangeCase(json: benchCell(#""allocatedBytes":-1"#), path: "measurements[0].allocatedBytes", allowed: "0 to 9,007,199,254,740,992 (2^53)"),
+    // A count has no fraction (the bench once wrote bit patterns such as 5.06e-320 here).
+    RangeCase(json: benchCell(#""allocatedBytes":5.06e-320"#), path: "measurements[0].allocatedBytes", allowed: "0 to 9,007,199,254,740,992 (2^53), a whole number"),
     RangeCase(json: benchCell(#""offsetsMoves":-3"#), path: "measurements[0].offsetsMoves", allowed: "0 to 9,007,199,254,740,992 (2^53)"),
     RangeCase(json: benchCell(#""speedupOverStdlib":1e10"#), path: "measurements[0].speedupOverStdlib", allowed: "0 to 1,000,000,000"),
     RangeCase(
@@ -205,7 +207,7 @@ func valuesAtTheEdgesOfTheirRangesMakeAReport() throws {
            "allocatedBytes":9007199254740992,"allocationRequests":0,"ratioToFloor":1e9,"speedupOverStdlib":0,"callsPerSample":1,
            "changeCount":9007199254740992,"offsetsMoves":0,"minimalMoves":9007199254740992},
           {"engine":"hashmap","profile":"p","size":1000000000,"kind":"int","allocator":"jemalloc","median":5e-324,"samples":[5e-324],
-           "allocatedBytes":5e-324,"allocationRequests":9007199254740992,"ratioToFloor":5e-324,"speedupOverStdlib":1e9,
+           "allocatedBytes":1,"allocationRequests":9007199254740992,"ratioToFloor":5e-324,"speedupOverStdlib":1e9,
            "callsPerSample":1000000000,"offsetsMoves":9007199254740992,"minimalMoves":0}],
          "scaling":[{"engine":"hashmap","profile":"p","kind":"int","allocator":"jemalloc","timeExponent":-100,"bytesExponent":100}],
          "targets":[{"name":"huge","value":1.7976931348623157e308},{"name":"tiny","value":-5e-324}]}
