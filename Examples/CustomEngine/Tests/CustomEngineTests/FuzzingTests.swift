@@ -35,14 +35,18 @@ import Testing
             #expect(flaw.property == .batchValid)
             #expect(!flaw.input.hasUniqueIdentifiers, "the flaw needs a repeated identifier: \(flaw)")
             #expect(flaw.shrunkItems <= 8, "shrunk to \(flaw.shrunkItems) items: \(flaw)")
-            // The recorded choices replay the same failure.
-            let again = reproduce(flaw.choices, size: flaw.size, property: .batchValid, subject: subject)
-            #expect(again?.failure.signature == flaw.signature)
-            // DiffLab's own conversion of the same flat result passes on the same input.
+            // The saved case (what `difflab replay` reads) replays the same failure.
+            let saved = try RegressionCase(json: try JSONValue.parse(flaw.regressionJSON))
+            #expect(try saved.replay(on: [subject]).map(\.signature) == [flaw.signature])
+            // DiffLab's own conversion of the same flat result passes on the same input: UIKit's
+            // rules hold, and applied to the old list it gives the new one.
             let (old, new) = (flaw.input.old, flaw.input.new)
             let answer = try IGListKitBatchEngine().changes(from: old, to: new, comparison: .equality)
-            let ours = try answer.checkedResult(oldCount: old.count, newCount: new.count).forBatchUpdates()
-            #expect(uikitApplicationProblems(ours, old: old, new: new, batch: true).isEmpty)
+            let ours = BatchUpdate(try answer.checkedResult(oldCount: old.count, newCount: new.count).forBatchUpdates())
+            #expect(ours.violations().isEmpty)
+            let applied = try ours.apply(
+                to: SectionedList([.init(id: 0, items: old)]), expecting: SectionedList([.init(id: 0, items: new)]))
+            #expect(applied.mismatches.isEmpty)
         }
     }
 
