@@ -123,7 +123,7 @@ enum BenchCommand {
         }
         let jemallocPath = jemallocLibraryPath()
         if allocators.contains("jemalloc") && jemallocPath == nil && current != "jemalloc" {
-            console.err("difflab: libjemalloc.so.2 not found (apt-get install -y libjemalloc-dev); measuring the system allocator only\n")
+            console.err("\(programName): libjemalloc.so.2 not found (apt-get install -y libjemalloc-dev); measuring the system allocator only\n")
             allocators.removeAll { $0 == "jemalloc" }
             if allocators.isEmpty { allocators = ["system"] }
         }

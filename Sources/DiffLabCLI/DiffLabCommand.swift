@@ -119,8 +119,8 @@ public enum DiffLabCommand {
             }
             return try result.get().rawValue
         } catch {
-            console.err("difflab: \(oneLine(error.message))\n")
-            if error.status == .usage { console.err("Run 'difflab --help' for usage.\n") }
+            console.err("\(programName): \(oneLine(error.message))\n")
+            if error.status == .usage { console.err("Run '\(programName) --help' for usage.\n") }
             return error.status.rawValue
         }
     }

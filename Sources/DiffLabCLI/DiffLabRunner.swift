@@ -1,3 +1,4 @@
+import DiffLabCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,6 +26,8 @@ public enum DiffLabRunner {
     /// reported as a usage error (exit 64) before any command runs.
     public static func main(engines: [RegisteredEngine]) -> Never {
         DiffLabCommand.installSignalHandling()
+        let name = programName(fromArgv0: CommandLine.arguments.first)
+        runningProgram.withLock { $0 = name }
         exit(run(Array(CommandLine.arguments.dropFirst()), engines: engines))
     }
 
@@ -34,7 +37,7 @@ public enum DiffLabRunner {
     public static func run(_ arguments: [String], engines: [RegisteredEngine], console: Console = .standard) -> Int32 {
         let registry: EngineRegistry
         do throws(CommandError) { registry = try EngineRegistry(EngineRegistry.builtInEngines + engines) } catch {
-            console.err("difflab: \(oneLine(error.message))\n")
+            console.err("\(programName): \(oneLine(error.message))\n")
             return error.status.rawValue
         }
         return DiffLabCommand.run(arguments, console: console, registry: registry)
@@ -42,9 +45,16 @@ public enum DiffLabRunner {
 }
 
 /// The name this program was started as (`difflab`, or a package's own runner such as
-/// `custom-difflab`), for commands it prints for the user to run.
-var programName: String {
-    let path = CommandLine.arguments.first ?? "difflab"
+/// `custom-difflab`), for error prefixes and the commands it prints for the user to run. Set by
+/// ``DiffLabRunner/main(engines:)`` from `argv[0]`; `difflab` when DiffLab runs in-process (tests).
+package var programName: String { runningProgram.withLock { $0 } }
+
+/// Where ``programName`` is kept.
+let runningProgram = Locked("difflab")
+
+/// The last path component of `argv0`, or `difflab` when it has none.
+package func programName(fromArgv0 argv0: String?) -> String {
+    let path = argv0 ?? "difflab"
     let name = path.split(separator: "/").last.map(String.init) ?? path
     return name.isEmpty ? "difflab" : name
 }

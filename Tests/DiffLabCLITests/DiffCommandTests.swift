@@ -278,3 +278,12 @@ struct IdentifierTests {
         #expect(literal.out.contains("18446744073709551615"))
     }
 }
+
+/// Issue 11: a package's runner printed `difflab:` before its errors whatever it was called.
+@Test func theProgramNameIsTheLastComponentOfArgv0() {
+    #expect(programName(fromArgv0: "/x/y/.build/release/mylab") == "mylab")
+    #expect(programName(fromArgv0: "custom-difflab") == "custom-difflab")
+    #expect(programName(fromArgv0: "") == "difflab")
+    #expect(programName(fromArgv0: nil) == "difflab")
+    #expect(programName == "difflab", "in-process runs (tests) keep the default")
+}
