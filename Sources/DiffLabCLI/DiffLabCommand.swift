@@ -21,6 +21,7 @@ public enum DiffLabCommand {
           bench [options]          time the engines on generated datasets (see: difflab bench --help)
           policy [options]         main-thread vs background diffing in a simulated app
           gate [options]           regression gate: this build against a baseline (see: difflab gate --help)
+          mutate [options]         mutation testing: plant catalogued bugs, count those the fuzzer kills
           report RESULTS.json...   a markdown report with SVG plots from bench and policy results
           help [COMMAND]           show help for difflab or a command
 
@@ -85,6 +86,9 @@ public enum DiffLabCommand {
         },
         Subcommand(name: "gate", help: { GateCommand.help }) { arguments, console throws(CommandError) in
             try GateCommand.run(arguments, console: console)
+        },
+        Subcommand(name: "mutate", help: { MutateCommand.help }) { arguments, console throws(CommandError) in
+            try MutateCommand.run(arguments, console: console)
         },
         Subcommand(name: "measure", help: { MeasureCommand.help }) { arguments, console throws(CommandError) in
             try MeasureCommand.run(arguments, console: console)

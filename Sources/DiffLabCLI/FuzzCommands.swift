@@ -41,7 +41,9 @@ enum FuzzCommand {
           --workers N      threads, 1 to 256 (default 2)
           --corpus DIR     where counterexamples are saved (default Corpus/regressions)
           --json           make the last line of standard output
-                           {"cases": N, "seconds": S, "failures": [...]}
+                           {"cases": N, "seconds": S, "failures": [...]}; each failure
+                           gives its signature, shrunkItems, inputsToFind and secondsToFind
+                           (seconds into the run when the failing input was checked)
           --write-seeds D  instead of fuzzing, write the byte encodings of N generated inputs
                            (default 16) to D as libFuzzer seeds for difflab-fuzz
           -h, --help       show this help
@@ -158,6 +160,7 @@ enum FuzzCommand {
                         ("signature", .string(failure.failure.signature)), ("message", .string(failure.failure.message)),
                         ("file", .string(path)), ("originalItems", .integer(failure.originalItems)),
                         ("shrunkItems", .integer(failure.shrunkItems)), ("outsideContract", .bool(failure.outsideContract)),
+                        ("inputsToFind", .integer(failure.inputsToFind)), ("secondsToFind", JSONValue(failure.secondsToFind)),
                     ])))
         }
         let rate = report.seconds > 0 ? Int(Double(report.checks) / report.seconds) : 0

@@ -468,19 +468,35 @@ enum GateCommand {
             steps.append(("git", ["-C", path, "apply", absolute]))
         }
         steps.append(("swift", ["build", "-c", "release", "--product", product, "--package-path", packagePath]))
-        for (k, (tool, arguments)) in steps.enumerated() {
-            if k == steps.count - 1 {
-                try GateWorktree.link(external, workPackage: packagePath, realPackage: realPackage, inside: folder)
-            }
-            let status = try runProcess(tool, arguments, stdout: log + ".step", stderr: log + ".step")
-            appendFile(log + ".step", to: log)
-            guard status == 0 else {
-                throw CommandError(.failure, "building \(what) failed: `\(tool) \(arguments.joined(separator: " "))` exited \(status); see \(log)")
-            }
+        // The build step runs once the path dependencies are linked (see GateWorktree).
+        let build = steps.removeLast()
+        if let failure = try runLoggedSteps(steps, log: log) {
+            throw CommandError(.failure, "building \(what) failed: \(failure)")
         }
-        unlink(log + ".step")
+        try GateWorktree.link(external, workPackage: packagePath, realPackage: realPackage, inside: folder)
+        if let failure = try runLoggedSteps([build], log: log) {
+            throw CommandError(.failure, "building \(what) failed: \(failure)")
+        }
         _ = fopen(marker, "w").map { fclose($0) }
         return binary
+    }
+
+    /// Runs each `(tool, arguments)` step in order, waiting for it, with its standard output and
+    /// error appended to the file `log`; stops at the first step that fails. Each step is a child
+    /// registered with ``Cleanup``, so an interruption stops it.
+    ///
+    /// - Returns: `nil` when every step succeeded, else what failed, in words
+    ///   (`` `git apply x` exited 1; see LOG ``).
+    /// - Throws: ``CommandError`` when a step cannot be started.
+    /// - Complexity: the steps' own.
+    static func runLoggedSteps(_ steps: [(String, [String])], log: String) throws(CommandError) -> String? {
+        defer { unlink(log + ".step") }
+        for (tool, arguments) in steps {
+            let status = try runProcess(tool, arguments, stdout: log + ".step", stderr: log + ".step")
+            appendFile(log + ".step", to: log)
+            guard status == 0 else { return "`\(tool) \(arguments.joined(separator: " "))` exited \(status); see \(log)" }
+        }
+        return nil
     }
 
     /// Runs `build`'s worker once over every cell; its answer is checked by

@@ -144,6 +144,8 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     public var inputsToFind: Int
     /// Candidates the shrinker tried.
     public var shrinkAttempts: Int
+    /// Seconds from the start of the run until the failing input was checked (before shrinking).
+    public var secondsToFind = 0.0
 
     /// The failure's signature (`property/subject/detail`).
     public var signature: String { failure.signature }
@@ -275,6 +277,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     let key = failure.signature + (failure.outsideContract ? " (outside the contract)" : "")
                     let isNew = shared.withLock { $0.signatures.insert(key).inserted }
                     guard isNew else { continue }
+                    let foundAt = monotonicSeconds() - start
                     var shrinkDeadline = monotonicSeconds() + options.shrinkSeconds
                     if let seconds = options.seconds { shrinkDeadline = min(shrinkDeadline, start + seconds) }
                     let (shrunk, attempts) = shrink(source.choices, budget: options.shrinkBudget) { candidate in
@@ -294,7 +297,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                         property: property, subject: subject.name, failure: final?.failure ?? failure,
                         input: final?.input ?? input, choices: shrunk, size: size, seed: seed,
                         originalItems: input.old.count + input.new.count, inputsToFind: index + 1,
-                        shrinkAttempts: attempts)
+                        shrinkAttempts: attempts, secondsToFind: foundAt)
                     shared.withLock { $0.failures.append(found) }
                 }
             }

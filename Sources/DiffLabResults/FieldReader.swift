@@ -255,3 +255,44 @@ func article(_ value: JSONValue) -> String {
     default: return "a \(value.typeName)"
     }
 }
+
+/// A record key enum that has the provenance members every run's results file carries first:
+/// when it ran, on what machine, with which toolchain, at which commit.
+protocol ProvenanceKey: RawRepresentable where RawValue == String {
+    static var createdAt: Self { get }
+    static var machine: Self { get }
+    static var toolchain: Self { get }
+    static var commit: Self { get }
+}
+
+/// When, where and with what a run's results were made (the members of ``ProvenanceKey``).
+struct Provenance: Sendable, Equatable {
+    /// In ``FieldRange/unixTime``.
+    var createdAt: Int?
+    /// The machine, in order.
+    var machine: [DisplayField] = []
+    /// The Swift toolchain.
+    var toolchain: String?
+    /// The commit (`null` outside a checkout).
+    var commit: String?
+}
+
+extension FieldWriter where Key: ProvenanceKey {
+    /// Writes `provenance`'s members in file order (`commit` as `null` when unknown). O(machine).
+    mutating func set(_ provenance: Provenance) {
+        set(.createdAt, provenance.createdAt)
+        set(.machine, DisplayField.json(provenance.machine))
+        set(.toolchain, provenance.toolchain)
+        set(.commit, provenance.commit, null: true)
+    }
+}
+
+extension FieldReader where Key: ProvenanceKey {
+    /// Reads the provenance members. - Throws: ``ResultsError`` for a wrong type, or `createdAt`
+    /// outside ``FieldRange/unixTime``. - Complexity: O(machine).
+    func provenance() throws(ResultsError) -> Provenance {
+        Provenance(
+            createdAt: try optionalInt(.createdAt, in: .unixTime), machine: try displayFields(.machine), toolchain: try optionalString(.toolchain),
+            commit: try optionalString(.commit))
+    }
+}

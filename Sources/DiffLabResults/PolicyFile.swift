@@ -201,7 +201,7 @@ public struct PolicyCrossover: Sendable, Equatable {
 
 /// A `difflab-policy/1` results file, written by `difflab policy`.
 public struct PolicyResults: Sendable, Equatable {
-    enum Key: String { case schema, createdAt, machine, toolchain, commit, crossoverSize, runs }
+    enum Key: String, ProvenanceKey { case schema, createdAt, machine, toolchain, commit, crossoverSize, runs }
 
     /// The schema this type reads and writes.
     public static let schema = "difflab-policy/1"
@@ -232,10 +232,7 @@ public struct PolicyResults: Sendable, Equatable {
     public var json: JSONValue {
         var w = FieldWriter<Key>()
         w.set(.schema, Self.schema)
-        w.set(.createdAt, createdAt)
-        w.set(.machine, DisplayField.json(machine))
-        w.set(.toolchain, toolchain)
-        w.set(.commit, commit, null: true)
+        w.set(Provenance(createdAt: createdAt, machine: machine, toolchain: toolchain, commit: commit))
         w.set(.crossoverSize, crossover?.json, null: false)
         w.set(.runs, .array(runs.map(\.json)))
         return w.json
@@ -262,10 +259,8 @@ public struct PolicyResults: Sendable, Equatable {
         try checkSchema(json, Self.schema, source: source)
         let root = try FieldReader<Key>(json, source: source, path: "")
         self.init(source: source)
-        createdAt = try root.optionalInt(.createdAt, in: .unixTime)
-        machine = try root.displayFields(.machine)
-        toolchain = try root.optionalString(.toolchain)
-        commit = try root.optionalString(.commit)
+        let provenance = try root.provenance()
+        (createdAt, machine, toolchain, commit) = (provenance.createdAt, provenance.machine, provenance.toolchain, provenance.commit)
         if let reader = try root.object(.crossoverSize, PolicyCrossover.Key.self) { crossover = try PolicyCrossover(reader) }
         for row in try root.objects(.runs, PolicyRun.Key.self) { runs.append(try PolicyRun(row)) }
     }
