@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabJSON", "DiffLabResults"]),
         .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabJSON"]),
         .testTarget(
-            name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate"],
+            name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate", "DiffLabResults"],
             exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a
         // hang must be seen as such, not take the test runner down).
