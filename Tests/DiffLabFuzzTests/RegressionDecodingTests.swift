@@ -118,6 +118,10 @@ struct RegressionDecodingTests {
         ("seed", #""-1""#, #""seed" must be a string holding an integer from 0 to 18446744073709551615"#),
         ("choices", #"["1",2]"#, #""choices"[1] must be a string holding an integer"#),
         ("profile", #""wild""#, #""profile" must be one of: mixed"#),
+        ("elements", #""pointers""#, #""elements" must be one of: integers, colliding-hashes"#),
+        ("elements", "3", #""elements" must be one of: integers"#),
+        ("old", "[[0,0,4]]", #""old"[0][2] (form) must be an integer from 0 to 3, not 4"#),
+        ("old", "[[0,0,1,2]]", #""old"[0] must be an [id, content] or [id, content, form] array of integers"#),
         ("old", "[[0,0.5]]", #""old"[0][1] (content) must be an integer, not 0.5"#),
         ("newSections", #"[{"id":"A","items":[]}]"#, #""newSections"[0].id must be an integer, not "A""#),
     ])
