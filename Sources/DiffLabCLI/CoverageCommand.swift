@@ -215,21 +215,23 @@ enum CoverageCommand {
             let missed = file.lines.filter { $0.value == 0 }.keys.sorted()
             guard !missed.isEmpty else { continue }
             let text = source(file.path)
+            func code(_ line: Int) -> Substring { text.flatMap { line <= $0.count ? $0[line - 1] : nil } ?? "" }
+            func exemptionIndex(_ line: Int) -> Int? {
+                let code = code(line)
+                return exemptions.indices.first { i in
+                    (path == exemptions[i].file || path.hasSuffix("/" + exemptions[i].file)) && code.contains(exemptions[i].lineContains)
+                }
+            }
             // Group runs of consecutive unreached lines that share a verdict.
             var k = 0
             while k < missed.count {
                 let line = missed[k]
-                let code = text.flatMap { line <= $0.count ? $0[line - 1] : nil } ?? ""
-                let exemption = exemptions.indices.first { i in
-                    (path == exemptions[i].file || path.hasSuffix("/" + exemptions[i].file)) && code.contains(exemptions[i].lineContains)
-                }
+                let exemption = exemptionIndex(line)
                 if let exemption { usedExemptions.insert(exemption) }
                 var end = k
-                while end + 1 < missed.count && missed[end + 1] == missed[end] + 1 && exemption == nil {
-                    let nextLine = missed[end + 1]
-                    let nextCode = text.flatMap { nextLine <= $0.count ? $0[nextLine - 1] : nil } ?? ""
-                    let nextExempt = exemptions.contains { (path == $0.file || path.hasSuffix("/" + $0.file)) && nextCode.contains($0.lineContains) }
-                    if nextExempt { break }
+                while exemption == nil && end + 1 < missed.count && missed[end + 1] == missed[end] + 1
+                    && exemptionIndex(missed[end + 1]) == nil
+                {
                     end += 1
                 }
                 let count = end - k + 1
@@ -244,7 +246,7 @@ enum CoverageCommand {
                 } else {
                     verdict = "not required"
                 }
-                console.out("  \(path):\(range)  \(code.trimmingPrefix(while: { $0 == " " }).prefix(100))  [\(verdict)]\n")
+                console.out("  \(path):\(range)  \(code(line).trimmingPrefix(while: { $0 == " " }).prefix(100))  [\(verdict)]\n")
                 k = end + 1
             }
         }

@@ -95,9 +95,7 @@ public struct FuzzOptions: Sendable {
     /// log-uniformly from just above ``maxSize`` (at least 100) to ``largeSize``, from the input's
     /// seed, so runs replay.
     package func size(ofInput index: Int) -> Int {
-        let small = 1 + (index / 64) % max(maxSize, 1)
-        let every = max(largeEvery, 2)
-        guard largeSize > maxSize, index % every == every - 1 else { return small }
+        guard isLarge(index) else { return 1 + (index / 64) % max(maxSize, 1) }
         let low = Double(min(max(maxSize + 1, 100), largeSize))
         let high = Double(largeSize)
         let fraction = Double(seed(ofInput: index) >> 11) / Double(1 << 53)
