@@ -302,14 +302,154 @@ private func batchProblem(
     return nil
 }
 
-/// The sanitizer's contract on a clean batch update and its corruptions.
-private func sanitizerProblem(_ clean: BatchUpdate, _ corruptions: [Corruption], _ fail: Fail) -> PropertyFailure? {
+/// The sanitizer's contract on a clean batch update from `old` to `new` and its corruptions.
+///
+/// - A valid update is returned unchanged.
+/// - The repaired update breaks no UIKit rule, except a section count the corruption made
+///   unrepairable: the corrupted update already had a wrong section count, or an out-of-bounds
+///   or repeated section operation (dropping a section insert or delete changes the count).
+/// - Where every corruption is an extra reload, or an extra delete of an item the update moves,
+///   the documented repairs (delete + reload keeps the delete, reload + move becomes delete +
+///   insert, delete + move keeps the delete and inserts at the destination) put every item
+///   where it belongs: the repaired update is right, not only valid.
+private func sanitizerProblem(
+    _ clean: BatchUpdate, _ corruptions: [Corruption], from old: [FuzzItem], to new: [FuzzItem], _ fail: Fail
+) -> PropertyFailure? {
     if clean.isValid && clean.sanitized() != clean {
         return fail("changed-valid-update", "the sanitizer changed a valid update")
     }
-    let output = corrupt(clean, with: corruptions).sanitized()
-    if let violation = output.violations().first(where: { $0.rule != "section-count" }) {
+    let corrupted = corrupt(clean, with: corruptions)
+    let output = corrupted.sanitized()
+    let countBroken = corrupted.violations().contains {
+        ["section-count", "section-bounds", "duplicate-section"].contains($0.rule)
+    }
+    if let violation = output.violations().first(where: { !countBroken || $0.rule != "section-count" }) {
         return fail("still-invalid/\(violation.rule)", violation.message)
+    }
+    let moved = Set(clean.moveItems.map(\.from))
+    let repairsRight = !corruptions.isEmpty && corruptions.allSatisfy {
+        switch $0 {
+        case .reload: true
+        case let .delete(item): moved.contains(ItemIndexPath(section: 0, item: item))
+        default: false
+        }
+    }
+    if repairsRight && batchProblem(clean, from: old, to: new, "", "", fail) == nil,
+        let problem = batchProblem(output, from: old, to: new, "repaired-wrong/", "the repaired update: ", fail)
+    {
+        return problem
+    }
+    return nil
+}
+
+/// The first problem of one sectioned update from `old` to `new`: a UIKit rule it breaks, or a
+/// difference of the applied outcome from `new`.
+private func stageProblem(
+    _ update: BatchUpdate, from old: SectionedList<Int, FuzzItem>, to new: SectionedList<Int, FuzzItem>,
+    _ prefix: String, _ context: String, _ fail: Fail
+) -> PropertyFailure? {
+    if let violation = update.violations().first {
+        return fail(prefix + violation.rule, context + violation.message)
+    }
+    do {
+        if let mismatch = try update.apply(to: old, expecting: new).mismatches.first {
+            return fail(prefix + mismatchKind(mismatch), context + "\(mismatch)")
+        }
+    } catch {
+        return fail(prefix + "invalid", context + error.description)
+    }
+    return nil
+}
+
+/// The section pairing a valid update implies, as new section → old section (−1: inserted), by
+/// UIKit's rule and independently of any diff: moved sections go where their moves say; the
+/// other surviving sections keep their order and fill the remaining new positions in turn.
+///
+/// - Complexity: O(S + k) for S sections and k section operations.
+func impliedSectionPairing(_ update: BatchUpdate) -> [Int] {
+    let before = update.itemCountsBefore.count
+    let after = update.itemCountsAfter.count
+    var newToOld = [Int](repeating: -1, count: after)
+    var taken = [Bool](repeating: false, count: after)
+    var leaves = [Bool](repeating: false, count: before)
+    for s in update.deleteSections where s >= 0 && s < before { leaves[s] = true }
+    for t in update.insertSections where t >= 0 && t < after { taken[t] = true }
+    for move in update.moveSections where move.from >= 0 && move.from < before && move.to >= 0 && move.to < after {
+        leaves[move.from] = true
+        taken[move.to] = true
+        newToOld[move.to] = move.from
+    }
+    var t = 0
+    for s in 0..<before where !leaves[s] {
+        while t < after && taken[t] { t += 1 }
+        guard t < after else { break }
+        newToOld[t] = s
+        t += 1
+    }
+    return newToOld
+}
+
+/// A section stage (inserts and moves of sections, nothing else) followed by an item stage
+/// (inserts and moves of items, nothing else) as one batch update from the first stage's data
+/// to the second's, or `nil` when they do not merge: when an item operation touches a section
+/// that is inserted or moved (UIKit forbids both in one update), or either stage has other
+/// operations.
+///
+/// The merged update moves sections and items across sections at once, so an item's source and
+/// destination section indices differ even where its section stays: the validator must count
+/// item moves by the sections' new indices (an item moved between the two index spaces of one
+/// section is no move out of it). A staged changeset never holds such an update; merging its
+/// stages makes one that is valid by construction.
+/// - Complexity: O(S + k) for S sections and k operations.
+func mergedSectionAndItemStages(_ sections: BatchUpdate, _ items: BatchUpdate) -> BatchUpdate? {
+    guard sections.deleteSections.isEmpty, sections.reloadSections.isEmpty,
+        !sections.insertSections.isEmpty || !sections.moveSections.isEmpty,
+        sections.insertItems.isEmpty, sections.deleteItems.isEmpty, sections.reloadItems.isEmpty,
+        sections.moveItems.isEmpty, items.insertSections.isEmpty, items.deleteSections.isEmpty,
+        items.reloadSections.isEmpty, items.moveSections.isEmpty, items.deleteItems.isEmpty,
+        items.reloadItems.isEmpty, !items.insertItems.isEmpty || !items.moveItems.isEmpty,
+        sections.itemCountsAfter == items.itemCountsBefore
+    else { return nil }
+    let newToOld = impliedSectionPairing(sections)
+    let changed = Set(sections.insertSections + sections.moveSections.map(\.to))
+    func isFree(_ section: Int) -> Bool { section >= 0 && section < newToOld.count && !changed.contains(section) }
+    guard items.insertItems.allSatisfy({ isFree($0.section) }),
+        items.moveItems.allSatisfy({ isFree($0.from.section) && isFree($0.to.section) })
+    else { return nil }
+    var merged = sections
+    merged.itemCountsAfter = items.itemCountsAfter
+    merged.insertItems = items.insertItems
+    merged.moveItems = items.moveItems.map {
+        IndexPathMove(from: ItemIndexPath(section: newToOld[$0.from.section], item: $0.from.item), to: $0.to)
+    }
+    return merged
+}
+
+/// IGListKit's offsets rule, computed on its own from the pairing: a paired element moves when
+/// its rank among the paired old elements differs from its rank among the paired new ones
+/// (IGListKit: old index − deletes before it + inserts before its new index ≠ new index).
+/// The moves must be exactly those, in new-index order.
+/// - Complexity: O(n + m).
+private func offsetsProblem(_ matching: Matching, _ offsets: DiffResult, _ fail: Fail) -> PropertyFailure? {
+    var rank = [Int](repeating: -1, count: matching.oldToNew.count)
+    var paired = 0
+    for (o, n) in matching.oldToNew.enumerated() where n >= 0 {
+        rank[o] = paired
+        paired += 1
+    }
+    var expected: [Move] = []
+    paired = 0
+    for (n, o) in matching.newToOld.enumerated() where o >= 0 {
+        if o >= rank.count || rank[o] != paired { expected.append(Move(from: o, to: n)) }
+        paired += 1
+    }
+    if offsets.moves != expected {
+        let extra = offsets.moves.first { !expected.contains($0) }
+        let missing = expected.first { !offsets.moves.contains($0) }
+        return fail(
+            "offsets-rule",
+            "offsets reports \(offsets.moves.count) moves, the offsets rule \(expected.count)"
+                + (extra.map { "; \($0) is not a move" } ?? "") + (missing.map { "; \($0) is missing" } ?? ""))
     }
     return nil
 }
@@ -320,6 +460,14 @@ private func fewestMoves(_ matching: Matching) -> Int {
     let paired = matching.newToOld.filter { $0 >= 0 }
     if paired.count <= 9 { return paired.count - bruteForceLongestIncreasing(paired) }
     return DiffResult(matching: matching, moves: .minimal).moves.count
+}
+
+/// ``fewestMoves(_:)`` of the pairing `newToOld` gives (new → old index, −1 unpaired; old
+/// indices distinct and within `0..<oldCount`).
+private func fewestMoves(newToOld: [Int], oldCount: Int) -> Int {
+    var matching = Matching(oldCount: oldCount, newCount: newToOld.count)
+    for (n, o) in newToOld.enumerated() where o >= 0 { matching.pair(old: o, new: n) }
+    return fewestMoves(matching)
 }
 
 /// The properties on a pairing-level subject: the pairing, both move strategies.
@@ -350,17 +498,24 @@ private struct PairingChecks {
         guard let staged = subject.staged else { return nil }
         let changeset = staged(c.oldSections, c.newSections, c.elements)
         var previous = c.oldSections
+        // The stage before `previous`'s and the data it started from, for the merged check.
+        var earlier: (changes: BatchUpdate, from: SectionedList<Int, FuzzItem>)?
         for (k, stage) in changeset.stages.enumerated() {
-            if let violation = stage.changes.violations().first {
-                return fail("stage/\(violation.rule)", "stage \(k): \(violation.message)")
+            if let problem = stageProblem(stage.changes, from: previous, to: stage.data, "stage/", "stage \(k): ", fail) {
+                return problem
             }
-            do {
-                if let mismatch = try stage.changes.apply(to: previous, expecting: stage.data).mismatches.first {
-                    return fail("stage/\(mismatchKind(mismatch))", "stage \(k): \(mismatch)")
-                }
-            } catch {
-                return fail("stage/invalid", "stage \(k): \(error.description)")
+            let moves = stage.changes.moveSections.count
+            let fewest = fewestMoves(
+                newToOld: impliedSectionPairing(stage.changes), oldCount: stage.changes.itemCountsBefore.count)
+            if moves > fewest {
+                return fail("section-moves-not-minimal", "stage \(k) moves \(moves) sections; the fewest for its pairing is \(fewest)")
             }
+            if let earlier, let merged = mergedSectionAndItemStages(earlier.changes, stage.changes),
+                let problem = stageProblem(merged, from: earlier.from, to: stage.data, "merged/", "stages \(k - 1) and \(k) as one update: ", fail)
+            {
+                return problem
+            }
+            earlier = (stage.changes, previous)
             previous = stage.data
         }
         if previous != c.newSections { return fail("end", "the last stage's data is not the new model") }
@@ -406,6 +561,7 @@ private struct PairingChecks {
             return problem
         }
         let offsets = subject.derive(matching, .offsets)
+        if let problem = offsetsProblem(matching, offsets, fail) { return problem }
         if minimal.moves.count > offsets.moves.count {
             return fail("minimal-above-offsets", "minimal has \(minimal.moves.count) moves, offsets \(offsets.moves.count)")
         }
@@ -449,7 +605,7 @@ private struct PairingChecks {
     }
 
     func sanitizer() -> PropertyFailure? {
-        sanitizerProblem(BatchUpdate(subject.batch(diff(c.old, c.new, .offsets))), c.corruptions, fail)
+        sanitizerProblem(BatchUpdate(subject.batch(diff(c.old, c.new, .offsets))), c.corruptions, from: c.old, to: c.new, fail)
     }
 
     func deterministic() -> PropertyFailure? {
@@ -625,7 +781,7 @@ private struct ResultChecks {
 
     func sanitizer() throws(PropertyFailure) {
         let clean = BatchUpdate(try batchForm(try answer(c.old, c.new)))
-        if let problem = sanitizerProblem(clean, c.corruptions, fail) { throw problem }
+        if let problem = sanitizerProblem(clean, c.corruptions, from: c.old, to: c.new, fail) { throw problem }
     }
 
     func deterministic() throws(PropertyFailure) {
