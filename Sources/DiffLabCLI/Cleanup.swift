@@ -106,9 +106,15 @@ final class Cleanup: Sendable {
         return set
     }
 
+    private static let installed = Locked(false)
+    /// Whether ``installSignalHandling()`` ran: this is the `difflab` executable, not an
+    /// in-process caller such as the tests.
+    static var isSignalHandlingInstalled: Bool { installed.withLock { $0 } }
+
     /// Blocks the interrupting signals and starts the thread that waits for them; see the type's
     /// documentation. Call once, first thing in `main`, before any other thread exists.
     static func installSignalHandling() {
+        installed.withLock { $0 = true }
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
         startThread { _ in

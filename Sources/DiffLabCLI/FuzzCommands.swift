@@ -9,7 +9,7 @@ enum FuzzCommand {
         """
         USAGE: difflab fuzz [--seconds N] [--cases N] [--seed S] [--engines a,b] [--properties p,q]
                             [--max-size N] [--large-size N] [--large-every N] [--elements LIST]
-                            [--workers N] [--corpus DIR] [--json]
+                            [--workers N] [--check-seconds N] [--corpus DIR] [--json]
                difflab fuzz --write-seeds DIR [--cases N] [--seed S]
 
         Property-based fuzzing: generates pairs of lists (mutation profiles: \(MutationProfile.allCases.map(\.description).joined(separator: ", "));
@@ -39,14 +39,22 @@ enum FuzzCommand {
           --large-every N  one input in N is a large list, 2 to 1000000 (default 1024)
           --elements LIST  element kinds to present the lists as (default all: \(FuzzElementKind.allCases.map(\.rawValue).joined(separator: ", ")))
           --workers N      threads, 1 to 256 (default 2)
+          --check-seconds N  one check running longer than N seconds has hung, 0.1 to 3600
+                           (default 10)
           --corpus DIR     where counterexamples are saved (default Corpus/regressions)
           --json           make the last line of standard output
                            {"cases": N, "seconds": S, "failures": [...]}; each failure
-                           gives its signature, shrunkItems, inputsToFind and secondsToFind
-                           (seconds into the run when the failing input was checked)
+                           gives its signature, shrunkItems, inputsToFind, secondsToFind
+                           (seconds into the run when the failing input was checked) and
+                           crashed (true for a crash or hang)
           --write-seeds D  instead of fuzzing, write the byte encodings of N generated inputs
                            (default 16) to D as libFuzzer seeds for difflab-fuzz
           -h, --help       show this help
+
+        An engine that traps, crashes or hangs does not end the run: the campaign runs in a child
+        process; the check that crashed or hung it is replayed on its own, shrunk (one process per
+        candidate), and reported as <property>/<engine>/crashed-<SIGNAL> or .../hung, and the run
+        goes on from the next input without that engine × property.
 
         A "case" is one property checked on one engine for one generated input; the summary also
         gives the number of inputs. Progress goes to standard error: a line rewritten in place on
@@ -61,7 +69,7 @@ enum FuzzCommand {
         let parsed = try OptionSpec(
             valued: [
                 "seconds", "cases", "seed", "engines", "properties", "max-size", "large-size", "large-every", "elements",
-                "workers", "corpus", "write-seeds",
+                "workers", "check-seconds", "corpus", "write-seeds",
             ],
             flags: ["json"]
         ).parse(arguments)
@@ -101,6 +109,9 @@ enum FuzzCommand {
             options.elements = deduplicated(try parseNames(text, "--elements", "element kind"))
         }
         if let text = parsed.value("workers") { options.workers = try parseInteger(text, "--workers", in: FuzzOptions.allowedWorkers) }
+        let checkSeconds = try parsed.value("check-seconds").map { text throws(CommandError) in
+            try parseNumber(text, "--check-seconds", in: FuzzSupervisor.allowedCheckSeconds)
+        } ?? 10
         if let path = parsed.value("write-seeds") {
             let directory = try OutputDirectory(path, option: "--write-seeds")
             let count = options.inputs ?? 16
@@ -119,7 +130,7 @@ enum FuzzCommand {
         // "\r"; in a log, never: one plain line every five seconds.
         let live = console.errIsTerminal
         let lastLine = Locked(0.0)
-        let report = runFuzzer(options) { p in
+        let showProgress: @Sendable (FuzzProgress) -> Void = { p in
             let rate = p.seconds > 0 ? Int(Double(p.checks) / p.seconds) : 0
             let line = "fuzz: \(format(p.seconds)) s, \(p.checks) cases (\(rate)/s), \(p.inputs) inputs, \(p.failures) failures, size \(p.size)"
             if live {
@@ -132,6 +143,13 @@ enum FuzzCommand {
                 console.err(line + "\n")
             }
         }
+        // The executable isolates crashes in a child process; an in-process caller (the tests)
+        // cannot fork safely and fuzzes in-process.
+        let outcome =
+            Cleanup.isSignalHandlingInstalled
+            ? try FuzzSupervisor(options: options, checkSeconds: checkSeconds).run(progress: showProgress)
+            : FuzzSupervisor.Outcome(report: runFuzzer(options, progress: showProgress), crashes: [])
+        let report = outcome.report
         if live { console.err("\n") }
         var failureObjects: [JSONValue] = []
         var unsaved: CommandError?
@@ -141,7 +159,7 @@ enum FuzzCommand {
             // Printed first, so a failed save never loses the counterexample.
             console.out(
                 """
-                \(failure.outsideContract ? "OUTSIDE THE ENGINE'S CONTRACT (it does not promise duplicate identifiers)" : "FAILURE") \(failure.failure.signature)
+                \(failure.outsideContract ? "OUTSIDE THE ENGINE'S CONTRACT (it does not promise duplicate identifiers)" : outcome.crashes.contains(failure.signature) ? (failure.signature.hasSuffix("/hung") ? "HANG" : "CRASH") : "FAILURE") \(failure.failure.signature)
                   \(failure.failure.message)
                   shrunk from \(failure.originalItems) to \(failure.shrunkItems) items (\(failure.shrinkAttempts) attempts), found after \(failure.inputsToFind) inputs
                   old: \(failure.input.old)
@@ -161,6 +179,7 @@ enum FuzzCommand {
                         ("file", .string(path)), ("originalItems", .integer(failure.originalItems)),
                         ("shrunkItems", .integer(failure.shrunkItems)), ("outsideContract", .bool(failure.outsideContract)),
                         ("inputsToFind", .integer(failure.inputsToFind)), ("secondsToFind", JSONValue(failure.secondsToFind)),
+                        ("crashed", .bool(outcome.crashes.contains(failure.signature))),
                     ])))
         }
         let rate = report.seconds > 0 ? Int(Double(report.checks) / report.seconds) : 0

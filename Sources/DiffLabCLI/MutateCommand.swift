@@ -294,6 +294,7 @@ enum MutateCommand {
             result.shrunkItems = killing["shrunkItems"]?.intValue
             result.originalItems = killing["originalItems"]?.intValue
             result.inputsToKill = killing["inputsToFind"]?.intValue
+            result.crashed = killing["crashed"]?.boolValue == true
             result.secondsToKill = killing["secondsToFind"]?.doubleValue
             if failures.count > 1 { result.note = "\(failures.count) distinct failures" }
         } else if status == 0 {

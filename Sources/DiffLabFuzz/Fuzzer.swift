@@ -55,6 +55,18 @@ public struct FuzzOptions: Sendable {
     public var shrinkSeconds = 60.0
     /// Stop once a failure has been found and shrunk.
     public var stopAtFirstFailure = false
+    /// The index of the first input (default 0): a campaign resumed after a crash of its process
+    /// goes on from the input after the one that crashed. ``inputs`` stays a limit on the index.
+    package var firstInput = 0
+    /// Pairs not checked, as ``checkKey(subject:property:)``: the pairs that crashed or hung in an
+    /// earlier process of the same campaign.
+    package var skipping: Set<String> = []
+    /// Told what each worker is about to check, so that a supervising process can name (and
+    /// replay) the check during which this process crashed or hung.
+    package var watcher: (any FuzzWatcher)?
+
+    /// The key of one subject × property pair in ``skipping``.
+    package static func checkKey(subject: Int, property: Int) -> String { "\(subject)/\(property)" }
 
     /// Options; by default every shipped engine (``FuzzSubject/builtIns``) and every property,
     /// sizes up to 24, two workers.
@@ -115,6 +127,20 @@ public struct FuzzOptions: Sendable {
     }
 }
 
+/// Watches a run's checks: told, before each, which input (its choice sequence and size) and
+/// which subject × property (indices into ``FuzzOptions/subjects`` and
+/// ``FuzzOptions/properties``) a worker checks, including every candidate the shrinker tries.
+/// Called on the worker's thread; it must be cheap and must not block.
+package protocol FuzzWatcher: Sendable {
+    /// Worker `worker` starts on input `index`, generated from `choices` at list size `size`.
+    func input(worker: Int, index: Int, choices: [UInt64], size: Int)
+    /// Worker `worker` starts checking `property` on `subject` of its current input.
+    func check(worker: Int, subject: Int, property: Int)
+    /// Worker `worker` is done with `input` (a periodic large list when `large`), after `checks`
+    /// checks; it checks nothing until its next ``input(worker:index:choices:size:)``.
+    func finished(worker: Int, input: FuzzCase, large: Bool, checks: Int)
+}
+
 /// A failure found by the fuzzer, shrunk: the counterexample, what failed, and how to replay it.
 ///
 /// Replay it with ``reproduce(_:size:property:subject:)`` (``choices`` at ``size``), or save
@@ -144,6 +170,25 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     public var shrinkAttempts: Int
     /// Seconds from the start of the run until the failing input was checked (before shrinking).
     public var secondsToFind = 0.0
+
+    /// A failure from its parts (a supervising process rebuilds the failures its campaign process
+    /// found, and makes those of the checks that crashed or hung it).
+    package init(
+        property: Property, subject: String, failure: PropertyFailure, input: FuzzCase, choices: [UInt64], size: Int,
+        seed: UInt64, originalItems: Int, inputsToFind: Int, shrinkAttempts: Int, secondsToFind: Double
+    ) {
+        self.property = property
+        self.subject = subject
+        self.failure = failure
+        self.input = input
+        self.choices = choices
+        self.size = size
+        self.seed = seed
+        self.originalItems = originalItems
+        self.inputsToFind = inputsToFind
+        self.shrinkAttempts = shrinkAttempts
+        self.secondsToFind = secondsToFind
+    }
 
     /// The failure's signature (`property/subject/detail`).
     public var signature: String { failure.signature }
@@ -181,6 +226,15 @@ public struct FuzzProgress: Sendable {
     public var seconds: Double
     /// The list size being generated now.
     public var size: Int
+
+    /// Progress from its figures.
+    package init(inputs: Int, checks: Int, failures: Int, seconds: Double, size: Int) {
+        self.inputs = inputs
+        self.checks = checks
+        self.failures = failures
+        self.seconds = seconds
+        self.size = size
+    }
 }
 
 /// The outcome of a run.
@@ -199,6 +253,20 @@ public struct FuzzReport: Sendable {
     public var largeInputs = 0
     /// The most items (old + new) of any input checked.
     public var largestInput = 0
+
+    /// A report from its figures.
+    package init(
+        inputs: Int, checks: Int, seconds: Double, failures: [FuzzFailure], inputsByKind: [FuzzElementKind: Int] = [:],
+        largeInputs: Int = 0, largestInput: Int = 0
+    ) {
+        self.inputs = inputs
+        self.checks = checks
+        self.seconds = seconds
+        self.failures = failures
+        self.inputsByKind = inputsByKind
+        self.largeInputs = largeInputs
+        self.largestInput = largestInput
+    }
 
     /// Inputs per second (0 for a run that took no measurable time).
     public var inputsPerSecond: Double { seconds > 0 ? Double(inputs) / seconds : 0 }
@@ -254,6 +322,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
             let elapsed = monotonicSeconds() - start
             if let seconds = options.seconds, elapsed >= seconds { return }
             let index: Int? = shared.withLock { state in
+                if state.nextInput < options.firstInput { state.nextInput = options.firstInput }
                 if let limit = options.inputs, state.nextInput >= limit { return nil }
                 if options.stopAtFirstFailure && !state.failures.isEmpty { return nil }
                 state.nextInput += 1
@@ -264,13 +333,21 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
             let seed = options.seed(ofInput: index)
             var source = DataSource(seed: seed)
             let input = FuzzCase.draw(&source, maxSize: size, elements: options.elements)
+            let watcher = options.watcher
+            watcher?.input(worker: worker, index: index, choices: source.choices, size: size)
             var checks = 0
-            checking: for subject in options.subjects {
-                for property in options.properties {
+            checking: for (subjectIndex, subject) in options.subjects.enumerated() {
+                for (propertyIndex, property) in options.properties.enumerated() {
                     // A slow engine (one that hangs until its time limit) must not keep a timed run
                     // going: the checks left on this input are not run, and not counted.
                     if let seconds = options.seconds, monotonicSeconds() - start >= seconds { break checking }
+                    if !options.skipping.isEmpty
+                        && options.skipping.contains(FuzzOptions.checkKey(subject: subjectIndex, property: propertyIndex))
+                    {
+                        continue
+                    }
                     checks += 1
+                    watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
                     guard let failure = property.check(input, subject) else { continue }
                     let key = failure.signature + (failure.outsideContract ? " (outside the contract)" : "")
                     let isNew = shared.withLock { $0.signatures.insert(key).inserted }
@@ -279,8 +356,10 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     var shrinkDeadline = monotonicSeconds() + options.shrinkSeconds
                     if let seconds = options.seconds { shrinkDeadline = min(shrinkDeadline, start + seconds) }
                     let (shrunk, attempts) = shrink(source.choices, budget: options.shrinkBudget) { candidate in
-                        guard monotonicSeconds() < shrinkDeadline,
-                            let again = reproduce(
+                        guard monotonicSeconds() < shrinkDeadline else { return nil }
+                        watcher?.input(worker: worker, index: index, choices: candidate, size: size)
+                        watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
+                        guard let again = reproduce(
                                 candidate, size: size, property: property, subject: subject, elements: options.elements),
                             again.failure.signature == failure.signature,
                             again.failure.outsideContract == failure.outsideContract
@@ -288,9 +367,13 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                         return again.consumed
                     }
                     // Nothing shrunk: the original failure stands (no extra call of a slow engine).
+                    watcher?.input(worker: worker, index: index, choices: shrunk, size: size)
+                    watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
                     let final =
                         shrunk == source.choices
                         ? nil : reproduce(shrunk, size: size, property: property, subject: subject, elements: options.elements)
+                    // The input's other checks run on the input itself again.
+                    watcher?.input(worker: worker, index: index, choices: source.choices, size: size)
                     let found = FuzzFailure(
                         property: property, subject: subject.name, failure: final?.failure ?? failure,
                         input: final?.input ?? input, choices: shrunk, size: size, seed: seed,
@@ -301,6 +384,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
             }
             let large = options.isLarge(index)
             let items = input.old.count + input.new.count
+            watcher?.finished(worker: worker, input: input, large: large, checks: checks)
             let report: FuzzProgress? = shared.withLock { state in
                 state.checks += checks
                 state.byKind[input.elements, default: 0] += 1

@@ -149,7 +149,7 @@ public struct FuzzSubject: Sendable {
     /// Whether `input` is outside what the subject promises for `property`: it repeats an
     /// identifier (an item's, or for `staged-valid` on a pairing subject a section's) and the
     /// subject does not promise ``EnginePromises/supportsDuplicates``.
-    func isOutsideContract(_ input: FuzzCase, for property: Property) -> Bool {
+    package func isOutsideContract(_ input: FuzzCase, for property: Property) -> Bool {
         guard !promises.supportsDuplicates else { return false }
         if !input.hasUniqueIdentifiers { return true }
         guard property == .stagedValid, isPairing else { return false }
