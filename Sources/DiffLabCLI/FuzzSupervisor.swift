@@ -170,7 +170,12 @@ struct FuzzSupervisor {
         var source = DataSource(replaying: choices)
         let input = FuzzCase.generator(maxSize: size, elements: options.elements).generate(&source)
         let check = (options.subjects[subject], options.properties[property])
-        guard let pid = try? fork({ _exit(check.1.check(input, check.0) == nil ? 0 : 1) }) else {
+        // The replay's own trap message and stack trace would repeat once per candidate: silenced.
+        guard let pid = try? fork({
+            let null = open("/dev/null", O_WRONLY)
+            if null >= 0 { dup2(null, 2) }
+            _exit(check.1.check(input, check.0) == nil ? 0 : 1)
+        }) else {
             return (.failed, input, source.choices)
         }
         let deadline = monotonicNow() + seconds
@@ -226,7 +231,7 @@ struct FuzzSupervisor {
             var deadline = monotonicNow() + options.shrinkSeconds
             if let seconds = options.seconds { deadline = min(deadline, monotonicNow() + max(0, seconds - secondsToFind)) }
             // A hang is judged with a shorter limit while shrinking: candidates are smaller.
-            let limit = ending.isHang ? max(1, checkSeconds / 5) : checkSeconds
+            let limit = ending.isHang ? min(checkSeconds, max(0.2, checkSeconds / 5)) : checkSeconds
             shrunk = shrink(chosen.choices, budget: options.shrinkBudget) { candidate in
                 guard monotonicNow() < deadline else { return nil }
                 let again = replay(candidate, size: chosen.size, subject: chosen.subject, property: chosen.property, seconds: limit)
@@ -361,8 +366,9 @@ final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
     private let supervisor = getpid()
     private static let kinds = FuzzElementKind.allCases
     private static let header = 12 + kinds.count
-    /// The most choices a slot keeps (an input of a few thousand items uses tens of thousands).
-    static let choiceCapacity = 1 << 20
+    /// The most choices a slot keeps: more than a generated input can have (``DataSource`` draws at
+    /// most 100,000).
+    static let choiceCapacity = 1 << 17
     private static var words: Int { header + choiceCapacity }
 
     /// Maps the shared memory for `workers` slots (pages are only touched as they are used).
@@ -414,7 +420,7 @@ final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
         s[10] = max(s[10], UInt64(input.old.count + input.new.count))
         if let kind = Self.kinds.firstIndex(of: input.elements) { s[12 + kind] &+= 1 }
         // Orphaned (the supervisor was killed outright): nobody reads the findings; stop.
-        if getppid() != supervisor { _exit(9) }
+        if getpid() != supervisor && getppid() != supervisor { _exit(9) }
     }
 
     /// A check in progress when the campaign process died or hung.

@@ -121,7 +121,7 @@ let catalogue: [HostileCase] = {
     let numericFlags: [([String], String, Bool, Int32)] = [
         (["fuzz"], "--seconds", true, 64), (["fuzz"], "--cases", true, 64), (["fuzz"], "--max-size", true, 64),
         (["fuzz"], "--workers", true, 64), (["fuzz"], "--seed", false, 64), (["fuzz"], "--large-size", false, 64),
-        (["fuzz"], "--large-every", true, 64),
+        (["fuzz"], "--large-every", true, 64), (["fuzz"], "--check-seconds", true, 64),
         (tinyBench.filter { $0 != "--sizes" && $0 != "100" }, "--sizes", true, 64), (tinyBench, "--budget", true, 64),
         (tinyBench, "--seed", false, 64),
         (["policy", "--sizes", "100", "--policies", "main"], "--interval", true, 64),

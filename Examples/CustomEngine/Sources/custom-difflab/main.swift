@@ -3,4 +3,6 @@
 import CustomEngine
 import DiffLab
 
-DiffLabRunner.main(engines: [RegisteredEngine(OccurrenceEngine()), RegisteredEngine(IGListKitBatchEngine())])
+DiffLabRunner.main(engines: [
+    RegisteredEngine(OccurrenceEngine()), RegisteredEngine(IGListKitBatchEngine()), RegisteredEngine(FragileEngine()),
+])

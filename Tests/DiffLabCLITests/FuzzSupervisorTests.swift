@@ -1,0 +1,65 @@
+@testable import DiffLabCLI
+import DiffLabFuzz
+import Testing
+
+/// The shared-memory slots through which a campaign process tells `difflab fuzz`'s supervisor
+/// what it is checking. (The forking itself is exercised by the real binary: Scripts/example-test
+/// fuzzes an engine that traps and one that hangs, and the mutation tool's crash kills.)
+@Suite("difflab fuzz: crash isolation slots")
+struct FuzzSupervisorTests {
+    func someInput(_ size: Int) -> (FuzzCase, [UInt64]) {
+        var source = DataSource(seed: 7)
+        let input = FuzzCase.generator(maxSize: size).generate(&source)
+        return (input, source.choices)
+    }
+
+    @Test func aCheckInProgressIsNamedWithItsInputAndFinishedOnesAreCounted() throws {
+        let slots = try FuzzSlots(workers: 2)
+        slots.reset()
+        #expect(slots.activeChecks().isEmpty)
+        let (input, choices) = someInput(6)
+        slots.input(worker: 1, index: 41, choices: choices, size: 6)
+        #expect(slots.activeChecks().isEmpty, "an input alone is no check in progress")
+        slots.check(worker: 1, subject: 2, property: 5)
+        let active = try #require(slots.activeChecks().first)
+        #expect(slots.activeChecks().count == 1)
+        #expect(active == FuzzSlots.ActiveCheck(worker: 1, index: 41, subject: 2, property: 5, size: 6, choices: choices))
+        // The recorded choices decode to the same input.
+        var source = DataSource(replaying: active.choices)
+        #expect(FuzzCase.generator(maxSize: active.size).generate(&source) == input)
+        slots.finished(worker: 1, input: input, large: true, checks: 28)
+        #expect(slots.activeChecks().isEmpty)
+        slots.input(worker: 0, index: 42, choices: choices, size: 6)
+        slots.check(worker: 0, subject: 0, property: 0)
+        slots.finished(worker: 0, input: input, large: false, checks: 3)
+        let counts = slots.counts()
+        #expect(counts.inputs == 2)
+        #expect(counts.checks == 31)
+        #expect(counts.large == 1)
+        #expect(counts.largest == input.old.count + input.new.count)
+        #expect(counts.byKind[input.elements] == 2)
+        slots.reset()
+        #expect(slots.counts().inputs == 0)
+    }
+
+    @Test func theLongestRunningCheckIsTheWorkersAndAResetSlotIsNotRunning() throws {
+        let slots = try FuzzSlots(workers: 3)
+        slots.reset()
+        #expect(slots.longestRunningCheck().seconds == 0)
+        let (_, choices) = someInput(3)
+        slots.input(worker: 2, index: 0, choices: choices, size: 3)
+        slots.check(worker: 2, subject: 0, property: 1)
+        let longest = slots.longestRunningCheck()
+        #expect(longest.worker == 2)
+        #expect(longest.seconds >= 0 && longest.seconds < 3_600)
+    }
+
+    @Test func choicesPastTheCapacityAreNotKeptAndTheCheckIsNotOffered() throws {
+        let slots = try FuzzSlots(workers: 1)
+        slots.reset()
+        let many = [UInt64](repeating: 1, count: FuzzSlots.choiceCapacity + 1)
+        slots.input(worker: 0, index: 3, choices: many, size: 10)
+        slots.check(worker: 0, subject: 0, property: 0)
+        #expect(slots.activeChecks().isEmpty)
+    }
+}
