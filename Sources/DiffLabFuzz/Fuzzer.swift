@@ -154,7 +154,9 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     public var failure: PropertyFailure
     /// The shrunk input.
     public var input: FuzzCase
-    /// The shrunk choice sequence and the size it decodes at.
+    /// The choice sequence the first shrinking stage left, and the size it decodes at. The
+    /// second stage (``shrinkStructurally(_:budget:stillFails:)``) may have shrunk ``input``
+    /// further; ``input`` is what replays.
     public var choices: [UInt64]
     /// The list size the input was generated at.
     public var size: Int
@@ -372,13 +374,24 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     let final =
                         shrunk == source.choices
                         ? nil : reproduce(shrunk, size: size, property: property, subject: subject, elements: options.elements)
+                    // Then the input itself: items removed with the indices that name them renumbered.
+                    var shrunkInput = final?.input ?? input
+                    var shrunkFailure = final?.failure ?? failure
+                    let structural = shrinkStructurally(shrunkInput, budget: max(0, options.shrinkBudget - attempts)) { candidate in
+                        guard monotonicSeconds() < shrinkDeadline, let again = property.check(candidate, subject) else { return false }
+                        return again.signature == failure.signature && again.outsideContract == failure.outsideContract
+                    }
+                    if structural.input != shrunkInput, let again = property.check(structural.input, subject) {
+                        shrunkInput = structural.input
+                        shrunkFailure = again
+                    }
                     // The input's other checks run on the input itself again.
                     watcher?.input(worker: worker, index: index, choices: source.choices, size: size)
                     let found = FuzzFailure(
-                        property: property, subject: subject.name, failure: final?.failure ?? failure,
-                        input: final?.input ?? input, choices: shrunk, size: size, seed: seed,
+                        property: property, subject: subject.name, failure: shrunkFailure,
+                        input: shrunkInput, choices: shrunk, size: size, seed: seed,
                         originalItems: input.old.count + input.new.count, inputsToFind: index + 1,
-                        shrinkAttempts: attempts, secondsToFind: foundAt)
+                        shrinkAttempts: attempts + structural.attempts, secondsToFind: foundAt)
                     shared.withLock { $0.failures.append(found) }
                 }
             }
