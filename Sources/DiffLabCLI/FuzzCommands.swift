@@ -54,7 +54,9 @@ enum FuzzCommand {
         An engine that traps, crashes or hangs does not end the run: the campaign runs in a child
         process; the check that crashed or hung it is replayed on its own, shrunk (one process per
         candidate), and reported as <property>/<engine>/crashed-<SIGNAL> or .../hung, and the run
-        goes on from the next input without that engine × property.
+        goes on from the next input without that engine × property. (With --engine-command the run
+        stays in one process: the engine's process is this process's child, and its crashes are
+        reported as engine-failed/<engine>/crashed.)
 
         A "case" is one property checked on one engine for one generated input; the summary also
         gives the number of inputs. Progress goes to standard error: a line rewritten in place on
@@ -144,9 +146,10 @@ enum FuzzCommand {
             }
         }
         // The executable isolates crashes in a child process; an in-process caller (the tests)
-        // cannot fork safely and fuzzes in-process.
+        // cannot fork safely, and an engine process started here cannot be spoken to from a
+        // forked child (its own crashes are isolated in its process anyway): both fuzz in-process.
         let outcome =
-            Cleanup.isSignalHandlingInstalled
+            Cleanup.isSignalHandlingInstalled && !ProcessEngine.anyStarted
             ? try FuzzSupervisor(options: options, checkSeconds: checkSeconds).run(progress: showProgress)
             : FuzzSupervisor.Outcome(report: runFuzzer(options, progress: showProgress), crashes: [])
         let report = outcome.report

@@ -40,6 +40,11 @@ public struct ProcessEngine: ChangesetEngine {
     public static let protocolVersion = EngineWire.version
     /// The default time limit for one answer, in seconds.
     public static let defaultRequestTimeout = 10.0
+    /// Whether this process has started an engine process: its pipes and its process id belong
+    /// to this process, so a forked child cannot talk to it (`difflab fuzz` then fuzzes
+    /// in-process; the engine's own crashes are already isolated in its process).
+    static var anyStarted: Bool { started.withLock { $0 } }
+    private static let started = Locked(false)
     /// The default time limit for starting and saying `hello`, in seconds.
     public static let defaultStartTimeout = 10.0
     /// The allowed time limits, in seconds.
@@ -95,6 +100,7 @@ public struct ProcessEngine: ChangesetEngine {
         }
         let process = EngineProcess(
             command: command, requestTimeout: requestTimeout, startTimeout: startTimeout, maxAnswerBytes: maxAnswerBytes)
+        Self.started.withLock { $0 = true }
         let hello = try process.start()
         self.process = process
         self.command = command

@@ -251,6 +251,11 @@ let catalogue: [HostileCase] = {
         message: "timed-out")
     add(engine + ["bench", "--engines", "hostile", "--profiles", "reverse", "--sizes", "100", "--kinds", "int", "--allocators", "system",
         "--budget", "0.01", "--out", "@engine-bench.json"], [0], output: "hostile")
+    // An honest engine passes: `fuzz` stays in one process with an engine process of its own (a
+    // forked campaign once took the engine for dead at its first request: "exited with status 0
+    // after its hello").
+    add(["--engine-command", "python3 \(repositoryRoot)/Examples/difflib-engine/difflib_engine.py", "fuzz", "--engines", "difflib",
+        "--cases", "30", "--corpus", "@engine-corpus"], [0], output: "0 failures")
 
     add(["diff", "@nfc.json", "@nfd.json"], [0], output: #""inserts":[0],"deletes":[0]"#)
     // The gate reads the repository's thresholds file, so each gate case fails for its own reason.
