@@ -29,8 +29,9 @@ import Darwin
 ///   no longer checks that subject × property.
 ///
 /// Forking is safe here because this process runs nothing but the supervision (no fuzzing
-/// threads of its own) and each child only runs Swift code and ends with `_exit`. In-process
-/// callers (the tests) call ``runFuzzer(_:progress:)`` directly.
+/// threads of its own) and each child only runs Swift code and ends with `exit` (its exit
+/// handlers are the parent's, and write nothing but an instrumented build's coverage profile).
+/// In-process callers (the tests) call ``runFuzzer(_:progress:)`` directly.
 struct FuzzSupervisor {
     /// The options of the whole campaign.
     var options: FuzzOptions
@@ -100,7 +101,10 @@ struct FuzzSupervisor {
                             seconds: offset + p.seconds, size: p.size))
                 }
                 let records = JSONValue.array(report.failures.map(Self.record))
-                _exit(writeFile(reportPath, Array(records.serialized().utf8)) ? 0 : 3)
+                // `exit`, not `_exit`: an instrumented build (Scripts/fuzz-coverage) writes this
+                // process's coverage profile from an exit handler. Nothing else is buffered: the
+                // console writes straight to its descriptors.
+                exit(writeFile(reportPath, Array(records.serialized().utf8)) ? 0 : 3)
             }
             let ending = watch(pid, slots)
             totals.add(slots.counts())
@@ -174,7 +178,7 @@ struct FuzzSupervisor {
         guard let pid = try? fork({
             let null = open("/dev/null", O_WRONLY)
             if null >= 0 { dup2(null, 2) }
-            _exit(check.1.check(input, check.0) == nil ? 0 : 1)
+            exit(check.1.check(input, check.0) == nil ? 0 : 1)
         }) else {
             return (.failed, input, source.choices)
         }
@@ -309,7 +313,7 @@ struct FuzzSupervisor {
     }
 }
 
-/// Forks a child that runs `body` (which must end with `_exit`), registered with ``Cleanup`` like
+/// Forks a child that runs `body` (which must end the process), registered with ``Cleanup`` like
 /// every child, so an interruption stops it. The child unblocks the signals this process blocks
 /// for its cleanup thread. (A campaign process also ends itself when this process is gone: see
 /// ``FuzzSlots/finished(worker:input:large:checks:)``.)
