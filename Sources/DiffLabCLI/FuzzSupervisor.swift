@@ -45,7 +45,8 @@ struct FuzzSupervisor {
         case passed
         case failed
         case crashed(Int32)
-        /// A check of worker `worker` ran past the limit (or, for a replay, `worker` is 0).
+        /// A check of worker `worker` ran past the limit (for a replay, `worker` is 0; for a
+        /// process that stopped making progress outside any check, -1).
         case hung(worker: Int)
 
         var isHang: Bool { if case .hung = self { true } else { false } }
@@ -89,29 +90,30 @@ struct FuzzSupervisor {
             if round.skipping.count >= options.subjects.count * options.properties.count { break }
             slots.reset()
             rounds += 1
-            let reportPath = folder + "/round-\(rounds).json"
+            let findingsPath = folder + "/round-\(rounds).jsonl"
             let base = (checks: totals.checks, failures: failures.count)
             let pid = try fork {
                 var child = round
+                guard slots.openFindings(findingsPath) else { endChild(3) }
                 child.watcher = slots
-                let report = runFuzzer(child) { p in
+                _ = runFuzzer(child) { p in
                     progress(
                         FuzzProgress(
                             inputs: p.inputs, checks: base.checks + p.checks, failures: base.failures + p.failures,
                             seconds: offset + p.seconds, size: p.size))
                 }
-                let records = JSONValue.array(report.failures.map(Self.record))
-                endChild(writeFile(reportPath, Array(records.serialized().utf8)) ? 0 : 3)
+                endChild(0)
             }
             let ending = watch(pid, slots)
             totals.add(slots.counts())
             func adopt(_ failure: FuzzFailure) {
-                let key = failure.signature + (failure.outsideContract ? " (outside the contract)" : "")
-                if keys.insert(key).inserted { failures.append(failure) }
+                if keys.insert(failure.key).inserted { failures.append(failure) }
+                round.known.insert(failure.key)
             }
+            // What the process found before it ended, however it ended.
+            for failure in try Self.readFindings(findingsPath, secondsOffset: offset) { adopt(failure) }
             switch ending {
             case .passed:
-                for failure in try readRecords(reportPath, secondsOffset: offset) { adopt(failure) }
                 done = true
             case .failed:
                 throw CommandError(.failure, "fuzz: the fuzzing process could not report its findings")
@@ -126,7 +128,13 @@ struct FuzzSupervisor {
                 }
                 round.firstInput = next + 1
                 guard let found = culprit(active, ending: ending, secondsToFind: monotonicNow() - start) else {
-                    stall(active[0])
+                    if let failure = failureWhileShrinking(
+                        active[0], path: folder + "/failure-\(rounds).json", secondsToFind: monotonicNow() - start)
+                    {
+                        adopt(failure)
+                    } else {
+                        stall(active[0])
+                    }
                     continue
                 }
                 adopt(found.failure)
@@ -143,13 +151,25 @@ struct FuzzSupervisor {
     /// Waits for the campaign process `pid`: `.passed` when it exits 0, `.failed` for another
     /// status, `.crashed` when a signal ends it, `.hung` (after stopping it) when one of its checks
     /// runs past ``checkSeconds``.
+    ///
+    /// A process that makes no progress at all (no check starts or ends) for ``checkSeconds``
+    /// while no check runs is stopped too, as `.hung(worker: -1)`: it hung outside any check, in
+    /// DiffLab's own code, and must not wedge the run.
     private func watch(_ pid: pid_t, _ slots: FuzzSlots) -> Ending {
+        var progress = slots.progressMark()
+        var progressed = monotonicNow()
         while !processHasEnded(pid) {
             let (worker, seconds) = slots.longestRunningCheck()
-            if seconds > checkSeconds {
+            let mark = slots.progressMark()
+            if mark != progress {
+                progress = mark
+                progressed = monotonicNow()
+            }
+            let idle = seconds == 0 && monotonicNow() - progressed > checkSeconds
+            if seconds > checkSeconds || idle {
                 kill(pid, SIGKILL)
                 _ = waitProcessStatus(pid)
-                return .hung(worker: worker)
+                return .hung(worker: idle ? -1 : worker)
             }
             usleep(20_000)
         }
@@ -165,8 +185,10 @@ struct FuzzSupervisor {
 
     /// Replays `choices` at `size` for one subject × property in a forked process: how it ended,
     /// and the input and consumed choices (decoded here; decoding runs no engine).
+    ///
+    /// With `report`, a replay that fails writes its ``PropertyFailure`` there as JSON.
     private func replay(
-        _ choices: [UInt64], size: Int, subject: Int, property: Int, seconds: Double
+        _ choices: [UInt64], size: Int, subject: Int, property: Int, seconds: Double, report: String? = nil
     ) -> (ending: Ending, input: FuzzCase, consumed: [UInt64]) {
         var source = DataSource(replaying: choices)
         let input = FuzzCase.generator(maxSize: size, elements: options.elements).generate(&source)
@@ -175,7 +197,16 @@ struct FuzzSupervisor {
         guard let pid = try? fork({
             let null = open("/dev/null", O_WRONLY)
             if null >= 0 { dup2(null, 2) }
-            endChild(check.1.check(input, check.0) == nil ? 0 : 1)
+            guard let failure = check.1.check(input, check.0) else { endChild(0) }
+            if let report {
+                let json = JSONValue.object(
+                    JSONObject([
+                        ("signature", .string(failure.signature)), ("message", .string(failure.message)),
+                        ("outsideContract", .bool(failure.outsideContract)),
+                    ]))
+                _ = writeFile(report, Array(json.serialized().utf8))
+            }
+            endChild(1)
         }) else {
             return (.failed, input, source.choices)
         }
@@ -189,6 +220,29 @@ struct FuzzSupervisor {
             usleep(200)
         }
         return (ending(waitProcessStatus(pid)), input, source.choices)
+    }
+
+    /// The failure a campaign process was shrinking when one of the shrinker's candidates (a list
+    /// cut from the input, which the slot cannot name) ran past the limit: the slot's input, which
+    /// fails rather than hangs when replayed, reported as the shrinker left it, saying so. `nil`
+    /// when the input does not fail on its own (the machine stalled).
+    /// `path`: a new file in the run's private folder for the replay's report.
+    private func failureWhileShrinking(_ check: FuzzSlots.ActiveCheck, path: String, secondsToFind: Double) -> FuzzFailure? {
+        defer { unlink(path) }
+        let replayed = replay(check.choices, size: check.size, subject: check.subject, property: check.property, seconds: checkSeconds, report: path)
+        guard replayed.ending == .failed, let bytes = try? readInputFile(path), let json = try? JSONValue.parse(bytes: bytes),
+            let signature = json["signature"]?.stringValue, let message = json["message"]?.stringValue,
+            let outside = json["outsideContract"]?.boolValue
+        else { return nil }
+        let failure = PropertyFailure(
+            signature: signature,
+            message: message + " (shrinking stopped here: one of the shrinker's smaller candidates ran past --check-seconds \(formatBound(checkSeconds)))",
+            outsideContract: outside)
+        return FuzzFailure(
+            property: options.properties[check.property], subject: options.subjects[check.subject].name, failure: failure,
+            input: replayed.input, choices: check.choices, size: check.size, seed: options.seed(ofInput: check.index),
+            originalItems: replayed.input.old.count + replayed.input.new.count, inputsToFind: check.index + 1, shrinkAttempts: 0,
+            secondsToFind: secondsToFind)
     }
 
     /// Says on standard error that a check ran past the limit but not when replayed: the machine
@@ -270,7 +324,7 @@ struct FuzzSupervisor {
 
     /// One failure as the campaign process hands it over: its regression record and the run's
     /// figures about it.
-    private static func record(_ failure: FuzzFailure) -> JSONValue {
+    static func record(_ failure: FuzzFailure) -> JSONValue {
         .object(
             JSONObject([
                 ("regression", failure.regression.json), ("originalItems", .integer(failure.originalItems)),
@@ -279,15 +333,19 @@ struct FuzzSupervisor {
             ]))
     }
 
-    /// The failures a campaign process wrote to `path`, their times moved by `secondsOffset`.
-    private func readRecords(_ path: String, secondsOffset: Double) throws(CommandError) -> [FuzzFailure] {
+    /// The failures a campaign process wrote to `path`, one record per line, their times moved by
+    /// `secondsOffset`. A last line without its newline is a record the process was writing when
+    /// it died: left out (its failure is not known, so the next process may find it again).
+    static func readFindings(_ path: String, secondsOffset: Double) throws(CommandError) -> [FuzzFailure] {
         func broken(_ why: String) -> CommandError {
             CommandError(.failure, "fuzz: the fuzzing process's findings (\(path)) are unreadable: \(why)")
         }
+        guard access(path, F_OK) == 0 else { return [] }
         let bytes = try readInputFile(path)
-        let value: JSONValue
-        do { value = try JSONValue.parse(bytes: bytes) } catch { throw broken("\(error)") }
-        guard let records = value.arrayValue else { throw broken("not an array") }
+        var records: [JSONValue] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+            do { records.append(try JSONValue.parse(bytes: Array(line))) } catch { throw broken("\(error)") }
+        }
         var failures: [FuzzFailure] = []
         for record in records {
             guard let json = record["regression"], let originalItems = record["originalItems"]?.intValue,
@@ -392,7 +450,29 @@ final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
         base = memory.bindMemory(to: UInt64.self, capacity: workers * Self.words)
     }
 
+    /// Where a campaign process writes each failure it finds, one JSON record per line (see
+    /// ``FuzzSupervisor/record(_:)``); -1 until ``openFindings(_:)``.
+    private var findings: Int32 = -1
+    private let findingsLock = Locked(())
+
     deinit { munmap(base, workers * Self.words * 8) }
+
+    /// In the campaign process: creates the findings file at `path` (a new file in the run's
+    /// private folder); `false` when it cannot, or when a findings file is open already (that one
+    /// stays).
+    func openFindings(_ path: String) -> Bool {
+        guard findings < 0 else { return false }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        findings = descriptor
+        return true
+    }
+
+    func found(worker: Int, failure: FuzzFailure) {
+        guard findings >= 0 else { return }
+        let line = Array((FuzzSupervisor.record(failure).serialized() + "\n").utf8)
+        findingsLock.withLock { _ in _ = writeAll(findings, line) }
+    }
 
     private func slot(_ worker: Int) -> UnsafeMutablePointer<UInt64> { base + worker * Self.words }
 
@@ -471,6 +551,12 @@ final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
             if seconds > longest.seconds { longest = (worker, seconds) }
         }
         return longest
+    }
+
+    /// A mark that changes whenever a worker starts a check or finishes an input (the sum of the
+    /// check start times and inputs done): the supervisor's sign of life from the process.
+    func progressMark() -> UInt64 {
+        (0..<workers).reduce(0) { $0 &+ slot($1)[5] &+ slot($1)[7] }
     }
 
     /// Inputs and checks counted by a campaign process.

@@ -61,6 +61,9 @@ public struct FuzzOptions: Sendable {
     /// Pairs not checked, as ``checkKey(subject:property:)``: the pairs that crashed or hung in an
     /// earlier process of the same campaign.
     package var skipping: Set<String> = []
+    /// Failures already found (their ``FuzzFailure/key``), by an earlier process of the same
+    /// campaign: not reported or shrunk again.
+    package var known: Set<String> = []
     /// Told what each worker is about to check, so that a supervising process can name (and
     /// replay) the check during which this process crashed or hung.
     package var watcher: (any FuzzWatcher)?
@@ -139,6 +142,9 @@ package protocol FuzzWatcher: Sendable {
     /// Worker `worker` is done with `input` (a periodic large list when `large`), after `checks`
     /// checks; it checks nothing until its next ``input(worker:index:choices:size:)``.
     func finished(worker: Int, input: FuzzCase, large: Bool, checks: Int)
+    /// Worker `worker` found and shrank `failure` (a new ``FuzzFailure/key``), so that a
+    /// supervisor keeps it even when this process dies later.
+    func found(worker: Int, failure: FuzzFailure)
 }
 
 /// A failure found by the fuzzer, shrunk: the counterexample, what failed, and how to replay it.
@@ -202,6 +208,9 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     public var outsideContract: Bool { failure.outsideContract }
     /// The saved form of the failure, naming its engine (``subject``).
     public var regression: RegressionCase { RegressionCase(self) }
+    /// What tells failures apart in a run's report: the signature, and whether the input was
+    /// outside the engine's contract.
+    package var key: String { PropertyFailure.key(signature: signature, outsideContract: outsideContract) }
     /// The regression file's text, as `difflab fuzz` saves it and `difflab replay` reads it.
     public var regressionJSON: String { regression.json.serialized(pretty: true) + "\n" }
 
@@ -310,13 +319,13 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
         var nextInput = 0
         var checks = 0
         var failures: [FuzzFailure] = []
-        var signatures: Set<String> = []
+        var signatures: Set<String>
         var lastReport = 0.0
         var byKind: [FuzzElementKind: Int] = [:]
         var large = 0
         var largest = 0
     }
-    let shared = Locked(Shared())
+    let shared = Locked(Shared(signatures: options.known))
     let start = monotonicSeconds()
     let workers = max(options.workers, 1)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
@@ -351,7 +360,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     checks += 1
                     watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
                     guard let failure = property.check(input, subject) else { continue }
-                    let key = failure.signature + (failure.outsideContract ? " (outside the contract)" : "")
+                    let key = PropertyFailure.key(signature: failure.signature, outsideContract: failure.outsideContract)
                     let isNew = shared.withLock { $0.signatures.insert(key).inserted }
                     guard isNew else { continue }
                     let foundAt = monotonicSeconds() - start
@@ -377,10 +386,15 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     // Then the input itself: items removed with the indices that name them renumbered.
                     var shrunkInput = final?.input ?? input
                     var shrunkFailure = final?.failure ?? failure
+                    // Each candidate is one check for the watcher (its clock restarts), under the
+                    // choices of the input it was cut from.
                     let structural = shrinkStructurally(shrunkInput, budget: max(0, options.shrinkBudget - attempts)) { candidate in
-                        guard monotonicSeconds() < shrinkDeadline, let again = property.check(candidate, subject) else { return false }
+                        guard monotonicSeconds() < shrinkDeadline else { return false }
+                        watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
+                        guard let again = property.check(candidate, subject) else { return false }
                         return again.signature == failure.signature && again.outsideContract == failure.outsideContract
                     }
+                    watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
                     if structural.input != shrunkInput, let again = property.check(structural.input, subject) {
                         shrunkInput = structural.input
                         shrunkFailure = again
@@ -393,6 +407,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                         originalItems: input.old.count + input.new.count, inputsToFind: index + 1,
                         shrinkAttempts: attempts + structural.attempts, secondsToFind: foundAt)
                     shared.withLock { $0.failures.append(found) }
+                    watcher?.found(worker: worker, failure: found)
                 }
             }
             let large = options.isLarge(index)

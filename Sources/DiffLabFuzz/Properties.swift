@@ -178,6 +178,12 @@ public struct PropertyFailure: Error, Sendable, Hashable, CustomStringConvertibl
         self.outsideContract = outsideContract
     }
 
+    /// What tells failures apart in a run: `signature`, marked when the input was outside the
+    /// engine's contract.
+    package static func key(signature: String, outsideContract: Bool) -> String {
+        signature + (outsideContract ? " (outside the contract)" : "")
+    }
+
     /// `signature: message`, and `(outside the engine's contract)` when it is.
     public var description: String {
         "\(signature): \(message)" + (outsideContract ? " (outside the engine's contract)" : "")
@@ -504,9 +510,11 @@ private struct PairingChecks {
             if let problem = stageProblem(stage.changes, from: previous, to: stage.data, "stage/", "stage \(k): ", fail) {
                 return problem
             }
+            // No section moves is the fewest for any pairing: nothing to work out.
             let moves = stage.changes.moveSections.count
-            let fewest = fewestMoves(
-                newToOld: impliedSectionPairing(stage.changes), oldCount: stage.changes.itemCountsBefore.count)
+            let fewest =
+                moves == 0
+                ? 0 : fewestMoves(newToOld: impliedSectionPairing(stage.changes), oldCount: stage.changes.itemCountsBefore.count)
             if moves > fewest {
                 return fail("section-moves-not-minimal", "stage \(k) moves \(moves) sections; the fewest for its pairing is \(fewest)")
             }

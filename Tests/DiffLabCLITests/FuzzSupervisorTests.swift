@@ -1,6 +1,12 @@
 @testable import DiffLabCLI
+import DiffLabCore
+import DiffLabEngines
 import DiffLabFuzz
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The shared-memory slots through which a campaign process tells `difflab fuzz`'s supervisor
 /// what it is checking. (The forking itself is exercised by the real binary: Scripts/example-test
@@ -61,5 +67,38 @@ struct FuzzSupervisorTests {
         slots.input(worker: 0, index: 3, choices: many, size: 10)
         slots.check(worker: 0, subject: 0, property: 0)
         #expect(slots.activeChecks().isEmpty)
+    }
+
+    @Test func failuresFoundBeforeTheProcessDiedAreReadAndAHalfWrittenRecordIsLeftOut() throws {
+        let folder = try Cleanup.shared.makeTemporaryDirectory("difflab-findings-test")
+        defer { Cleanup.shared.removeTemporaryDirectory(folder) }
+        let path = folder + "/round-1.jsonl"
+        #expect(try FuzzSupervisor.readFindings(path, secondsOffset: 0).isEmpty, "no file: nothing found")
+        let heckel = HeckelEngine()
+        let lostFlag = FuzzSubject(
+            name: "lost-flag", promises: EnginePromises(reference: .heckel),
+            matching: { old, new in
+                var matching = heckel.matching(from: old, to: new, comparison: .equality)
+                if let last = matching.updated.lastIndex(of: true) { matching.updated[last] = false }
+                return matching
+            })
+        var options = FuzzOptions(inputs: 2_000, seed: 5, subjects: [lostFlag], properties: [.differential], workers: 1)
+        options.stopAtFirstFailure = true
+        let failure = try #require(runFuzzer(options).failures.first)
+        let slots = try FuzzSlots(workers: 1)
+        #expect(slots.openFindings(path))
+        #expect(!slots.openFindings(path), "one findings file, kept")
+        #expect(!(try FuzzSlots(workers: 1)).openFindings(path), "the file is new or nothing")
+        slots.found(worker: 0, failure: failure)
+        // A record cut short when the process died.
+        let line = Array((FuzzSupervisor.record(failure).serialized() + "\n").utf8)
+        let descriptor = open(path, O_WRONLY | O_APPEND)
+        #expect(writeAll(descriptor, Array(line.prefix(line.count / 2))))
+        close(descriptor)
+        let read = try FuzzSupervisor.readFindings(path, secondsOffset: 2.5)
+        #expect(read.count == 1)
+        #expect(read.first?.key == failure.key)
+        #expect(read.first?.input == failure.input)
+        #expect(read.first?.secondsToFind == failure.secondsToFind + 2.5)
     }
 }
