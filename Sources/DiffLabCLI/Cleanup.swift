@@ -111,19 +111,33 @@ final class Cleanup: Sendable {
     /// in-process caller such as the tests.
     static var isSignalHandlingInstalled: Bool { installed.withLock { $0 } }
 
+    /// Whether the signal thread has done all its Swift work and is about to wait in `sigwait`.
+    private static let waiting = Locked(false)
+
     /// Blocks the interrupting signals and starts the thread that waits for them; see the type's
     /// documentation. Call once, first thing in `main`, before any other thread exists.
+    ///
+    /// Returns only once that thread is about to wait: `difflab fuzz` forks, and a fork copies
+    /// whatever locks another thread holds at that moment. A thread still starting up may hold
+    /// one of the Swift runtime's (its first array allocation instantiates type metadata under
+    /// the metadata cache's lock); the forked child would then block forever on its first use of
+    /// that lock. Waiting, the thread runs no Swift code until a signal comes.
     static func installSignalHandling() {
         installed.withLock { $0 = true }
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
         startThread { _ in
             var set = Cleanup.signalSet()
-            var signal: Int32 = 0
-            while sigwait(&set, &signal) != 0 {}
+            // A first call that returns at once binds the symbol (lazy binding runs in the
+            // dynamic loader), so after `waiting` the thread only blocks in the kernel.
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            var signal = sigtimedwait(&set, nil, &now)
+            Cleanup.waiting.withLock { $0 = true }
+            while signal <= 0 { signal = sigtimedwait(&set, nil, nil) }
             Cleanup.shared.interrupt(by: signal)
             return nil
         }
+        while !waiting.withLock({ $0 }) { usleep(50) }
     }
 
     /// For a worker process: ends this process (after cleaning up) when its parent dies, polling

@@ -46,7 +46,7 @@ struct FuzzSupervisor {
         case failed
         case crashed(Int32)
         /// A check of worker `worker` ran past the limit (for a replay, `worker` is 0; for a
-        /// process that stopped making progress outside any check, -1).
+        /// process that showed no progress outside any check, -1: see ``idleSeconds``).
         case hung(worker: Int)
 
         var isHang: Bool { if case .hung = self { true } else { false } }
@@ -65,8 +65,9 @@ struct FuzzSupervisor {
     /// Runs the campaign; see the type's documentation.
     ///
     /// - Throws: ``CommandError`` when no process can be started, the shared memory cannot be
-    ///   mapped, or the campaign process dies outside any check (a bug in DiffLab's generator or
-    ///   properties, not in an engine).
+    ///   mapped, or the campaign process dies by a signal outside any check (a bug in DiffLab's
+    ///   generator or properties, not in an engine). A process that shows no progress outside any
+    ///   check for ``idleSeconds`` is stopped, said so on standard error, and the run goes on.
     func run(progress: @escaping @Sendable (FuzzProgress) -> Void) throws(CommandError) -> Outcome {
         let workers = max(options.workers, 1)
         let slots = try FuzzSlots(workers: workers)
@@ -92,7 +93,7 @@ struct FuzzSupervisor {
             rounds += 1
             let findingsPath = folder + "/round-\(rounds).jsonl"
             let base = (checks: totals.checks, failures: failures.count)
-            let pid = try fork {
+            let pid = try forkChild {
                 var child = round
                 guard slots.openFindings(findingsPath) else { endChild(3) }
                 child.watcher = slots
@@ -110,8 +111,9 @@ struct FuzzSupervisor {
                 if keys.insert(failure.key).inserted { failures.append(failure) }
                 round.known.insert(failure.key)
             }
-            // What the process found before it ended, however it ended.
-            for failure in try Self.readFindings(findingsPath, secondsOffset: offset) { adopt(failure) }
+            // What the process found before it ended, however it ended: for each failure its
+            // last record (one is written when it is found, another when it is shrunk).
+            for failure in Self.latestRecords(try Self.readFindings(findingsPath, secondsOffset: offset)) { adopt(failure) }
             switch ending {
             case .passed:
                 done = true
@@ -121,6 +123,11 @@ struct FuzzSupervisor {
                 var active = slots.activeChecks()
                 let next = active.map(\.index).max() ?? 0
                 if case let .hung(worker) = ending { active = active.filter { $0.worker == worker } }
+                if case .hung(worker: -1) = ending {
+                    idle(from: slots.lastInputIndex() + 1)
+                    round.firstInput = slots.lastInputIndex() + 1
+                    continue
+                }
                 guard !active.isEmpty else {
                     throw CommandError(
                         .failure,
@@ -128,13 +135,7 @@ struct FuzzSupervisor {
                 }
                 round.firstInput = next + 1
                 guard let found = culprit(active, ending: ending, secondsToFind: monotonicNow() - start) else {
-                    if let failure = failureWhileShrinking(
-                        active[0], path: folder + "/failure-\(rounds).json", secondsToFind: monotonicNow() - start)
-                    {
-                        adopt(failure)
-                    } else {
-                        stall(active[0])
-                    }
+                    stall(active[0])
                     continue
                 }
                 adopt(found.failure)
@@ -152,29 +153,40 @@ struct FuzzSupervisor {
     /// status, `.crashed` when a signal ends it, `.hung` (after stopping it) when one of its checks
     /// runs past ``checkSeconds``.
     ///
-    /// A process that makes no progress at all (no check starts or ends) for ``checkSeconds``
-    /// while no check runs is stopped too, as `.hung(worker: -1)`: it hung outside any check, in
-    /// DiffLab's own code, and must not wedge the run.
+    /// A process that shows no sign of life (no input starts or ends, no check starts or ends:
+    /// ``FuzzSlots/progressMark()``) while no check runs, for ``idleSeconds``, is stopped too,
+    /// as `.hung(worker: -1)`: it hung outside any check, in DiffLab's own code, and must not
+    /// wedge the run. Only time seen between two polls of this loop counts, each poll at most
+    /// 0.1 s, so a stopped or suspended run (Ctrl-Z) is not taken for an idle one.
     private func watch(_ pid: pid_t, _ slots: FuzzSlots) -> Ending {
-        var progress = slots.progressMark()
-        var progressed = monotonicNow()
+        var mark = slots.progressMark()
+        var idle = 0.0
+        var polled = monotonicNow()
         while !processHasEnded(pid) {
             let (worker, seconds) = slots.longestRunningCheck()
-            let mark = slots.progressMark()
-            if mark != progress {
-                progress = mark
-                progressed = monotonicNow()
+            let now = monotonicNow()
+            let latest = slots.progressMark()
+            if latest != mark || seconds > 0 {
+                mark = latest
+                idle = 0
+            } else {
+                idle += min(now - polled, 0.1)
             }
-            let idle = seconds == 0 && monotonicNow() - progressed > checkSeconds
-            if seconds > checkSeconds || idle {
+            polled = now
+            if seconds > checkSeconds || idle > idleSeconds {
                 kill(pid, SIGKILL)
                 _ = waitProcessStatus(pid)
-                return .hung(worker: idle ? -1 : worker)
+                return .hung(worker: seconds > checkSeconds ? worker : -1)
             }
             usleep(20_000)
         }
         return ending(waitProcessStatus(pid))
     }
+
+    /// How long a campaign process may show no sign of life outside any check before it is
+    /// taken as hung: six times ``checkSeconds``, at least 60 s (drawing one input, the only
+    /// work outside a check, takes milliseconds even for the largest lists).
+    var idleSeconds: Double { max(60, 6 * checkSeconds) }
 
     /// A replayed check's ending from its raw wait status.
     private func ending(_ status: Int32) -> Ending {
@@ -185,28 +197,17 @@ struct FuzzSupervisor {
 
     /// Replays `choices` at `size` for one subject × property in a forked process: how it ended,
     /// and the input and consumed choices (decoded here; decoding runs no engine).
-    ///
-    /// With `report`, a replay that fails writes its ``PropertyFailure`` there as JSON.
     private func replay(
-        _ choices: [UInt64], size: Int, subject: Int, property: Int, seconds: Double, report: String? = nil
+        _ choices: [UInt64], size: Int, subject: Int, property: Int, seconds: Double
     ) -> (ending: Ending, input: FuzzCase, consumed: [UInt64]) {
         var source = DataSource(replaying: choices)
         let input = FuzzCase.generator(maxSize: size, elements: options.elements).generate(&source)
         let check = (options.subjects[subject], options.properties[property])
         // The replay's own trap message and stack trace would repeat once per candidate: silenced.
-        guard let pid = try? fork({
+        guard let pid = try? forkChild({
             let null = open("/dev/null", O_WRONLY)
             if null >= 0 { dup2(null, 2) }
-            guard let failure = check.1.check(input, check.0) else { endChild(0) }
-            if let report {
-                let json = JSONValue.object(
-                    JSONObject([
-                        ("signature", .string(failure.signature)), ("message", .string(failure.message)),
-                        ("outsideContract", .bool(failure.outsideContract)),
-                    ]))
-                _ = writeFile(report, Array(json.serialized().utf8))
-            }
-            endChild(1)
+            endChild(check.1.check(input, check.0) == nil ? 0 : 1)
         }) else {
             return (.failed, input, source.choices)
         }
@@ -222,27 +223,14 @@ struct FuzzSupervisor {
         return (ending(waitProcessStatus(pid)), input, source.choices)
     }
 
-    /// The failure a campaign process was shrinking when one of the shrinker's candidates (a list
-    /// cut from the input, which the slot cannot name) ran past the limit: the slot's input, which
-    /// fails rather than hangs when replayed, reported as the shrinker left it, saying so. `nil`
-    /// when the input does not fail on its own (the machine stalled).
-    /// `path`: a new file in the run's private folder for the replay's report.
-    private func failureWhileShrinking(_ check: FuzzSlots.ActiveCheck, path: String, secondsToFind: Double) -> FuzzFailure? {
-        defer { unlink(path) }
-        let replayed = replay(check.choices, size: check.size, subject: check.subject, property: check.property, seconds: checkSeconds, report: path)
-        guard replayed.ending == .failed, let bytes = try? readInputFile(path), let json = try? JSONValue.parse(bytes: bytes),
-            let signature = json["signature"]?.stringValue, let message = json["message"]?.stringValue,
-            let outside = json["outsideContract"]?.boolValue
-        else { return nil }
-        let failure = PropertyFailure(
-            signature: signature,
-            message: message + " (shrinking stopped here: one of the shrinker's smaller candidates ran past --check-seconds \(formatBound(checkSeconds)))",
-            outsideContract: outside)
-        return FuzzFailure(
-            property: options.properties[check.property], subject: options.subjects[check.subject].name, failure: failure,
-            input: replayed.input, choices: check.choices, size: check.size, seed: options.seed(ofInput: check.index),
-            originalItems: replayed.input.old.count + replayed.input.new.count, inputsToFind: check.index + 1, shrinkAttempts: 0,
-            secondsToFind: secondsToFind)
+    /// Says on standard error that the campaign process showed no sign of life outside any
+    /// check for ``idleSeconds`` and was stopped; the run goes on from input `next`.
+    private func idle(from next: Int) {
+        _ = writeAll(
+            2,
+            Array(
+                "fuzz: the fuzzing process showed no progress outside any check for \(formatBound(idleSeconds)) s and was stopped (a stall of the machine or a hang in DiffLab itself, not in an engine); going on from input \(next + 1)\n"
+                    .utf8))
     }
 
     /// Says on standard error that a check ran past the limit but not when replayed: the machine
@@ -333,6 +321,22 @@ struct FuzzSupervisor {
             ]))
     }
 
+    /// The last of `records` for each failure (``FuzzFailure/key``), in the order the failures
+    /// were first found.
+    static func latestRecords(_ records: [FuzzFailure]) -> [FuzzFailure] {
+        var latest: [String: Int] = [:]
+        var kept: [FuzzFailure] = []
+        for record in records {
+            if let at = latest[record.key] {
+                kept[at] = record
+            } else {
+                latest[record.key] = kept.count
+                kept.append(record)
+            }
+        }
+        return kept
+    }
+
     /// The failures a campaign process wrote to `path`, one record per line, their times moved by
     /// `secondsOffset`. A last line without its newline is a record the process was writing when
     /// it died: left out (its failure is not known, so the next process may find it again).
@@ -370,11 +374,12 @@ struct FuzzSupervisor {
 
 /// Forks a child that runs `body` (which must end the process), registered with ``Cleanup`` like
 /// every child, so an interruption stops it. The child unblocks the signals this process blocks
-/// for its cleanup thread. (A campaign process also ends itself when this process is gone: see
+/// for its cleanup thread, and runs `body` on a new thread (see ``runOnNewThread(_:)``). (A
+/// campaign process also ends itself when this process is gone: see
 /// ``FuzzSlots/finished(worker:input:large:checks:)``.)
 ///
 /// - Throws: ``CommandError`` (exit 1) when `fork` fails.
-private func fork(_ body: () -> Never) throws(CommandError) -> pid_t {
+func forkChild(_ body: () -> Never) throws(CommandError) -> pid_t {
     var pid: pid_t = -1
     let parent = getpid()
     let started = Cleanup.shared.startChild { () -> Int32 in
@@ -390,12 +395,40 @@ private func fork(_ body: () -> Never) throws(CommandError) -> pid_t {
         sigemptyset(&empty)
         pthread_sigmask(SIG_SETMASK, &empty, nil)
         if getppid() != parent { _exit(9) }
-        body()
+        runOnNewThread(body)
     }
     guard started == 0 else {
         throw CommandError(.failure, "fuzz: cannot start a process: \(String(cString: strerror(started)))")
     }
     return pid
+}
+
+/// Runs `body` (which ends the process) on a new thread of this forked child, the main thread
+/// only waiting for it.
+///
+/// The Swift runtime's locks on Linux (`ulock`, behind `swift_once` and the metadata caches)
+/// store the owning thread's id, which each thread caches in thread-local storage. A forked
+/// child's main thread inherits the parent main thread's cached id, so whenever it contends for
+/// such a lock with another thread (a second fuzzing worker instantiating the same generic
+/// metadata at the same moment), the kernel's priority-inheritance futex sees the wrong owner and
+/// both threads spin forever. That was the campaign child's rare stall (about one run in twenty
+/// of `difflab fuzz --seconds 0.2` under load; both workers found spinning in `once_slow` by
+/// `gdb`). A new thread starts with no cached id.
+private func runOnNewThread(_ body: () -> Never) -> Never {
+    withoutActuallyEscaping(body) { body in
+        let box = Unmanaged.passRetained(ChildBody(body)).toOpaque()
+        var thread = pthread_t()
+        guard pthread_create(&thread, nil, { raw in Unmanaged<ChildBody>.fromOpaque(raw!).takeRetainedValue().body() }, box) == 0
+        else { _exit(9) }
+        pthread_join(thread, nil)
+        _exit(9)
+    }
+}
+
+/// The body of a forked child, handed to its thread.
+private final class ChildBody {
+    let body: () -> Never
+    init(_ body: @escaping () -> Never) { self.body = body }
 }
 
 /// Ends a forked child with `status`: with `_exit` (no exit handler of the parent's runs twice),
@@ -424,8 +457,8 @@ private func writeFile(_ path: String, _ bytes: [UInt8]) -> Bool {
 /// Slot layout, in 64-bit words: 0 state (1 while a check runs), 1 input index, 2 subject,
 /// 3 property, 4 list size, 5 start of the check (monotonic nanoseconds), 6 choice count
 /// (`UInt64.max`: too many to keep), 7 inputs done, 8 checks done, 9 large lists, 10 largest
-/// input, 11 unused, then the inputs per element kind (one word per kind), then the choices (at
-/// most ``choiceCapacity``).
+/// input, 11 the highest input index started plus one, then the inputs per element kind (one
+/// word per kind), then the choices (at most ``choiceCapacity``).
 final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
     // @unchecked: the memory is written by one worker per slot and read by the supervisor, which
     // only acts on what it reads after confirming it (by replaying the check).
@@ -455,7 +488,10 @@ final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
     private var findings: Int32 = -1
     private let findingsLock = Locked(())
 
-    deinit { munmap(base, workers * Self.words * 8) }
+    deinit {
+        if findings >= 0 { close(findings) }
+        munmap(base, workers * Self.words * 8)
+    }
 
     /// In the campaign process: creates the findings file at `path` (a new file in the run's
     /// private folder); `false` when it cannot, or when a findings file is open already (that one
@@ -486,6 +522,7 @@ final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
         s[0] = 0
         s[1] = UInt64(truncatingIfNeeded: index)
         s[4] = UInt64(truncatingIfNeeded: size)
+        s[11] = max(s[11], UInt64(truncatingIfNeeded: index) &+ 1)
         if choices.count <= Self.choiceCapacity {
             choices.withUnsafeBufferPointer { (s + Self.header).update(from: $0.baseAddress!, count: $0.count) }
             s[6] = UInt64(choices.count)
@@ -553,10 +590,19 @@ final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
         return longest
     }
 
-    /// A mark that changes whenever a worker starts a check or finishes an input (the sum of the
-    /// check start times and inputs done): the supervisor's sign of life from the process.
+    /// A mark that changes whenever a worker starts or ends an input or a check (the sum of the
+    /// state, input index, check start time and inputs done of every slot): the supervisor's sign
+    /// of life from the process.
     func progressMark() -> UInt64 {
-        (0..<workers).reduce(0) { $0 &+ slot($1)[5] &+ slot($1)[7] }
+        (0..<workers).reduce(0) { mark, worker in
+            let s = slot(worker)
+            return mark &+ s[0] &+ (s[1] &<< 1) &+ s[5] &+ (s[7] &<< 32)
+        }
+    }
+
+    /// The highest input index any worker started on since ``reset()`` (-1 when none did).
+    func lastInputIndex() -> Int {
+        (0..<workers).map { Int(truncatingIfNeeded: slot($0)[11]) - 1 }.max() ?? -1
     }
 
     /// Inputs and checks counted by a campaign process.

@@ -142,8 +142,9 @@ package protocol FuzzWatcher: Sendable {
     /// Worker `worker` is done with `input` (a periodic large list when `large`), after `checks`
     /// checks; it checks nothing until its next ``input(worker:index:choices:size:)``.
     func finished(worker: Int, input: FuzzCase, large: Bool, checks: Int)
-    /// Worker `worker` found and shrank `failure` (a new ``FuzzFailure/key``), so that a
-    /// supervisor keeps it even when this process dies later.
+    /// Worker `worker` found `failure` (a new ``FuzzFailure/key``): called once as found and once
+    /// more when it is shrunk, so that a supervisor keeps it, shrunk as far as it got, even when
+    /// this process dies or hangs later. The last call for a key is the failure's record.
     func found(worker: Int, failure: FuzzFailure)
 }
 
@@ -364,6 +365,14 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     let isNew = shared.withLock { $0.signatures.insert(key).inserted }
                     guard isNew else { continue }
                     let foundAt = monotonicSeconds() - start
+                    // A provisional record, unshrunk: kept by a supervisor should this process die
+                    // or hang while shrinking (the shrunk record below replaces it).
+                    watcher?.found(
+                        worker: worker,
+                        failure: FuzzFailure(
+                            property: property, subject: subject.name, failure: failure, input: input, choices: source.choices,
+                            size: size, seed: seed, originalItems: input.old.count + input.new.count, inputsToFind: index + 1,
+                            shrinkAttempts: 0, secondsToFind: foundAt))
                     var shrinkDeadline = monotonicSeconds() + options.shrinkSeconds
                     if let seconds = options.seconds { shrinkDeadline = min(shrinkDeadline, start + seconds) }
                     let (shrunk, attempts) = shrink(source.choices, budget: options.shrinkBudget) { candidate in

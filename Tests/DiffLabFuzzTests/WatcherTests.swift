@@ -9,12 +9,12 @@ import Testing
 struct WatcherTests {
     /// Counts the engine calls between two `check` announcements, and the failures announced.
     final class CountingWatcher: FuzzWatcher, @unchecked Sendable {
-        let calls = Locked((current: 0, longest: 0, checks: 0, found: [String]()))
+        let calls = Locked((current: 0, longest: 0, checks: 0, found: [FuzzFailure]()))
         func engineCalled() { calls.withLock { $0.current += 1; $0.longest = max($0.longest, $0.current) } }
         func input(worker: Int, index: Int, choices: [UInt64], size: Int) {}
         func check(worker: Int, subject: Int, property: Int) { calls.withLock { $0.current = 0; $0.checks += 1 } }
         func finished(worker: Int, input: FuzzCase, large: Bool, checks: Int) {}
-        func found(worker: Int, failure: FuzzFailure) { calls.withLock { $0.found.append(failure.key) } }
+        func found(worker: Int, failure: FuzzFailure) { calls.withLock { $0.found.append(failure) } }
     }
 
     /// An engine that loses the update flag of its last updated pair (unless `honest`), counting
@@ -51,7 +51,13 @@ struct WatcherTests {
         // ...and the watcher saw each as a check of its own: no more engine calls within one
         // announced check than a check without a failure makes.
         #expect(calls.longest <= perCheck, "engine calls within one announced check: \(calls.longest), one check: \(perCheck)")
-        #expect(calls.found == report.failures.map(\.key))
+        // Each failure is announced twice: unshrunk when found, then shrunk.
+        #expect(calls.found.map(\.key) == report.failures.flatMap { [$0.key, $0.key] })
+        for (k, failure) in report.failures.enumerated() {
+            #expect(calls.found[2 * k].input.old.count + calls.found[2 * k].input.new.count == failure.originalItems)
+            #expect(calls.found[2 * k].shrinkAttempts == 0)
+            #expect(calls.found[2 * k + 1].input == failure.input)
+        }
     }
 
     @Test func knownFailuresAreNeitherReportedNorShrunkAgain() {
@@ -65,5 +71,6 @@ struct WatcherTests {
         #expect(again.failures.isEmpty)
         #expect(watcher.calls.withLock { $0.found }.isEmpty)
         #expect(again.checks == first.checks, "the same inputs were checked")
+        #expect(watcher.calls.withLock { $0.checks } == again.checks, "and nothing was shrunk")
     }
 }
