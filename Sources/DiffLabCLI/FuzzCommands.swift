@@ -40,7 +40,10 @@ enum FuzzCommand {
           --elements LIST  element kinds to present the lists as (default all: \(FuzzElementKind.allCases.map(\.rawValue).joined(separator: ", ")))
           --workers N      threads, 1 to 256 (default 2)
           --check-seconds N  one check running longer than N seconds has hung, 0.1 to 3600
-                           (default 10)
+                           (default 10); the fuzzing process, which runs apart from this
+                           one, is also stopped (and the run goes on from the next input)
+                           when it shows no progress outside any check for 6 × N seconds,
+                           at least 60
           --corpus DIR     where counterexamples are saved (default Corpus/regressions)
           --json           make the last line of standard output
                            {"cases": N, "seconds": S, "failures": [...]}; each failure

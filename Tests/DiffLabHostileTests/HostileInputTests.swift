@@ -152,6 +152,8 @@ let catalogue: [HostileCase] = {
         (tinyBench + ["--budget", "0.01"], "--out", 73),
         (["policy", "--sizes", "100", "--policies", "main", "--duration", "0.2"], "--out", 73),
         (["fuzz", "--cases", "2"], "--write-seeds", 73),
+        // Checked before the catalogue is read or anything is built.
+        (["mutate", "--catalogue", "@no-catalogue"], "--out", 73),
         (["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--out", 1),
         (["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--summary", 1),
         (["gate", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--save-baseline", 1),
