@@ -45,9 +45,10 @@ struct FuzzSupervisor {
         case passed
         case failed
         case crashed(Int32)
-        /// A check of worker `worker` ran past the limit (for a replay, `worker` is 0; for a
-        /// process that showed no progress outside any check, -1: see ``idleSeconds``).
+        /// A check of worker `worker` ran past the limit (for a replay, `worker` is 0).
         case hung(worker: Int)
+        /// The campaign process showed no progress outside any check for ``idleSeconds``.
+        case idle
 
         var isHang: Bool { if case .hung = self { true } else { false } }
 
@@ -119,15 +120,15 @@ struct FuzzSupervisor {
                 done = true
             case .failed:
                 throw CommandError(.failure, "fuzz: the fuzzing process could not report its findings")
+            case .idle:
+                round.firstInput = slots.lastInputIndex() + 1
+                say(
+                    "the fuzzing process showed no progress outside any check for \(formatBound(idleSeconds)) s and was stopped (a stall of the machine or a hang in DiffLab itself, not in an engine); going on from input \(round.firstInput + 1)"
+                )
             case .crashed, .hung:
                 var active = slots.activeChecks()
                 let next = active.map(\.index).max() ?? 0
                 if case let .hung(worker) = ending { active = active.filter { $0.worker == worker } }
-                if case .hung(worker: -1) = ending {
-                    idle(from: slots.lastInputIndex() + 1)
-                    round.firstInput = slots.lastInputIndex() + 1
-                    continue
-                }
                 guard !active.isEmpty else {
                     throw CommandError(
                         .failure,
@@ -155,7 +156,7 @@ struct FuzzSupervisor {
     ///
     /// A process that shows no sign of life (no input starts or ends, no check starts or ends:
     /// ``FuzzSlots/progressMark()``) while no check runs, for ``idleSeconds``, is stopped too,
-    /// as `.hung(worker: -1)`: it hung outside any check, in DiffLab's own code, and must not
+    /// as `.idle`: it hung outside any check, in DiffLab's own code, and must not
     /// wedge the run. Only time seen between two polls of this loop counts, each poll at most
     /// 0.1 s, so a stopped or suspended run (Ctrl-Z) is not taken for an idle one.
     private func watch(_ pid: pid_t, _ slots: FuzzSlots) -> Ending {
@@ -176,7 +177,7 @@ struct FuzzSupervisor {
             if seconds > checkSeconds || idle > idleSeconds {
                 kill(pid, SIGKILL)
                 _ = waitProcessStatus(pid)
-                return .hung(worker: seconds > checkSeconds ? worker : -1)
+                return seconds > checkSeconds ? .hung(worker: worker) : .idle
             }
             usleep(20_000)
         }
@@ -223,24 +224,17 @@ struct FuzzSupervisor {
         return (ending(waitProcessStatus(pid)), input, source.choices)
     }
 
-    /// Says on standard error that the campaign process showed no sign of life outside any
-    /// check for ``idleSeconds`` and was stopped; the run goes on from input `next`.
-    private func idle(from next: Int) {
-        _ = writeAll(
-            2,
-            Array(
-                "fuzz: the fuzzing process showed no progress outside any check for \(formatBound(idleSeconds)) s and was stopped (a stall of the machine or a hang in DiffLab itself, not in an engine); going on from input \(next + 1)\n"
-                    .utf8))
+    /// Writes `fuzz: <text>` and a newline to standard error.
+    private func say(_ text: String) {
+        _ = writeAll(2, Array("fuzz: \(text)\n".utf8))
     }
 
     /// Says on standard error that a check ran past the limit but not when replayed: the machine
     /// stalled (it is shared and noisy), which is no failure of the engine.
     private func stall(_ check: FuzzSlots.ActiveCheck) {
-        _ = writeAll(
-            2,
-            Array(
-                "fuzz: input \(check.index + 1): \(options.properties[check.property]) on \(options.subjects[check.subject].name) ran past --check-seconds \(formatBound(checkSeconds)) but not when replayed on its own: taken as a stall of the machine, not a hang; going on from the next input\n"
-                    .utf8))
+        say(
+            "input \(check.index + 1): \(options.properties[check.property]) on \(options.subjects[check.subject].name) ran past --check-seconds \(formatBound(checkSeconds)) but not when replayed on its own: taken as a stall of the machine, not a hang; going on from the next input"
+        )
     }
 
     /// Finds which of the checks in progress crashed (or hung) the campaign process, shrinks its

@@ -211,7 +211,7 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     public var regression: RegressionCase { RegressionCase(self) }
     /// What tells failures apart in a run's report: the signature, and whether the input was
     /// outside the engine's contract.
-    package var key: String { PropertyFailure.key(signature: signature, outsideContract: outsideContract) }
+    package var key: String { failure.key }
     /// The regression file's text, as `difflab fuzz` saves it and `difflab replay` reads it.
     public var regressionJSON: String { regression.json.serialized(pretty: true) + "\n" }
 
@@ -361,18 +361,16 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     checks += 1
                     watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
                     guard let failure = property.check(input, subject) else { continue }
-                    let key = PropertyFailure.key(signature: failure.signature, outsideContract: failure.outsideContract)
-                    let isNew = shared.withLock { $0.signatures.insert(key).inserted }
+                    let isNew = shared.withLock { $0.signatures.insert(failure.key).inserted }
                     guard isNew else { continue }
                     let foundAt = monotonicSeconds() - start
                     // A provisional record, unshrunk: kept by a supervisor should this process die
                     // or hang while shrinking (the shrunk record below replaces it).
-                    watcher?.found(
-                        worker: worker,
-                        failure: FuzzFailure(
-                            property: property, subject: subject.name, failure: failure, input: input, choices: source.choices,
-                            size: size, seed: seed, originalItems: input.old.count + input.new.count, inputsToFind: index + 1,
-                            shrinkAttempts: 0, secondsToFind: foundAt))
+                    var found = FuzzFailure(
+                        property: property, subject: subject.name, failure: failure, input: input, choices: source.choices,
+                        size: size, seed: seed, originalItems: input.old.count + input.new.count, inputsToFind: index + 1,
+                        shrinkAttempts: 0, secondsToFind: foundAt)
+                    watcher?.found(worker: worker, failure: found)
                     var shrinkDeadline = monotonicSeconds() + options.shrinkSeconds
                     if let seconds = options.seconds { shrinkDeadline = min(shrinkDeadline, start + seconds) }
                     let (shrunk, attempts) = shrink(source.choices, budget: options.shrinkBudget) { candidate in
@@ -410,11 +408,10 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     }
                     // The input's other checks run on the input itself again.
                     watcher?.input(worker: worker, index: index, choices: source.choices, size: size)
-                    let found = FuzzFailure(
-                        property: property, subject: subject.name, failure: shrunkFailure,
-                        input: shrunkInput, choices: shrunk, size: size, seed: seed,
-                        originalItems: input.old.count + input.new.count, inputsToFind: index + 1,
-                        shrinkAttempts: attempts + structural.attempts, secondsToFind: foundAt)
+                    found.failure = shrunkFailure
+                    found.input = shrunkInput
+                    found.choices = shrunk
+                    found.shrinkAttempts = attempts + structural.attempts
                     shared.withLock { $0.failures.append(found) }
                     watcher?.found(worker: worker, failure: found)
                 }

@@ -178,11 +178,9 @@ public struct PropertyFailure: Error, Sendable, Hashable, CustomStringConvertibl
         self.outsideContract = outsideContract
     }
 
-    /// What tells failures apart in a run: `signature`, marked when the input was outside the
+    /// What tells failures apart in a run: ``signature``, marked when the input was outside the
     /// engine's contract.
-    package static func key(signature: String, outsideContract: Bool) -> String {
-        signature + (outsideContract ? " (outside the contract)" : "")
-    }
+    package var key: String { signature + (outsideContract ? " (outside the contract)" : "") }
 
     /// `signature: message`, and `(outside the engine's contract)` when it is.
     public var description: String {
