@@ -45,7 +45,10 @@ extension BatchUpdate {
         // Balancing again is needed only after a repair turned a section move into a delete and an
         // insert, which never comes back: at most one round per section move, plus one.
         var balancingRounds = moveSections.count + 2
+        // The violations of `update` as it stands, when known: the last pass found no repair.
+        var current: [BatchUpdateViolation]?
         while budget > 0 && balancingRounds > 0 {
+            current = nil
             repairing: while budget > 0 {
                 budget -= 1
                 let found = update.violations()
@@ -59,11 +62,14 @@ extension BatchUpdate {
                 }
                 // Repair the first violation that has a local repair; stop when none has.
                 for violation in found where update.repair(violation) { continue repairing }
+                // No repair applied, and one that gives up changes nothing: `found` still holds.
+                current = found
                 break
             }
             // Balancing can add an insert inside a moved section; then repair again.
             let repaired = update
-            if update.violations().allSatisfy({ $0.rule == "item-count" }) { update.balanceItemCounts() }
+            let found = current ?? update.violations()
+            if found.allSatisfy({ $0.rule == "item-count" }) { update.balanceItemCounts(found) }
             if update == repaired { break }
             balancingRounds -= 1
             budget += 4 * max(0, update.operationCount - repaired.operationCount) + 16
@@ -82,7 +88,8 @@ extension BatchUpdate {
             + deleteItems.count + reloadItems.count + moveItems.count
     }
 
-    /// Applies the one local repair for `violation`; `false` when there is none.
+    /// Applies the one local repair for `violation`; `false`, with nothing changed, when there is
+    /// none.
     private mutating func repair(_ violation: BatchUpdateViolation) -> Bool {
         switch violation {
         case .sectionCountMismatch, .itemCountMismatch:
@@ -116,9 +123,9 @@ extension BatchUpdate {
             insertItems.append(move.to)
             return true
         case let .reloadAndMoveItem(path):
-            guard let move = moveItems.first(where: { $0.from == path }), removeFirst(move, from: &moveItems),
-                removeFirst(path, from: &reloadItems)
-            else { return false }
+            guard let move = moveItems.first(where: { $0.from == path }), reloadItems.contains(path) else { return false }
+            _ = removeFirst(move, from: &moveItems)
+            _ = removeFirst(path, from: &reloadItems)
             deleteItems.append(move.from)
             insertItems.append(move.to)
             return true
@@ -200,9 +207,10 @@ extension BatchUpdate {
         }
     }
 
-    /// Balances every surviving section's item count; see ``sanitized()``.
-    private mutating func balanceItemCounts() {
-        for violation in violations() {
+    /// Balances every surviving section's item count, given the update's `violations`; see
+    /// ``sanitized()``.
+    private mutating func balanceItemCounts(_ violations: [BatchUpdateViolation]) {
+        for violation in violations {
             guard case let .itemCountMismatch(section, before, after, inserted, deleted, movedIn, movedOut) = violation
             else { continue }
             // The operations' net change is bounded by their number; after − before is checked,

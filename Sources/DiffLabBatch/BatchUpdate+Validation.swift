@@ -59,14 +59,17 @@ extension BatchUpdate {
         let sectionsBefore = itemCountsBefore.count
         let sectionsAfter = itemCountsAfter.count
 
-        // 1–2. Section bounds and duplicates.
-        func sections(_ list: [Int], _ operation: BatchOperation, bound: Int) -> Set<Int> {
-            var seen = Set<Int>()
+        // 1–2. Section bounds and duplicates. Sections are flags over the materialised section
+        // counts (O(S)); item operations are sorted arrays (O(k log k)), never flags over items.
+        func sections(_ list: [Int], _ operation: BatchOperation, bound: Int) -> [Bool] {
+            var seen = [Bool](repeating: false, count: bound)
             for s in list {
                 if s < 0 || s >= bound {
                     found.append(.sectionOutOfBounds(operation, section: s, sectionCount: bound))
-                } else if !seen.insert(s).inserted {
+                } else if seen[s] {
                     found.append(.duplicateSection(operation, section: s))
+                } else {
+                    seen[s] = true
                 }
             }
             return seen
@@ -74,41 +77,35 @@ extension BatchUpdate {
         let deletedSections = sections(deleteSections, .delete, bound: sectionsBefore)
         let reloadedSections = sections(reloadSections, .reload, bound: sectionsBefore)
         let insertedSections = sections(insertSections, .insert, bound: sectionsAfter)
-        var movesBySource: [Int: SectionMove] = [:]
-        var movesByDestination: [Int: SectionMove] = [:]
+        // The sound move from (to) each section, as an index into `moveSections`, or -1.
+        var moveFrom = [Int](repeating: -1, count: sectionsBefore)
+        var moveTo = [Int](repeating: -1, count: sectionsAfter)
         var soundMoves: [SectionMove] = []
-        for move in moveSections {
-            var sound = true
+        for (k, move) in moveSections.enumerated() {
             if move.from < 0 || move.from >= sectionsBefore {
                 found.append(.sectionMoveOutOfBounds(move, .moveFrom, sectionCount: sectionsBefore))
-                sound = false
             } else if move.to < 0 || move.to >= sectionsAfter {
                 found.append(.sectionMoveOutOfBounds(move, .moveTo, sectionCount: sectionsAfter))
-                sound = false
-            }
-            guard sound else { continue }
-            if let other = movesBySource[move.from] {
-                found.append(.conflictingSectionMoves(other, move, .moveFrom))
-            } else if let other = movesByDestination[move.to] {
-                found.append(.conflictingSectionMoves(other, move, .moveTo))
+            } else if moveFrom[move.from] >= 0 {
+                found.append(.conflictingSectionMoves(moveSections[moveFrom[move.from]], move, .moveFrom))
+            } else if moveTo[move.to] >= 0 {
+                found.append(.conflictingSectionMoves(moveSections[moveTo[move.to]], move, .moveTo))
             } else {
-                movesBySource[move.from] = move
-                movesByDestination[move.to] = move
+                moveFrom[move.from] = k
+                moveTo[move.to] = k
                 soundMoves.append(move)
             }
         }
-        let movedFromSections = Set(movesBySource.keys)
-        let movedToSections = Set(movesByDestination.keys)
 
         // 3. Section collisions.
-        for s in deletedSections.intersection(reloadedSections).sorted() {
+        for s in 0..<sectionsBefore where deletedSections[s] && reloadedSections[s] {
             found.append(.deleteAndReloadSection(section: s))
         }
         for move in soundMoves {
-            if deletedSections.contains(move.from) || reloadedSections.contains(move.from) {
+            if deletedSections[move.from] || reloadedSections[move.from] {
                 found.append(.sectionMoveFromRemovedSection(move))
             }
-            if insertedSections.contains(move.to) { found.append(.sectionMoveToInsertedSection(move)) }
+            if insertedSections[move.to] { found.append(.sectionMoveToInsertedSection(move)) }
         }
 
         // 4. Section count.
@@ -120,95 +117,112 @@ extension BatchUpdate {
         }
         let sectionsAreSound = found.isEmpty
 
-        // 1–2. Item bounds and duplicates.
-        func items(_ list: [ItemIndexPath], _ operation: BatchOperation, counts: [Int]) -> Set<ItemIndexPath> {
-            var seen = Set<ItemIndexPath>()
-            for path in list {
-                if path.section < 0 || path.section >= counts.count {
-                    found.append(.itemSectionOutOfBounds(operation, path, sectionCount: counts.count))
-                } else if path.item < 0 || path.item >= counts[path.section] {
-                    found.append(.itemOutOfBounds(operation, path, itemCount: counts[path.section]))
-                } else if !seen.insert(path).inserted {
-                    found.append(.duplicateItem(operation, path))
+        // 1–2. Item bounds and duplicates: each list's in-bounds paths, first occurrences only,
+        // sorted; violations in list order.
+        func bounds(_ path: ItemIndexPath, _ counts: [Int]) -> _PathBounds {
+            if path.section < 0 || path.section >= counts.count { return .sectionOutside }
+            return path.item < 0 || path.item >= counts[path.section] ? .itemOutside : .inside
+        }
+        func items(_ list: [ItemIndexPath], _ operation: BatchOperation, counts: [Int]) -> [ItemIndexPath] {
+            let inside = list.indices.filter { bounds(list[$0], counts) == .inside }
+            let repeated = _laterRepeats(inside, of: list)
+            for (i, path) in list.enumerated() {
+                switch bounds(path, counts) {
+                case .sectionOutside: found.append(.itemSectionOutOfBounds(operation, path, sectionCount: counts.count))
+                case .itemOutside: found.append(.itemOutOfBounds(operation, path, itemCount: counts[path.section]))
+                case .inside: if repeated.contains(i) { found.append(.duplicateItem(operation, path)) }
                 }
             }
-            return seen
+            return _sortedUnique(inside.map { list[$0] })
         }
         let deletedItems = items(deleteItems, .delete, counts: itemCountsBefore)
         let reloadedItems = items(reloadItems, .reload, counts: itemCountsBefore)
         let insertedItems = items(insertItems, .insert, counts: itemCountsAfter)
-        var itemMovesBySource: [ItemIndexPath: IndexPathMove] = [:]
-        var itemMovesByDestination: [ItemIndexPath: IndexPathMove] = [:]
-        var soundItemMoves: [IndexPathMove] = []
-        func inBounds(_ move: IndexPathMove, _ path: ItemIndexPath, _ end: BatchOperation, counts: [Int]) -> Bool {
-            if path.section < 0 || path.section >= counts.count {
-                found.append(.itemMoveSectionOutOfBounds(move, end, sectionCount: counts.count))
-                return false
+        func inBounds(_ move: IndexPathMove, _ path: ItemIndexPath, _ end: BatchOperation, counts: [Int], report: Bool) -> Bool {
+            switch bounds(path, counts) {
+            case .inside: return true
+            case .sectionOutside: if report { found.append(.itemMoveSectionOutOfBounds(move, end, sectionCount: counts.count)) }
+            case .itemOutside: if report { found.append(.itemMoveOutOfBounds(move, end, itemCount: counts[path.section])) }
             }
-            if path.item < 0 || path.item >= counts[path.section] {
-                found.append(.itemMoveOutOfBounds(move, end, itemCount: counts[path.section]))
-                return false
-            }
-            return true
+            return false
         }
-        for move in moveItems {
-            guard inBounds(move, move.from, .moveFrom, counts: itemCountsBefore),
-                inBounds(move, move.to, .moveTo, counts: itemCountsAfter)
+        // A move is sound when it is in bounds and no earlier sound move shares its source or
+        // destination: number the distinct sources and destinations once (by sorting), then take
+        // the moves in order, each looking up the sound move that holds its source or destination.
+        let candidates = moveItems.indices.filter {
+            inBounds(moveItems[$0], moveItems[$0].from, .moveFrom, counts: itemCountsBefore, report: false)
+                && inBounds(moveItems[$0], moveItems[$0].to, .moveTo, counts: itemCountsAfter, report: false)
+        }
+        let sourceRank = _ranks(candidates, count: moveItems.count) { moveItems[$0].from }
+        let destinationRank = _ranks(candidates, count: moveItems.count) { moveItems[$0].to }
+        var soundFrom = [Int](repeating: -1, count: candidates.count)
+        var soundTo = [Int](repeating: -1, count: candidates.count)
+        var soundItemMoves: [IndexPathMove] = []
+        for (k, move) in moveItems.enumerated() {
+            guard inBounds(move, move.from, .moveFrom, counts: itemCountsBefore, report: true),
+                inBounds(move, move.to, .moveTo, counts: itemCountsAfter, report: true)
             else { continue }
-            if let other = itemMovesBySource[move.from] {
-                found.append(.conflictingItemMoves(other, move, .moveFrom))
-            } else if let other = itemMovesByDestination[move.to] {
-                found.append(.conflictingItemMoves(other, move, .moveTo))
+            if soundFrom[sourceRank[k]] >= 0 {
+                found.append(.conflictingItemMoves(moveItems[soundFrom[sourceRank[k]]], move, .moveFrom))
+            } else if soundTo[destinationRank[k]] >= 0 {
+                found.append(.conflictingItemMoves(moveItems[soundTo[destinationRank[k]]], move, .moveTo))
             } else {
-                itemMovesBySource[move.from] = move
-                itemMovesByDestination[move.to] = move
+                soundFrom[sourceRank[k]] = k
+                soundTo[destinationRank[k]] = k
                 soundItemMoves.append(move)
             }
         }
-        let movedFromItems = Set(itemMovesBySource.keys)
-        let movedToItems = Set(itemMovesByDestination.keys)
+        // Sound moves share no source and no destination: sorting leaves them unique.
+        let movedFromItems = soundItemMoves.map(\.from).sorted()
+        let movedToItems = soundItemMoves.map(\.to).sorted()
 
         // 5. Item collisions.
-        for path in deletedItems.intersection(reloadedItems).sorted() { found.append(.deleteAndReloadItem(path)) }
-        for path in deletedItems.intersection(movedFromItems).sorted() { found.append(.deleteAndMoveItem(path)) }
-        for path in reloadedItems.intersection(movedFromItems).sorted() { found.append(.reloadAndMoveItem(path)) }
-        for path in insertedItems.intersection(movedToItems).sorted() { found.append(.insertAndMoveItem(path)) }
+        for path in _common(deletedItems, reloadedItems) { found.append(.deleteAndReloadItem(path)) }
+        for path in _common(deletedItems, movedFromItems) { found.append(.deleteAndMoveItem(path)) }
+        for path in _common(reloadedItems, movedFromItems) { found.append(.reloadAndMoveItem(path)) }
+        for path in _common(insertedItems, movedToItems) { found.append(.insertAndMoveItem(path)) }
 
         // Where each section before the update ends up (reloaded sections stay in place).
         var newSection = [Int](repeating: -1, count: sectionsBefore)
         if sectionsAreSound {
             newSection = _survivorPositions(
                 oldCount: sectionsBefore, newCount: sectionsAfter,
-                removed: _flags(deletedSections.union(movedFromSections), count: sectionsBefore),
-                taken: _flags(insertedSections.union(movedToSections), count: sectionsAfter))
+                removed: (0..<sectionsBefore).map { deletedSections[$0] || moveFrom[$0] >= 0 },
+                taken: (0..<sectionsAfter).map { insertedSections[$0] || moveTo[$0] >= 0 })
             for move in soundMoves { newSection[move.from] = move.to }
         }
-        let reloadedSectionsAfter = Set(reloadedSections.map { newSection[$0] }.filter { $0 >= 0 })
+        var reloadedSectionsAfter = [Bool](repeating: false, count: sectionsAfter)
+        for s in 0..<sectionsBefore where reloadedSections[s] && newSection[s] >= 0 {
+            reloadedSectionsAfter[newSection[s]] = true
+        }
+        /// Whether `flags` holds section `s` (any `Int`: item operations may name any section).
+        func has(_ flags: [Bool], _ s: Int) -> Bool { s >= 0 && s < flags.count && flags[s] }
+        func moved(_ sectionMoves: [Int], _ s: Int) -> Bool { s >= 0 && s < sectionMoves.count && sectionMoves[s] >= 0 }
 
         // 6. Sections and items together.
         for move in soundItemMoves {
-            if deletedSections.contains(move.from.section) || reloadedSections.contains(move.from.section) {
+            if deletedSections[move.from.section] || reloadedSections[move.from.section] {
                 found.append(.itemMoveOutOfRemovedSection(move))
             }
-            if insertedSections.contains(move.to.section) || reloadedSectionsAfter.contains(move.to.section) {
+            if insertedSections[move.to.section] || reloadedSectionsAfter[move.to.section] {
                 found.append(.itemMoveIntoInsertedSection(move))
             }
         }
         for (list, operation) in [(deleteItems, BatchOperation.delete), (reloadItems, .reload)] {
             for path in list {
-                if deletedSections.contains(path.section) {
+                if has(deletedSections, path.section) {
                     found.append(.itemOperationInChangedSection(operation, path, section: .delete))
                 }
-                if reloadedSections.contains(path.section) {
+                if has(reloadedSections, path.section) {
                     found.append(.itemOperationInChangedSection(operation, path, section: .reload))
                 }
             }
         }
         for path in insertItems {
-            if insertedSections.contains(path.section) {
+            if has(insertedSections, path.section) {
                 found.append(.itemOperationInChangedSection(.insert, path, section: .insert))
             }
-            if reloadedSectionsAfter.contains(path.section) {
+            if has(reloadedSectionsAfter, path.section) {
                 found.append(.itemOperationInChangedSection(.insert, path, section: .reload))
             }
         }
@@ -220,19 +234,19 @@ extension BatchUpdate {
         if !soundMoves.isEmpty {
             var changesAtSource: [Int: [(BatchOperation, ItemIndexPath)]] = [:]
             var changesAtDestination: [Int: [(BatchOperation, ItemIndexPath)]] = [:]
-            for path in deleteItems where movesBySource[path.section] != nil {
+            for path in deleteItems where moved(moveFrom, path.section) {
                 changesAtSource[path.section, default: []].append((.delete, path))
             }
-            for path in reloadItems where movesBySource[path.section] != nil {
+            for path in reloadItems where moved(moveFrom, path.section) {
                 changesAtSource[path.section, default: []].append((.reload, path))
             }
-            for move in soundItemMoves where movesBySource[move.from.section] != nil {
+            for move in soundItemMoves where moveFrom[move.from.section] >= 0 {
                 changesAtSource[move.from.section, default: []].append((.moveFrom, move.from))
             }
-            for path in insertItems where movesByDestination[path.section] != nil {
+            for path in insertItems where moved(moveTo, path.section) {
                 changesAtDestination[path.section, default: []].append((.insert, path))
             }
-            for move in soundItemMoves where movesByDestination[move.to.section] != nil {
+            for move in soundItemMoves where moveTo[move.to.section] >= 0 {
                 changesAtDestination[move.to.section, default: []].append((.moveTo, move.to))
             }
             for move in soundMoves {
@@ -261,7 +275,7 @@ extension BatchUpdate {
         }
         for s in 0..<sectionsBefore {
             let t = newSection[s]
-            if t < 0 || reloadedSections.contains(s) { continue }
+            if t < 0 || reloadedSections[s] { continue }
             // Compared as differences so that no count, however large, overflows: the operations'
             // net change is bounded by the number of operations; after − before is checked.
             let change = inserted[t] - deleted[s] + movedIn[t] - movedOut[s]
@@ -275,4 +289,65 @@ extension BatchUpdate {
         }
         return found
     }
+}
+
+/// Where an index path lies against a list of section counts.
+enum _PathBounds {
+    case inside, sectionOutside, itemOutside
+}
+
+/// The positions among `positions` (indices of `list`) whose path occurred at an earlier one.
+///
+/// - Complexity: O(p) when the paths at `positions` are increasing (as engines list them), else
+///   O(p log p) for p positions.
+func _laterRepeats(_ positions: [Int], of list: [ItemIndexPath]) -> Set<Int> {
+    if zip(positions, positions.dropFirst()).allSatisfy({ list[$0] < list[$1] }) { return [] }
+    let order = positions.sorted { list[$0] < list[$1] || (list[$0] == list[$1] && $0 < $1) }
+    var repeated = Set<Int>()
+    for (earlier, later) in zip(order, order.dropFirst()) where list[earlier] == list[later] { repeated.insert(later) }
+    return repeated
+}
+
+/// `paths` sorted, each once. - Complexity: O(k log k), O(k) when already increasing.
+func _sortedUnique(_ paths: [ItemIndexPath]) -> [ItemIndexPath] {
+    if zip(paths, paths.dropFirst()).allSatisfy({ $0 < $1 }) { return paths }
+    var unique: [ItemIndexPath] = []
+    for path in paths.sorted() where unique.last != path { unique.append(path) }
+    return unique
+}
+
+/// The paths in both sorted, duplicate-free `a` and `b`, in order. - Complexity: O(|a| + |b|).
+func _common(_ a: [ItemIndexPath], _ b: [ItemIndexPath]) -> [ItemIndexPath] {
+    var common: [ItemIndexPath] = []
+    var i = 0
+    var j = 0
+    while i < a.count && j < b.count {
+        if a[i] < b[j] {
+            i += 1
+        } else if b[j] < a[i] {
+            j += 1
+        } else {
+            common.append(a[i])
+            i += 1
+            j += 1
+        }
+    }
+    return common
+}
+
+/// For each of `positions` (indices below `count`), the rank of its key among the distinct keys
+/// of all `positions` (equal keys, equal ranks; ranks below `positions.count`); other indices get 0.
+///
+/// - Complexity: O(p log p) for p positions, O(p) when the keys are already increasing.
+func _ranks(_ positions: [Int], count: Int, key: (Int) -> ItemIndexPath) -> [Int] {
+    var ranks = [Int](repeating: 0, count: count)
+    let order =
+        zip(positions, positions.dropFirst()).allSatisfy({ key($0) < key($1) })
+        ? positions : positions.sorted { key($0) < key($1) }
+    var rank = -1
+    for (n, position) in order.enumerated() {
+        if n == 0 || key(order[n - 1]) != key(position) { rank += 1 }
+        ranks[position] = rank
+    }
+    return ranks
 }

@@ -33,6 +33,13 @@ public struct BatchApplication<SectionID: Hashable, Element: Diffable> {
     public var outcome: SectionedList<SectionID, Element>
     /// Every difference from the expected new model; empty when the update is right.
     public var mismatches: [ApplicationMismatch]
+
+    /// An application that gave `outcome`, with `mismatches`.
+    @usableFromInline
+    init(outcome: SectionedList<SectionID, Element>, mismatches: [ApplicationMismatch]) {
+        self.outcome = outcome
+        self.mismatches = mismatches
+    }
 }
 
 extension BatchUpdate {
@@ -45,81 +52,42 @@ extension BatchUpdate {
     /// sections, inserted items and reloaded items are taken fresh from `new`; every other item
     /// keeps its old value, so an item that changed but was not reloaded shows stale content.
     ///
+    /// Where every item comes from is worked out once, without the element type
+    /// (``_applicationPlan()``); only copying the items and comparing them is generic, and
+    /// inlinable, so a caller's element type is specialized rather than looked up at run time.
+    ///
     /// - Throws: ``InvalidBatchUpdate`` when UIKit would reject the update (it would crash).
     /// - Complexity: O(S + n + k log k) for S sections, n items and k operations.
+    @inlinable
     public func apply<SectionID: Hashable, Element: Diffable>(
         to old: SectionedList<SectionID, Element>, expecting new: SectionedList<SectionID, Element>,
         comparison: ComparisonOption = .equality
     ) throws(InvalidBatchUpdate) -> BatchApplication<SectionID, Element> {
         try validate()
-        var mismatches: [ApplicationMismatch] = []
-        if old.itemCounts != itemCountsBefore {
-            mismatches.append(.countsDisagree(state: "before", update: itemCountsBefore, model: old.itemCounts))
-        }
-        if new.itemCounts != itemCountsAfter {
-            mismatches.append(.countsDisagree(state: "after", update: itemCountsAfter, model: new.itemCounts))
-        }
+        var mismatches = _countMismatches(old: old.itemCounts, new: new.itemCounts)
         guard mismatches.isEmpty else { return BatchApplication(outcome: old, mismatches: mismatches) }
 
-        let sectionsBefore = itemCountsBefore.count
-        let sectionsAfter = itemCountsAfter.count
-        // Section placement.
-        var sourceSection = [Int](repeating: -1, count: sectionsAfter)  // -1: inserted
-        let survivors = _survivorPositions(
-            oldCount: sectionsBefore, newCount: sectionsAfter,
-            removed: _flags(deleteSections + moveSections.map { $0.from }, count: sectionsBefore),
-            taken: _flags(insertSections + moveSections.map { $0.to }, count: sectionsAfter))
-        for (s, t) in survivors.enumerated() where t >= 0 { sourceSection[t] = s }
-        for move in moveSections { sourceSection[move.to] = move.from }
-        let reloadedSections = Set(reloadSections)
-
-        // Item operations grouped by section.
-        var deletedBySection: [Int: Set<Int>] = [:]
-        for path in deleteItems { deletedBySection[path.section, default: []].insert(path.item) }
-        var movedAwayBySection: [Int: Set<Int>] = [:]
-        for move in moveItems { movedAwayBySection[move.from.section, default: []].insert(move.from.item) }
-        var insertedBySection: [Int: [Int]] = [:]
-        for path in insertItems { insertedBySection[path.section, default: []].append(path.item) }
-        var movedInBySection: [Int: [IndexPathMove]] = [:]
-        for move in moveItems { movedInBySection[move.to.section, default: []].append(move) }
-        let reloadedItems = Set(reloadItems)
-
+        let plan = _applicationPlan()
         var outcome = SectionedList<SectionID, Element>([])
-        for t in 0..<sectionsAfter {
-            let s = sourceSection[t]
-            if s < 0 || reloadedSections.contains(s) {
+        outcome.sections.reserveCapacity(plan.sourceSection.count)
+        for t in plan.sourceSection.indices {
+            let s = plan.sourceSection[t]
+            guard s >= 0 else {
                 outcome.sections.append(new.sections[t])  // fresh from the data source
                 continue
             }
-            let oldItems = old.sections[s].items
-            let count = itemCountsAfter[t]
-            // Each slot: an old path (kept value) or nil (fresh from the data source).
-            var slots = [ItemIndexPath?](repeating: nil, count: count)
-            var taken = [Bool](repeating: false, count: count)
-            for i in insertedBySection[t] ?? [] { taken[i] = true }
-            for move in movedInBySection[t] ?? [] {
-                taken[move.to.item] = true
-                slots[move.to.item] = move.from
-            }
-            let gone = (deletedBySection[s] ?? []).union(movedAwayBySection[s] ?? [])
-            let positions = _survivorPositions(
-                oldCount: oldItems.count, newCount: count, removed: _flags(gone, count: oldItems.count), taken: taken)
-            for (i, position) in positions.enumerated() where position >= 0 {
-                slots[position] = ItemIndexPath(section: s, item: i)
-            }
+            let fresh = new.sections[t].items
+            let slots = plan.slots[plan.slotStart[t]..<plan.slotStart[t + 1]]
             var items: [Element] = []
-            items.reserveCapacity(count)
-            for (i, slot) in slots.enumerated() {
-                if let from = slot, !reloadedItems.contains(from), let kept = old[from] {
-                    items.append(kept)
-                } else {
-                    items.append(new.sections[t].items[i])
-                }
+            items.reserveCapacity(slots.count)
+            for (i, from) in zip(fresh.indices, slots) {
+                // A kept item, unless the slot is fresh (section -1) or, on a hostile model, gone.
+                items.append(old[from] ?? fresh[i])
             }
             outcome.sections.append(.init(id: old.sections[s].id, items: items))
         }
 
-        for t in 0..<sectionsAfter {
+        for t in new.sections.indices {
             let got = outcome.sections[t]
             let want = new.sections[t]
             if got.id != want.id {
@@ -137,5 +105,88 @@ extension BatchUpdate {
             }
         }
         return BatchApplication(outcome: outcome, mismatches: mismatches)
+    }
+
+    /// The counts mismatches of a model before (`old`) and after (`new`) against this update's.
+    ///
+    /// - Complexity: O(S).
+    @usableFromInline
+    func _countMismatches(old: [Int], new: [Int]) -> [ApplicationMismatch] {
+        var mismatches: [ApplicationMismatch] = []
+        if old != itemCountsBefore {
+            mismatches.append(.countsDisagree(state: "before", update: itemCountsBefore, model: old))
+        }
+        if new != itemCountsAfter {
+            mismatches.append(.countsDisagree(state: "after", update: itemCountsAfter, model: new))
+        }
+        return mismatches
+    }
+
+    /// Where each section and item after this (valid) update comes from, by UIKit's model.
+    ///
+    /// - `sourceSection[t]`: the old section new section `t` keeps, or -1 when it is fresh
+    ///   (inserted, or reloaded).
+    /// - `slots[slotStart[t] ..< slotStart[t + 1]]`, for a kept section: for each item, the old
+    ///   index path whose value it keeps, or section -1 when it is fresh (inserted, or reloaded).
+    ///   Fresh sections have no slots.
+    ///
+    /// Precondition (checked by the caller): the update is valid, so every index is in bounds.
+    ///
+    /// - Complexity: O(S + n + k) for S sections, n items after the update and k operations.
+    @usableFromInline
+    func _applicationPlan() -> (sourceSection: [Int], slots: [ItemIndexPath], slotStart: [Int]) {
+        let sectionsBefore = itemCountsBefore.count
+        let sectionsAfter = itemCountsAfter.count
+        // Section placement.
+        var sourceSection = [Int](repeating: -1, count: sectionsAfter)  // -1: inserted
+        let survivors = _survivorPositions(
+            oldCount: sectionsBefore, newCount: sectionsAfter,
+            removed: _flags(deleteSections + moveSections.map { $0.from }, count: sectionsBefore),
+            taken: _flags(insertSections + moveSections.map { $0.to }, count: sectionsAfter))
+        for (s, t) in survivors.enumerated() where t >= 0 { sourceSection[t] = s }
+        for move in moveSections { sourceSection[move.to] = move.from }
+        let reloadedSections = _flags(reloadSections, count: sectionsBefore)
+        for t in 0..<sectionsAfter where sourceSection[t] >= 0 && reloadedSections[sourceSection[t]] {
+            sourceSection[t] = -1
+        }
+
+        // Item operations grouped by section: kept sections' old and new indices.
+        var gone = [[Int]](repeating: [], count: sectionsBefore)
+        for path in deleteItems { gone[path.section].append(path.item) }
+        for move in moveItems { gone[move.from.section].append(move.from.item) }
+        var arriving = [[Int]](repeating: [], count: sectionsAfter)
+        for path in insertItems { arriving[path.section].append(path.item) }
+        var movedIn = [[IndexPathMove]](repeating: [], count: sectionsAfter)
+        for move in moveItems { movedIn[move.to.section].append(move) }
+        let reloadedItems = Set(reloadItems)
+        let fresh = ItemIndexPath(section: -1, item: -1)
+
+        var slots: [ItemIndexPath] = []
+        var slotStart = [0]
+        slotStart.reserveCapacity(sectionsAfter + 1)
+        for t in 0..<sectionsAfter {
+            let s = sourceSection[t]
+            defer { slotStart.append(slots.count) }
+            guard s >= 0 else { continue }
+            let count = itemCountsAfter[t]
+            let base = slots.count
+            slots.append(contentsOf: repeatElement(fresh, count: count))
+            var taken = [Bool](repeating: false, count: count)
+            for i in arriving[t] { taken[i] = true }
+            for move in movedIn[t] {
+                taken[move.to.item] = true
+                slots[base + move.to.item] = move.from
+            }
+            let positions = _survivorPositions(
+                oldCount: itemCountsBefore[s], newCount: count, removed: _flags(gone[s], count: itemCountsBefore[s]),
+                taken: taken)
+            for (i, position) in positions.enumerated() where position >= 0 {
+                slots[base + position] = ItemIndexPath(section: s, item: i)
+            }
+            if !reloadedItems.isEmpty {
+                for i in base..<slots.count where reloadedItems.contains(slots[i]) { slots[i] = fresh }
+            }
+        }
+        return (sourceSection, slots, slotStart)
     }
 }

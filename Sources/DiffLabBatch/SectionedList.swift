@@ -23,9 +23,11 @@ public struct SectionedList<SectionID: Hashable, Element: Diffable> {
     public init(_ sections: [Section]) { self.sections = sections }
 
     /// The item count of every section, in order: what a data source reports.
+    @inlinable
     public var itemCounts: [Int] { sections.map { $0.items.count } }
 
     /// The item at `path`, or `nil` when there is none.
+    @inlinable
     public subscript(path: ItemIndexPath) -> Element? {
         guard sections.indices.contains(path.section), sections[path.section].items.indices.contains(path.item)
         else { return nil }

@@ -449,7 +449,7 @@ func monotonicSeconds() -> Double {
 }
 
 /// The list size the libFuzzer target decodes inputs at (its seeds are written at the same size).
-package let fuzzTargetMaxSize = 32
+package let fuzzTargetMaxSize = 16
 
 /// The (engine, property) pairs the libFuzzer target checks, one per input: every shipped engine
 /// (``FuzzSubject/builtIns``) × every property, engine-major.

@@ -291,19 +291,7 @@ private func mismatchKind(_ mismatch: ApplicationMismatch) -> String {
 private func batchProblem(
     _ update: BatchUpdate, from old: [FuzzItem], to new: [FuzzItem], _ prefix: String, _ context: String, _ fail: Fail
 ) -> PropertyFailure? {
-    if let violation = update.violations().first {
-        return fail(prefix + violation.rule, context + violation.message)
-    }
-    let application: BatchApplication<Int, FuzzItem>
-    do {
-        application = try update.apply(to: oneSection(old), expecting: oneSection(new))
-    } catch {
-        return fail(prefix + "invalid", context + error.description)
-    }
-    if let mismatch = application.mismatches.first {
-        return fail(prefix + mismatchKind(mismatch), context + "\(mismatch)")
-    }
-    return nil
+    stageProblem(update, from: oneSection(old), to: oneSection(new), prefix, context, fail)
 }
 
 /// The sanitizer's contract on a clean batch update from `old` to `new` and its corruptions.
@@ -319,7 +307,7 @@ private func batchProblem(
 private func sanitizerProblem(
     _ clean: BatchUpdate, _ corruptions: [Corruption], from old: [FuzzItem], to new: [FuzzItem], _ fail: Fail
 ) -> PropertyFailure? {
-    if clean.isValid && clean.sanitized() != clean {
+    if clean.sanitized() != clean && clean.isValid {
         return fail("changed-valid-update", "the sanitizer changed a valid update")
     }
     let corrupted = corrupt(clean, with: corruptions)
@@ -352,15 +340,14 @@ private func stageProblem(
     _ update: BatchUpdate, from old: SectionedList<Int, FuzzItem>, to new: SectionedList<Int, FuzzItem>,
     _ prefix: String, _ context: String, _ fail: Fail
 ) -> PropertyFailure? {
-    if let violation = update.violations().first {
-        return fail(prefix + violation.rule, context + violation.message)
-    }
+    // The applier validates first and throws every violation: the first is the one reported.
     do {
         if let mismatch = try update.apply(to: old, expecting: new).mismatches.first {
             return fail(prefix + mismatchKind(mismatch), context + "\(mismatch)")
         }
     } catch {
-        return fail(prefix + "invalid", context + error.description)
+        guard let violation = error.violations.first else { return fail(prefix + "invalid", context + error.description) }
+        return fail(prefix + violation.rule, context + violation.message)
     }
     return nil
 }

@@ -97,14 +97,19 @@ struct ElementKindTests {
     }
 
     @Test func stringFormsAreEqualWithDifferentBytes() {
-        for id in [0, 1, 7, 12, 12345] {
+        for id in [0, 1, 3, 4, 7, 12, 12345, 12348] {
             let forms = (0..<4).map { FuzzString.identifier(id, form: $0) }
             #expect(Set(forms).count == 1, "forms of \(id) are canonically equivalent")
-            #expect(Set(forms.map { Array($0.utf8) }).count == 4, "forms of \(id) differ in bytes")
+            let spellings = Set(forms.map { Array($0.utf8) })
+            #expect(spellings.count == (id % 4 == 0 ? 4 : 1), "forms of \(id) differ in bytes exactly when non-ASCII")
+            #expect(forms.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } == (id % 4 != 0))
             #expect(Set(forms.map(\.hashValue)).count == 1)
             #expect(FuzzString.identifier(id, form: 0) != FuzzString.identifier(id + 1, form: 0))
         }
+        let distinct = (0..<64).map { FuzzString.identifier($0, form: $0) }
+        #expect(Set(distinct).count == 64, "distinct ids stay distinct identifiers across ASCII and non-ASCII")
         #expect(FuzzString.identifier(3, form: 0).utf8.count > 15, "some identifiers are not small strings")
+        #expect(FuzzString.identifier(12, form: 1).utf8.count > 15, "some non-ASCII identifiers are not small strings")
     }
 
     @Test func collidingKeysShareHashesButNotEquality() {
