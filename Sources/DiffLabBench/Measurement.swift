@@ -192,27 +192,6 @@ func measureCall(
             peakRSSBytes: peakRSS()))
 }
 
-/// Seconds on the monotonic clock.
-package func monotonicNow() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-/// This thread's CPU seconds.
-package func threadCPUNow() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-/// This process's CPU seconds (all threads).
-package func processCPUNow() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
 /// Peak resident set size of this process in bytes.
 package func peakRSS() -> Int {
     var usage = rusage()

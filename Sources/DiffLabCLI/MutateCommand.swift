@@ -1,4 +1,5 @@
 import DiffLabBench
+import DiffLabCore
 import DiffLabJSON
 import DiffLabResults
 

@@ -1,4 +1,4 @@
-import DiffLabBench
+import DiffLabCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

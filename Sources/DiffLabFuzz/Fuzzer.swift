@@ -327,11 +327,11 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
         var largest = 0
     }
     let shared = Locked(Shared(signatures: options.known))
-    let start = monotonicSeconds()
+    let start = monotonicNow()
     let workers = max(options.workers, 1)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
         while true {
-            let elapsed = monotonicSeconds() - start
+            let elapsed = monotonicNow() - start
             if let seconds = options.seconds, elapsed >= seconds { return }
             let index: Int? = shared.withLock { state in
                 if state.nextInput < options.firstInput { state.nextInput = options.firstInput }
@@ -352,7 +352,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                 for (propertyIndex, property) in options.properties.enumerated() {
                     // A slow engine (one that hangs until its time limit) must not keep a timed run
                     // going: the checks left on this input are not run, and not counted.
-                    if let seconds = options.seconds, monotonicSeconds() - start >= seconds { break checking }
+                    if let seconds = options.seconds, monotonicNow() - start >= seconds { break checking }
                     if !options.skipping.isEmpty
                         && options.skipping.contains(FuzzOptions.checkKey(subject: subjectIndex, property: propertyIndex))
                     {
@@ -363,7 +363,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     guard let failure = property.check(input, subject) else { continue }
                     let isNew = shared.withLock { $0.signatures.insert(failure.key).inserted }
                     guard isNew else { continue }
-                    let foundAt = monotonicSeconds() - start
+                    let foundAt = monotonicNow() - start
                     // A provisional record, unshrunk: kept by a supervisor should this process die
                     // or hang while shrinking (the shrunk record below replaces it).
                     var found = FuzzFailure(
@@ -371,10 +371,10 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                         size: size, seed: seed, originalItems: input.old.count + input.new.count, inputsToFind: index + 1,
                         shrinkAttempts: 0, secondsToFind: foundAt)
                     watcher?.found(worker: worker, failure: found)
-                    var shrinkDeadline = monotonicSeconds() + options.shrinkSeconds
+                    var shrinkDeadline = monotonicNow() + options.shrinkSeconds
                     if let seconds = options.seconds { shrinkDeadline = min(shrinkDeadline, start + seconds) }
                     let (shrunk, attempts) = shrink(source.choices, budget: options.shrinkBudget) { candidate in
-                        guard monotonicSeconds() < shrinkDeadline else { return nil }
+                        guard monotonicNow() < shrinkDeadline else { return nil }
                         watcher?.input(worker: worker, index: index, choices: candidate, size: size)
                         watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
                         guard let again = reproduce(
@@ -396,7 +396,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     // Each candidate is one check for the watcher (its clock restarts), under the
                     // choices of the input it was cut from.
                     let structural = shrinkStructurally(shrunkInput, budget: max(0, options.shrinkBudget - attempts)) { candidate in
-                        guard monotonicSeconds() < shrinkDeadline else { return false }
+                        guard monotonicNow() < shrinkDeadline else { return false }
                         watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
                         guard let again = property.check(candidate, subject) else { return false }
                         return again.signature == failure.signature && again.outsideContract == failure.outsideContract
@@ -424,7 +424,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                 state.byKind[input.elements, default: 0] += 1
                 if large { state.large += 1 }
                 state.largest = max(state.largest, items)
-                let now = monotonicSeconds() - start
+                let now = monotonicNow() - start
                 guard worker == 0, now - state.lastReport >= 0.25 else { return nil }
                 state.lastReport = now
                 return FuzzProgress(
@@ -433,19 +433,12 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
             if let report { progress(report) }
         }
     }
-    let seconds = monotonicSeconds() - start
+    let seconds = monotonicNow() - start
     return shared.withLock { state in
         FuzzReport(
             inputs: state.nextInput, checks: state.checks, seconds: seconds, failures: state.failures,
             inputsByKind: state.byKind, largeInputs: state.large, largestInput: state.largest)
     }
-}
-
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 /// The list size the libFuzzer target decodes inputs at (its seeds are written at the same size).
