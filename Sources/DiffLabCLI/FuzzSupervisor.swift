@@ -294,14 +294,10 @@ struct FuzzSupervisor {
         return (found, chosen.subject, chosen.property)
     }
 
-    /// A signal's name, `SIGILL` for 4.
+    /// The name of the signal that ended the process (``signalName(_:)``), or `a hang`.
     private func signalName(_ ending: Ending) -> String {
         guard case let .crashed(signal) = ending else { return "a hang" }
-        let names: [Int32: String] = [
-            SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
-            SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGSYS: "SIGSYS",
-        ]
-        return names[signal] ?? "signal \(signal)"
+        return DiffLabCLI.signalName(signal)
     }
 
     /// One failure as the campaign process hands it over: its regression record and the run's

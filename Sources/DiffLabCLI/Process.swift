@@ -239,12 +239,23 @@ func processHasEnded(_ pid: pid_t) -> Bool {
     }
 }
 
-/// `exited with status 3`, `was killed by signal 9 (Killed)`: a raw wait status in words.
+/// `exited with status 3`, `was killed by signal 9 (SIGKILL: Killed)`: a raw wait status in words.
 func describeWaitStatus(_ status: Int32) -> String {
     let signal = status & 0x7f
     guard signal != 0 else { return "exited with status \((status >> 8) & 0xff)" }
-    let name = strsignal(signal).map { String(cString: $0) } ?? "unknown"
-    return "was killed by signal \(signal) (\(name))"
+    let text = strsignal(signal).map { String(cString: $0) } ?? "unknown"
+    return "was killed by signal \(signal) (\(signalName(signal)): \(text))"
+}
+
+/// A signal's stable name, `SIGILL` for 4 (failure signatures carry it, so it must not depend on
+/// the C library's wording), or `signal N` for one without a name here.
+func signalName(_ signal: Int32) -> String {
+    let names: [Int32: String] = [
+        SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
+        SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGSYS: "SIGSYS", SIGTERM: "SIGTERM", SIGINT: "SIGINT",
+        SIGPIPE: "SIGPIPE", SIGXCPU: "SIGXCPU",
+    ]
+    return names[signal] ?? "signal \(signal)"
 }
 
 /// The path of jemalloc's shared library, when installed.

@@ -60,7 +60,7 @@ public struct FuzzOptions: Sendable {
     package var firstInput = 0
     /// Pairs not checked, as ``checkKey(subject:property:)``: the pairs that crashed or hung in an
     /// earlier process of the same campaign.
-    package var skipping: Set<String> = []
+    package var skipping: Set<CheckKey> = []
     /// Failures already found (their ``FuzzFailure/key``), by an earlier process of the same
     /// campaign: not reported or shrunk again.
     package var known: Set<String> = []
@@ -68,8 +68,16 @@ public struct FuzzOptions: Sendable {
     /// replay) the check during which this process crashed or hung.
     package var watcher: (any FuzzWatcher)?
 
+    /// One subject × property pair, by their indices in ``subjects`` and ``properties``.
+    package struct CheckKey: Hashable, Sendable {
+        /// The subject's index.
+        package var subject: Int
+        /// The property's index.
+        package var property: Int
+    }
+
     /// The key of one subject × property pair in ``skipping``.
-    package static func checkKey(subject: Int, property: Int) -> String { "\(subject)/\(property)" }
+    package static func checkKey(subject: Int, property: Int) -> CheckKey { CheckKey(subject: subject, property: property) }
 
     /// Options; by default every shipped engine (``FuzzSubject/builtIns``) and every property,
     /// sizes up to 24, two workers.
