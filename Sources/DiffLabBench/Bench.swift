@@ -302,37 +302,31 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
 }
 
 /// The hash floor: the least work any hashing diff does — build one open-addressing table over the
-/// old identifiers and probe it with the new ones (each hashed once). Returns the hits.
+/// old identifiers and probe it with the new ones (each hashed once). The table is the engines'
+/// own (``_IdentifierTable``), so the floor is their table's cost and nothing else. Returns the
+/// hits.
 ///
 /// - Complexity: O(n + m).
 @inline(never)
 @usableFromInline package func hashFloor<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int {
-    var capacity = 16
-    while capacity < old.count * 2 { capacity <<= 1 }
-    let mask = capacity - 1
-    var slots = [Int32](repeating: -1, count: capacity)
+    typealias Table = _IdentifierTable<Int32, Void>
+    var table = Table(capacityFor: old.count, empty: ())
+    let mask = table.mask
     var hits = 0
     old.withUnsafeBufferPointer { old in
         new.withUnsafeBufferPointer { new in
-            slots.withUnsafeMutableBufferPointer { slots in
+            table.slots.withUnsafeMutableBufferPointer { slots in
                 for o in 0..<old.count {
                     let id = old[o].diffIdentifier
-                    var s = id.hashValue & mask
-                    while slots[s] >= 0 {
-                        if old[Int(slots[s])].diffIdentifier == id { break }
-                        s = (s + 1) & mask
-                    }
-                    if slots[s] < 0 { slots[s] = Int32(o) }
+                    let (hash, tag) = Table.hashAndTag(id)
+                    let (s, found) = Table.find(slots, mask: mask, hash: hash, tag: tag) { old[Int($0)].diffIdentifier == id }
+                    if !found { slots[s] = .init(tag: tag, key: Int32(truncatingIfNeeded: o), payload: ()) }
                 }
                 for n in 0..<new.count {
                     let id = new[n].diffIdentifier
-                    var s = id.hashValue & mask
-                    while slots[s] >= 0 {
-                        if old[Int(slots[s])].diffIdentifier == id {
-                            hits += 1
-                            break
-                        }
-                        s = (s + 1) & mask
+                    let (hash, tag) = Table.hashAndTag(id)
+                    if Table.find(slots, mask: mask, hash: hash, tag: tag, matches: { old[Int($0)].diffIdentifier == id }).found {
+                        hits &+= 1
                     }
                 }
             }

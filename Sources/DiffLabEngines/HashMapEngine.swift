@@ -10,9 +10,9 @@ import DiffLabCore
 /// identifier differs in content.
 ///
 /// ## How it is fast
-/// - One open-addressing table (linear probing, load factor ≤ ½) over a contiguous buffer of
-///   plain slots holds only the **old** list's distinct identifiers; new-only identifiers are
-///   inserts and never enter the table.
+/// - One open-addressing table (``_IdentifierTable``: linear probing, load factor ≤ ½, a
+///   contiguous buffer of plain slots) holds only the **old** list's distinct identifiers;
+///   new-only identifiers are inserts and never enter the table.
 /// - Each identifier is hashed exactly once. A slot keeps the upper hash bits, so a probe
 ///   compares identifiers only on a likely hit.
 /// - Occurrences of one identifier form an intrusive chain through a `next` array (old indices
@@ -50,31 +50,16 @@ public struct HashMapEngine: DiffEngine {
         return matching
     }
 
-    @usableFromInline
-    struct _Slot<Index: FixedWidthInteger & SignedInteger> {
-        /// The upper 32 bits of the identifier's hash; compared before the identifiers.
-        @usableFromInline var tag: UInt32
-        /// An old index holding this slot's identifier, or -1 when the slot is empty.
-        @usableFromInline var representative: Index
-        /// The earliest old occurrence not yet paired, or -1 when all are paired.
-        @usableFromInline var head: Index
-
-        @inlinable init(tag: UInt32, representative: Index, head: Index) {
-            self.tag = tag
-            self.representative = representative
-            self.head = head
-        }
-    }
-
     @inlinable
     func _pair<Element: Diffable, Index: FixedWidthInteger & SignedInteger>(
         _ old: [Element], _ new: [Element], _ comparison: ComparisonOption,
         into matching: inout Matching, index _: Index.Type
     ) {
-        var capacity = 16
-        while capacity < old.count &* 2 { capacity &<<= 1 }
-        let mask = capacity &- 1
-        var slots = [_Slot<Index>](repeating: _Slot(tag: 0, representative: -1, head: -1), count: capacity)
+        // A slot's key is an old index holding its identifier; its payload the earliest old
+        // occurrence not yet paired (the chain's head), or -1 when all are paired.
+        var table = _IdentifierTable<Index, Index>(capacityFor: old.count, empty: -1)
+        let mask = table.mask
+        let capacity = table.capacity
         // next[o]: the next old occurrence (ascending) of old[o]'s identifier, or -1.
         var next = [Index](repeating: -1, count: old.count)
         // newSlot[n]: the slot of new[n]'s identifier, or -1 when the old list lacks it.
@@ -83,27 +68,21 @@ public struct HashMapEngine: DiffEngine {
         var slotUpdated: [Bool] = []
 
         old.withUnsafeBufferPointer { old in
-            slots.withUnsafeMutableBufferPointer { slots in
+            table.slots.withUnsafeMutableBufferPointer { slots in
                 next.withUnsafeMutableBufferPointer { next in
                     // Old list backwards: each chain ends up ascending, its head the earliest.
                     var o = old.count &- 1
                     while o >= 0 {
                         let id = old[o].diffIdentifier
-                        let hash = id.hashValue
-                        let tag = UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) &>> 32)
-                        var s = hash & mask
-                        while true {
-                            let r = Int(slots[s].representative)
-                            if r < 0 {
-                                slots[s] = _Slot(tag: tag, representative: Index(o), head: Index(o))
-                                break
-                            }
-                            if slots[s].tag == tag && old[r].diffIdentifier == id {
-                                next[o] = slots[s].head
-                                slots[s].head = Index(o)
-                                break
-                            }
-                            s = (s &+ 1) & mask
+                        let (hash, tag) = _IdentifierTable<Index, Index>.hashAndTag(id)
+                        let (s, found) = _IdentifierTable<Index, Index>.find(slots, mask: mask, hash: hash, tag: tag) {
+                            old[Int($0)].diffIdentifier == id
+                        }
+                        if found {
+                            next[o] = slots[s].payload
+                            slots[s].payload = Index(o)
+                        } else {
+                            slots[s] = .init(tag: tag, key: Index(o), payload: Index(o))
                         }
                         o &-= 1
                     }
@@ -113,36 +92,29 @@ public struct HashMapEngine: DiffEngine {
 
         old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in
-                slots.withUnsafeMutableBufferPointer { slots in
+                table.slots.withUnsafeMutableBufferPointer { slots in
                     next.withUnsafeBufferPointer { next in
                         newSlot.withUnsafeMutableBufferPointer { newSlot in
                             matching.oldToNew.withUnsafeMutableBufferPointer { oldToNew in
                                 matching.newToOld.withUnsafeMutableBufferPointer { newToOld in
                                     for n in 0..<new.count {
                                         let id = new[n].diffIdentifier
-                                        let hash = id.hashValue
-                                        let tag = UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) &>> 32)
-                                        var s = hash & mask
-                                        while true {
-                                            let r = Int(slots[s].representative)
-                                            if r < 0 { break }  // not in the old list: an insert
-                                            if slots[s].tag == tag && old[r].diffIdentifier == id {
-                                                newSlot[n] = Index(s)
-                                                let o = Int(slots[s].head)
-                                                if o >= 0 {
-                                                    slots[s].head = next[o]
-                                                    oldToNew[o] = n
-                                                    newToOld[n] = o
-                                                    if new[n]._isUpdated(from: old[o], comparison: comparison) {
-                                                        if slotUpdated.isEmpty {
-                                                            slotUpdated = [Bool](repeating: false, count: capacity)
-                                                        }
-                                                        slotUpdated[s] = true
-                                                    }
-                                                }
-                                                break
+                                        let (hash, tag) = _IdentifierTable<Index, Index>.hashAndTag(id)
+                                        let (s, found) = _IdentifierTable<Index, Index>.find(
+                                            slots, mask: mask, hash: hash, tag: tag
+                                        ) { old[Int($0)].diffIdentifier == id }
+                                        guard found else { continue }  // not in the old list: an insert
+                                        newSlot[n] = Index(s)
+                                        let o = Int(slots[s].payload)
+                                        guard o >= 0 else { continue }  // every old occurrence is paired
+                                        slots[s].payload = next[o]
+                                        oldToNew[o] = n
+                                        newToOld[n] = o
+                                        if new[n]._isUpdated(from: old[o], comparison: comparison) {
+                                            if slotUpdated.isEmpty {
+                                                slotUpdated = [Bool](repeating: false, count: capacity)
                                             }
-                                            s = (s &+ 1) & mask
+                                            slotUpdated[s] = true
                                         }
                                     }
                                 }

@@ -140,50 +140,39 @@ func _pairDirectly<Element: Diffable>(
 /// Interns the identifiers of both lists to dense integers `0..<symbolCount`, in order of first
 /// appearance (old list first).
 ///
-/// One open-addressing table (linear probing, load ≤ ½) of plain slots: each identifier is hashed
-/// once; a slot keeps the hash's upper bits, so identifiers are compared only on a likely hit.
+/// The shared ``_IdentifierTable``: each identifier is hashed once; a slot's key is the index of
+/// its identifier's first occurrence (≥ 0 in old, `~index` in new) and its payload the symbol, so
+/// identifiers are compared only on a likely hit.
 ///
 /// - Complexity: O(n + m) expected.
 @inlinable
 func _intern<Element: Diffable>(
     _ old: ArraySlice<Element>, _ new: ArraySlice<Element>
 ) -> (a: [Int], b: [Int], symbolCount: Int) {
-    var capacity = 16
-    while capacity < (old.count + new.count) * 2 { capacity &<<= 1 }
-    let mask = capacity &- 1
-    // slotSymbol[s] = symbol in slot s or -1; slotTag[s] = upper hash bits.
-    var slotSymbol = [Int](repeating: -1, count: capacity)
-    var slotTag = [UInt32](repeating: 0, count: capacity)
-    // representative[symbol] = index of its first occurrence: >= 0 in old, ~index in new.
-    var representative: [Int] = []
-    representative.reserveCapacity(old.count)
+    var table = _IdentifierTable<Int, Int>(capacityFor: old.count + new.count, empty: -1)
+    let mask = table.mask
+    var symbolCount = 0
     var a = [Int](repeating: 0, count: old.count)
     var b = [Int](repeating: 0, count: new.count)
     old.withUnsafeBufferPointer { old in
         new.withUnsafeBufferPointer { new in
-            func symbol(_ id: Element.DiffIdentifier, representing index: Int) -> Int {
-                let hash = id.hashValue
-                let tag = UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) &>> 32)
-                var s = hash & mask
-                var existing = slotSymbol[s]
-                while existing >= 0 {
-                    if slotTag[s] == tag {
-                        let r = representative[existing]
-                        if (r >= 0 ? old[r].diffIdentifier : new[~r].diffIdentifier) == id { return existing }
+            table.slots.withUnsafeMutableBufferPointer { slots in
+                func symbol(_ id: Element.DiffIdentifier, representing index: Int) -> Int {
+                    let (hash, tag) = _IdentifierTable<Int, Int>.hashAndTag(id)
+                    let (s, found) = _IdentifierTable<Int, Int>.find(slots, mask: mask, hash: hash, tag: tag) { r in
+                        (r >= 0 ? old[r].diffIdentifier : new[~r].diffIdentifier) == id
                     }
-                    s = (s &+ 1) & mask
-                    existing = slotSymbol[s]
+                    if found { return slots[s].payload }
+                    slots[s] = .init(tag: tag, key: index, payload: symbolCount)
+                    symbolCount &+= 1
+                    return symbolCount &- 1
                 }
-                slotSymbol[s] = representative.count
-                slotTag[s] = tag
-                representative.append(index)
-                return representative.count &- 1
+                for i in 0..<old.count { a[i] = symbol(old[i].diffIdentifier, representing: i) }
+                for i in 0..<new.count { b[i] = symbol(new[i].diffIdentifier, representing: ~i) }
             }
-            for i in 0..<old.count { a[i] = symbol(old[i].diffIdentifier, representing: i) }
-            for i in 0..<new.count { b[i] = symbol(new[i].diffIdentifier, representing: ~i) }
         }
     }
-    return (a, b, representative.count)
+    return (a, b, symbolCount)
 }
 
 /// The linear-space Myers search over interned identifiers.
