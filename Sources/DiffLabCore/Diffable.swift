@@ -31,6 +31,13 @@ public protocol Diffable {
     /// Engines call this only on pairs whose identifiers are equal. It should be reflexive and
     /// symmetric; `false` marks the pair updated.
     func isContentEqual(to other: Self) -> Bool
+
+    /// Whether the pair (`old`, `self`) must be reported as updated under `comparison`: what every
+    /// engine asks of a matched pair. Not for conformers to implement: the two default
+    /// implementations below (one for value types, one for classes) are the contract, and being a
+    /// requirement lets a class's conformance pick the class one once, so engines specialized for
+    /// the element type compare identities directly instead of casting each pair to `AnyObject`.
+    func _isUpdated(from old: Self, comparison: ComparisonOption) -> Bool
 }
 
 extension Diffable where Self: Equatable {
@@ -62,22 +69,32 @@ extension UUID: Diffable {}
 
 extension Diffable {
     /// Whether the pair (`old`, `self`) — two versions of one item — must be reported as updated
-    /// under `comparison`.
+    /// under `comparison`, for a value type: when ``isContentEqual(to:)`` is `false`. Value types
+    /// have no identity, so ``ComparisonOption/identity`` falls back to
+    /// ``ComparisonOption/equality``.
     ///
-    /// - ``ComparisonOption/equality``: updated when ``isContentEqual(to:)`` is `false`. When both
-    ///   are the same class instance the content check is skipped (IGListKit does the same).
-    /// - ``ComparisonOption/identity``: for class instances, updated when they are not the same
-    ///   instance (IGListKit's pointer personality). Value types have no identity, so for them
-    ///   this falls back to ``ComparisonOption/equality``.
-    ///
-    /// - Complexity: one content comparison at most.
+    /// - Complexity: one content comparison.
     @inlinable
     @inline(__always)
     public func _isUpdated(from old: Self, comparison: ComparisonOption) -> Bool {
-        if Self.self is AnyObject.Type {
-            if (self as AnyObject) === (old as AnyObject) { return false }
-            if comparison == .identity { return true }
-        }
-        return !isContentEqual(to: old)
+        !isContentEqual(to: old)
+    }
+}
+
+extension Diffable where Self: AnyObject {
+    /// Whether the pair (`old`, `self`) — two versions of one item — must be reported as updated
+    /// under `comparison`, for a class:
+    ///
+    /// - ``ComparisonOption/equality``: updated when ``isContentEqual(to:)`` is `false`; when both
+    ///   are the same instance the content check is skipped (IGListKit does the same).
+    /// - ``ComparisonOption/identity``: updated when they are not the same instance (IGListKit's
+    ///   pointer personality).
+    ///
+    /// - Complexity: one identity comparison, and at most one content comparison.
+    @inlinable
+    @inline(__always)
+    public func _isUpdated(from old: Self, comparison: ComparisonOption) -> Bool {
+        if self === old { return false }
+        return comparison == .identity || !isContentEqual(to: old)
     }
 }

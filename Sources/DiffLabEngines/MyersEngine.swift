@@ -149,7 +149,18 @@ func _pairDirectly<Element: Diffable>(
 func _intern<Element: Diffable>(
     _ old: ArraySlice<Element>, _ new: ArraySlice<Element>
 ) -> (a: [Int], b: [Int], symbolCount: Int) {
-    var table = _IdentifierTable<Int, Int>(capacityFor: old.count + new.count, empty: -1)
+    // 32-bit keys and symbols when the lists fit: a 12-byte slot instead of 24.
+    old.count + new.count < Int(Int32.max) / 4
+        ? _intern(old, new, index: Int32.self) : _intern(old, new, index: Int.self)
+}
+
+/// ``_intern(_:_:)`` with keys and symbols stored as `Index`, which must hold ±(n + m).
+@inlinable
+func _intern<Element: Diffable, Index: FixedWidthInteger & SignedInteger>(
+    _ old: ArraySlice<Element>, _ new: ArraySlice<Element>, index _: Index.Type
+) -> (a: [Int], b: [Int], symbolCount: Int) {
+    typealias Table = _IdentifierTable<Index, Index>
+    var table = Table(capacityFor: old.count + new.count, empty: -1)
     let mask = table.mask
     var symbolCount = 0
     var a = [Int](repeating: 0, count: old.count)
@@ -158,12 +169,13 @@ func _intern<Element: Diffable>(
         new.withUnsafeBufferPointer { new in
             table.slots.withUnsafeMutableBufferPointer { slots in
                 func symbol(_ id: Element.DiffIdentifier, representing index: Int) -> Int {
-                    let (hash, tag) = _IdentifierTable<Int, Int>.hashAndTag(id)
-                    let (s, found) = _IdentifierTable<Int, Int>.find(slots, mask: mask, hash: hash, tag: tag) { r in
-                        (r >= 0 ? old[r].diffIdentifier : new[~r].diffIdentifier) == id
+                    let (hash, tag) = Table.hashAndTag(id)
+                    let (s, found) = Table.find(slots, mask: mask, hash: hash, tag: tag) { key in
+                        let r = Int(key)
+                        return (r >= 0 ? old[r].diffIdentifier : new[~r].diffIdentifier) == id
                     }
-                    if found { return slots[s].payload }
-                    slots[s] = .init(tag: tag, key: index, payload: symbolCount)
+                    if found { return Int(slots[s].payload) }
+                    slots[s] = .init(tag: tag, key: Index(index), payload: Index(symbolCount))
                     symbolCount &+= 1
                     return symbolCount &- 1
                 }
