@@ -105,6 +105,21 @@ struct CoreTests {
         #expect(Item(1, 1)._isUpdated(from: Item(1, 0), comparison: .identity))
     }
 
+    /// Engines ask through a generic `Element: Diffable`: a class's conformance must have picked
+    /// the class default of the `_isUpdated` requirement (identity), a value type's the plain one.
+    @Test func updateJudgementInGenericCode() {
+        func judged<Element: Diffable>(_ new: Element, _ old: Element, _ comparison: ComparisonOption) -> Bool {
+            new._isUpdated(from: old, comparison: comparison)
+        }
+        let a = Box(1, 0)
+        #expect(!judged(a, a, .identity))
+        #expect(judged(Box(1, 0), a, .identity), "another instance with equal content is updated under identity")
+        #expect(!judged(Box(1, 0), a, .equality))
+        #expect(judged(Box(1, 2), a, .equality))
+        #expect(!judged(Item(1, 0), Item(1, 0), .identity), "a value type under identity falls back to equality")
+        #expect(judged(Item(1, 1), Item(1, 0), .identity))
+    }
+
     @Test func selfIdentifiedConformances() {
         #expect("a".diffIdentifier == "a")
         #expect(42.diffIdentifier == 42)
