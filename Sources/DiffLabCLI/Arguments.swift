@@ -119,11 +119,11 @@ where T.RawValue == String {
     }
 }
 
-/// Parses a positive integer option value (any size that fits `Int`). Prefer
-/// ``parseInteger(_:_:in:)`` with the option's documented range.
-func parsePositive(_ text: String, _ option: String) throws(CommandError) -> Int {
-    guard let value = Int(text), value > 0 else { throw .usage("\(option) expects a positive integer (got '\(text)')") }
-    return value
+/// `values` without repeats, in first-seen order: a list option that names one thing twice
+/// means it once. - Complexity: O(n) expected.
+func deduplicated<T: Hashable>(_ values: [T]) -> [T] {
+    var seen: Set<T> = []
+    return values.filter { seen.insert($0).inserted }
 }
 
 // MARK: - The rule for numbers on the command line

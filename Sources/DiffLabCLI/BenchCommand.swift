@@ -193,12 +193,6 @@ enum BenchCommand {
 /// `from 0.001 to 600`: a range of numbers, for help texts.
 func describeNumbers(_ range: ClosedRange<Double>) -> String { "from \(formatBound(range.lowerBound)) to \(formatBound(range.upperBound))" }
 
-/// `values` without repeats, in first-seen order.
-func deduplicated<T: Hashable>(_ values: [T]) -> [T] {
-    var seen: Set<T> = []
-    return values.filter { seen.insert($0).inserted }
-}
-
 /// Parses a comma-separated list of at most `most` list sizes, each in `range`; returns them
 /// ascending, each once.
 ///
