@@ -166,6 +166,8 @@ public struct BenchRecord: Sendable {
 
 /// The name of the floor measurement.
 package let hashFloorName = "hash-floor"
+/// The name of the partitioned floor measurement.
+package let partitionedFloorName = "partitioned-floor"
 
 /// Runs the benchmark matrix in this process (under whichever allocator it runs on).
 ///
@@ -194,7 +196,7 @@ public func runBench(
     _ options: BenchOptions, allocator: String, progress: (Int, Int, String) -> Void = { _, _, _ in }
 ) -> [BenchRecord] {
     do throws(ConfigurationError) { try options.validate() } catch { preconditionFailure("runBench: \(error)") }
-    var subjects = [BenchSubject.hashFloor]
+    var subjects = BenchSubject.floors
     for engine in options.engines where !subjects.contains(where: { $0.name == engine.name }) { subjects.append(engine) }
     if !subjects.contains(where: { $0.name == BenchSubject.stdlib.name }) { subjects.append(.stdlib) }
     let sizes = Set(options.sizes).sorted()
@@ -327,6 +329,61 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
                     let (hash, tag) = Table.hashAndTag(id)
                     if Table.find(slots, mask: mask, hash: hash, tag: tag, matches: { old[Int($0)].diffIdentifier == id }).found {
                         hits &+= 1
+                    }
+                }
+            }
+        }
+    }
+    return hits
+}
+
+/// The partitioned floor: the least work a partitioned hashing diff does. Both lists are hashed
+/// once and radix-partitioned (``_RadixPartitions``, into as many partitions as ``HashMapEngine``
+/// uses at this size: ``HashMapEngine/Partitioning/measured``); then each partition's old codes go
+/// into a cache-sized table (``_IdentifierTable``) that the partition's new codes probe. It reads no
+/// element after hashing and compares codes only, so it is a lower bound, not a diff. Returns the
+/// hits.
+///
+/// - Complexity: O(n + m); 8 bytes per element of each list, plus a table for the largest partition.
+@inline(never)
+@usableFromInline package func partitionedFloor<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int {
+    typealias Table = _IdentifierTable<Int32, Void>
+    let bits = HashMapEngine.Partitioning.measured.partitionBits(for: old.count)
+    var scratch = [Int](repeating: 0, count: max(old.count, new.count))
+    let (oldParts, newParts) = scratch.withUnsafeMutableBufferPointer { scratch in
+        old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                (
+                    _RadixPartitions(count: old.count, bits: bits, threads: 1, scratch: scratch) { old[$0].diffIdentifier.hashValue },
+                    _RadixPartitions(count: new.count, bits: bits, threads: 1, scratch: scratch) { new[$0].diffIdentifier.hashValue }
+                )
+            }
+        }
+    }
+    var largest = 0
+    for p in 0..<oldParts.partitionCount { largest = max(largest, oldParts.bounds[p + 1] - oldParts.bounds[p]) }
+    var table = Table(capacityFor: largest, empty: ())
+    let empty = Table.Slot(tag: 0, key: -1, payload: ())
+    var hits = 0
+    table.slots.withUnsafeMutableBufferPointer { allSlots in
+        oldParts.entries.withUnsafeBufferPointer { olds in
+            newParts.entries.withUnsafeBufferPointer { news in
+                for p in 0..<oldParts.partitionCount {
+                    let oldRange = oldParts.bounds[p]..<oldParts.bounds[p + 1]
+                    let newRange = newParts.bounds[p]..<newParts.bounds[p + 1]
+                    if oldRange.isEmpty || newRange.isEmpty { continue }
+                    var capacity = 16
+                    while capacity < oldRange.count &* 2 { capacity &<<= 1 }
+                    let slots = UnsafeMutableBufferPointer(rebasing: allSlots[0..<capacity])
+                    slots.initialize(repeating: empty)
+                    for i in oldRange {
+                        let code = olds[i].code
+                        let (s, found) = Table.find(slots, mask: capacity &- 1, hash: Int(code), tag: code) { _ in true }
+                        if !found { slots[s] = .init(tag: code, key: olds[i].index, payload: ()) }
+                    }
+                    for j in newRange {
+                        let code = news[j].code
+                        if Table.find(slots, mask: capacity &- 1, hash: Int(code), tag: code, matches: { _ in true }).found { hits &+= 1 }
                     }
                 }
             }

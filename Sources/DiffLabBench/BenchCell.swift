@@ -5,7 +5,7 @@ import DiffLabEngines
 /// The subject name of the batch-update validator's cells: `validate:profile:kind:size`.
 package let validateSubjectName = "validate"
 
-/// One benchmark cell: a subject (an engine, the ``hashFloorName``, or the
+/// One benchmark cell: a subject (an engine, a floor (``BenchSubject/floors``), or the
 /// ``validateSubjectName``) on one generated input.
 ///
 /// Cells are named `subject:profile:kind:size`, e.g. `hashmap:differencekit:int:10000`; that
@@ -22,7 +22,7 @@ package struct BenchCell: Sendable, Hashable, CustomStringConvertible {
     /// take hours to generate; the bound turns that into an error naming the range.
     package static let allowedSizes = 1...10_000_000
 
-    /// An engine's name (a ``BenchSubject``'s), ``hashFloorName`` or ``validateSubjectName``.
+    /// An engine's name (a ``BenchSubject``'s), a floor's or ``validateSubjectName``.
     package var subject: String
     package var profile: DatasetProfile
     package var kind: ElementKind
@@ -36,15 +36,17 @@ package struct BenchCell: Sendable, Hashable, CustomStringConvertible {
         self.size = size
     }
 
-    /// Parses `subject:profile:kind:size`, where `subject` names one of `engines`, the hash
-    /// floor or the validator.
+    /// Parses `subject:profile:kind:size`, where `subject` names one of `engines`, a floor or the
+    /// validator.
     ///
     /// - Throws: ``BenchCellError`` saying which part is wrong; a size that is not a decimal
     ///   integer in ``allowedSizes`` is ``BenchCellError/badSize(_:)``, naming the range.
     package init(parsing text: String, engines: [BenchSubject] = BenchSubject.builtIns) throws(BenchCellError) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4 else { throw .malformed(text) }
-        guard parts[0] == hashFloorName || parts[0] == validateSubjectName || engines.contains(where: { $0.name == parts[0] }) else {
+        guard BenchSubject.floors.contains(where: { $0.name == parts[0] }) || parts[0] == validateSubjectName
+            || engines.contains(where: { $0.name == parts[0] })
+        else {
             throw .unknownSubject(parts[0], known: engines.map(\.name))
         }
         guard let profile = DatasetProfile(rawValue: parts[1]) else { throw .unknownProfile(parts[1]) }
@@ -58,7 +60,7 @@ package struct BenchCell: Sendable, Hashable, CustomStringConvertible {
 
     /// Generates the cell's dataset (seeded, so every build sees the same lists) and returns the
     /// call to measure: one diff of old → new by the engine named ``subject`` among `engines`
-    /// (identity comparison for object elements, equality otherwise), one hash-floor pass, or one
+    /// (identity comparison for object elements, equality otherwise), one pass of a floor, or one
     /// validation of ``validationWorkload(size:)``. The input is generated once, here, not in the
     /// call.
     ///
@@ -73,7 +75,7 @@ package struct BenchCell: Sendable, Hashable, CustomStringConvertible {
                     return nil
                 }, counts: nil)
         }
-        let all = [BenchSubject.hashFloor] + engines
+        let all = BenchSubject.floors + engines
         guard let subject = all.first(where: { $0.name == self.subject }) else {
             throw .unknownSubject(self.subject, known: engines.map(\.name))
         }
@@ -117,7 +119,7 @@ package enum BenchCellError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .malformed(let text): "cell '\(text)' is not subject:profile:kind:size"
         case .unknownSubject(let name, let known):
-            "unknown subject '\(name)' (expected \((known + [hashFloorName, validateSubjectName]).joined(separator: ", ")))"
+            "unknown subject '\(name)' (expected \((known + BenchSubject.floors.map(\.name) + [validateSubjectName]).joined(separator: ", ")))"
         case .unknownProfile(let name): "unknown profile '\(name)' (expected one of: \(DatasetProfile.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .unknownKind(let name): "unknown element kind '\(name)' (expected one of: \(ElementKind.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .badSize(let text):

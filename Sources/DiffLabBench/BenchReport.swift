@@ -1,3 +1,4 @@
+import DiffLabEngines
 import DiffLabResults
 
 extension BenchRecord {
@@ -22,6 +23,9 @@ extension BenchRecord {
             m.allocatedBytes = measurement.allocatedBytes.map { Double($0) }
             m.allocationRequests = measurement.allocationRequests.map { Double($0) }
             m.peakRSSBytes = Double(measurement.peakRSSBytes)
+            m.minorFaults = measurement.footprint.minorFaults
+            m.majorFaults = measurement.footprint.majorFaults
+            m.peakExtraRSSBytes = measurement.footprint.peakExtraRSSBytes.map { Double($0) }
             m.samples = measurement.samples
             m.cpuSamples = measurement.cpuSamples
         }
@@ -38,20 +42,24 @@ extension BenchMeasurement {
 }
 
 /// Adds to every measurement its speed-up over the `stdlib` reference (`speedupOverStdlib` =
-/// stdlib median / median) and its ratio to the hash floor (`ratioToFloor` = median / floor
-/// median), both from the same process and dataset.
+/// stdlib median / median) and its ratios to the hash floor (`ratioToFloor` = median / floor
+/// median) and the partitioned floor (`ratioToPartitionedFloor`), all from the same process and
+/// dataset.
 package func addRatios(_ measurements: [BenchMeasurement]) -> [BenchMeasurement] {
     var stdlib: [String: Double] = [:]
     var floor: [String: Double] = [:]
+    var partitioned: [String: Double] = [:]
     for row in measurements {
         if row.engine == "stdlib", let m = row.median { stdlib[row.datasetCell] = m }
         if row.engine == hashFloorName, let m = row.median { floor[row.datasetCell] = m }
+        if row.engine == partitionedFloorName, let m = row.median { partitioned[row.datasetCell] = m }
     }
     return measurements.map { row in
         guard let median = row.median else { return row }
         var row = row
         if let s = stdlib[row.datasetCell] { row.speedupOverStdlib = s / median }
         if let f = floor[row.datasetCell] { row.ratioToFloor = median / f }
+        if let f = partitioned[row.datasetCell] { row.ratioToPartitionedFloor = median / f }
         return row
     }
 }
@@ -74,31 +82,62 @@ package func scalingFits(_ rows: [BenchMeasurement]) -> [BenchScaling] {
     }
 }
 
-/// The targets, measured on `int` elements of `differencekit` under `allocator`.
-package func benchTargets(_ rows: [BenchMeasurement], allocator: String) -> [BenchTarget] {
-    func median(_ engine: String, _ size: Int, _ profile: String = "differencekit") -> Double? {
-        rows.first { $0.engine == engine && $0.profile == profile && $0.size == size && $0.kind == "int" && $0.allocator == allocator }?.median
+/// The targets (issue 13's), measured on `differencekit` under `allocator` (`int` elements unless
+/// named): `hashmap` against the naive and the partitioned floor at 1M, its growth exponent from
+/// 10k to 1M, its time at 1M under each allocator (context), the 2-thread speed-up at 1M, the
+/// bytes one call allocates per element at 1M, and the older targets at 100k.
+package func benchTargets(_ rows: [BenchMeasurement], allocator: String, cores: Int = availableCores()) -> [BenchTarget] {
+    func row(_ engine: String, _ size: Int, kind: String = "int", allocator: String = allocator) -> BenchMeasurement? {
+        rows.first { $0.engine == engine && $0.profile == "differencekit" && $0.size == size && $0.kind == kind && $0.allocator == allocator }
     }
+    func median(_ engine: String, _ size: Int, kind: String = "int") -> Double? { row(engine, size, kind: kind)?.median }
     var targets: [BenchTarget] = []
-    let n = 100_000
-    if let h = median("hashmap", n), let f = median(hashFloorName, n) {
-        targets.append(BenchTarget(name: "hashmap / hash floor, differencekit 100k", goal: "≤ 2", value: h / f, met: h / f <= 2, note: ""))
+    func add(_ name: String, _ goal: String, _ value: Double?, _ met: (Double) -> Bool, note: String = "") {
+        guard let value else { return }
+        targets.append(BenchTarget(name: name, goal: goal, value: value, met: met(value), note: note))
     }
-    if let h = median("hashmap", n), let s = median("stdlib", n) {
-        targets.append(BenchTarget(name: "stdlib / hashmap, differencekit 100k", goal: "≥ 100", value: s / h, met: s / h >= 100, note: ""))
+    let million = 1_000_000
+    for kind in ["int", "model"] {
+        let label = kind == "int" ? "int ids" : "UUID ids"
+        if let h = median("hashmap", million, kind: kind) {
+            add("hashmap / hash floor, differencekit 1M, \(label)", "≤ 0.7", median(hashFloorName, million, kind: kind).map { h / $0 }) { $0 <= 0.7 }
+            add("hashmap / partitioned floor, differencekit 1M, \(label)", "≤ 1.5", median(partitionedFloorName, million, kind: kind).map { h / $0 }) {
+                $0 <= 1.5
+            }
+        }
     }
-    if let h = median("hashmap", 1_000_000) {
-        targets.append(BenchTarget(name: "hashmap median ms, differencekit 1M", goal: "< 150", value: h * 1000, met: h < 0.150, note: ""))
-    }
-    let hashmapRows = rows.filter {
+    let growthRows = rows.filter {
         $0.engine == "hashmap" && $0.profile == "differencekit" && $0.kind == "int" && $0.allocator == allocator
             && $0.size >= 10_000 && $0.median != nil
     }
-    if hashmapRows.contains(where: { $0.size == 1_000_000 }), let e = growthExponent(hashmapRows.map { (Double($0.size), $0.median!) }) {
-        targets.append(BenchTarget(name: "hashmap growth exponent, differencekit 10k→1M", goal: "≤ 1.1", value: e, met: e <= 1.1, note: ""))
+    if growthRows.contains(where: { $0.size == million }) {
+        add("hashmap growth exponent, differencekit 10k→1M", "≤ 1.15", growthExponent(growthRows.map { (Double($0.size), $0.median!) })) {
+            $0 <= 1.15
+        }
     }
-    if let m = median("myers", n), let s = median("stdlib", n) {
-        targets.append(BenchTarget(name: "stdlib / myers, differencekit 100k", goal: "≥ 10", value: s / m, met: s / m >= 10, note: ""))
+    for other in Set(rows.map(\.allocator)).sorted() {
+        if let h = row("hashmap", million, allocator: other)?.median {
+            add("hashmap median ms, differencekit 1M, \(other) allocator", "< 100 (context)", h * 1000) { $0 < 100 }
+        }
+    }
+    if let two = parallelSpeedups(rows, cores: cores).first(where: {
+        $0.threads == 2 && $0.profile == "differencekit" && $0.kind == "int" && $0.size == million && $0.allocator == allocator
+    }) {
+        add("\(two.engine) speed-up over hashmap, differencekit 1M (2 threads)", "≥ 1.6", two.speedup, { $0 >= 1.6 },
+            note: "efficiency \(round2(two.efficiency * 100))%")
+    }
+    if let bytes = rows.first(where: {
+        $0.engine == "hashmap" && $0.profile == "differencekit" && $0.size == million && $0.kind == "int" && $0.allocatedBytes != nil
+    })?.allocatedBytes {
+        add("hashmap bytes allocated per element, differencekit 1M", "≤ 48", bytes / Double(million)) { $0 <= 48 }
+    }
+    let n = 100_000
+    if let h = median("hashmap", n) {
+        add("hashmap / hash floor, differencekit 100k", "≤ 2", median(hashFloorName, n).map { h / $0 }) { $0 <= 2 }
+        add("stdlib / hashmap, differencekit 100k", "≥ 100", median("stdlib", n).map { $0 / h }) { $0 >= 100 }
+    }
+    if let m = median("myers", n) {
+        add("stdlib / myers, differencekit 100k", "≥ 10", median("stdlib", n).map { $0 / m }) { $0 >= 10 }
     }
     // myers never slower than stdlib: the worst ratio over every cell where both were measured.
     var worst: (ratio: Double, cell: String)?
@@ -109,12 +148,21 @@ package func benchTargets(_ rows: [BenchMeasurement], allocator: String) -> [Ben
         if worst == nil || m / s > worst!.ratio { worst = (m / s, "\(row.profile) \(row.kind) \(row.size)") }
     }
     if let worst {
-        targets.append(
-            BenchTarget(
-                name: "myers / stdlib, worst cell", goal: "≤ 1 (never slower)", value: worst.ratio, met: worst.ratio <= 1,
-                note: worst.cell))
+        add("myers / stdlib, worst cell", "≤ 1 (never slower)", worst.ratio, { $0 <= 1 }, note: worst.cell)
     }
     return targets
+}
+
+/// The threaded `hashmap` rows (``parallelSpeedups(_:cores:)``) as text: one line per cell.
+package func parallelTable(_ rows: [BenchMeasurement], cores: Int) -> String {
+    let speedups = parallelSpeedups(rows, cores: cores)
+    guard !speedups.isEmpty else { return "" }
+    var lines = ["Parallel pairing (speed-up over hashmap on one thread, in the same process):"]
+    for s in speedups {
+        lines.append(
+            "  \(s.profile) · \(s.kind) · \(s.size) items · \(s.allocator): \(s.engine) (\(s.threads) threads) ×\(round2(s.speedup)), efficiency \(round2(s.efficiency * 100))%")
+    }
+    return lines.joined(separator: "\n")
 }
 
 /// A readable table: per dataset cell, each engine's median (± MAD), speed-up over `stdlib`,

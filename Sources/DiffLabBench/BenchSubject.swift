@@ -135,20 +135,34 @@ extension BenchSubject {
     }
 
     /// The hash floor (``hashFloor(_:_:)``): the least work any hashing diff does.
-    public static let hashFloor = BenchSubject(name: hashFloorName, growthExponent: 1.2, isEngine: false) { lists in
-        switch lists {
-        case .ints(let old, let new): BenchCall(floor: old, new)
-        case .models(let old, let new): BenchCall(floor: old, new)
-        case .objects(let old, let new): BenchCall(floor: old, new)
+    public static let hashFloor = floor(hashFloorName, _HashFloor())
+
+    /// The partitioned floor (``partitionedFloor(_:_:)``): the least work a radix-partitioned
+    /// hashing diff does.
+    public static let partitionedFloor = floor(partitionedFloorName, _PartitionedFloor())
+
+    /// A floor's subject: `floor` called on each element kind's lists, specialized for it.
+    static func floor<Floor: _FloorFunction>(_ name: String, _ floor: Floor) -> BenchSubject {
+        BenchSubject(name: name, growthExponent: 1.2, isEngine: false) { lists in
+            switch lists {
+            case .ints(let old, let new): BenchCall(floor, old, new)
+            case .models(let old, let new): BenchCall(floor, old, new)
+            case .objects(let old, let new): BenchCall(floor, old, new)
+            }
         }
     }
+
+    /// The floors every bench run measures in each cell: ``hashFloor`` and ``partitionedFloor``.
+    public static let floors: [BenchSubject] = [hashFloor, partitionedFloor]
 
     /// The `stdlib` reference every engine's speed-up is measured against.
     public static let stdlib = BenchSubject(StdlibEngine(), growthExponent: 2)
 
-    /// The engines DiffLab ships: `heckel`, `hashmap`, `myers`, `stdlib`.
+    /// The engines DiffLab ships and benchmarks: `heckel`, `hashmap`, `hashmap-parallel`, `myers`,
+    /// `stdlib` (`hashmap-partitioned`, a fuzzing aid, only when named).
     public static let builtIns: [BenchSubject] = [
         BenchSubject(HeckelEngine(), growthExponent: 1.2), BenchSubject(HashMapEngine(), growthExponent: 1.2),
+        BenchSubject(HashMapEngine.parallel(), growthExponent: 1.2),
         BenchSubject(MyersEngine(), growthExponent: 2), stdlib,
     ]
 }
@@ -189,11 +203,32 @@ extension BenchCall {
     }
 
     @inlinable
-    init<Element: Diffable>(floor old: [Element], _ new: [Element]) {
+    init<Floor: _FloorFunction, Element: Diffable>(_ floor: Floor, _ old: [Element], _ new: [Element]) {
         self.init(
             run: {
-                blackHole(hashFloor(old, new))
+                blackHole(floor(old, new))
                 return nil
             }, counts: nil)
     }
+}
+
+/// A floor: a function generic over the element type (a protocol, since a closure cannot be).
+@usableFromInline
+protocol _FloorFunction: Sendable {
+    /// The floor's work on two lists; returns its hits.
+    func callAsFunction<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int
+}
+
+/// ``hashFloor(_:_:)``.
+@usableFromInline
+struct _HashFloor: _FloorFunction {
+    @inlinable init() {}
+    @inlinable func callAsFunction<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int { hashFloor(old, new) }
+}
+
+/// ``partitionedFloor(_:_:)``.
+@usableFromInline
+struct _PartitionedFloor: _FloorFunction {
+    @inlinable init() {}
+    @inlinable func callAsFunction<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int { partitionedFloor(old, new) }
 }

@@ -49,6 +49,8 @@ public struct Measurement: Sendable {
     public var allocationRequests: UInt64?
     /// Peak resident set size of the process after the measurement, in bytes.
     public var peakRSSBytes: Int
+    /// Page faults and resident memory of one call (the extra, untimed call after the samples).
+    public var footprint: CallFootprint = CallFootprint()
     /// ``samples`` summarised.
     public var statistics: SampleStatistics { SampleStatistics(samples) }
 }
@@ -107,16 +109,18 @@ func measureWithinLimit(
     }
     var allocated: UInt64?
     var requests: UInt64?
-    if let jemalloc = JemallocStats.current {
-        let requestsBefore = jemalloc.allocationRequests()
-        let bytesBefore = jemalloc.threadAllocatedBytes
-        body()
+    let jemalloc = JemallocStats.current
+    let requestsBefore = jemalloc?.allocationRequests()
+    let bytesBefore = jemalloc?.threadAllocatedBytes
+    let footprint = CallFootprint.measure(body)
+    if let jemalloc, let requestsBefore, let bytesBefore {
         allocated = jemalloc.threadAllocatedBytes - bytesBefore
         requests = jemalloc.allocationRequests() - requestsBefore
     }
-    let measurement = Measurement(
+    var measurement = Measurement(
         samples: samples, cpuSamples: cpuSamples, callsPerSample: callsPerSample, allocatedBytes: allocated,
         allocationRequests: requests, peakRSSBytes: peakRSS())
+    measurement.footprint = footprint
     return (measurement, warmUp)
 }
 
@@ -190,6 +194,71 @@ func measureCall(
         Measurement(
             samples: samples, cpuSamples: [], callsPerSample: 1, allocatedBytes: nil, allocationRequests: nil,
             peakRSSBytes: peakRSS()))
+}
+
+/// What one call costs the process in memory: page faults and resident memory, from one call
+/// made after the timed samples (so in the steady state the samples saw: memory the allocator kept
+/// from earlier calls is reused without faults, as it was while timing).
+public struct CallFootprint: Sendable, Hashable {
+    /// Minor page faults during the call (`getrusage`, whole process: a parallel engine's
+    /// threads count too): pages the kernel had to map, each zero-filled or found in its cache.
+    public var minorFaults: Int?
+    /// Major page faults during the call (pages read from disk; 0 unless memory is short).
+    public var majorFaults: Int?
+    /// The resident set's peak during the call above its size before it (`VmHWM` after resetting
+    /// it through `/proc/self/clear_refs`, minus `VmRSS` before), in bytes; `nil` where Linux does
+    /// not offer the reset.
+    public var peakExtraRSSBytes: Int?
+
+    /// No figures.
+    public init(minorFaults: Int? = nil, majorFaults: Int? = nil, peakExtraRSSBytes: Int? = nil) {
+        self.minorFaults = minorFaults
+        self.majorFaults = majorFaults
+        self.peakExtraRSSBytes = peakExtraRSSBytes
+    }
+
+    /// Calls `body` once and measures it.
+    ///
+    /// - Complexity: one call of `body`, plus reading `/proc/self/status` twice.
+    package static func measure(_ body: () -> Void) -> CallFootprint {
+        let reset = resetPeakRSS()
+        let residentBefore = reset ? procStatusBytes("VmRSS:") : nil
+        var before = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &before)
+        body()
+        var after = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &after)
+        var footprint = CallFootprint(
+            minorFaults: max(0, after.ru_minflt - before.ru_minflt), majorFaults: max(0, after.ru_majflt - before.ru_majflt))
+        if let residentBefore, let peak = procStatusBytes("VmHWM:") { footprint.peakExtraRSSBytes = max(0, peak - residentBefore) }
+        return footprint
+    }
+
+    /// Resets the process's peak resident set size to its current size (`5` into
+    /// `/proc/self/clear_refs`, Linux 4.0 and later). Returns whether it did.
+    static func resetPeakRSS() -> Bool {
+        let fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return write(fd, "5", 1) == 1
+    }
+
+    /// A `kB` field of `/proc/self/status` (e.g. `VmRSS:`), in bytes; `nil` if absent or unreadable.
+    static func procStatusBytes(_ field: String) -> Int? {
+        let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self)
+        for line in text.split(separator: "\n") where line.hasPrefix(field) {
+            let digits = line.dropFirst(field.count).filter { $0.isNumber }
+            guard let kB = Int(String(digits)), kB < Int.max / 1024 else { return nil }
+            return kB * 1024
+        }
+        return nil
+    }
 }
 
 /// Peak resident set size of this process in bytes.

@@ -63,6 +63,10 @@ public struct PolicyConfig: Sendable {
     public var editsPerUpdate: Int
     /// The engine that diffs.
     public var engine: PolicyEngine
+    /// The engine that diffs off the main thread (the `background` policy, and `adaptive` and
+    /// `coalescing` when they diff in the background), e.g. `hashmap-parallel`, which only pays
+    /// off where a whole core or more is free; `nil`: ``engine``.
+    public var backgroundEngine: PolicyEngine?
 
     /// List sizes: 1 to ``AbstractDataset/maxSize`` (10,000,000).
     public static let listSizeRange = 1...AbstractDataset.maxSize
@@ -334,9 +338,10 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
 
     /// The batch form of one update's diff, or `nil` (the first failure kept) when the engine
     /// gave no usable answer.
-    @Sendable func diff(_ from: Int, _ to: Int) -> DiffResult? {
+    @Sendable func diff(_ from: Int, _ to: Int, background: Bool = false) -> DiffResult? {
+        let engine = background ? config.backgroundEngine ?? config.engine : config.engine
         do throws(EngineFailure) {
-            return try config.engine.batch(from: versions[from % versions.count], to: versions[to % versions.count])
+            return try engine.batch(from: versions[from % versions.count], to: versions[to % versions.count])
         } catch {
             state.withLock { s in if s.engineFailure == nil { s.engineFailure = error } }
             return nil
@@ -347,7 +352,7 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
     @Sendable func diffInBackground(_ version: Int, requestedAt: [Double]) {
         background.async {
             if dropIfOver(requestedAt) { return }
-            let result = diff(version - 1, version)
+            let result = diff(version - 1, version, background: true)
             postToMain { apply(result, requestedAt: requestedAt) }
         }
     }

@@ -9,6 +9,7 @@ extension PolicyResult {
         var run = PolicyRun(
             policy: c.policy.rawValue, engine: c.engine.name, listSize: c.listSize,
             allowsReloadingOnTooManyUpdates: c.allowsReloadingOnTooManyUpdates)
+        if let background = c.backgroundEngine, background.name != c.engine.name { run.backgroundEngine = background.name }
         run.updateInterval = c.updateInterval
         run.frameRate = c.frameRate
         run.frameWork = c.frameWork

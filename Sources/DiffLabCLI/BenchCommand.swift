@@ -17,15 +17,23 @@ enum BenchCommand {
                              [--out FILE]
 
         Times the engines on generated datasets and writes one JSON results file. Every run also
-        measures, in the same process and on the same data, the stdlib reference and a hash
-        floor (one open-addressing table built over the old ids and probed with the new ones),
-        and reports each engine as a ratio to both. Under jemalloc it also records the bytes and
-        allocation requests of one call (thread.allocatedp; arena nrequests after a tcache flush).
+        measures, in the same process and on the same data, the stdlib reference, a hash floor
+        (one open-addressing table built over the old ids and probed with the new ones) and a
+        partitioned floor (both lists hashed, radix-partitioned, and joined partition by
+        partition on codes alone), and reports each engine as a ratio to all three. One extra
+        call per measurement gives its page faults (getrusage) and its peak resident memory
+        above the resident size before it (VmHWM after a reset); under jemalloc also the bytes
+        and allocation requests of one call (thread.allocatedp; arena nrequests after a tcache
+        flush).
 
         OPTIONS
           --quick             a few minutes: sizes 1k and 10k (differencekit also 100k), budget
                               0.15 s, call limit 6 s, 3 to 60 samples (default: 5 to 200)
           --engines LIST      \(EngineRegistry.current.names) (default all)
+          --threads LIST      also hashmap's partitioned pairing on each of these thread counts,
+                              \(describe(threadsRange)), as hashmap-<t>t (1 is hashmap itself;
+                              hashmap-parallel runs on every core: \(availableCores()) here); the
+                              speed-up and efficiency over hashmap are printed per cell
           --profiles LIST     \(DatasetProfile.allCases.prefix(5).map(\.rawValue).joined(separator: ", ")),
                               \(DatasetProfile.allCases.dropFirst(5).map(\.rawValue).joined(separator: ", ")) (default all)
           --sizes LIST        up to \(maxSizeCount) list sizes, each \(describe(BenchOptions.sizeRange))
@@ -59,12 +67,15 @@ enum BenchCommand {
         """
     }
 
+    /// Threads of `--threads`: 1 to 64 (``HashMapEngine``'s bound).
+    static let threadsRange = 1...64
+
     /// The most entries of `--sizes`.
     static let maxSizeCount = 32
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         let parsed = try OptionSpec(
-            valued: ["engines", "profiles", "sizes", "kinds", "allocators", "budget", "max-call", "seed", "out", "worker-out"],
+            valued: ["engines", "threads", "profiles", "sizes", "kinds", "allocators", "budget", "max-call", "seed", "out", "worker-out"],
             flags: ["quick"]
         ).parse(arguments)
         if parsed.flag("help") {
@@ -79,6 +90,16 @@ enum BenchCommand {
         if let text = parsed.value("engines") {
             options.engines = try deduplicated(parseList(text, "--engines") { name throws(CommandError) in name }).map { name throws(CommandError) in
                 try parseEngine(name).bench
+            }
+        }
+        if let text = parsed.value("threads") {
+            // hashmap on t threads, as hashmap-<t>t (1 thread is hashmap itself).
+            let counts = try parseList(text, "--threads") { t throws(CommandError) in try parseInteger(t, "--threads", in: threadsRange) }
+            for t in Set(counts).sorted() where t > 1 {
+                let engine = HashMapEngine(partitioning: .measured, threads: t)
+                if !options.engines.contains(where: { $0.name == engine.name }) {
+                    options.engines.append(BenchSubject(engine, growthExponent: 1.2))
+                }
             }
         }
         if let text = parsed.value("profiles") {
@@ -177,6 +198,8 @@ enum BenchCommand {
         results.targets = targets
         // The table first: it survives a failed write.
         console.out(benchTable(rows) + "\n\n")
+        let parallel = parallelTable(rows, cores: availableCores())
+        if !parallel.isEmpty { console.out(parallel + "\n\n") }
         if !targets.isEmpty {
             console.out("Targets (\(primary)):\n")
             for t in targets {

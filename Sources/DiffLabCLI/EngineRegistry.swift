@@ -121,7 +121,7 @@ public struct EngineRegistry: Sendable {
 
     /// A registry of `engines`.
     ///
-    /// - Throws: ``CommandError`` (usage) when a name is repeated, is reserved (`hash-floor`,
+    /// - Throws: ``CommandError`` (usage) when a name is repeated, is reserved (`hash-floor`, `partitioned-floor`,
     ///   `validate`), or is not 1–64 characters of lower-case ASCII letters, digits, `-`, `_`
     ///   and `.` starting with a letter or digit (names appear in cell names, file names and
     ///   reports).
@@ -151,14 +151,17 @@ public struct EngineRegistry: Sendable {
             throw .usage(
                 "engine name '\(name)' must be 1 to 64 characters: lower-case letters, digits, '-', '_' and '.', starting with a letter or digit")
         }
-        guard name != hashFloorName, name != validateSubjectName else {
+        guard !BenchSubject.floors.contains(where: { $0.name == name }), name != validateSubjectName else {
             throw .usage("engine name '\(name)' is reserved for a benchmark subject")
         }
     }
 
-    /// The engines DiffLab ships: `heckel`, `hashmap`, `myers`, `stdlib`.
+    /// The engines DiffLab ships: `heckel`, `hashmap`, `hashmap-parallel` (on every core),
+    /// `hashmap-partitioned` (partitioned at every size, for fuzzing), `myers`, `stdlib`.
     public static let builtInEngines: [RegisteredEngine] = [
         RegisteredEngine(HeckelEngine(), growthExponent: 1.2), RegisteredEngine(HashMapEngine(), growthExponent: 1.2),
+        RegisteredEngine(HashMapEngine.parallel(), growthExponent: 1.2),
+        RegisteredEngine(HashMapEngine.partitionedEverywhere, growthExponent: 1.2),
         RegisteredEngine(MyersEngine(), growthExponent: 2), RegisteredEngine(StdlibEngine(), growthExponent: 2),
     ]
 

@@ -46,6 +46,8 @@ enum PolicyCommand {
           --duration SECONDS   seconds of updates per run, \(describeNumbers(PolicyConfig.durationRange))
                                (default 3; --quick 1.5)
           --engine NAME        the diff engine: \(EngineRegistry.current.names) (default hashmap)
+          --background-engine NAME  the engine of diffs off the main thread (default: --engine),
+                               e.g. hashmap-parallel, which uses every core for large lists
           --out FILE           results file (default results/policy-<time>.json): absent or a
                                regular file, checked before the runs (exit 73 otherwise), written
                                atomically after the table is printed
@@ -58,7 +60,7 @@ enum PolicyCommand {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         let parsed = try OptionSpec(
-            valued: ["policies", "sizes", "interval", "frame-rate", "frame-work", "duration", "engine", "out"], flags: ["quick"]
+            valued: ["policies", "sizes", "interval", "frame-rate", "frame-work", "duration", "engine", "background-engine", "out"], flags: ["quick"]
         ).parse(arguments)
         if parsed.flag("help") {
             console.out(help + "\n")
@@ -85,6 +87,7 @@ enum PolicyCommand {
         let frameWork = try seconds("frame-work", PolicyConfig.frameWorkRange, 0.004)
         let duration = try seconds("duration", PolicyConfig.durationRange, quick ? 1.5 : 3)
         let engine = try parseEngine(parsed.value("engine") ?? "hashmap")
+        let backgroundEngine = try parsed.value("background-engine").map { name throws(CommandError) in try parseEngine(name) }
 
         var results: [PolicyResult] = []
         let total = sizes.count * policies.count * 2
@@ -94,6 +97,7 @@ enum PolicyCommand {
             for policy in policies {
                 for fallback in [false, true] {
                     var config = PolicyConfig(policy: policy, listSize: size, engine: engine.policy)
+                    config.backgroundEngine = backgroundEngine?.policy
                     config.updateInterval = interval
                     config.frameRate = frameRate
                     config.frameWork = frameWork

@@ -100,8 +100,29 @@ extension DiffResult {
         var updates: [Int] = []
         var updateDestinations: [Int] = []
         var moves: [Move] = []
-        // The survivor rank of each paired old element: its index once deletes are removed.
-        var survivorRank = [Int](repeating: 0, count: strategy == .offsets ? oldCount : 0)
+        // The survivor rank of each paired old element (its index once deletes are removed), in
+        // 32 bits when the old list allows: half the memory, and half the pages an allocator that
+        // returns freed memory to the kernel (jemalloc, here) must fault in again on every call.
+        if strategy == .offsets && oldCount <= Int(Int32.max) {
+            Self._derive(
+                matching, rank: Int32.self, &inserts, &deletes, &updates, &updateDestinations, &moves)
+        } else {
+            Self._derive(matching, rank: Int.self, &inserts, &deletes, &updates, &updateDestinations, &moves, strategy: strategy)
+        }
+        self.init(
+            unchecked: oldCount, newCount: newCount, inserts: inserts, deletes: deletes,
+            updates: updates, updateDestinations: updateDestinations, moves: moves)
+    }
+
+    /// The body of ``init(matching:moves:)``, with survivor ranks of type `Rank` (offsets moves).
+    @inlinable
+    static func _derive<Rank: FixedWidthInteger>(
+        _ matching: Matching, rank _: Rank.Type, _ inserts: inout [Int], _ deletes: inout [Int], _ updates: inout [Int],
+        _ updateDestinations: inout [Int], _ moves: inout [Move], strategy: MoveStrategy = .offsets
+    ) {
+        let oldCount = matching.oldToNew.count
+        let newCount = matching.newToOld.count
+        var survivorRank = [Rank](repeating: 0, count: strategy == .offsets ? oldCount : 0)
         matching.oldToNew.withUnsafeBufferPointer { oldToNew in
             matching.updated.withUnsafeBufferPointer { updated in
                 var deleted = 0
@@ -111,7 +132,7 @@ extension DiffResult {
                         deletes.append(o)
                         deleted &+= 1
                     } else {
-                        if strategy == .offsets { survivorRank[o] = o &- deleted }
+                        if strategy == .offsets { survivorRank[o] = Rank(truncatingIfNeeded: o &- deleted) }
                         if updated[n] {
                             updates.append(o)
                             updateDestinations.append(n)
@@ -129,7 +150,7 @@ extension DiffResult {
                     if o < 0 {
                         inserts.append(n)
                         inserted &+= 1
-                    } else if survivorRank[o] != n &- inserted {
+                    } else if Int(survivorRank[o]) != n &- inserted {
                         moves.append(Move(from: o, to: n))
                     }
                 }
@@ -142,9 +163,6 @@ extension DiffResult {
                 }
             }
         }
-        self.init(
-            unchecked: oldCount, newCount: newCount, inserts: inserts, deletes: deletes,
-            updates: updates, updateDestinations: updateDestinations, moves: moves)
     }
 }
 

@@ -26,20 +26,109 @@ import DiffLabCore
 /// - Complexity: O(n + m) expected time; O(n + m) space: about 12 bytes per table slot (2 slots per
 ///   old element) plus 4 bytes per element of each list, besides the ``Matching`` itself.
 public struct HashMapEngine: DiffEngine {
-    /// `"hashmap"`, the name on the command line and in reports.
-    public var name: String { "hashmap" }
+    /// When and how finely the pairing radix-partitions (see ``_pairPartitioned(_:_:_:)``).
+    public struct Partitioning: Sendable, Hashable {
+        /// The least old-list length that is paired partitioned; shorter lists use one table.
+        public var threshold: Int
+        /// About how many old occurrences a partition holds at most: the partition count is the
+        /// least power of two that brings the old list's length per partition to this (but see
+        /// ``minimumPartitions``; never more than 4,096 partitions).
+        public var partitionSize: Int
+        /// The fewest partitions, rounded up to a power of two (at most 4,096).
+        public var minimumPartitions: Int
+
+        /// A partitioning rule; every value is clamped to at least 1.
+        public init(threshold: Int, partitionSize: Int, minimumPartitions: Int = 1) {
+            self.threshold = max(1, threshold)
+            self.partitionSize = max(1, partitionSize)
+            self.minimumPartitions = max(1, minimumPartitions)
+        }
+
+        /// The rule measured on DiffLab's machine (see the README's "Partitioned pairing"):
+        /// partitioned from 16,384 old elements, into at least 16 partitions of at most about
+        /// 32,768 old occurrences (a partition's table then takes at most 768 KiB: it stays in a
+        /// 2 MiB L2 cache with its chains and the partition's entries).
+        public static let measured = Partitioning(threshold: 16_384, partitionSize: 32_768, minimumPartitions: 16)
+        /// Never partitioned: one table whatever the size.
+        public static let never = Partitioning(threshold: Int.max, partitionSize: 32_768)
+
+        /// A rule for fuzzing: partitioned from `threshold` old elements (at least 1), into
+        /// partitions of about 3 occurrences, so that lists of a few dozen items cross the
+        /// partitioned path's edge cases: empty partitions, partitions with no old or no new
+        /// occurrence, several identifiers per partition.
+        public static func fuzzing(threshold: Int) -> Partitioning {
+            Partitioning(threshold: threshold, partitionSize: 3)
+        }
+
+        /// The partition count's log2 for an old list of `count` elements.
+        ///
+        /// - Complexity: O(log count).
+        @inlinable
+        public func partitionBits(for count: Int) -> Int {
+            var bits = _RadixPartitions.bits(for: count, target: partitionSize)
+            while bits < _RadixPartitions.maxBits && (1 << bits) < minimumPartitions { bits &+= 1 }
+            return bits
+        }
+    }
+
+    /// When the pairing partitions; ``Partitioning/measured`` by default.
+    public let partitioning: Partitioning
+    /// Threads a partitioned pairing uses (1: the calling thread only). Unpartitioned pairings
+    /// always run on the calling thread.
+    ///
+    /// With more than one, the elements are read from several threads at once: their
+    /// `diffIdentifier`, its `hash(into:)` and `==`, and `isContentEqual(to:)` must be safe to
+    /// call concurrently (they are for value types and immutable classes).
+    public let threads: Int
+    private let _name: String
+
+    /// `"hashmap"` by default, the name on the command line and in reports; see ``init(partitioning:threads:name:)``.
+    public var name: String { _name }
 
     /// Duplicates supported; the pairing's reference is ``EngineReference/heckel``.
     public var promises: EnginePromises { EnginePromises(reference: .heckel) }
 
-    /// Creates the engine. It has no state.
-    public init() {}
+    /// Creates the engine: `hashmap`, partitioned above the measured threshold, on one thread.
+    public init() {
+        self.init(partitioning: .measured, threads: 1, name: "hashmap")
+    }
+
+    /// Creates a variant of the engine. Its output is the same whatever the options.
+    ///
+    /// - Parameters:
+    ///   - partitioning: when to partition (``Partitioning/fuzzing(threshold:)`` lets a fuzzer
+    ///     reach the partitioned path on small lists).
+    ///   - threads: threads for a partitioned pairing, clamped to 1...64.
+    ///   - name: the engine's name (default `hashmap`, or `hashmap-<threads>t` with more than one thread).
+    public init(partitioning: Partitioning, threads: Int = 1, name: String? = nil) {
+        self.partitioning = partitioning
+        self.threads = min(64, max(1, threads))
+        self._name = name ?? (self.threads == 1 ? "hashmap" : "hashmap-\(self.threads)t")
+    }
+
+    /// `hashmap-parallel`: the measured partitioning on `threads` threads (by default every core
+    /// this process may run on). Worth it from about 100,000 old elements (see the README's
+    /// "Partitioned pairing"); below ``Partitioning/measured``'s threshold it is `hashmap`.
+    public static func parallel(threads: Int = availableCores()) -> HashMapEngine {
+        HashMapEngine(partitioning: .measured, threads: threads, name: "hashmap-parallel")
+    }
+
+    /// `hashmap-partitioned`: every list partitioned (threshold 1) into partitions of about 3
+    /// occurrences, on 2 threads. Slow on purpose: it puts the partitioned and parallel pairing
+    /// under the fuzzer and the tests on lists of any size; its output is `hashmap`'s.
+    public static let partitionedEverywhere = HashMapEngine(
+        partitioning: .fuzzing(threshold: 1), threads: 2, name: "hashmap-partitioned")
 
     /// Pairs like ``HeckelEngine``, faster; see the type's documentation.
     @inlinable
     public func matching<Element: Diffable>(
         from old: [Element], to new: [Element], comparison: ComparisonOption
     ) -> Matching {
+        if !old.isEmpty && !new.isEmpty && old.count >= partitioning.threshold && old.count < Int(Int32.max) / 4
+            && new.count < Int(Int32.max)
+        {
+            return _pairPartitioned(old, new, comparison)
+        }
         var matching = Matching(oldCount: old.count, newCount: new.count)
         if old.isEmpty || new.isEmpty { return matching }
         if old.count < Int(Int32.max) / 4 && new.count < Int(Int32.max) {

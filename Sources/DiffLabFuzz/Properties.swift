@@ -132,10 +132,12 @@ public struct FuzzSubject: Sendable {
         }
     }
 
-    /// The engines DiffLab ships, pairing-level: heckel, hashmap, myers, stdlib.
+    /// The engines DiffLab ships, pairing-level: heckel, hashmap, hashmap-partitioned (the
+    /// partitioned and parallel pairing on lists of any size), myers, stdlib. (`hashmap-parallel`
+    /// is `hashmap` on the lists a fuzzer generates.)
     public static let builtIns: [FuzzSubject] = [
-        FuzzSubject(HeckelEngine()), FuzzSubject(HashMapEngine()), FuzzSubject(MyersEngine()),
-        FuzzSubject(StdlibEngine()),
+        FuzzSubject(HeckelEngine()), FuzzSubject(HashMapEngine()), FuzzSubject(HashMapEngine.partitionedEverywhere),
+        FuzzSubject(MyersEngine()), FuzzSubject(StdlibEngine()),
     ]
 
     /// The pairing-level subject's diff of `old` into `new`.

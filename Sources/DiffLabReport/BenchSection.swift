@@ -96,7 +96,9 @@ struct BenchSection {
         writeTargets(&writer)
         writeTime(&writer)
         writeRatios(&writer)
+        writeParallel(&writer)
         writeAllocations(&writer)
+        writeMemory(&writer)
         writeMoves(&writer)
         writeDistributions(&writer)
         writeSkipped(&writer)
@@ -292,6 +294,9 @@ struct BenchSection {
     private func writeRatios(_ writer: inout ReportWriter) {
         let speedup = engines.filter { e in e != "stdlib" && results.measurements.contains { $0.engine == e && $0.speedupOverStdlib != nil } }
         let floor = engines.filter { e in e != "hash-floor" && results.measurements.contains { $0.engine == e && $0.ratioToFloor != nil } }
+        let partitioned = engines.filter { e in
+            e != "partitioned-floor" && e != "hash-floor" && results.measurements.contains { $0.engine == e && $0.ratioToPartitionedFloor != nil }
+        }
         guard !speedup.isEmpty || !floor.isEmpty else { return }
         writer.line("### Ratios to the references")
         writer.line("")
@@ -327,6 +332,57 @@ struct BenchSection {
                     once; the height above it is the engine's own overhead, in multiples of that floor.
                     """ + selfTimedFootnote(floor))
             writer.line(Markdown.details("Ratio to the hash floor, \(kind), \(allocator)", sizeTable(floor) { $0.ratioToFloor.map { formatSignificant($0) } }))
+        }
+        if !partitioned.isEmpty {
+            writer.line(
+                Markdown.details(
+                    "Ratio to the partitioned floor, \(kind), \(allocator): each median ÷ the `partitioned-floor` median of the same cell "
+                        + "(both lists hashed, radix-partitioned and joined partition by partition on codes alone; the file's "
+                        + "`ratioToPartitionedFloor`)",
+                    sizeTable(partitioned) { $0.ratioToPartitionedFloor.map { formatSignificant($0) } }))
+        }
+    }
+
+    private func writeParallel(_ writer: inout ReportWriter) {
+        let cores = results.machine.first { $0.name == "cores" }.flatMap { Int($0.value) } ?? 1
+        let speedups = parallelSpeedups(results.measurements, cores: cores)
+        guard !speedups.isEmpty else { return }
+        writer.line("### Parallel pairing")
+        writer.line("")
+        writer.line(
+            "`hashmap`'s partitioned pairing on several threads (`hashmap-parallel`: every core, \(cores) on the machine of this run; "
+                + "`hashmap-<t>t`: t threads), against `hashmap` on one thread in the same process and cell. Speed-up = `hashmap` "
+                + "median ÷ median; efficiency = speed-up ÷ threads. Below the partitioning threshold both run the same single-table "
+                + "pairing on the calling thread, so the speed-up there is 1 within the noise.")
+        writer.line("")
+        let rows = speedups.map { s in
+            [s.engine, String(s.threads), s.profile, s.kind, s.allocator, formatGrouped(Double(s.size)), formatSignificant(s.speedup) + "×",
+             formatSignificant(s.efficiency * 100) + "%"]
+        }
+        writer.line(Markdown.table(["engine", "threads", "profile", "kind", "allocator", "size", "speed-up", "efficiency"], rows, rightAligned: [1, 5, 6, 7]))
+        writer.line("")
+    }
+
+    private func writeMemory(_ writer: inout ReportWriter) {
+        let measured = engines.filter { e in results.measurements.contains { $0.engine == e && $0.kind == kind && $0.minorFaults != nil } }
+        guard !measured.isEmpty else { return }
+        writer.line("### Page faults and resident memory per call")
+        writer.line("")
+        writer.line(
+            "From one extra call after each measurement's samples (so in the steady state the samples saw): minor page faults of the "
+                + "whole process during the call (`minorFaults`, getrusage) and the resident set's peak during the call above its "
+                + "size before it (`peakExtraRSSBytes`: VmHWM after a reset through /proc/self/clear_refs). A fault maps one 4 KiB "
+                + "page that the allocator took from the kernel (or gave back) since the previous call; memory the allocator "
+                + "kept is reused without faults.")
+        writer.line("")
+        for name in allocatorNames {
+            writer.line(
+                Markdown.details(
+                    "Minor page faults / peak extra resident memory per call, \(kind), \(name)",
+                    sizeTable(measured, allocator: name) { m in
+                        guard let faults = m.minorFaults else { return nil }
+                        return formatGrouped(Double(faults)) + " / " + (m.peakExtraRSSBytes.map { NumberStyle.bytes.format($0) } ?? "–")
+                    }))
         }
     }
 

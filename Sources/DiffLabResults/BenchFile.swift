@@ -23,7 +23,7 @@ public struct BenchMeasurement: Sendable, Equatable {
     enum Key: String {
         case engine, profile, size, kind, allocator, skipped, timing, median, min, p90, p99, mad, cpuMedian, callsPerSample
         case allocatedBytes, allocationRequests, peakRSSBytes, samples, cpuSamples, changeCount, offsetsMoves, minimalMoves
-        case speedupOverStdlib, ratioToFloor
+        case speedupOverStdlib, ratioToFloor, ratioToPartitionedFloor, minorFaults, majorFaults, peakExtraRSSBytes
     }
 
     /// The subject measured (engine name, `stdlib` or `hash-floor`).
@@ -68,6 +68,14 @@ public struct BenchMeasurement: Sendable, Equatable {
     public var speedupOverStdlib: Double?
     /// This median ÷ hash-floor median, in ``FieldRange/ratio``.
     public var ratioToFloor: Double?
+    /// This median ÷ partitioned-floor median, in ``FieldRange/ratio``.
+    public var ratioToPartitionedFloor: Double?
+    /// Minor page faults of one call (the whole process's), in ``FieldRange/count``.
+    public var minorFaults: Int?
+    /// Major page faults of one call, in ``FieldRange/count``.
+    public var majorFaults: Int?
+    /// Peak resident memory of one call above the resident size before it, in bytes, in ``FieldRange/amount``.
+    public var peakExtraRSSBytes: Double?
     /// Changes reported, and moves under each strategy, in ``FieldRange/count``.
     public var changeCount: Int?
     /// Moves with offsets moves, in ``FieldRange/count``; `nil` for a changeset engine.
@@ -119,6 +127,10 @@ public struct BenchMeasurement: Sendable, Equatable {
         w.set(.minimalMoves, minimalMoves)
         w.set(.speedupOverStdlib, speedupOverStdlib)
         w.set(.ratioToFloor, ratioToFloor)
+        w.set(.ratioToPartitionedFloor, ratioToPartitionedFloor)
+        w.set(.minorFaults, minorFaults)
+        w.set(.majorFaults, majorFaults)
+        w.set(.peakExtraRSSBytes, peakExtraRSSBytes)
         return w.json
     }
 
@@ -129,8 +141,8 @@ public struct BenchMeasurement: Sendable, Equatable {
     ///   allocator), any field of the wrong type, a `timing` other than `"harness"` or `"self"`, or a
     ///   number outside its ``FieldRange``: `size` ``FieldRange/size``, times, `samples` and
     ///   `cpuSamples` ``FieldRange/seconds``, `callsPerSample` ``FieldRange/callsPerSample``, byte
-    ///   and allocation figures ``FieldRange/amount`` (allocation counts whole numbers), ratios ``FieldRange/ratio``, change and move
-    ///   counts ``FieldRange/count``. Unknown members are ignored.
+    ///   and allocation figures ``FieldRange/amount`` (allocation counts and `peakExtraRSSBytes` whole
+    ///   numbers), ratios ``FieldRange/ratio``, change, move and page-fault counts ``FieldRange/count``. Unknown members are ignored.
     /// - Complexity: O(size of the object).
     public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
         try self.init(FieldReader<Key>(json, source: source, path: path))
@@ -163,6 +175,10 @@ public struct BenchMeasurement: Sendable, Equatable {
         cpuSamples = try row.numbers(.cpuSamples, in: .seconds)
         speedupOverStdlib = try row.optionalDouble(.speedupOverStdlib, in: .ratio)
         ratioToFloor = try row.optionalDouble(.ratioToFloor, in: .ratio)
+        ratioToPartitionedFloor = try row.optionalDouble(.ratioToPartitionedFloor, in: .ratio)
+        minorFaults = try row.optionalInt(.minorFaults, in: .count)
+        majorFaults = try row.optionalInt(.majorFaults, in: .count)
+        peakExtraRSSBytes = try row.optionalCount(.peakExtraRSSBytes, in: .amount)
         changeCount = try row.optionalInt(.changeCount, in: .count)
         offsetsMoves = try row.optionalInt(.offsetsMoves, in: .count)
         minimalMoves = try row.optionalInt(.minimalMoves, in: .count)

@@ -4,7 +4,7 @@ import DiffLabJSON
 /// reload fallback, its simulation settings and what it measured.
 public struct PolicyRun: Sendable, Equatable {
     enum Key: String {
-        case policy, engine, listSize, allowsReloadingOnTooManyUpdates, updateInterval, frameRate, frameWork, duration
+        case policy, engine, backgroundEngine, listSize, allowsReloadingOnTooManyUpdates, updateInterval, frameRate, frameWork, duration
         case maxItemCountToRunOnMain, coalescing, applyBaseCost, batchCostPerChange, reloadCostPerItem, editsPerUpdate
         case frames, framesOverBudget, hitchTimeRatio, latencyMedian, latencyP99, latencies, requested, applied, coalesced
         case reloads, dropped, cpuUtilisation, wallSeconds
@@ -20,6 +20,8 @@ public struct PolicyRun: Sendable, Equatable {
     public var policy: String
     /// The diff engine (absent in older files).
     public var engine: String?
+    /// The engine of diffs off the main thread, when it is not ``engine``.
+    public var backgroundEngine: String?
     /// Items in the list, in ``FieldRange/size``.
     public var listSize: Int
     /// Whether more than 100 changes turned into a full reload.
@@ -92,6 +94,7 @@ public struct PolicyRun: Sendable, Equatable {
         var w = FieldWriter<Key>()
         w.set(.policy, policy)
         w.set(.engine, engine)
+        w.set(.backgroundEngine, backgroundEngine)
         w.set(.listSize, listSize)
         w.set(.allowsReloadingOnTooManyUpdates, allowsReloadingOnTooManyUpdates)
         w.set(.updateInterval, updateInterval)
@@ -134,6 +137,7 @@ public struct PolicyRun: Sendable, Equatable {
         self.init(
             policy: try row.requiredString(.policy), engine: try row.optionalString(.engine), listSize: try row.requiredInt(.listSize, in: .size),
             allowsReloadingOnTooManyUpdates: try row.requiredBool(.allowsReloadingOnTooManyUpdates))
+        backgroundEngine = try row.optionalString(.backgroundEngine)
         updateInterval = try row.optionalDouble(.updateInterval, in: .seconds)
         frameRate = try row.optionalDouble(.frameRate, in: .frameRate)
         frameWork = try row.optionalDouble(.frameWork, in: .seconds)

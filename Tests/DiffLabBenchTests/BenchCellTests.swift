@@ -26,7 +26,7 @@ struct BenchCellTests {
 
     @Test func unknownSubjectNamesTheSubjects() {
         #expect(throws: BenchCellError.unknownSubject("validator", known: BenchSubject.builtIns.map(\.name))) { try BenchCell(parsing: "validator:differencekit:int:10") }
-        #expect(BenchCellError.unknownSubject("x", known: ["mine"]).description.contains("mine, hash-floor, validate"))
+        #expect(BenchCellError.unknownSubject("x", known: ["mine"]).description.contains("mine, hash-floor, partitioned-floor, validate"))
     }
 }
 

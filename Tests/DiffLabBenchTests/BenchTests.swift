@@ -75,6 +75,65 @@ struct BenchTests {
         #expect(hashFloor([IntElement](), d.new) == 0)
     }
 
+    @Test func partitionedFloorCountsSharedCodes() {
+        let d = AbstractDataset(.differencekit, size: 40_000, seed: 2).ints()
+        // Codes, not identifiers: a new-only id whose 32-bit code equals an old one's would count.
+        #expect(partitionedFloor(d.old, d.new) >= hashFloor(d.old, d.new))
+        #expect(partitionedFloor(d.old, d.new) <= hashFloor(d.old, d.new) + 2)
+        #expect(partitionedFloor([IntElement](), d.new) == 0)
+    }
+
+    /// One call that touches 64 MiB of fresh memory faults at least 16,384 pages in (4 KiB each)
+    /// and raises the resident set by about 64 MiB; a call that allocates nothing faults none in.
+    @Test func footprintCountsFaultsAndExtraResidentMemory() {
+        let bytes = 64 << 20
+        let big = CallFootprint.measure {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 4096)
+            for page in stride(from: 0, to: bytes, by: 4096) { buffer[page] = 1 }
+            blackHole(buffer[4096])
+            buffer.deallocate()
+        }
+        #expect((big.minorFaults ?? 0) >= bytes / 4096 / 2)  // huge pages may serve part of it
+        #expect(big.majorFaults != nil)
+        if let extra = big.peakExtraRSSBytes { #expect(extra >= bytes / 2 && extra < bytes * 2) }
+        let small = CallFootprint.measure { blackHole(1) }
+        #expect((small.minorFaults ?? 100) < 64)
+        if let extra = small.peakExtraRSSBytes { #expect(extra < 1 << 20) }
+    }
+
+    @Test func parallelSpeedupsPairThreadedRowsWithOneThread() {
+        func row(_ engine: String, _ median: Double, size: Int = 1_000_000) -> BenchMeasurement {
+            var m = BenchMeasurement(engine: engine, profile: "differencekit", size: size, kind: "int", allocator: "system")
+            m.median = median
+            return m
+        }
+        #expect(hashmapThreads("hashmap", cores: 8) == 1)
+        #expect(hashmapThreads("hashmap-parallel", cores: 8) == 8)
+        #expect(hashmapThreads("hashmap-4t", cores: 8) == 4)
+        #expect(hashmapThreads("hashmap-partitioned", cores: 8) == nil)
+        #expect(hashmapThreads("heckel", cores: 8) == nil)
+        let rows = [
+            row("hashmap", 0.08), row("hashmap-parallel", 0.05), row("hashmap-4t", 0.04), row("hashmap-2t", 0.04), row("heckel", 0.3),
+            row("hashmap-2t", 0.01, size: 1_000),  // no 1-thread row on its cell: left out
+            row(hashFloorName, 0.1), row(partitionedFloorName, 0.04),
+        ]
+        let speedups = parallelSpeedups(rows, cores: 2)
+        #expect(speedups.map(\.engine) == ["hashmap-parallel", "hashmap-4t", "hashmap-2t"])
+        #expect(abs(speedups[0].speedup - 1.6) < 1e-9 && abs(speedups[0].efficiency - 0.8) < 1e-9)
+        #expect(abs(speedups[1].efficiency - 0.5) < 1e-9)
+        #expect(parallelTable(rows, cores: 2).contains("hashmap-parallel (2 threads) ×1.6, efficiency 80%"))
+        let targets = benchTargets(rows, allocator: "system", cores: 2)
+        // The first 2-thread row is hashmap-parallel's (×1.6, just short of numerically ≥ 1.6 or not).
+        let parallel = targets.first { $0.name.contains("speed-up") }
+        #expect(parallel?.name.hasPrefix("hashmap-parallel speed-up") == true && parallel?.note == "efficiency 80%")
+        #expect(benchTargets(rows.filter { $0.engine != "hashmap-parallel" }, allocator: "system", cores: 2).first { $0.name.contains("speed-up") }?.met == true)
+        #expect(abs((targets.first { $0.name == "hashmap / hash floor, differencekit 1M, int ids" }?.value ?? 0) - 0.8) < 1e-9)
+        #expect(targets.first { $0.name == "hashmap / hash floor, differencekit 1M, int ids" }?.met == false)
+        #expect(targets.first { $0.name == "hashmap / partitioned floor, differencekit 1M, int ids" }?.met == false)  // 2 > 1.5
+        // No partitioned floor measured: no target, rather than one that compared nothing.
+        #expect(benchTargets(rows.filter { $0.engine != partitionedFloorName }, allocator: "system").allSatisfy { !$0.name.contains("partitioned") })
+    }
+
     @Test func measureKeepsEverySample() {
         var calls = 0
         let m = measure(budget: 0.001, minSamples: 5, maxSamples: 8) { calls += 1 }
@@ -88,8 +147,8 @@ struct BenchTests {
         var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "hashmap" }, profiles: [.differencekit, .reverse], sizes: [200, 400], budget: 0.002, maxSamples: 5)
         options.maxCallSeconds = 10
         let records = runBench(options, allocator: "system")
-        #expect(records.count == 2 * 2 * 3)
-        #expect(Set(records.map(\.engine)) == [hashFloorName, "hashmap", "stdlib"])
+        #expect(records.count == 2 * 2 * 4)
+        #expect(Set(records.map(\.engine)) == [hashFloorName, partitionedFloorName, "hashmap", "stdlib"])
         let rows = addRatios(records.map(\.measurementRecord))
         #expect(rows.count == records.count)
         let hashmap = rows.first { $0.engine == "hashmap" }
@@ -97,11 +156,13 @@ struct BenchTests {
         #expect(hashmap?.timing == .harness)
         #expect(hashmap?.speedupOverStdlib != nil)
         #expect(hashmap?.ratioToFloor != nil)
+        #expect(hashmap?.ratioToPartitionedFloor != nil)
+        #expect(hashmap?.minorFaults != nil && hashmap?.majorFaults != nil)
         #expect(hashmap?.samples.isEmpty == false)
         #expect(hashmap?.offsetsMoves != nil)
         // Every record survives its file format.
         for row in rows { #expect(try BenchMeasurement(json: row.json, source: "r") == row) }
-        #expect(scalingFits(rows).count == 6)  // 3 subjects × 2 profiles
+        #expect(scalingFits(rows).count == 8)  // 4 subjects × 2 profiles
         #expect(benchTable(rows).contains("differencekit · int · 200 items · system"))
     }
 
@@ -165,7 +226,7 @@ struct BenchTests {
             #expect(record.skipped?.contains("from a probe at 1000 items") == true, "\(record.skipped ?? "measured")")
         }
         // Probes are not reported: one record per subject and size.
-        #expect(records.count == 3)
+        #expect(records.count == 4)
         #expect(records.allSatisfy { $0.size == 30_000 })
     }
 

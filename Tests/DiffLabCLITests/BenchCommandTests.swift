@@ -24,7 +24,7 @@ struct BenchCommandTests {
         #expect(results["schema"]?.stringValue == "difflab-bench/1")
         #expect(results["machine"]?["cores"] != nil)
         let measurements = try #require(results["measurements"]?.arrayValue)
-        #expect(measurements.count == 2 * 4)  // floor, hashmap, heckel, stdlib × 2 sizes
+        #expect(measurements.count == 2 * 5)  // two floors, hashmap, heckel, stdlib × 2 sizes
         for m in measurements {
             #expect(m["engine"]?.stringValue != nil && m["profile"]?.stringValue == "differencekit")
             #expect(m["size"]?.intValue != nil && m["median"]?.doubleValue != nil)
@@ -117,7 +117,7 @@ struct BenchCommandTests {
         let stdlib = try #require(results["measurements"]?.arrayValue?.first { $0["engine"]?.stringValue == "stdlib" })
         #expect(stdlib["skipped"]?.stringValue?.contains("from a probe at 1000 items") == true)
         #expect(stdlib["median"] == nil)
-        #expect(r.out.contains("stdlib     skipped: projected"))
+        #expect(r.out.contains("stdlib            skipped: projected"))
     }
 
     /// In a log (standard error not a terminal): plain phase lines, no `\r` progress bars; on a
@@ -135,7 +135,7 @@ struct BenchCommandTests {
             ["policy", "--sizes", "200", "--policies", "main", "--duration", "0.01", "--out", files.path("p.json")], console: console)
         #expect(bench == 0 && policy == 0, "\(recorder.err)")
         #expect(recorder.err.contains("\r") == terminal)
-        #expect(recorder.err.contains("bench: system allocator: 3 measured, 0 skipped\n"))
+        #expect(recorder.err.contains("bench: system allocator: 4 measured, 0 skipped\n"))
         #expect(recorder.err.contains("policy: 200 items, 2 runs\n") == !terminal)
     }
 

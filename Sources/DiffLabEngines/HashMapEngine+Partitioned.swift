@@ -1,0 +1,277 @@
+import DiffLabCore
+
+// The partitioned (and parallel) pairing of `HashMapEngine`, for old lists of at least
+// `HashMapEngine.Partitioning.threshold` elements.
+
+extension HashMapEngine {
+    /// The partitioned pairing: Heckel's pairing as a radix-partitioned hash join that touches
+    /// the elements themselves only in list order.
+    ///
+    /// 1. **Partition.** Both lists are hashed once and radix-partitioned by hash bits
+    ///    (``_RadixPartitions``), stably, so each partition keeps its occurrences in list order
+    ///    and all occurrences of one identifier share a partition.
+    /// 2. **Join, partition by partition.** A table over the partition's old identifiers is built
+    ///    backwards (each identifier's occurrences chained in ascending order; identifiers compared
+    ///    exactly where codes agree) and probed with the partition's new occurrences in order: the
+    ///    k-th new occurrence takes the k-th old one, as in Heckel's single table. The probe trusts
+    ///    the 32-bit code alone — it reads no element — unless two old identifiers of the partition
+    ///    share a code, in which case that partition's probe compares identifiers.
+    /// 3. **Verify, in new-list order.** One pass over the new list compares each pair's
+    ///    identifiers and judges its update, reading the old list at the paired indices (in order,
+    ///    for lists that mostly keep their order). A pair of different identifiers means a new-only
+    ///    identifier shared a code with an old one of its partition (at 1M elements that happens in
+    ///    about every other run: 32-bit codes, 100k new-only identifiers, 30k old ones per
+    ///    partition); then only the partitions of such pairs are cleared and joined again, exactly
+    ///    (identifiers compared wherever codes agree), and their pairs judged. Elsewhere the result
+    ///    *is* Heckel's: every new occurrence of an old identifier found its own identifier's slot,
+    ///    and a new-only one either found nothing or an exhausted chain, an insert either way.
+    /// 4. **Duplicates.** "Updated" is one flag per identifier: pairs of identifiers with several
+    ///    old occurrences are noted during the join, and their flags merged afterwards.
+    ///
+    /// With `threads` > 1 the partitioning and the verification run in contiguous chunks and the
+    /// partitions are shared out by contiguous ranges of about equal size; each thread writes only
+    /// its own indices of `matching`, so the output is identical for any thread count.
+    ///
+    /// - Precondition: both lists are non-empty and shorter than `Int32.max`.
+    /// - Complexity: O(n + m) expected; 8 bytes per element of each list, plus per thread a table
+    ///   and chains for its largest partition (and 1 byte per old element when identifiers repeat).
+    @inlinable
+    func _pairPartitioned<Element: Diffable>(
+        _ old: [Element], _ new: [Element], _ comparison: ComparisonOption
+    ) -> Matching {
+        var repeated: [[(new: Int32, key: Int32)]] = []
+        // The matching's arrays are left uninitialized: the partitioning fills the pairings with
+        // -1 (after keeping the hashes there) and the verification every update flag, each on the
+        // threads that use them, so no serial fill or first touch comes before the work.
+        var updatedFlags: [Bool] = []
+        var newToOldPairs: [Int] = []
+        let oldToNewPairs = [Int](unsafeUninitializedCapacity: old.count) { oldToNew, oldInitialized in
+            newToOldPairs = [Int](unsafeUninitializedCapacity: new.count) { newToOld, newInitialized in
+                updatedFlags = [Bool](unsafeUninitializedCapacity: new.count) { updated, updatedInitialized in
+                    old.withUnsafeBufferPointer { old in
+                        new.withUnsafeBufferPointer { new in
+                            repeated = _pairPartitioned(old, new, comparison, oldToNew, newToOld, updated)
+                        }
+                    }
+                    updatedInitialized = new.count
+                }
+                newInitialized = new.count
+            }
+            oldInitialized = old.count
+        }
+        var matching = Matching(oldToNew: oldToNewPairs, newToOld: newToOldPairs, updated: updatedFlags)
+        _mergeRepeatedUpdates(repeated, oldCount: old.count, into: &matching.updated)
+        return matching
+    }
+
+    /// Steps 1 to 3 of ``_pairPartitioned(_:_:_:)`` into uninitialized pairings and flags, which
+    /// it initializes in full.
+    ///
+    /// - Returns: the pairs of repeated identifiers, for step 4.
+    @inlinable
+    func _pairPartitioned<Element: Diffable>(
+        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
+        _ oldToNew: UnsafeMutableBufferPointer<Int>, _ newToOld: UnsafeMutableBufferPointer<Int>,
+        _ updated: UnsafeMutableBufferPointer<Bool>
+    ) -> [[(new: Int32, key: Int32)]] {
+        let bits = partitioning.partitionBits(for: old.count)
+        let threads = max(1, self.threads)
+        // The hashes wait in the pairings' own arrays between the passes, which leave -1 there.
+        let oldParts = _RadixPartitions(count: old.count, bits: bits, threads: threads, scratch: oldToNew) {
+            old[$0].diffIdentifier.hashValue
+        }
+        let newParts = _RadixPartitions(count: new.count, bits: bits, threads: threads, scratch: newToOld) {
+            new[$0].diffIdentifier.hashValue
+        }
+        let shares = _shares(oldParts.bounds, newParts.bounds, threads: threads)
+        var repeated = [[(new: Int32, key: Int32)]](repeating: [], count: shares.count &- 1)
+        oldParts.entries.withUnsafeBufferPointer { oldEntries in
+            newParts.entries.withUnsafeBufferPointer { newEntries in
+                repeated.withUnsafeMutableBufferPointer { repeated in
+                    _concurrently(shares.count &- 1) { t in
+                        repeated[t] = _joinPartitions(
+                            shares[t]..<shares[t &+ 1], exact: false, old, new,
+                            oldEntries, oldParts.bounds, newEntries, newParts.bounds, oldToNew, newToOld)
+                    }
+                }
+                let mismatched = _verify(old, new, comparison, newToOld, updated, threads: threads)
+                if mismatched.isEmpty { return }
+                // A new-only identifier shared a code with an old one of its partition and took
+                // its occurrences: clear those partitions and join them again, exactly.
+                var partitions = Set<Int>()
+                for n in mismatched { partitions.insert(new[n].diffIdentifier.hashValue & ((1 << bits) &- 1)) }
+                for p in partitions {
+                    let news = newParts.bounds[p]..<newParts.bounds[p &+ 1]
+                    for i in oldParts.bounds[p]..<oldParts.bounds[p &+ 1] { oldToNew[Int(oldEntries[i].index)] = -1 }
+                    var inPartition = Set<Int32>()
+                    for j in news {
+                        let n = Int(newEntries[j].index)
+                        newToOld[n] = -1
+                        updated[n] = false
+                        inPartition.insert(newEntries[j].index)
+                    }
+                    for t in repeated.indices { repeated[t].removeAll { inPartition.contains($0.new) } }
+                    repeated.append(
+                        _joinPartitions(
+                            p..<(p &+ 1), exact: true, old, new,
+                            oldEntries, oldParts.bounds, newEntries, newParts.bounds, oldToNew, newToOld))
+                    for j in news {
+                        let n = Int(newEntries[j].index)
+                        let o = newToOld[n]
+                        if o >= 0 { updated[n] = new[n]._isUpdated(from: old[o], comparison: comparison) }
+                    }
+                }
+            }
+        }
+        return repeated
+    }
+
+    /// Splits partitions `0..<P` into at most `threads` contiguous ranges of about equal numbers of
+    /// occurrences (old plus new): range `t` is `shares[t] ..< shares[t + 1]`.
+    ///
+    /// - Complexity: O(P).
+    @inlinable
+    func _shares(_ oldBounds: [Int], _ newBounds: [Int], threads: Int) -> [Int] {
+        let partitions = oldBounds.count &- 1
+        let total = oldBounds[partitions] &+ newBounds[partitions]
+        var shares = [0]
+        for p in 0..<partitions where shares.count < threads {
+            // Close the current range after partition p once it holds its fair share.
+            if (oldBounds[p &+ 1] &+ newBounds[p &+ 1]) &* threads >= total &* shares.count {
+                shares.append(p &+ 1)
+            }
+        }
+        if shares.last != partitions { shares.append(partitions) }
+        return shares
+    }
+
+    /// Joins the partitions in `range` (one thread's share): step 2 of
+    /// ``_pairPartitioned(_:_:_:)``. Writes the pairs into `oldToNew` and `newToOld`.
+    /// With `exact`, the probe compares identifiers wherever codes agree (the repair of step 3).
+    ///
+    /// - Returns: the pairs (new index, a key old index of the identifier) of identifiers with
+    ///   more than one old occurrence, whose update flags must be merged.
+    /// - Complexity: O(occurrences in the range) expected, with one table sized for its largest
+    ///   partition.
+    @inlinable
+    func _joinPartitions<Element: Diffable>(
+        _ range: Range<Int>, exact: Bool, _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>,
+        _ oldEntries: UnsafeBufferPointer<_HashedIndex>, _ oldBounds: [Int],
+        _ newEntries: UnsafeBufferPointer<_HashedIndex>, _ newBounds: [Int],
+        _ oldToNew: UnsafeMutableBufferPointer<Int>, _ newToOld: UnsafeMutableBufferPointer<Int>
+    ) -> [(new: Int32, key: Int32)] {
+        typealias Table = _IdentifierTable<Int32, Int32>
+        var repeated: [(new: Int32, key: Int32)] = []
+        var largestOld = 0
+        for p in range { largestOld = max(largestOld, oldBounds[p &+ 1] &- oldBounds[p]) }
+        if largestOld == 0 { return repeated }
+        // One table and chain array for this thread, reused by each partition. A slot's key is
+        // the identifier's earliest old index, its payload the chain's head (a position in the
+        // partition), or -1 once every occurrence is paired.
+        let empty = Table.Slot(tag: 0, key: -1, payload: -1)
+        var table = Table(capacityFor: largestOld, empty: -1)
+        // next[i]: the partition's next old occurrence (by position) of the identifier at position i.
+        var next = [Int32](repeating: -1, count: largestOld)
+        table.slots.withUnsafeMutableBufferPointer { allSlots in
+            next.withUnsafeMutableBufferPointer { next in
+                for p in range {
+                    let olds = UnsafeBufferPointer(rebasing: oldEntries[oldBounds[p]..<oldBounds[p &+ 1]])
+                    let news = UnsafeBufferPointer(rebasing: newEntries[newBounds[p]..<newBounds[p &+ 1]])
+                    if olds.isEmpty || news.isEmpty { continue }
+                    var capacity = 16
+                    while capacity < olds.count &* 2 { capacity &<<= 1 }
+                    let mask = capacity &- 1
+                    let slots = UnsafeMutableBufferPointer(rebasing: allSlots[0..<capacity])
+                    slots.initialize(repeating: empty)
+                    // Old occurrences backwards: each chain ascends, its head the earliest.
+                    var ambiguous = exact
+                    var i = olds.count &- 1
+                    while i >= 0 {
+                        let code = olds[i].code
+                        let o = olds[i].index
+                        let (s, found) = Table.find(slots, mask: mask, hash: Int(code), tag: code) {
+                            let same = old[Int($0)].diffIdentifier == old[Int(o)].diffIdentifier
+                            if !same { ambiguous = true }  // two identifiers share a code
+                            return same
+                        }
+                        if found {
+                            next[i] = slots[s].payload
+                            slots[s].payload = Int32(truncatingIfNeeded: i)
+                            slots[s].key = o
+                        } else {
+                            next[i] = -1
+                            slots[s] = .init(tag: code, key: o, payload: Int32(truncatingIfNeeded: i))
+                        }
+                        i &-= 1
+                    }
+                    for j in 0..<news.count {
+                        let code = news[j].code
+                        let n = Int(news[j].index)
+                        // By code alone unless codes are ambiguous here; verified afterwards.
+                        let (s, found) = Table.find(slots, mask: mask, hash: Int(code), tag: code) {
+                            !ambiguous || old[Int($0)].diffIdentifier == new[n].diffIdentifier
+                        }
+                        guard found else { continue }  // not in the old list: an insert
+                        let head = Int(slots[s].payload)
+                        guard head >= 0 else { continue }  // every old occurrence is paired
+                        slots[s].payload = next[head]
+                        let o = olds[head].index
+                        oldToNew[Int(o)] = n
+                        newToOld[n] = Int(o)
+                        // Several old occurrences: the earliest is the key, or the chain goes on.
+                        if o != slots[s].key || next[head] >= 0 {
+                            repeated.append((Int32(truncatingIfNeeded: n), slots[s].key))
+                        }
+                    }
+                }
+            }
+        }
+        return repeated
+    }
+
+    /// Step 3 of ``_pairPartitioned(_:_:_:)``: in new-list order, checks that every pair has
+    /// equal identifiers and sets every update flag (each pair's own; `false` when unpaired).
+    ///
+    /// - Returns: the new indices whose pair's identifiers differ (none, unless a new-only
+    ///   identifier shared a 32-bit code with an old one of its partition).
+    /// - Complexity: O(m) identifier and content comparisons, over `threads` chunks.
+    @inlinable
+    func _verify<Element: Diffable>(
+        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
+        _ newToOld: UnsafeMutableBufferPointer<Int>, _ updated: UnsafeMutableBufferPointer<Bool>, threads: Int
+    ) -> [Int] {
+        let count = new.count
+        let chunks = min(threads, max(1, count))
+        var mismatched = [[Int]](repeating: [], count: chunks)
+        mismatched.withUnsafeMutableBufferPointer { mismatched in
+            _concurrently(chunks) { t in
+                for n in (t * count / chunks)..<((t &+ 1) * count / chunks) {
+                    let o = newToOld[n]
+                    if o < 0 {
+                        updated[n] = false
+                        continue
+                    }
+                    if new[n].diffIdentifier == old[o].diffIdentifier {
+                        updated[n] = new[n]._isUpdated(from: old[o], comparison: comparison)
+                    } else {
+                        updated[n] = false
+                        mismatched[t].append(n)
+                    }
+                }
+            }
+        }
+        return mismatched.flatMap { $0 }
+    }
+
+    /// Step 4 of ``_pairPartitioned(_:_:_:)``: the pairs of each repeated identifier (by key)
+    /// are all updated if any one is.
+    ///
+    /// - Complexity: O(pairs noted), and `oldCount` bytes when there are any.
+    @inlinable
+    func _mergeRepeatedUpdates(_ repeated: [[(new: Int32, key: Int32)]], oldCount: Int, into updated: inout [Bool]) {
+        guard repeated.contains(where: { !$0.isEmpty }) else { return }
+        var keyUpdated = [Bool](repeating: false, count: oldCount)
+        for share in repeated { for pair in share where updated[Int(pair.new)] { keyUpdated[Int(pair.key)] = true } }
+        for share in repeated { for pair in share where keyUpdated[Int(pair.key)] { updated[Int(pair.new)] = true } }
+    }
+}

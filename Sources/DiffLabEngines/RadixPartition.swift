@@ -1,0 +1,163 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The number of cores this process may run on (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
+public func availableCores() -> Int {
+    #if canImport(Glibc)
+    return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    #else
+    return 1
+    #endif
+}
+
+/// One hashed occurrence: the upper 32 bits of an identifier's hash (its *code*) and the index of
+/// the occurrence in its list. 8 bytes.
+@usableFromInline
+package struct _HashedIndex {
+    /// The upper 32 bits of the identifier's hash (``_IdentifierTable/hashAndTag(_:)``'s tag).
+    @usableFromInline package var code: UInt32
+    /// The occurrence's index in its list.
+    @usableFromInline package var index: Int32
+
+    @inlinable
+    package init(code: UInt32, index: Int32) {
+        self.code = code
+        self.index = index
+    }
+}
+
+/// One list's occurrences, hashed once and radix-partitioned by the low bits of their hashes: the
+/// first step of a partitioned hash join (Manegold, Boncz and Kersten; Balkesen et al., ICDE
+/// 2013), shared by ``HashMapEngine``'s partitioned pairing and the bench's partitioned floor.
+///
+/// - Partition `p` holds every occurrence whose hash's low `bits` bits are `p`, so all
+///   occurrences of one identifier land in one partition, and a partition's table can be built
+///   and probed while it stays in cache. The code (the upper 32 bits) is independent of the
+///   partition, so within a partition codes collide no more often than 32 random bits do.
+/// - **Stable**: within a partition, occurrences are in ascending index order, so an identifier's
+///   k-th occurrence in the list is its k-th in the partition (what Heckel's pairing needs).
+/// - One pass hashes (each identifier once) and counts; a prefix sum gives each partition, and each
+///   worker's share of it, a place; a second pass scatters. With `threads` > 1 both passes split
+///   the list into that many contiguous chunks, each chunk's share of a partition placed after the
+///   previous chunk's, so the result is identical for any number of threads.
+///
+/// Underscored and `package`: an implementation type of DiffLab's engines and bench, not API.
+@usableFromInline
+package struct _RadixPartitions {
+    /// The occurrences, partition after partition.
+    @usableFromInline package var entries: [_HashedIndex]
+    /// Partition `p` is `entries[bounds[p] ..< bounds[p + 1]]`; `1 << bits` + 1 values.
+    @usableFromInline package var bounds: [Int]
+
+    /// Partitions the occurrences `0..<count` of a list by `hash(i)`.
+    ///
+    /// - Parameters:
+    ///   - count: the list's length; below `Int32.max`.
+    ///   - bits: log2 of the partition count, 0...16.
+    ///   - threads: workers, ≥ 1 (1 runs on the calling thread).
+    ///   - scratch: `count` integers to hold the hashes between the passes; each is -1 on return
+    ///     (callers pass a ``Matching`` array, whose "unpaired" value that is: no extra memory).
+    ///   - hash: the hash of occurrence `i`'s identifier; called once per occurrence, from the
+    ///     workers' threads when `threads` > 1.
+    /// - Complexity: O(count + threads · 2^bits) time; 8 bytes per occurrence plus
+    ///   8 · threads · 2^bits bytes of counts.
+    @inlinable
+    package init(
+        count: Int, bits: Int, threads: Int, scratch: UnsafeMutableBufferPointer<Int>, hash: (Int) -> Int
+    ) {
+        precondition(count >= 0 && count < Int(Int32.max) && bits >= 0 && bits <= 16 && threads >= 1)
+        precondition(scratch.count >= count)
+        let partitions = 1 << bits
+        let low = partitions &- 1
+        let chunks = min(threads, max(1, count))
+        // counts[c · partitions + p]: chunk c's occurrences in partition p, then where they go.
+        var counts = [Int](repeating: 0, count: chunks * partitions)
+        @inline(__always) func code(_ hash: Int) -> UInt32 { UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) &>> 32) }
+        @inline(__always) func chunk(_ c: Int) -> Range<Int> { (c * count / chunks)..<((c + 1) * count / chunks) }
+        let base = scratch.baseAddress
+        var bounds = [Int](repeating: count, count: partitions + 1)
+        counts.withUnsafeMutableBufferPointer { counts in
+            let counts = counts.baseAddress!
+            _concurrently(chunks) { c in
+                let mine = counts + c * partitions
+                for i in chunk(c) {
+                    let h = hash(i)
+                    base![i] = h
+                    mine[h & low] &+= 1
+                }
+            }
+            var start = 0
+            for p in 0..<partitions {
+                bounds[p] = start
+                for c in 0..<chunks {
+                    let n = counts[c * partitions + p]
+                    counts[c * partitions + p] = start
+                    start &+= n
+                }
+            }
+        }
+        self.bounds = bounds
+        entries = [_HashedIndex](unsafeUninitializedCapacity: count) { entries, initialized in
+            let out = entries.baseAddress
+            counts.withUnsafeMutableBufferPointer { counts in
+                let counts = counts.baseAddress!
+                _concurrently(chunks) { c in
+                    let cursor = counts + c * partitions
+                    for i in chunk(c) {
+                        let h = base![i]
+                        base![i] = -1
+                        let p = h & low
+                        out![cursor[p]] = _HashedIndex(code: code(h), index: Int32(truncatingIfNeeded: i))
+                        cursor[p] &+= 1
+                    }
+                }
+            }
+            initialized = count
+        }
+    }
+
+    /// The number of partitions.
+    @inlinable package var partitionCount: Int { bounds.count &- 1 }
+
+    /// The most partitions' log2 the engines use: 4,096 partitions.
+    @usableFromInline package static let maxBits = 12
+
+    /// The partition count's log2 for `count` occurrences at about `target` per partition: the
+    /// least `bits` with `count >> bits ≤ target`, at most ``maxBits``.
+    ///
+    /// - Complexity: O(log count).
+    @inlinable
+    package static func bits(for count: Int, target: Int) -> Int {
+        var bits = 0
+        while bits < maxBits && (count >> bits) > max(1, target) { bits &+= 1 }
+        return bits
+    }
+}
+
+/// Runs `body(t)` for every `t` in `0..<threads`: on the calling thread when `threads` is 1,
+/// otherwise concurrently on Dispatch's worker threads, returning when all have finished.
+///
+/// `body` must be safe to run concurrently with itself: callers give each `t` its own part of
+/// the output and read shared input only. That is the caller's promise, not the compiler's (the
+/// body captures buffer pointers), hence the unchecked box; ThreadSanitizer checks it in the tests.
+@inlinable
+package func _concurrently(_ threads: Int, _ body: (Int) -> Void) {
+    if threads <= 1 {
+        body(0)
+        return
+    }
+    withoutActuallyEscaping(body) { body in
+        let box = _UncheckedSendable(body)
+        DispatchQueue.concurrentPerform(iterations: threads) { box.value($0) }
+    }
+}
+
+/// A value handed to other threads on the caller's promise that they use it safely.
+@usableFromInline
+struct _UncheckedSendable<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+    @inlinable init(_ value: Value) { self.value = value }
+}
