@@ -349,17 +349,21 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
 @usableFromInline package func partitionedFloor<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int {
     typealias Table = _IdentifierTable<Int32, Void>
     let bits = HashMapEngine.Partitioning.measured.partitionBits(for: old.count)
-    var scratch = [Int](repeating: 0, count: max(old.count, new.count))
-    let (oldParts, newParts) = scratch.withUnsafeMutableBufferPointer { scratch in
+    // Scratch for the hashes between the partitioning's passes, uninitialized as the engine's is
+    // (each pass writes every slot before reading it, and leaves -1 there).
+    var oldParts: _RadixPartitions?
+    var newParts: _RadixPartitions?
+    let scratch = [Int](unsafeUninitializedCapacity: max(old.count, new.count)) { scratch, initialized in
         old.withUnsafeBufferPointer { old in
-            new.withUnsafeBufferPointer { new in
-                (
-                    _RadixPartitions(count: old.count, bits: bits, threads: 1, scratch: scratch) { old[$0].diffIdentifier.hashValue },
-                    _RadixPartitions(count: new.count, bits: bits, threads: 1, scratch: scratch) { new[$0].diffIdentifier.hashValue }
-                )
-            }
+            oldParts = _RadixPartitions(count: old.count, bits: bits, threads: 1, scratch: scratch) { old[$0].diffIdentifier.hashValue }
         }
+        new.withUnsafeBufferPointer { new in
+            newParts = _RadixPartitions(count: new.count, bits: bits, threads: 1, scratch: scratch) { new[$0].diffIdentifier.hashValue }
+        }
+        initialized = max(old.count, new.count)
     }
+    blackHole(scratch.count)
+    guard let oldParts, let newParts else { return 0 }
     var largest = 0
     for p in 0..<oldParts.partitionCount { largest = max(largest, oldParts.bounds[p + 1] - oldParts.bounds[p]) }
     var table = Table(capacityFor: largest, empty: ())

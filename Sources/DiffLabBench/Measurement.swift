@@ -61,11 +61,12 @@ public struct Measurement: Sendable {
 
 /// Times `body`: one warm-up call, then samples until `budget` seconds are spent (at least
 /// `minSamples`, at most `maxSamples`); a call shorter than 1 ms is repeated inside a sample.
-/// Allocation figures come from one extra call, on this thread, under jemalloc.
+/// One extra call gives the ``CallFootprint`` and, under jemalloc, the allocation figures (of
+/// this thread).
 ///
 /// - Precondition: `budget` is finite and not negative; `maxSamples` ≥ 1 (`minSamples` above
 ///   `maxSamples` means `maxSamples`).
-/// - Complexity: `body` is called 1 + samples × calls per sample (+ 1 under jemalloc) times; the
+/// - Complexity: `body` is called 1 + samples × calls per sample + 1 times; the
 ///   time is about `budget`, or `minSamples` calls when a call takes longer than that.
 package func measure(budget: Double, minSamples: Int = 5, maxSamples: Int = 200, _ body: () -> Void) -> Measurement {
     // A finite warm-up never exceeds an infinite limit, so this always measures.
@@ -109,11 +110,13 @@ func measureWithinLimit(
     }
     var allocated: UInt64?
     var requests: UInt64?
-    let jemalloc = JemallocStats.current
-    let requestsBefore = jemalloc?.allocationRequests()
-    let bytesBefore = jemalloc?.threadAllocatedBytes
-    let footprint = CallFootprint.measure(body)
-    if let jemalloc, let requestsBefore, let bytesBefore {
+    // The allocation counters are read right around the call, inside the footprint's window, so
+    // the footprint's own reads of /proc are not counted as the call's allocations.
+    let footprint = CallFootprint.measure {
+        guard let jemalloc = JemallocStats.current else { return body() }
+        let requestsBefore = jemalloc.allocationRequests()
+        let bytesBefore = jemalloc.threadAllocatedBytes
+        body()
         allocated = jemalloc.threadAllocatedBytes - bytesBefore
         requests = jemalloc.allocationRequests() - requestsBefore
     }
@@ -221,6 +224,15 @@ public struct CallFootprint: Sendable, Hashable {
     ///
     /// - Complexity: one call of `body`, plus reading `/proc/self/status` twice.
     package static func measure(_ body: () -> Void) -> CallFootprint {
+        // One at a time: another measurement's reset in the middle of this one would lower the peak.
+        measuring.withLock { _ in _measure(body) }
+    }
+
+    private static let measuring = Locked(())
+
+    private static func _measure(_ body: () -> Void) -> CallFootprint {
+        // The reset also clears getrusage's peak: keep the process's peak so far first.
+        if let peak = procStatusBytes("VmHWM:") { lifetimePeak.withLock { $0 = max($0, peak) } }
         let reset = resetPeakRSS()
         let residentBefore = reset ? procStatusBytes("VmRSS:") : nil
         var before = rusage()
@@ -234,6 +246,9 @@ public struct CallFootprint: Sendable, Hashable {
         return footprint
     }
 
+    /// The process's peak resident set size before the last reset (see ``peakRSS()``).
+    static let lifetimePeak = Locked(0)
+
     /// Resets the process's peak resident set size to its current size (`5` into
     /// `/proc/self/clear_refs`, Linux 4.0 and later). Returns whether it did.
     static func resetPeakRSS() -> Bool {
@@ -245,27 +260,18 @@ public struct CallFootprint: Sendable, Hashable {
 
     /// A `kB` field of `/proc/self/status` (e.g. `VmRSS:`), in bytes; `nil` if absent or unreadable.
     static func procStatusBytes(_ field: String) -> Int? {
-        let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        let text = String(decoding: buffer[0..<count], as: UTF8.self)
-        for line in text.split(separator: "\n") where line.hasPrefix(field) {
-            let digits = line.dropFirst(field.count).filter { $0.isNumber }
-            guard let kB = Int(String(digits)), kB < Int.max / 1024 else { return nil }
-            return kB * 1024
-        }
-        return nil
+        guard let value = procSelfStatus(field), value.hasSuffix(" kB"), let kB = Int(value.dropLast(3)), kB >= 0, kB < Int.max / 1024
+        else { return nil }
+        return kB * 1024
     }
 }
 
-/// Peak resident set size of this process in bytes.
+/// Peak resident set size of this process in bytes: the larger of `getrusage`'s (the peak since
+/// the last ``CallFootprint`` reset it) and the peak before that reset.
 package func peakRSS() -> Int {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    return usage.ru_maxrss * 1024
+    return max(usage.ru_maxrss * 1024, CallFootprint.lifetimePeak.withLock { $0 })
 }
 
 /// Least-squares slope of log(y) against log(x): the growth exponent. `nil` with fewer than two

@@ -2,10 +2,10 @@
 // printed table and targets and by the report.
 
 /// The threads an engine's pairing uses, from its name: `hashmap-parallel` uses `cores`,
-/// `hashmap-<t>t` uses t, `hashmap` 1; `nil` for every other subject.
+/// (at most 64, the engine's bound), `hashmap-<t>t` uses t, `hashmap` 1; `nil` for every other subject.
 package func hashmapThreads(_ engine: String, cores: Int) -> Int? {
     if engine == "hashmap" { return 1 }
-    if engine == "hashmap-parallel" { return cores }
+    if engine == "hashmap-parallel" { return min(max(1, cores), 64) }  // HashMapEngine's bound
     guard engine.hasPrefix("hashmap-"), engine.hasSuffix("t") else { return nil }
     guard let t = Int(engine.dropFirst("hashmap-".count).dropLast()), t >= 1 else { return nil }
     return t

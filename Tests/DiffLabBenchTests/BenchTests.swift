@@ -83,22 +83,23 @@ struct BenchTests {
         #expect(partitionedFloor([IntElement](), d.new) == 0)
     }
 
-    /// One call that touches 64 MiB of fresh memory faults at least 16,384 pages in (4 KiB each)
-    /// and raises the resident set by about 64 MiB; a call that allocates nothing faults none in.
+    /// One call that touches 64 MiB of fresh memory faults pages in and raises the resident set
+    /// by about that much. Only lower bounds: tests running beside it in this process add faults
+    /// and memory, never take them away (footprint measurements themselves take turns).
     @Test func footprintCountsFaultsAndExtraResidentMemory() {
         let bytes = 64 << 20
+        let peakBefore = peakRSS()
         let big = CallFootprint.measure {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 4096)
             for page in stride(from: 0, to: bytes, by: 4096) { buffer[page] = 1 }
             blackHole(buffer[4096])
             buffer.deallocate()
         }
-        #expect((big.minorFaults ?? 0) >= bytes / 4096 / 2)  // huge pages may serve part of it
+        #expect((big.minorFaults ?? 0) >= 32)  // at least one per 2 MiB, whatever the page size
         #expect(big.majorFaults != nil)
-        if let extra = big.peakExtraRSSBytes { #expect(extra >= bytes / 2 && extra < bytes * 2) }
-        let small = CallFootprint.measure { blackHole(1) }
-        #expect((small.minorFaults ?? 100) < 64)
-        if let extra = small.peakExtraRSSBytes { #expect(extra < 1 << 20) }
+        if let extra = big.peakExtraRSSBytes { #expect(extra >= bytes / 2) }
+        // The reset does not lose the process's peak.
+        #expect(peakRSS() >= peakBefore)
     }
 
     @Test func parallelSpeedupsPairThreadedRowsWithOneThread() {

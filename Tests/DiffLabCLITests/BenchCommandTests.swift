@@ -50,6 +50,33 @@ struct BenchCommandTests {
         #expect(results["runs"]?.arrayValue?.count == 2 * 2 * 2)
         #expect(results["crossoverSize"]?["batch"] != nil)
         #expect(run(["policy", "--policies", "lazy"]).status == 64)
+        #expect(run(["policy", "--background-engine", "nope"]).status == 64)
+    }
+
+    /// `--threads 2` adds hashmap on 2 threads, named hashmap-2t, and prints its speed-up over
+    /// hashmap; the policy lab's background policies diff with --background-engine, and the
+    /// results say so.
+    @Test func threadsAndBackgroundEngine() throws {
+        let files = Files([:])
+        let out = files.path("bench.json")
+        let r = run([
+            "bench", "--engines", "hashmap", "--threads", "1,2,2", "--profiles", "differencekit", "--sizes", "20000", "--kinds", "int",
+            "--budget", "0.002", "--allocators", "system", "--out", out,
+        ])
+        #expect(r.status == 0, "\(r.err)")
+        let engines = try #require(try JSONValue.parse(try String(contentsOfFile: out, encoding: .utf8))["measurements"]?.arrayValue)
+            .compactMap { $0["engine"]?.stringValue }
+        #expect(engines.sorted() == ["hash-floor", "hashmap", "hashmap-2t", "partitioned-floor", "stdlib"])
+        #expect(r.out.contains("differencekit · int · 20000 items · system: hashmap-2t (2 threads) ×"))
+        let policyOut = files.path("policy.json")
+        let p = run([
+            "policy", "--sizes", "200", "--policies", "main,background", "--duration", "0.05", "--background-engine", "hashmap-parallel",
+            "--out", policyOut,
+        ])
+        #expect(p.status == 0, "\(p.err)")
+        let runs = try #require(try JSONValue.parse(try String(contentsOfFile: policyOut, encoding: .utf8))["runs"]?.arrayValue)
+        #expect(runs.count == 4)
+        #expect(runs.allSatisfy { $0["engine"]?.stringValue == "hashmap" && $0["backgroundEngine"]?.stringValue == "hashmap-parallel" })
     }
 
     /// Numbers that trapped, allocated without bound or ran forever are refused at once (64),
@@ -59,6 +86,7 @@ struct BenchCommandTests {
         ["--sizes", "1000000000000"], ["--sizes", "0"], ["--sizes", "100,-5"],
         ["--sizes", (1...33).map(String.init).joined(separator: ",")],
         ["--max-call", "inf"], ["--max-call", "0"], ["--seed", "-1"], ["--seed", "18446744073709551616"],
+        ["--threads", "0"], ["--threads", "65"], ["--threads", "2,"], ["--threads", "1e3"], ["--threads", "9223372036854775808"],
     ])
     func benchRefusesHostileNumbers(arguments: [String]) {
         let files = Files([:])
@@ -142,12 +170,12 @@ struct BenchCommandTests {
     /// Every option the commands accept is in their help, with its range.
     @Test func helpListsEveryOptionWithItsRange() {
         let bench = run(["bench", "--help"]).out
-        for option in ["--quick", "--engines", "--profiles", "--sizes", "--kinds", "--allocators", "--budget", "--max-call", "--seed", "--out", "--worker-out"] {
+        for option in ["--quick", "--engines", "--threads", "--profiles", "--sizes", "--kinds", "--allocators", "--budget", "--max-call", "--seed", "--out", "--worker-out"] {
             #expect(bench.contains(option), "bench --help lacks \(option)")
         }
         #expect(bench.contains("each from 1 to 10000000") && bench.contains("from 0.001 to 600") && bench.contains("from 0.001 to 3600"))
         let policy = run(["policy", "--help"]).out
-        for option in ["--quick", "--policies", "--sizes", "--interval", "--frame-rate", "--frame-work", "--duration", "--engine", "--out"] {
+        for option in ["--quick", "--policies", "--sizes", "--interval", "--frame-rate", "--frame-work", "--duration", "--engine", "--background-engine", "--out"] {
             #expect(policy.contains(option), "policy --help lacks \(option)")
         }
         #expect(policy.contains("from 1 to 1000") && policy.contains("from 0.001 to 60") && policy.contains("from 0.01 to 600"))

@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The value of one field of `/proc/self/status` (e.g. `VmRSS:`, `Cpus_allowed:`), trimmed of
+/// blanks; `nil` where the file or the field is missing (not Linux) or unreadable.
+///
+/// - Complexity: one read of the file (at most 16 KiB).
+package func procSelfStatus(_ field: String) -> String? {
+    #if canImport(Glibc)
+    let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 16_384)
+    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard count > 0 else { return nil }
+    let text = String(decoding: buffer[0..<count], as: UTF8.self)
+    for line in text.split(separator: "\n") where line.hasPrefix(field) {
+        return String(line.dropFirst(field.count).drop { $0 == " " || $0 == "\t" })
+    }
+    return nil
+    #else
+    return nil
+    #endif
+}
