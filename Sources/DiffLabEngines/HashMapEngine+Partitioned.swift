@@ -75,7 +75,7 @@ extension HashMapEngine {
         _ updated: UnsafeMutableBufferPointer<Bool>
     ) -> [[(new: Int32, key: Int32)]] {
         let bits = partitioning.partitionBits(for: old.count)
-        let threads = max(1, self.threads)
+        let threads = old.count >= partitioning.parallelThreshold ? max(1, self.threads) : 1
         // The hashes wait in the pairings' own arrays between the passes, which leave -1 there.
         let oldParts = _RadixPartitions(count: old.count, bits: bits, threads: threads, scratch: oldToNew) {
             old[$0].diffIdentifier.hashValue

@@ -36,19 +36,25 @@ public struct HashMapEngine: DiffEngine {
         public var partitionSize: Int
         /// The fewest partitions, rounded up to a power of two (at most 4,096).
         public var minimumPartitions: Int
+        /// The least old-list length at which an engine with more than one thread uses them;
+        /// shorter lists are paired on the calling thread alone (the result is the same).
+        public var parallelThreshold: Int
 
         /// A partitioning rule; every value is clamped to at least 1.
-        public init(threshold: Int, partitionSize: Int, minimumPartitions: Int = 1) {
+        public init(threshold: Int, partitionSize: Int, minimumPartitions: Int = 1, parallelThreshold: Int = 1) {
             self.threshold = max(1, threshold)
             self.partitionSize = max(1, partitionSize)
             self.minimumPartitions = max(1, minimumPartitions)
+            self.parallelThreshold = max(1, parallelThreshold)
         }
 
-        /// The rule measured on DiffLab's machine (see the README's "Partitioned pairing"):
-        /// partitioned from 16,384 old elements, into at least 16 partitions of at most about
-        /// 32,768 old occurrences (a partition's table then takes at most 768 KiB: it stays in a
-        /// 2 MiB L2 cache with its chains and the partition's entries).
-        public static let measured = Partitioning(threshold: 16_384, partitionSize: 32_768, minimumPartitions: 16)
+        /// The rule measured on DiffLab's machine (see the README's "The million-element
+        /// frontier"): partitioned from 16,384 old elements, into at least 16 partitions of at most
+        /// about 32,768 old occurrences (a partition's table then takes at most 768 KiB: it stays
+        /// in a 2 MiB L2 cache with its chains and the partition's entries); several threads from
+        /// 262,144 old elements (at 100,000 two threads were slower than one).
+        public static let measured = Partitioning(
+            threshold: 16_384, partitionSize: 32_768, minimumPartitions: 16, parallelThreshold: 262_144)
         /// Never partitioned: one table whatever the size.
         public static let never = Partitioning(threshold: Int.max, partitionSize: 32_768)
 
@@ -73,8 +79,9 @@ public struct HashMapEngine: DiffEngine {
 
     /// When the pairing partitions; ``Partitioning/measured`` by default.
     public let partitioning: Partitioning
-    /// Threads a partitioned pairing uses (1: the calling thread only). Unpartitioned pairings
-    /// always run on the calling thread.
+    /// Threads a partitioned pairing uses (1: the calling thread only) from
+    /// ``Partitioning/parallelThreshold`` old elements. Shorter lists, and unpartitioned
+    /// pairings, run on the calling thread.
     ///
     /// With more than one, the elements are read from several threads at once: their
     /// `diffIdentifier`, its `hash(into:)` and `==`, and `isContentEqual(to:)` must be safe to
@@ -107,8 +114,8 @@ public struct HashMapEngine: DiffEngine {
     }
 
     /// `hashmap-parallel`: the measured partitioning on `threads` threads (by default every core
-    /// this process may run on). Worth it from about 100,000 old elements (see the README's
-    /// "Partitioned pairing"); below ``Partitioning/measured``'s threshold it is `hashmap`.
+    /// this process may run on), used from ``Partitioning/parallelThreshold`` (262,144) old
+    /// elements; below that it is `hashmap` (see the README's "The million-element frontier").
     public static func parallel(threads: Int = availableCores()) -> HashMapEngine {
         HashMapEngine(partitioning: .measured, threads: threads, name: "hashmap-parallel")
     }
