@@ -1,4 +1,4 @@
-import DiffLabEngines
+import DiffLabCore
 import DiffLabResults
 
 extension BenchRecord {

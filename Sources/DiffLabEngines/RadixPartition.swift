@@ -1,29 +1,6 @@
 import DiffLabCore
 import Dispatch
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// The number of cores this process may run on: the CPUs of its affinity mask (`Cpus_allowed`
-/// in `/proc/self/status`), else the cores online; at least 1. CPU quotas of a cgroup are not seen.
-public func availableCores() -> Int {
-    if let mask = procSelfStatus("Cpus_allowed:") {
-        // Hexadecimal words separated by commas: count the bits.
-        var count = 0
-        for c in mask.unicodeScalars where c != "," {
-            guard let digit = Int(String(c), radix: 16) else { count = 0; break }
-            count += digit.nonzeroBitCount
-        }
-        if count > 0 { return count }
-    }
-    #if canImport(Glibc)
-    return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-    #else
-    return 1
-    #endif
-}
-
 /// One hashed occurrence: the upper 32 bits of an identifier's hash (its *code*) and the index of
 /// the occurrence in its list. 8 bytes.
 @usableFromInline

@@ -352,8 +352,9 @@ struct BenchSection {
         writer.line(
             "`hashmap`'s partitioned pairing on several threads (`hashmap-parallel`: every core, \(cores) on the machine of this run; "
                 + "`hashmap-<t>t`: t threads), against `hashmap` on one thread in the same process and cell. Speed-up = `hashmap` "
-                + "median ÷ median; efficiency = speed-up ÷ threads. Below the partitioning threshold both run the same single-table "
-                + "pairing on the calling thread, so the speed-up there is 1 within the noise.")
+                + "median ÷ median; efficiency = speed-up ÷ threads. Below the parallel threshold (262,144 old elements by default) "
+                + "both run on the calling thread alone, so the speed-up there is 1 within the noise and the efficiency is not "
+                + "a measure of anything.")
         writer.line("")
         let rows = speedups.map { s in
             [s.engine, String(s.threads), s.profile, s.kind, s.allocator, formatGrouped(Double(s.size)), formatSignificant(s.speedup) + "×",

@@ -76,6 +76,18 @@ struct PartitionedPairingTests {
                 == HeckelEngine().matching(from: strings, to: newStrings, comparison: .equality))
     }
 
+    /// Partitioning is for many distinct identifiers; a long list of few keeps one table.
+    @Test func fewDistinctIdentifiersKeepOneTable() {
+        let unique = (0..<20_000).map { Item($0, 0) }
+        let few = (0..<20_000).map { Item($0 % 16, 0) }
+        let quarter = (0..<20_000).map { Item($0 % 256, 0) }  // 256 of the first 1,024: one in four
+        #expect(HashMapEngine._mostlyDistinct(unique))
+        #expect(!HashMapEngine._mostlyDistinct(few))
+        #expect(HashMapEngine._mostlyDistinct(quarter))
+        #expect(!HashMapEngine._mostlyDistinct((0..<20_000).map { Item($0 % 255, 0) }))
+        #expect(HashMapEngine().matching(from: few, to: few.reversed()) == HeckelEngine().matching(from: few, to: few.reversed()))
+    }
+
     @Test func partitionCountFollowsTheRule() {
         let measured = HashMapEngine.Partitioning.measured
         #expect(measured.partitionBits(for: 16_384) == 4)  // at least 16 partitions

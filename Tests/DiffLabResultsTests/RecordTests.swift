@@ -200,10 +200,13 @@ func fullPolicyResults() -> PolicyResults {
     @Test func benchResultsDecodeAndReencodeToTheSameDocument() throws {
         let document = try committedJSON("results/bench-full.json")
         let results = try BenchResults(json: document, source: "results/bench-full.json")
-        #expect(results.measurements.count == 520)
+        #expect(results.measurements.count == 728)
         #expect(results.measurements.allSatisfy { $0.timing == .harness })
-        #expect(results.scaling.count == 130 && results.targets.count == 6)
-        #expect(results.options.engines == ["heckel", "hashmap", "myers", "stdlib"])
+        #expect(results.scaling.count == 182 && results.targets.count == 13)
+        #expect(results.options.engines == ["heckel", "hashmap", "hashmap-parallel", "myers", "stdlib"])
+        // The figures of issue 13: every measured cell has its page faults and both floor ratios.
+        #expect(results.measurements.filter(\.isMeasured).allSatisfy { $0.minorFaults != nil && $0.ratioToFloor != nil })
+        #expect(results.measurements.contains { $0.engine == "partitioned-floor" && $0.isMeasured })
         // The writer gives back what the file holds: the format did not change.
         #expect(results.json == document)
         #expect(try ResultsFile(document, source: "b") == .bench(results.renamed("b")))
