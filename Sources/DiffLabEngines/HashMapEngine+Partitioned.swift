@@ -99,7 +99,7 @@ extension HashMapEngine {
                 // A new-only identifier shared a code with an old one of its partition and took
                 // its occurrences: clear those partitions and join them again, exactly.
                 var partitions = Set<Int>()
-                for n in mismatched { partitions.insert(new[n].diffIdentifier.hashValue & ((1 << bits) &- 1)) }
+                for n in mismatched { partitions.insert(new[n].diffIdentifier.hashValue & (oldParts.partitionCount &- 1)) }
                 for p in partitions {
                     let news = newParts.bounds[p]..<newParts.bounds[p &+ 1]
                     for i in oldParts.bounds[p]..<oldParts.bounds[p &+ 1] { oldToNew[Int(oldEntries[i].index)] = -1 }

@@ -66,11 +66,15 @@ public struct HashMapEngine: DiffEngine {
             requiresDistinctIdentifiers: true)
 
         /// A rule for fuzzing: partitioned from `threshold` old elements (at least 1), into
-        /// partitions of about 3 occurrences, so that lists of a few dozen items cross the
-        /// partitioned path's edge cases: empty partitions, partitions with no old or no new
-        /// occurrence, several identifiers per partition.
+        /// partitions of about 3 occurrences (at least 2), so that lists of a few dozen items
+        /// cross the partitioned path's edge cases: empty partitions, partitions with no old or
+        /// no new occurrence, several identifiers per partition; on several threads from the
+        /// same size; and with the measured rule's distinct-identifier condition, so that lists
+        /// of one repeated identifier take the single table and the rest partition.
         public static func fuzzing(threshold: Int) -> Partitioning {
-            Partitioning(threshold: threshold, partitionSize: 3)
+            Partitioning(
+                threshold: threshold, partitionSize: 3, minimumPartitions: 2, parallelThreshold: threshold,
+                requiresDistinctIdentifiers: true)
         }
 
         /// The partition count's log2 for an old list of `count` elements.

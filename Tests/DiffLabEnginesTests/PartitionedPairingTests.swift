@@ -95,6 +95,7 @@ struct PartitionedPairingTests {
         #expect(measured.partitionBits(for: 10_000_000) == 9)
         #expect(HashMapEngine.Partitioning(threshold: 1, partitionSize: 1).partitionBits(for: 1 << 20) == _RadixPartitions.maxBits)
         #expect(HashMapEngine.Partitioning.fuzzing(threshold: 1).partitionBits(for: 24) == 3)
+        #expect(HashMapEngine.Partitioning.fuzzing(threshold: 1).partitionBits(for: 2) == 1)  // at least 2 partitions
     }
 
     /// The partitions hold every occurrence once, in ascending index order within each, by the
