@@ -286,6 +286,13 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
         (#"{"schema":"difflab-bench/1","targets":[{"goal":"x"}]}"#, "h.json: missing field targets[0].name"),
         (#"{"schema":"difflab-bench/1","createdAt":-5}"#, "h.json: createdAt is -5, outside its allowed range 0 to 253,402,300,799 (1970 to 9999, Unix seconds)"),
         (#"{"schema":"difflab-bench/1","allocators":[{"name":7}]}"#, "h.json: allocators[0].name should be a string, not a number"),
+        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"minorFaults":-1}]}"#,
+         "h.json: measurements[0].minorFaults is -1, outside its allowed range 0 to 9,007,199,254,740,992 (2^53)"),
+        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"majorFaults":2.5}]}"#, "h.json: measurements[0].majorFaults should be an integer, not a number"),
+        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"peakExtraRSSBytes":1.5}]}"#,
+         "h.json: measurements[0].peakExtraRSSBytes is 1.5, outside its allowed range 0 to 9,007,199,254,740,992 (2^53), a whole number"),
+        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"ratioToPartitionedFloor":1e10}]}"#,
+         "h.json: measurements[0].ratioToPartitionedFloor is 10000000000.0, outside its allowed range 0 to 1,000,000,000"),
     ])
     func benchFields(text: String, message: String) {
         #expect(benchError(text) == message)
@@ -312,6 +319,8 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
         (#"{"schema":"difflab-policy/1","crossoverSize":{"batch":-1}}"#, "p.json: crossoverSize.batch is -1, outside its allowed range 0 to 1,000,000,000 (items)"),
         (#"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"coalescing":"fast"}]}"#,
          "p.json: runs[0].coalescing should be an array, not a string"),
+        (#"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"backgroundEngine":7}]}"#,
+         "p.json: runs[0].backgroundEngine should be a string, not a number"),
     ])
     func policyFields(text: String, message: String) throws {
         let document = try JSONValue.parse(text)
