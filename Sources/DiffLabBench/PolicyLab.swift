@@ -50,11 +50,18 @@ public struct PolicyConfig: Sendable {
     public var intervalIncrement: Double
     /// `coalescing`: the longest coalescing interval, in seconds.
     public var maxInterval: Double
-    /// IGListKit's updater fallback: more than 100 changes → a full reload instead of a batch update.
+    /// IGListKit's updater fallback: more than ``reloadThreshold`` changes → a full reload instead
+    /// of a batch update.
     public var allowsReloadingOnTooManyUpdates: Bool
+    /// The fallback's threshold (IGListKit: 100 changes of the diff), in ``editsRange``.
+    public var reloadThreshold: Int = 100
+    /// How moves are chosen; the apply cost follows the batch update's size.
+    public var moves: MoveStrategy = .offsets
     /// Modelled main-thread cost of applying an update: a fixed part (layout and animating the
     /// visible cells) plus a part per change (batch update) or per item in the list (full reload).
     public var applyBaseCost: Double
+    /// Modelled main-thread seconds per list item of every update's layout pass, in ``costRange``.
+    public var layoutCostPerItem: Double = PolicyCosts.defaults.layoutCostPerItem
     /// Modelled main-thread seconds per change of a batch update, in ``costRange``.
     public var batchCostPerChange: Double
     /// Modelled main-thread seconds per list item of a full reload, in ``costRange``.
@@ -90,7 +97,8 @@ public struct PolicyConfig: Sendable {
 
     /// Settings with IGListKit-like defaults: 60 Hz, 4 ms of frame work, an update every 50 ms for
     /// 2 s; adaptive threshold 10,000 items; coalescing 50 ms + 25 ms steps up to 250 ms; applying
-    /// costs 1 ms plus 2 µs per change (batch) or 0.05 µs per item (reload); 20 edits per update.
+    /// costs ``PolicyCosts/defaults`` (1 ms, 0.02 µs of layout per item, plus 2 µs per change of a
+    /// batch or 0.05 µs per item of a reload); 20 edits per update.
     public init(
         policy: DiffPolicy, listSize: Int, updateInterval: Double = 0.05, frameRate: Double = 60, frameWork: Double = 0.004,
         duration: Double = 2, maxItemCountToRunOnMain: Int = 10_000, minInterval: Double = 0.05,
@@ -132,9 +140,24 @@ public struct PolicyConfig: Sendable {
         try ConfigurationError.check(maxInterval, in: minInterval...Self.coalescingRange.upperBound, "maxInterval")
         try ConfigurationError.check(intervalIncrement, in: Self.coalescingRange, "intervalIncrement")
         try ConfigurationError.check(applyBaseCost, in: Self.costRange, "applyBaseCost")
+        try ConfigurationError.check(layoutCostPerItem, in: Self.costRange, "layoutCostPerItem")
         try ConfigurationError.check(batchCostPerChange, in: Self.costRange, "batchCostPerChange")
         try ConfigurationError.check(reloadCostPerItem, in: Self.costRange, "reloadCostPerItem")
         try ConfigurationError.check(editsPerUpdate, in: Self.editsRange, "editsPerUpdate")
+        try ConfigurationError.check(reloadThreshold, in: Self.editsRange, "reloadThreshold")
+    }
+
+    /// The modelled costs.
+    public var costs: PolicyCosts {
+        get {
+            PolicyCosts(
+                applyBaseCost: applyBaseCost, layoutCostPerItem: layoutCostPerItem, batchCostPerChange: batchCostPerChange,
+                reloadCostPerItem: reloadCostPerItem, frameWork: frameWork)
+        }
+        set {
+            (applyBaseCost, layoutCostPerItem, batchCostPerChange, reloadCostPerItem, frameWork) =
+                (newValue.applyBaseCost, newValue.layoutCostPerItem, newValue.batchCostPerChange, newValue.reloadCostPerItem, newValue.frameWork)
+        }
     }
 }
 
@@ -175,42 +198,73 @@ public struct PolicyResult: Sendable {
     public var latency: SampleStatistics { SampleStatistics(latencies) }
 }
 
+/// One diff as the policy lab uses it: the diff's change count (what IGListKit's reload
+/// fallback counts) and its batch form (what is applied).
+public struct PolicyDiff: Sendable {
+    /// Inserts, deletes, updates and moves of the diff, before the batch conversion.
+    public var changes: Int
+    /// The batch form (updates as delete and insert pairs).
+    public var batch: DiffResult
+
+    /// A diff; see the properties.
+    public init(changes: Int, batch: DiffResult) {
+        self.changes = changes
+        self.batch = batch
+    }
+}
+
 /// The engine a policy run diffs with: anything that yields the batch form of an update on
 /// ``IntElement`` lists, specialized for the engine's concrete type.
 public struct PolicyEngine: Sendable {
     /// The engine's name.
     public let name: String
-    @usableFromInline let _batch: @Sendable ([IntElement], [IntElement]) throws(EngineFailure) -> DiffResult
+    /// Whether the move strategy applies: DiffLab derives a pairing engine's moves under either
+    /// ``MoveStrategy``; a result-level engine has its own moves, whatever the strategy asked.
+    public let derivesMoves: Bool
+    @usableFromInline let _diff: @Sendable ([IntElement], [IntElement], MoveStrategy) throws(EngineFailure) -> PolicyDiff
 
-    /// A pairing-level engine: its diff with offsets moves, converted by
+    /// A pairing-level engine: its diff with moves under the strategy asked, converted by
     /// ``DiffResult/forBatchUpdates()``.
     @inlinable
     public init<Engine: DiffEngine>(_ engine: Engine) {
         name = engine.name
-        _batch = { old, new in engine.diff(from: old, to: new).forBatchUpdates() }
+        derivesMoves = true
+        _diff = { old, new, moves in
+            let result = engine.diff(from: old, to: new, moves: moves)
+            return PolicyDiff(changes: result.changeCount, batch: result.forBatchUpdates())
+        }
     }
 
     /// A result-level engine: its own batch form, or DiffLab's conversion of its flat result
     /// (``EngineChanges/checkedBatch(oldCount:newCount:)``); a result that does not check is an
-    /// ``EngineFailure/Kind/badAnswer``.
+    /// ``EngineFailure/Kind/badAnswer``. Its moves are its own (``derivesMoves`` is false).
     @inlinable
     public init<Engine: ChangesetEngine>(changes engine: Engine) {
         name = engine.name
-        _batch = { old, new throws(EngineFailure) in
+        derivesMoves = false
+        _diff = { old, new, _ throws(EngineFailure) in
             let answer = try engine.changes(from: old, to: new, comparison: .equality)
             do throws(DiffResultError) {
-                return try answer.checkedBatch(oldCount: old.count, newCount: new.count)
+                let batch = try answer.checkedBatch(oldCount: old.count, newCount: new.count)
+                return PolicyDiff(changes: answer.result.changeCount, batch: batch)
             } catch {
                 throw EngineFailure(.badAnswer, error.description)
             }
         }
     }
 
-    /// The batch form of the diff of `old` into `new`.
+    /// The diff of `old` into `new` with moves under `moves` (for engines that derive them).
+    ///
+    /// - Throws: ``EngineFailure`` when the engine gives no usable answer.
+    public func diff(from old: [IntElement], to new: [IntElement], moves: MoveStrategy = .offsets) throws(EngineFailure) -> PolicyDiff {
+        try _diff(old, new, moves)
+    }
+
+    /// The batch form of the diff of `old` into `new` (offsets moves).
     ///
     /// - Throws: ``EngineFailure`` when the engine gives no usable answer.
     public func batch(from old: [IntElement], to new: [IntElement]) throws(EngineFailure) -> DiffResult {
-        try _batch(old, new)
+        try _diff(old, new, .offsets).batch
     }
 
     /// `hashmap`, the default.
@@ -275,17 +329,15 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         var inFlight = 0
         /// Coalescing: the pending request (version, request times), when the timer is armed.
         var pending: (version: Int, requestedAt: [Double])?
-        var timerArmed = false
-        var interval = 0.0
-        var lastApply = -1e9
-        var lastRequest = -1e9
+        var clock: CoalescingClock
         /// The engine's first failure, if it failed.
         var engineFailure: EngineFailure?
 
         /// The stream has ended and every update is accounted for.
         var finished: Bool { stop && tasks.isEmpty && inFlight == 0 }
     }
-    let state = Locked(State(interval: config.minInterval))
+    let state = Locked(
+        State(clock: CoalescingClock(CoalescingIntervals(minimum: config.minInterval, increment: config.intervalIncrement, maximum: config.maxInterval))))
     let background = DispatchQueue(label: "difflab.policy.background")
     let timerQueue = DispatchQueue(label: "difflab.policy.timer")
     let budget = 1 / config.frameRate
@@ -310,7 +362,7 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
     }
 
     /// Applies a diff result on main (modelled cost) and records the requests it satisfies.
-    @Sendable func apply(_ result: DiffResult?, requestedAt: [Double]) {
+    @Sendable func apply(_ result: PolicyDiff?, requestedAt: [Double]) {
         if dropIfOver(requestedAt) { return }
         guard let result else {
             // The engine failed on this update: it is dropped (and the failure reported).
@@ -321,10 +373,8 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
             }
             return
         }
-        let reload = config.allowsReloadingOnTooManyUpdates && result.changeCount > 100
-        let cost =
-            config.applyBaseCost
-            + (reload ? Double(config.listSize) * config.reloadCostPerItem : Double(result.changeCount) * config.batchCostPerChange)
+        let reload = config.allowsReloadingOnTooManyUpdates && result.changes > config.reloadThreshold
+        let cost = config.costs.applyCost(batchChanges: result.batch.changeCount, listSize: config.listSize, reload: reload)
         spin(min(cost, runEnd - monotonicNow()))
         let now = monotonicNow()
         state.withLock { s in
@@ -332,16 +382,15 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
             if reload { s.reloads += 1 }
             s.latencies += requestedAt.map { now - $0 }
             s.inFlight -= 1
-            s.lastApply = now
         }
     }
 
     /// The batch form of one update's diff, or `nil` (the first failure kept) when the engine
     /// gave no usable answer.
-    @Sendable func diff(_ from: Int, _ to: Int, background: Bool = false) -> DiffResult? {
+    @Sendable func diff(_ from: Int, _ to: Int, background: Bool = false) -> PolicyDiff? {
         let engine = background ? config.backgroundEngine ?? config.engine : config.engine
         do throws(EngineFailure) {
-            return try engine.batch(from: versions[from % versions.count], to: versions[to % versions.count])
+            return try engine.diff(from: versions[from % versions.count], to: versions[to % versions.count], moves: config.moves)
         } catch {
             state.withLock { s in if s.engineFailure == nil { s.engineFailure = error } }
             return nil
@@ -352,17 +401,19 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
     @Sendable func diffInBackground(_ version: Int, requestedAt: [Double]) {
         background.async {
             if dropIfOver(requestedAt) { return }
-            let result = diff(version - 1, version, background: true)
+            // A coalesced update diffs from the version before the first it carries.
+            let result = diff(version - requestedAt.count, version, background: true)
             postToMain { apply(result, requestedAt: requestedAt) }
         }
     }
 
     /// Coalescing: fires the pending update when its interval has passed.
     @Sendable func fireCoalesced() {
+        let now = monotonicNow()
         let request: (version: Int, requestedAt: [Double])? = state.withLock { s in
-            s.timerArmed = false
             guard let pending = s.pending else { return nil }
             s.pending = nil
+            s.clock.started(at: now - start)
             return pending
         }
         guard let request else { return }
@@ -422,25 +473,21 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         let v = version
         switch config.policy {
         case .coalescing:
-            state.withLock { s in
-                // Updates keep coming within the window: widen it; after a quiet spell: the minimum.
-                s.interval =
-                    requestedAt - s.lastRequest <= s.interval
-                    ? min(s.interval + config.intervalIncrement, config.maxInterval) : config.minInterval
-                s.lastRequest = requestedAt
+            // IGListKit's coalescer (the same ``CoalescingClock`` as the simulation's).
+            let startNow: Bool = state.withLock { s in
                 if let pending = s.pending {
                     s.coalesced += 1
                     s.pending = (v, pending.requestedAt + [requestedAt])
-                } else {
-                    s.pending = (v, [requestedAt])
-                    s.inFlight += 1
+                    return false
                 }
-                if !s.timerArmed {
-                    s.timerArmed = true
-                    let delay = max(0, s.lastApply + s.interval - monotonicNow())
-                    timerQueue.asyncAfter(deadline: .now() + delay) { fireCoalesced() }
-                }
+                s.inFlight += 1
+                let delay = s.clock.delay(requestAt: requestedAt - start)
+                guard delay > 0 else { return true }
+                s.pending = (v, [requestedAt])
+                timerQueue.asyncAfter(deadline: .now() + delay) { fireCoalesced() }
+                return false
             }
+            if startNow { diffInBackground(v, requestedAt: [requestedAt]) }
         default:
             state.withLock { $0.inFlight += 1 }
             if onMain {
@@ -494,12 +541,12 @@ final class PosixThread: @unchecked Sendable {
 /// edits (inserts, deletes, moves, content updates in equal shares) of the previous, from `seed`.
 ///
 /// - Precondition: `size` in ``PolicyConfig/listSizeRange``, `edits` in
-///   ``PolicyConfig/editsRange``, `count` from 2 to 16 (fewer than 2 means 2).
+///   ``PolicyConfig/editsRange``, `count` from 2 to 64 (fewer than 2 means 2).
 /// - Complexity: O(count · (size + edits log edits)) time and memory.
 public func policyVersions(size: Int, edits: Int = 20, count: Int = 4, seed: UInt64 = 7) -> [[IntElement]] {
     precondition(PolicyConfig.listSizeRange.contains(size), "policyVersions: size must be from 1 to \(AbstractDataset.maxSize) (got \(size))")
     precondition(PolicyConfig.editsRange.contains(edits), "policyVersions: edits must be from 0 to 1000000 (got \(edits))")
-    precondition(count <= 16, "policyVersions: count must be at most 16 (got \(count))")
+    precondition(count <= 64, "policyVersions: count must be at most 64 (got \(count))")
     var rng = SplitMix64(seed: seed)
     var nextID = size
     var versions = [(0..<size).map { IntElement(id: $0, revision: 0) }]

@@ -17,7 +17,9 @@ extension PolicyResult {
         run.maxItemCountToRunOnMain = c.maxItemCountToRunOnMain
         run.coalescing = [c.minInterval, c.intervalIncrement, c.maxInterval]
         run.applyBaseCost = c.applyBaseCost
+        run.layoutCostPerItem = c.layoutCostPerItem
         run.batchCostPerChange = c.batchCostPerChange
+        run.moves = c.moves.rawValue
         run.reloadCostPerItem = c.reloadCostPerItem
         run.editsPerUpdate = c.editsPerUpdate
         run.frames = frames

@@ -1,165 +1,310 @@
 import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
+import DiffLabJSON
 import DiffLabResults
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `difflab policy`.
+/// `difflab policy`: the scenario grid, its crossovers and recommendations (and, with
+/// `--real-time`, ``PolicyRealTime``).
 enum PolicyCommand {
+    /// At most this many simulated events (frames and updates, over every run and repeat): about
+    /// ten minutes here.
+    static let maxEvents = 20_000_000_000.0
+    /// At most this many values in each list option.
+    static let maxListCount = 16
+
     static var help: String {
         """
-        USAGE: difflab policy [--quick] [--policies LIST] [--sizes LIST] [--interval SECONDS]
-                              [--frame-rate HZ] [--frame-work SECONDS] [--duration SECONDS]
-                              [--engine NAME] [--out FILE]
+        USAGE: difflab policy [--quick] [--recommend] [--sizes LIST] [--frame-rates LIST]
+                              [--intervals LIST] [--edits LIST] [--policies LIST] [--moves LIST]
+                              [--adaptive-thresholds LIST] [--coalescing LIST] [--reload-thresholds LIST]
+                              [--repeats N] [--duration SECONDS] [--latency-bound SECONDS]
+                              [--costs FILE] [--engine NAME] [--background-engine NAME] [--out FILE]
+               difflab policy --real-time ... (see difflab policy --real-time --help)
 
-        Simulates an app's main thread drawing frames (per-frame work at 60 or 120 Hz) while a
-        stream of list updates is diffed under each policy, with and without IGListKit's updater
-        fallback (more than 100 changes → a full reload):
+        Answers: which policy, move strategy and thresholds keep my list smooth? For every
+        workload (list size × frame rate × update interval × edits per update) it simulates every
+        setting (policy × move strategy × adaptive threshold × coalescing intervals × reload
+        fallback) on a modelled main thread drawing frames:
           main        diff synchronously on the main thread
-          background  diff on a Dispatch queue, apply on main
-          adaptive    main below maxItemCountToRunOnMain (10,000), else background
-          coalescing  IGListKit's adaptive coalescing (50 ms, +25 ms, up to 250 ms), background diffs
-        Diffs are real (the engine's cost is measured); frame work and apply costs are modelled
-        (applying costs 1 ms plus 2 µs per change, or 0.05 µs per item for a full reload); each
-        update makes 20 random edits (inserts, deletes, moves, content updates).
+          background  diff on a serial background queue, apply on main
+          adaptive    main below maxItemCountToRunOnMain items, else background (IGListKit)
+          coalescing  IGListKit's adaptive coalescer, background diffs
+        Diff costs are measured: the real engine diffs real lists (versions 1 to 32 updates apart,
+        both move strategies, one round per repeat, interleaved). Applying an update and the
+        app's per-frame work are modelled costs (--costs). Runs are simulated in virtual time, so
+        the grid (thousands of runs) takes minutes; `--real-time` runs the same model on real
+        threads as a check.
 
-        Reports frames over budget, hitch time ratio (ms of frame time over budget per second),
-        update latency p50/p99 (request → applied on main), coalesced updates, reloads and CPU,
-        writes a JSON file, and names the crossover: the smallest list size at which background
-        diffing beats main-thread diffing (a lower hitch time ratio) on this machine.
-
-        Each run lasts the duration, then at most \(formatBound(PolicyConfig.drainSeconds)) s more while the updates still pending
-        are applied (plus one diff already under way); updates not applied by then are counted
-        as dropped. Every size runs each policy twice: without and with the fallback.
+        Prints and writes (JSON, schema difflab-policy/2):
+          - crossovers: the smallest list size from which background diffing clearly beats main
+            (per frame rate, move strategy and fallback), with its range over the repeats, or
+            "no clear crossover" when the repeats disagree;
+          - recommendations (--recommend prints them): per list-size band and frame rate, the
+            setting with the least hitch time whose p99 update latency stays within
+            --latency-bound and that drops no update, with the runner-up of another policy.
 
         OPTIONS
-          --quick              sizes 1000,10000,100000 and 1.5 s per run
-          --policies LIST      main, background, adaptive, coalescing (default all)
-          --sizes LIST         up to \(BenchCommand.maxSizeCount) list sizes, each \(describe(PolicyConfig.listSizeRange))
-                               (default 1000,10000,100000,1000000)
-          --interval SECONDS   seconds between updates, \(describeNumbers(PolicyConfig.updateIntervalRange)) (default 0.05)
-          --frame-rate HZ      display refresh rate, \(describeNumbers(PolicyConfig.frameRateRange)) (default 60)
-          --frame-work SECONDS main-thread work per frame, \(describeNumbers(PolicyConfig.frameWorkRange)) (default 0.004)
-          --duration SECONDS   seconds of updates per run, \(describeNumbers(PolicyConfig.durationRange))
-                               (default 3; --quick 1.5)
-          --engine NAME        the diff engine: \(EngineRegistry.current.names) (default hashmap)
-          --background-engine NAME  the engine of diffs off the main thread (default: --engine),
-                               e.g. hashmap-parallel, which uses every core for large lists
-          --out FILE           results file (default results/policy-<time>.json): absent or a
-                               regular file, checked before the runs (exit 73 otherwise), written
-                               atomically after the table is printed
-          -h, --help           show this help
+          --quick                 sizes 1000,10000,100000; intervals frame,0.25; 3 repeats of 10 s
+          --recommend             print the recommendation table
+          --sizes LIST            list sizes, each \(describe(PolicyConfig.listSizeRange)) (default 1000,10000,100000,1000000)
+          --frame-rates LIST      Hz, each \(describeNumbers(PolicyConfig.frameRateRange)) (default 60,120)
+          --intervals LIST        seconds between updates, each \(describeNumbers(PolicyConfig.updateIntervalRange)),
+                                  or `frame` (one update per frame) (default frame,0.05,0.25,1)
+          --edits LIST            edits per update, % of the list, each \(describeNumbers(Self.editShareRange)) (at least one edit;
+                                  default 1,10)
+          --policies LIST         main, background, adaptive, coalescing (default all)
+          --moves LIST            offsets, minimal (default both)
+          --adaptive-thresholds LIST  maxItemCountToRunOnMain values, each \(describe(PolicyConfig.listSizeRange))
+                                  (default 1000,10000,100000)
+          --coalescing LIST       MIN/INCREMENT/MAX seconds each \(describeNumbers(PolicyConfig.coalescingRange)), MIN ≤ MAX
+                                  (default 0.01/0.01/0.1,0.05/0.025/0.25,0.1/0.05/0.5)
+          --reload-thresholds LIST  `none` or changes above which the update is a full reload,
+                                  each \(describe(PolicyConfig.editsRange)) (default none,100,1000,10000; IGListKit: 100)
+          --repeats N             \(describe(PolicyGridSpec.repeatsRange)) (default 5; --quick 3)
+          --duration SECONDS      virtual seconds of updates per run, \(describeNumbers(PolicyConfig.durationRange))
+                                  (default 30; --quick 10)
+          --latency-bound SECONDS p99 update latency a recommendation may have, \(describeNumbers(Self.latencyBoundRange))
+                                  (default 0.25)
+          --costs FILE            modelled costs, JSON: {"schema":"\(PolicyCostsRecord.schema)", "applyBaseCost": s,
+                                  "batchCostPerChange": s, "reloadCostPerItem": s, "frameWork": s, "device": "..."}:
+                                  every member optional but schema, each cost \(describeNumbers(PolicyCosts.range)) s;
+                                  an unknown member or bad value exits 65. Defaults and their sources:
+        \(costsHelp)
+          --engine NAME           the diff engine: \(EngineRegistry.current.names) (default hashmap)
+          --background-engine NAME  the engine of diffs off the main thread (default: --engine)
+          --out FILE              results file (default results/policy-<time>.json): absent or a
+                                  regular file, checked before the runs (exit 73 otherwise)
+          --real-time             the real-thread lab instead (its own options)
+          -h, --help              show this help
 
-        Progress bars are drawn only when standard error is a terminal; otherwise one line per
-        size. A Ctrl-C ends the run at once, leaving no results file.
+        A grid larger than \(Int(maxEvents / 1e9)) billion simulated frames and updates is refused (exit 64).
         """
     }
 
+    /// The costs' defaults and sources, for the help.
+    static var costsHelp: String {
+        PolicyCosts.parameters.map { "            \($0.name) = \($0.value): \($0.source)" }.joined(separator: "\n")
+    }
+
+    /// Edits per update, % of the list: 0.0001 to 100.
+    static let editShareRange: ClosedRange<Double> = 0.0001...100
+    /// The latency bound: 1 ms to 1 hour.
+    static let latencyBoundRange: ClosedRange<Double> = 0.001...3600
+
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+        if arguments.contains("--real-time") { return try PolicyRealTime.run(arguments, console: console) }
         let parsed = try OptionSpec(
-            valued: ["policies", "sizes", "interval", "frame-rate", "frame-work", "duration", "engine", "background-engine", "out"], flags: ["quick"]
+            valued: [
+                "sizes", "frame-rates", "intervals", "edits", "policies", "moves", "adaptive-thresholds", "coalescing", "reload-thresholds",
+                "repeats", "duration", "latency-bound", "costs", "engine", "background-engine", "out",
+            ], flags: ["quick", "recommend"]
         ).parse(arguments)
         if parsed.flag("help") {
             console.out(help + "\n")
             return .success
         }
         guard parsed.positionals.isEmpty else { throw .usage("policy takes no files") }
-        // The output is checked first: a bad path fails now, not after the runs.
         let out = try OutputFile(parsed.value("out") ?? "results/policy-\(timestamp()).json", option: "--out")
-        let quick = parsed.flag("quick")
-        var policies = DiffPolicy.allCases
-        if let text = parsed.value("policies") {
-            policies = deduplicated(try parseNames(text, "--policies", "policy"))
+        let plan = try PolicyPlan(parsed)
+        let outcome: (profiles: [PolicyProfileRow], runs: [PolicyGridRun])
+        do throws(EngineFailure) {
+            outcome = try runPolicyGrid(plan.spec) { line in console.err(line + "\n") }
+        } catch {
+            throw CommandError(.failure, "policy: an engine failed: \(error)")
         }
-        var sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
-        if let text = parsed.value("sizes") {
-            sizes = try parseSizes(text, "--sizes", in: PolicyConfig.listSizeRange, most: BenchCommand.maxSizeCount)
-        }
-        func seconds(_ name: String, _ range: ClosedRange<Double>, _ fallback: Double) throws(CommandError) -> Double {
-            guard let text = parsed.value(name) else { return fallback }
-            return try parseNumber(text, "--\(name)", in: range)
-        }
-        let interval = try seconds("interval", PolicyConfig.updateIntervalRange, 0.05)
-        let frameRate = try seconds("frame-rate", PolicyConfig.frameRateRange, 60)
-        let frameWork = try seconds("frame-work", PolicyConfig.frameWorkRange, 0.004)
-        let duration = try seconds("duration", PolicyConfig.durationRange, quick ? 1.5 : 3)
-        let engine = try parseEngine(parsed.value("engine") ?? "hashmap")
-        let backgroundEngine = try parsed.value("background-engine").map { name throws(CommandError) in try parseEngine(name) }
-
-        var results: [PolicyResult] = []
-        let total = sizes.count * policies.count * 2
-        for size in sizes {
-            if !console.errIsTerminal { console.err("policy: \(size) items, \(policies.count * 2) runs\n") }
-            let versions = policyVersions(size: size, edits: 20)
-            for policy in policies {
-                for fallback in [false, true] {
-                    var config = PolicyConfig(policy: policy, listSize: size, engine: engine.policy)
-                    config.backgroundEngine = backgroundEngine?.policy
-                    config.updateInterval = interval
-                    config.frameRate = frameRate
-                    config.frameWork = frameWork
-                    config.duration = duration
-                    config.allowsReloadingOnTooManyUpdates = fallback
-                    do throws(ConfigurationError) { try config.validate() } catch { throw .usage("policy: \(error)") }
-                    let result = runPolicy(config, versions: versions)
-                    // A failing engine has no figures worth reporting.
-                    if let failure = result.engineFailure {
-                        throw CommandError(.failure, "policy: engine '\(engine.name)' failed: \(failure)")
-                    }
-                    results.append(result)
-                    console.progress(results.count, total, "\(policy.rawValue)\(fallback ? "+reload" : "") \(size)", last: results.count == total)
-                }
-            }
-        }
-
-        // Crossover: the smallest size where background beats main on hitch time, beyond noise
-        // (20% and 1 ms/s lower), with plain batch updates and with the reload fallback.
-        func crossover(fallback: Bool) -> Int? {
-            func hitch(_ policy: DiffPolicy, _ size: Int) -> Double? {
-                results.first {
-                    $0.config.policy == policy && $0.config.listSize == size && $0.config.allowsReloadingOnTooManyUpdates == fallback
-                }?.hitchTimeRatio
-            }
-            return sizes.first { size in
-                guard let main = hitch(.main, size), let background = hitch(.background, size) else { return false }
-                return background < main * 0.8 && main - background > 1
-            }
-        }
-        let crossovers = (batch: crossover(fallback: false), reload: crossover(fallback: true))
-
-        var lines = ["policy       fallback  size      frames  over  hitch ms/s  latency p50   p99        applied  coalesced  reloads  dropped  CPU"]
-        func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s + " " : s + String(repeating: " ", count: w - s.count) }
-        for r in results {
-            let l = r.latency
-            lines.append(
-                pad(r.config.policy.rawValue, 13) + pad(r.config.allowsReloadingOnTooManyUpdates ? "reload" : "-", 10)
-                    + pad(String(r.config.listSize), 10) + pad(String(r.frames), 8) + pad(String(r.framesOverBudget), 6)
-                    + pad(round2(r.hitchTimeRatio), 12) + pad(l.median.isNaN ? "–" : "\(round2(l.median * 1000)) ms", 14)
-                    + pad(l.p99.isNaN ? "–" : "\(round2(l.p99 * 1000)) ms", 11) + pad("\(r.applied)/\(r.requested)", 9)
-                    + pad(String(r.coalesced), 11) + pad(String(r.reloads), 9) + pad(String(r.dropped), 9)
-                    + "\(round2(r.cpuUtilisation * 100))%")
-        }
-        console.out(lines.joined(separator: "\n") + "\n\n")
-        for (name, size) in [("batch updates", crossovers.batch), ("with the reload fallback", crossovers.reload)] {
-            if let size {
-                console.out("crossover (\(name)): background diffing beats main-thread diffing from \(size) items on this machine\n")
-            } else {
-                console.out("crossover (\(name)): background diffing did not beat main-thread diffing at any size tested (\(sizes.map(String.init).joined(separator: ", ")))\n")
-            }
-        }
-
-        var file = PolicyResults()
+        var file = PolicyGridResults()
         file.createdAt = Int(time(nil))
         file.machine = machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) }
         file.toolchain = commandOutput("swift --version") ?? "unknown"
         file.commit = commandOutput("git rev-parse HEAD")
-        file.crossover = PolicyCrossover(batch: crossovers.batch, reloadFallback: crossovers.reload)
-        file.runs = results.map(\.runRecord)
+        file.options = PolicyGridOptions(
+            duration: plan.spec.duration, drainSeconds: PolicyConfig.drainSeconds, repeats: plan.spec.repeats, latencyBound: plan.latencyBound,
+            engine: plan.spec.engine.name, backgroundEngine: plan.spec.backgroundEngine?.name, quick: plan.quick)
+        file.costs = plan.spec.costs.record(source: plan.costsSource, device: plan.costsDevice)
+        file.profiles = outcome.profiles
+        file.runs = outcome.runs
+        file.crossovers = PolicyAnalysis.crossovers(outcome.runs)
+        file.recommendations = PolicyAnalysis.recommendations(outcome.runs, latencyBound: plan.latencyBound)
+        console.out(PolicyText.crossovers(file.crossovers) + "\n")
+        if parsed.flag("recommend") {
+            console.out(PolicyText.recommendations(file.recommendations) + "\n")
+        } else {
+            console.out("\(file.recommendations.count) recommendations written (--recommend prints them)\n")
+        }
         try out.write(file.json.serialized() + "\n")
         console.out("results: \(out.path)\n")
         return .success
+    }
+
+    /// Reads a `difflab-policy-costs/1` file into costs (defaults for the members it leaves out).
+    ///
+    /// - Throws: exit 66 when unreadable, 65 for malformed JSON, a wrong schema, an unknown
+    ///   member or a cost of the wrong type or out of range (naming the file and the member).
+    static func readCosts(_ path: String) throws(CommandError) -> PolicyCosts {
+        try readCostsRecord(path).costs
+    }
+
+    /// ``readCosts(_:)`` with the file's device note.
+    static func readCostsRecord(_ path: String) throws(CommandError) -> (costs: PolicyCosts, device: String?) {
+        let document = try readJSON(path)
+        do throws(ResultsError) {
+            let record = try PolicyCostsRecord(costsFile: document, source: path)
+            return (PolicyCosts(record), record.device)
+        } catch {
+            throw .data(error.description)
+        }
+    }
+}
+
+/// `difflab policy`'s options, parsed and checked.
+struct PolicyPlan {
+    var spec: PolicyGridSpec
+    var latencyBound: Double
+    var quick: Bool
+    var costsSource = "defaults"
+    var costsDevice: String?
+
+    init(_ parsed: ParsedArguments) throws(CommandError) {
+        quick = parsed.flag("quick")
+        var grid = quick ? PolicyGrid.quick : PolicyGrid.full
+        try Self.readGridLists(parsed, into: &grid)
+        let engine = try parseEngine(parsed.value("engine") ?? "hashmap").policy
+        let background = try parsed.value("background-engine").map { name throws(CommandError) in try parseEngine(name).policy }
+        if !engine.derivesMoves || background.map({ !$0.derivesMoves }) == true {
+            // A result-level engine has its own moves: one strategy stands for them.
+            grid.moveStrategies = [.offsets]
+        }
+        let repeats = try parsed.value("repeats").map { t throws(CommandError) in try parseInteger(t, "--repeats", in: PolicyGridSpec.repeatsRange) } ?? (quick ? 3 : 5)
+        let duration = try parsed.value("duration").map { t throws(CommandError) in try parseNumber(t, "--duration", in: PolicyConfig.durationRange) } ?? (quick ? 10 : 30)
+        latencyBound = try parsed.value("latency-bound").map { t throws(CommandError) in
+            try parseNumber(t, "--latency-bound", in: PolicyCommand.latencyBoundRange)
+        } ?? 0.25
+        var costs = PolicyCosts.defaults
+        if let path = parsed.value("costs") {
+            let record = try PolicyCommand.readCostsRecord(path)
+            (costs, costsSource, costsDevice) = (record.costs, path, record.device)
+        }
+        spec = PolicyGridSpec(grid: grid, costs: costs, engine: engine, backgroundEngine: background, repeats: repeats, duration: duration)
+        try Self.checkSize(spec)
+    }
+
+    /// The grid's list options, each replacing the default when given.
+    static func readGridLists(_ parsed: ParsedArguments, into grid: inout PolicyGrid) throws(CommandError) {
+        let most = PolicyCommand.maxListCount
+        if let text = parsed.value("sizes") { grid.sizes = try parseSizes(text, "--sizes", in: PolicyConfig.listSizeRange, most: most) }
+        if let text = parsed.value("frame-rates") {
+            grid.frameRates = deduplicated(try limited(parseList(text, "--frame-rates") { t throws(CommandError) in try parseNumber(t, "--frame-rates", in: PolicyConfig.frameRateRange) }, "--frame-rates"))
+        }
+        if let text = parsed.value("intervals") {
+            grid.intervals = deduplicated(try limited(parseList(text, "--intervals") { t throws(CommandError) -> PolicyUpdateInterval in
+                t == "frame" ? .everyFrame : .seconds(try parseNumber(t, "--intervals", in: PolicyConfig.updateIntervalRange))
+            }, "--intervals"))
+        }
+        if let text = parsed.value("edits") {
+            grid.editShares = deduplicated(try limited(parseList(text, "--edits") { t throws(CommandError) in try parseNumber(t, "--edits", in: PolicyCommand.editShareRange) / 100 }, "--edits"))
+        }
+        if let text = parsed.value("policies") { grid.policies = deduplicated(try parseNames(text, "--policies", "policy")) }
+        if let text = parsed.value("moves") { grid.moveStrategies = deduplicated(try parseNames(text, "--moves", "move strategy")) }
+        if let text = parsed.value("adaptive-thresholds") {
+            grid.adaptiveThresholds = try parseSizes(text, "--adaptive-thresholds", in: PolicyConfig.listSizeRange, most: most)
+        }
+        if let text = parsed.value("coalescing") {
+            grid.coalescing = deduplicated(try limited(parseList(text, "--coalescing", parseCoalescing), "--coalescing"))
+        }
+        if let text = parsed.value("reload-thresholds") {
+            grid.reloadThresholds = deduplicated(try limited(parseList(text, "--reload-thresholds") { t throws(CommandError) -> Int? in
+                t == "none" ? nil : try parseInteger(t, "--reload-thresholds", in: PolicyConfig.editsRange)
+            }, "--reload-thresholds"))
+        }
+    }
+
+    /// `values` when there are at most ``PolicyCommand/maxListCount``.
+    static func limited<T>(_ values: [T], _ option: String) throws(CommandError) -> [T] {
+        guard values.count <= PolicyCommand.maxListCount else {
+            throw .usage("\(option) expects at most \(PolicyCommand.maxListCount) values (got \(values.count))")
+        }
+        return values
+    }
+
+    /// `MIN/INCREMENT/MAX`, seconds.
+    static func parseCoalescing(_ text: String) throws(CommandError) -> CoalescingIntervals {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3 else { throw .usage("--coalescing expects MIN/INCREMENT/MAX seconds (got '\(text)')") }
+        let range = PolicyConfig.coalescingRange
+        let (minimum, increment, maximum) = (
+            try parseNumber(parts[0], "--coalescing", in: range), try parseNumber(parts[1], "--coalescing", in: range),
+            try parseNumber(parts[2], "--coalescing", in: range)
+        )
+        guard minimum <= maximum else { throw .usage("--coalescing expects MIN ≤ MAX (got '\(text)')") }
+        return CoalescingIntervals(minimum: minimum, increment: increment, maximum: maximum)
+    }
+
+    /// Refuses a grid of more than ``PolicyCommand/maxEvents`` simulated frames and updates.
+    static func checkSize(_ spec: PolicyGridSpec) throws(CommandError) {
+        let grid = spec.grid
+        guard !grid.sizes.isEmpty, !grid.frameRates.isEmpty, !grid.intervals.isEmpty, !grid.editShares.isEmpty, !grid.policies.isEmpty,
+            !grid.moveStrategies.isEmpty, !grid.reloadThresholds.isEmpty
+        else { throw .usage("policy: every list option needs at least one value") }
+        let settings = Double(grid.settings.count)
+        var events = 0.0
+        for workload in grid.workloads {
+            let perRun = (spec.duration + PolicyConfig.drainSeconds) * workload.frameRate + spec.duration / workload.updateInterval
+            events += perRun * settings * Double(spec.repeats)
+        }
+        guard events <= PolicyCommand.maxEvents else {
+            throw .usage(
+                "policy: the grid asks for \(formatBound(events.rounded())) simulated frames and updates; at most \(formatBound(PolicyCommand.maxEvents)) (fewer sizes, rates, intervals, settings, repeats or a shorter --duration)"
+            )
+        }
+    }
+}
+
+/// The text `difflab policy` prints.
+enum PolicyText {
+    /// One line per crossover.
+    static func crossovers(_ rows: [PolicyCrossoverRow]) -> String {
+        var lines = ["crossovers (background diffing clearly beats main from):"]
+        for row in rows {
+            let mode = "\(formatBound(row.frameRate)) Hz, \(row.moves), " + (row.reloadThreshold.map { "reload >\($0)" } ?? "no reload")
+            let verdict: String
+            switch row.verdict {
+            case .clear:
+                verdict = "above \(row.low ?? 0) and at most \(row.high ?? 0) items (median of \(row.repeats) repeats: \(row.size ?? 0))"
+            case .belowSmallest:
+                verdict = "at or below \(row.size ?? 0) items, the smallest size run (every repeat)"
+            case .noClearCrossover:
+                verdict = "no clear crossover (\(row.repeatsWithCrossover) of \(row.repeats) repeats found one: within the noise)"
+            case .none:
+                verdict = "none: background never clearly beat main at the sizes run"
+            }
+            lines.append("  \(mode): \(verdict)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The recommendation table.
+    static func recommendations(_ rows: [PolicyRecommendationRow]) -> String {
+        var lines = ["recommendations (least hitch time with p99 latency within the bound, nothing dropped):"]
+        for row in rows {
+            let band = "\(row.bandLow)–\(row.bandHigh) items, \(formatBound(row.frameRate)) Hz"
+            func evidence(_ c: PolicyCandidateRow) -> String {
+                "\(c.setting.label): hitch \(round2(c.hitchTimeRatio)) ms/s (\(round2(c.hitchLow))–\(round2(c.hitchHigh))), p99 \(round2(c.latencyP99 * 1000)) ms"
+            }
+            if let winner = row.winner {
+                lines.append("  \(band): \(evidence(winner))")
+            } else {
+                lines.append("  \(band): none keeps p99 ≤ \(round2(row.latencyBound * 1000)) ms without dropping updates")
+            }
+            if let runnerUp = row.runnerUp {
+                lines.append("      \(row.winner == nil ? "lowest latency" : "runner-up"): \(evidence(runnerUp))")
+            }
+            lines.append("      \(row.feasible) of \(row.candidates) settings within the bound")
+        }
+        return lines.joined(separator: "\n")
     }
 }

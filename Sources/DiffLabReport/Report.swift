@@ -96,6 +96,9 @@ public func makeReport(_ inputs: [ResultsFile], options: ReportOptions = ReportO
         case .policy(let results):
             policyCount += 1
             PolicySection(results: results, prefix: policyCount == 1 ? "policy-" : "policy\(policyCount)-").write(&writer)
+        case .policyGrid(let results):
+            policyCount += 1
+            PolicyGridSection(results: results, prefix: policyCount == 1 ? "policy-" : "policy\(policyCount)-").write(&writer)
         }
     }
     writeMethod(&writer, inputs: inputs, options: options)

@@ -89,6 +89,11 @@ struct FieldReader<Key: RawRepresentable> where Key.RawValue == String {
         return try checked(number, range, path(key))
     }
 
+    func requiredDouble(_ key: Key, in range: FieldRange<Double>) throws(ResultsError) -> Double {
+        guard let number = try optionalDouble(key, in: range) else { throw missing(key) }
+        return number
+    }
+
     /// A whole-number member within `range`, kept as a `Double` (byte and allocation counts);
     /// absent or `null` → `nil`. A fraction is out of range: a count has none.
     func optionalCount(_ key: Key, in range: FieldRange<Double>) throws(ResultsError) -> Double? {

@@ -5,14 +5,14 @@ import DiffLabJSON
 public struct PolicyRun: Sendable, Equatable {
     enum Key: String {
         case policy, engine, backgroundEngine, listSize, allowsReloadingOnTooManyUpdates, updateInterval, frameRate, frameWork, duration
-        case maxItemCountToRunOnMain, coalescing, applyBaseCost, batchCostPerChange, reloadCostPerItem, editsPerUpdate
+        case maxItemCountToRunOnMain, coalescing, applyBaseCost, layoutCostPerItem, batchCostPerChange, reloadCostPerItem, editsPerUpdate, moves
         case frames, framesOverBudget, hitchTimeRatio, latencyMedian, latencyP99, latencies, requested, applied, coalesced
         case reloads, dropped, cpuUtilisation, wallSeconds
     }
 
     /// The simulation settings, in the order a report lists them.
     static let settingKeys: [Key] = [
-        .updateInterval, .frameRate, .frameWork, .duration, .maxItemCountToRunOnMain, .coalescing, .applyBaseCost, .batchCostPerChange,
+        .updateInterval, .frameRate, .frameWork, .duration, .maxItemCountToRunOnMain, .coalescing, .applyBaseCost, .layoutCostPerItem, .batchCostPerChange,
         .reloadCostPerItem, .editsPerUpdate,
     ]
 
@@ -43,6 +43,11 @@ public struct PolicyRun: Sendable, Equatable {
     public var applyBaseCost: Double?
     /// Modelled seconds per change of a batch update, in ``FieldRange/seconds``.
     public var batchCostPerChange: Double?
+    /// Modelled seconds per item of every update's layout pass, in ``FieldRange/seconds``
+    /// (absent in older files).
+    public var layoutCostPerItem: Double?
+    /// The move strategy (absent in older files: offsets).
+    public var moves: String?
     /// Modelled seconds per item of a full reload, in ``FieldRange/seconds``.
     public var reloadCostPerItem: Double?
     /// In ``FieldRange/count``.
@@ -104,9 +109,11 @@ public struct PolicyRun: Sendable, Equatable {
         w.set(.maxItemCountToRunOnMain, maxItemCountToRunOnMain)
         if let coalescing { w.set(.coalescing, numbers: coalescing) }
         w.set(.applyBaseCost, applyBaseCost)
+        w.set(.layoutCostPerItem, layoutCostPerItem)
         w.set(.batchCostPerChange, batchCostPerChange)
         w.set(.reloadCostPerItem, reloadCostPerItem)
         w.set(.editsPerUpdate, editsPerUpdate)
+        w.set(.moves, moves)
         w.set(.frames, frames)
         w.set(.framesOverBudget, framesOverBudget)
         w.set(.hitchTimeRatio, hitchTimeRatio)
@@ -145,7 +152,9 @@ public struct PolicyRun: Sendable, Equatable {
         maxItemCountToRunOnMain = try row.optionalInt(.maxItemCountToRunOnMain, in: .size)
         if row.present(.coalescing) != nil { coalescing = try row.numbers(.coalescing, in: .seconds) }
         applyBaseCost = try row.optionalDouble(.applyBaseCost, in: .seconds)
+        layoutCostPerItem = try row.optionalDouble(.layoutCostPerItem, in: .seconds)
         batchCostPerChange = try row.optionalDouble(.batchCostPerChange, in: .seconds)
+        moves = try row.optionalString(.moves)
         reloadCostPerItem = try row.optionalDouble(.reloadCostPerItem, in: .seconds)
         editsPerUpdate = try row.optionalInt(.editsPerUpdate, in: .count)
         frames = try row.optionalInt(.frames, in: .count)

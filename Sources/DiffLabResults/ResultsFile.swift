@@ -6,6 +6,8 @@ public enum ResultsFile: Sendable, Equatable {
     case bench(BenchResults)
     /// `difflab-policy/1`, written by `difflab policy`.
     case policy(PolicyResults)
+    /// `difflab-policy/2`, written by `difflab policy` (the scenario grid).
+    case policyGrid(PolicyGridResults)
 
     /// Recognises and reads a parsed results document, refusing one a report would show nothing of.
     ///
@@ -24,6 +26,8 @@ public enum ResultsFile: Sendable, Equatable {
             self = .bench(results)
         case PolicyResults.schema:
             self = .policy(try PolicyResults(json: document, source: source))
+        case PolicyGridResults.schema:
+            self = .policyGrid(try PolicyGridResults(json: document, source: source))
         case let schema:
             throw .unknownSchema(source: source, schema: schema)
         }
@@ -34,6 +38,7 @@ public enum ResultsFile: Sendable, Equatable {
         switch self {
         case .bench(let results): results.source
         case .policy(let results): results.source
+        case .policyGrid(let results): results.source
         }
     }
 
@@ -42,6 +47,7 @@ public enum ResultsFile: Sendable, Equatable {
         switch self {
         case .bench: BenchResults.schema
         case .policy: PolicyResults.schema
+        case .policyGrid: PolicyGridResults.schema
         }
     }
 }

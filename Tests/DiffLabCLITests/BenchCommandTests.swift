@@ -1,3 +1,4 @@
+import DiffLabBench
 import DiffLabCLI
 import DiffLabCore
 import DiffLabJSON
@@ -42,7 +43,7 @@ struct BenchCommandTests {
     @Test func policyNamesTheCrossover() throws {
         let files = Files([:])
         let out = files.path("policy.json")
-        let r = run(["policy", "--sizes", "500,1000", "--policies", "main,background", "--duration", "0.2", "--out", out])
+        let r = run(["policy", "--real-time", "--sizes", "500,1000", "--policies", "main,background", "--duration", "0.2", "--out", out])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("crossover (batch updates): "))
         #expect(r.out.contains("crossover (with the reload fallback): "))
@@ -51,6 +52,80 @@ struct BenchCommandTests {
         #expect(results["crossoverSize"]?["batch"] != nil)
         #expect(run(["policy", "--policies", "lazy"]).status == 64)
         #expect(run(["policy", "--background-engine", "nope"]).status == 64)
+    }
+
+    /// The scenario grid: every setting on every workload, crossovers and recommendations in the
+    /// file, the table printed with --recommend.
+    @Test func policyGridWritesRunsCrossoversAndRecommendations() throws {
+        let files = Files([:])
+        let out = files.path("grid.json")
+        let r = run([
+            "policy", "--sizes", "200,2000", "--frame-rates", "60", "--intervals", "frame,0.5", "--edits", "1", "--repeats", "2",
+            "--duration", "1", "--recommend", "--out", out,
+        ])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("crossovers (background diffing clearly beats main from):"))
+        #expect(r.out.contains("recommendations (least hitch time"))
+        #expect(r.out.contains("1–632 items, 60 Hz: ") && r.out.contains("633–10000000 items, 60 Hz: "))
+        let results = try JSONValue.parse(try String(contentsOfFile: out, encoding: .utf8))
+        #expect(results["schema"]?.stringValue == "difflab-policy/2")
+        // 2 sizes × 1 rate × 2 intervals × 1 edit share; 64 settings.
+        #expect(results["runs"]?.arrayValue?.count == 4 * 64)
+        #expect(results["runs"]?.arrayValue?.first?["hitchTimeRatio"]?.arrayValue?.count == 2)
+        // 2 move strategies × 4 fallbacks.
+        #expect(results["crossovers"]?.arrayValue?.count == 8)
+        #expect(results["recommendations"]?.arrayValue?.count == 2)
+        #expect(results["costs"]?["source"]?.stringValue == "defaults")
+        // 2 shapes × 2 strategies × 6 spans.
+        #expect(results["profiles"]?.arrayValue?.count == 24)
+        let quiet = run(["policy", "--sizes", "200", "--frame-rates", "60", "--intervals", "0.5", "--repeats", "1", "--duration", "1", "--out", out])
+        #expect(quiet.status == 0 && quiet.out.contains("recommendations written (--recommend prints them)"))
+    }
+
+    /// A costs file replaces the defaults it names and is recorded; a bad one exits 65 naming the
+    /// member, a missing one 66, before anything runs.
+    @Test func policyReadsACostsFile() throws {
+        let files = Files([
+            "costs.json": #"{"schema":"difflab-policy-costs/1","batchCostPerChange":0.00001,"device":"iPhone test"}"#,
+            "typo.json": #"{"schema":"difflab-policy-costs/1","batchCostPerChnage":0.00001}"#,
+            "huge.json": #"{"schema":"difflab-policy-costs/1","applyBaseCost":5}"#,
+            "text.json": #"{"schema":"difflab-policy-costs/1","frameWork":"4ms"}"#,
+            "schema.json": #"{"schema":"difflab-policy/2"}"#,
+            "broken.json": #"{"schema":"#,
+        ])
+        let out = files.path("grid.json")
+        let small = ["policy", "--sizes", "200", "--frame-rates", "60", "--intervals", "0.5", "--repeats", "1", "--duration", "1"]
+        let r = run(small + ["--costs", files.path("costs.json"), "--out", out])
+        #expect(r.status == 0, "\(r.err)")
+        let costs = try JSONValue.parse(try String(contentsOfFile: out, encoding: .utf8))["costs"]
+        #expect(costs?["batchCostPerChange"]?.doubleValue == 0.00001)
+        #expect(costs?["applyBaseCost"]?.doubleValue == 0.001)
+        #expect(costs?["source"]?.stringValue == files.path("costs.json") && costs?["device"]?.stringValue == "iPhone test")
+        for (file, named) in [
+            ("typo.json", "batchCostPerChnage"), ("huge.json", "applyBaseCost"), ("text.json", "frameWork"), ("schema.json", "difflab-policy/2"),
+            ("broken.json", "malformed JSON"),
+        ] {
+            let bad = run(small + ["--costs", files.path(file), "--out", files.path("never.json")])
+            #expect(bad.status == 65, "\(file): \(bad.err)")
+            #expect(bad.err.contains(named) && bad.err.contains(file), "\(file): \(bad.err)")
+            #expect(access(files.path("never.json"), F_OK) != 0)
+        }
+        #expect(run(small + ["--costs", files.path("absent.json")]).status == 66)
+        #expect(run(["policy", "--real-time", "--sizes", "200", "--duration", "0.05", "--costs", files.path("typo.json")]).status == 65)
+    }
+
+    /// List options out of shape, and a grid too large to finish, are refused at once (64).
+    @Test(arguments: [
+        ["--coalescing", "0.1/0.01"], ["--coalescing", "0.2/0.01/0.1"], ["--coalescing", "0.1/0.01/5"], ["--intervals", "frames"],
+        ["--reload-thresholds", "never"], ["--moves", "fewest"], ["--edits", "200"], ["--frame-rates", (1...17).map(String.init).joined(separator: ",")],
+        ["--sizes", "1000000", "--frame-rates", "1000", "--duration", "600", "--repeats", "100"],
+    ])
+    func policyRefusesBadGrids(arguments: [String]) {
+        let files = Files([:])
+        let r = run(["policy"] + arguments + ["--out", files.path("never.json")])
+        #expect(r.status == 64, "\(arguments): \(r.err)")
+        #expect(r.err.contains(arguments[0]) || r.err.contains(arguments[1]) || r.err.contains("simulated frames and updates"), "\(r.err)")
+        #expect(access(files.path("never.json"), F_OK) != 0)
     }
 
     /// `--threads 2` adds hashmap on 2 threads, named hashmap-2t, and prints its speed-up over
@@ -70,7 +145,7 @@ struct BenchCommandTests {
         #expect(r.out.contains("differencekit · int · 20000 items · system: hashmap-2t (2 threads) ×"))
         let policyOut = files.path("policy.json")
         let p = run([
-            "policy", "--sizes", "200", "--policies", "main,background", "--duration", "0.05", "--background-engine", "hashmap-parallel",
+            "policy", "--real-time", "--sizes", "200", "--policies", "main,background", "--duration", "0.05", "--background-engine", "hashmap-parallel",
             "--out", policyOut,
         ])
         #expect(p.status == 0, "\(p.err)")
@@ -104,7 +179,7 @@ struct BenchCommandTests {
     ])
     func policyRefusesHostileNumbers(arguments: [String]) {
         let files = Files([:])
-        let r = run(["policy"] + arguments + ["--out", files.path("never.json")])
+        let r = run(["policy", "--real-time"] + arguments + ["--out", files.path("never.json")])
         #expect(r.status == 64, "\(arguments): \(r.err)")
         #expect(r.err.contains(arguments[0]) && r.err.contains("from "))
         #expect(r.out.isEmpty)
@@ -160,7 +235,7 @@ struct BenchCommandTests {
             ["bench", "--engines", "hashmap", "--profiles", "differencekit", "--sizes", "200", "--kinds", "int", "--budget", "0.001",
              "--allocators", "system", "--out", files.path("b.json")], console: console)
         let policy = DiffLabCommand.run(
-            ["policy", "--sizes", "200", "--policies", "main", "--duration", "0.01", "--out", files.path("p.json")], console: console)
+            ["policy", "--real-time", "--sizes", "200", "--policies", "main", "--duration", "0.01", "--out", files.path("p.json")], console: console)
         #expect(bench == 0 && policy == 0, "\(recorder.err)")
         #expect(recorder.err.contains("\r") == terminal)
         #expect(recorder.err.contains("bench: system allocator: 4 measured, 0 skipped\n"))
@@ -174,10 +249,24 @@ struct BenchCommandTests {
             #expect(bench.contains(option), "bench --help lacks \(option)")
         }
         #expect(bench.contains("each from 1 to 10000000") && bench.contains("from 0.001 to 600") && bench.contains("from 0.001 to 3600"))
+        let realTime = run(["policy", "--real-time", "--help"]).out
+        for option in [
+            "--quick", "--policies", "--sizes", "--interval", "--frame-rate", "--frame-work", "--duration", "--moves", "--costs", "--engine",
+            "--background-engine", "--out",
+        ] {
+            #expect(realTime.contains(option), "policy --real-time --help lacks \(option)")
+        }
+        #expect(realTime.contains("from 1 to 1000") && realTime.contains("from 0.001 to 60") && realTime.contains("from 0.01 to 600"))
         let policy = run(["policy", "--help"]).out
-        for option in ["--quick", "--policies", "--sizes", "--interval", "--frame-rate", "--frame-work", "--duration", "--engine", "--background-engine", "--out"] {
+        for option in [
+            "--quick", "--recommend", "--sizes", "--frame-rates", "--intervals", "--edits", "--policies", "--moves", "--adaptive-thresholds",
+            "--coalescing", "--reload-thresholds", "--repeats", "--duration", "--latency-bound", "--costs", "--engine", "--background-engine",
+            "--out", "--real-time",
+        ] {
             #expect(policy.contains(option), "policy --help lacks \(option)")
         }
         #expect(policy.contains("from 1 to 1000") && policy.contains("from 0.001 to 60") && policy.contains("from 0.01 to 600"))
+        // Every cost parameter and where its default comes from.
+        for parameter in PolicyCosts.parameters { #expect(policy.contains(parameter.name + " = " + parameter.value)) }
     }
 }

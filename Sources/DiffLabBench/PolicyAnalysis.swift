@@ -1,0 +1,226 @@
+import DiffLabResults
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the policy lab concludes from a grid's runs: crossovers and recommendations.
+///
+/// Both work on the runs alone (``PolicyGridRun`` records, as written to and read from a
+/// `difflab-policy/2` file), so a file's conclusions can be recomputed and tested on synthetic
+/// runs.
+public enum PolicyAnalysis {
+    /// Hitch time ratios closer than this (ms per second) are a tie: 0.1.
+    public static let hitchTolerance = 0.1
+    /// Background diffing clearly beats main-thread diffing at a size when its hitch time ratio is
+    /// lower by at least this many ms per second: 1 …
+    public static let crossoverAbsoluteMargin = 1.0
+    /// … and by at least this share of main's: 20%.
+    public static let crossoverRelativeMargin = 0.2
+
+    // MARK: Crossovers
+
+    /// The crossover of every frame rate × move strategy × reload threshold present: the smallest
+    /// list size from which `background` clearly beats `main` on hitch time (by
+    /// ``crossoverAbsoluteMargin`` and ``crossoverRelativeMargin``, the hitch time ratio averaged
+    /// over the workloads of that size) at that size and every larger one.
+    ///
+    /// Each repeat gives its own crossover: the first size run of that clear win, the true
+    /// crossover lying above the size run before it. Every repeat finding one: `clear`, with
+    /// `size` the median of the repeats' crossovers and the interval from `low` (exclusive: the
+    /// largest size run below any repeat's crossover) to `high` (the largest repeat's
+    /// crossover), or `belowSmallest` when every repeat's is the smallest size run; some but not
+    /// all: within the noise, `noClearCrossover`, no number; none: `none`. No size is
+    /// interpolated: the grid's sizes are what was run.
+    ///
+    /// - Complexity: O(runs · repeats).
+    public static func crossovers(_ runs: [PolicyGridRun]) -> [PolicyCrossoverRow] {
+        var rows: [PolicyCrossoverRow] = []
+        for frameRate in unique(runs.map(\.workload.frameRate)) {
+            for moves in unique(runs.map(\.setting.moves)) {
+                for threshold in unique(runs.map(\.setting.reloadThreshold)) {
+                    let mode = runs.filter { $0.workload.frameRate == frameRate && $0.setting.moves == moves && $0.setting.reloadThreshold == threshold }
+                    if let row = crossover(mode, frameRate: frameRate, moves: moves, reloadThreshold: threshold) { rows.append(row) }
+                }
+            }
+        }
+        return rows
+    }
+
+    /// The crossover of one mode's runs, `nil` when it has no `main` and `background` runs at a
+    /// common size.
+    static func crossover(_ runs: [PolicyGridRun], frameRate: Double, moves: String, reloadThreshold: Int?) -> PolicyCrossoverRow? {
+        let main = runs.filter { $0.setting.policy == DiffPolicy.main.rawValue }
+        let background = runs.filter { $0.setting.policy == DiffPolicy.background.rawValue }
+        let sizes = unique(main.map(\.workload.listSize)).filter { size in background.contains { $0.workload.listSize == size } }.sorted()
+        let repeats = min(main.map(\.repeats).min() ?? 0, background.map(\.repeats).min() ?? 0)
+        guard !sizes.isEmpty, repeats > 0 else { return nil }
+        // Per repeat: the index of the first size of the clear win.
+        var found: [Int] = []
+        for r in 0..<repeats {
+            // The advantage over the margin at each size: positive is a clear win.
+            let excess = sizes.map { size -> Double in
+                let m = meanHitch(main, size: size, repeat: r)
+                let b = meanHitch(background, size: size, repeat: r)
+                return m - b - max(crossoverAbsoluteMargin, crossoverRelativeMargin * m)
+            }
+            guard let last = excess.last, last > 0 else { continue }
+            found.append((excess.lastIndex { $0 <= 0 } ?? -1) + 1)
+        }
+        var row = PolicyCrossoverRow(
+            frameRate: frameRate, moves: moves, reloadThreshold: reloadThreshold, verdict: .none, size: nil, low: nil, high: nil,
+            repeatsWithCrossover: found.count, repeats: repeats)
+        guard !found.isEmpty else { return row }
+        guard found.count == repeats else {
+            row.verdict = .noClearCrossover
+            return row
+        }
+        row.size = Int(SampleStatistics(found.map { Double(sizes[$0]) }).median)
+        row.high = found.max().map { sizes[$0] }
+        guard let first = found.min(), first > 0 else {
+            row.verdict = .belowSmallest
+            row.low = sizes[0]
+            return row
+        }
+        row.verdict = .clear
+        row.low = sizes[first - 1]
+        return row
+    }
+
+    /// The mean over `runs` of one size of their hitch time ratio in repeat `r`.
+    private static func meanHitch(_ runs: [PolicyGridRun], size: Int, repeat r: Int) -> Double {
+        let values = runs.filter { $0.workload.listSize == size && r < $0.repeats }.map { $0.hitchTimeRatio[r] }
+        return values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+    }
+
+    // MARK: Recommendations
+
+    /// One setting's figures over the workloads of one size and frame rate.
+    struct Candidate {
+        var setting: PolicySettingRecord
+        /// Per repeat: the mean hitch time ratio over the workloads.
+        var hitch: [Double]
+        /// Per repeat: the worst workload's p99 latency.
+        var p99: [Double]
+        var dropped: Int
+        /// Per repeat: updates applied as a full reload over the workloads.
+        var reloads: [Double]
+
+        var medianHitch: Double { SampleStatistics(hitch).median }
+        var medianP99: Double { SampleStatistics(p99).median }
+        var medianReloads: Double { SampleStatistics(reloads).median }
+
+        func row() -> PolicyCandidateRow {
+            PolicyCandidateRow(
+                setting: setting, hitchTimeRatio: medianHitch, hitchLow: hitch.min() ?? 0, hitchHigh: hitch.max() ?? 0, latencyP99: medianP99,
+                dropped: dropped, reloads: Int(medianReloads))
+        }
+    }
+
+    /// The recommendation for every list size and frame rate present.
+    ///
+    /// For each, every setting is a candidate, judged over the workloads of that size and frame
+    /// rate (update intervals and edits): its hitch time ratio is the mean over them (the median
+    /// over repeats of that mean), its latency the worst workload's p99 (median over repeats).
+    /// A candidate is feasible when that latency is at most `latencyBound` and it dropped no
+    /// update. The winner is the feasible candidate with the least hitch time; candidates within
+    /// ``hitchTolerance`` of it tie, and a tie goes to fewer full reloads (a reload loses the
+    /// batch update's animation), then to the lower p99 latency, then to the simpler setting (policies in ``DiffPolicy`` order, offsets before minimal, no fallback first,
+    /// smaller thresholds and intervals first). The runner-up is chosen the same way among the
+    /// feasible candidates that behave as another policy at that size (`adaptive` behaves as
+    /// `main` below its threshold and as `background` above it). With nothing feasible there is no winner, and
+    /// the runner-up is the candidate with the lowest p99 latency, as evidence.
+    ///
+    /// Bands: each size stands for the sizes from the geometric mean with the next smaller size
+    /// to that with the next larger one (the smallest from 1 item, the largest up to
+    /// ``PolicyConfig/listSizeRange``'s end).
+    ///
+    /// - Precondition: `latencyBound` is finite.
+    /// - Complexity: O(runs · repeats + candidates log candidates) per size and frame rate.
+    public static func recommendations(_ runs: [PolicyGridRun], latencyBound: Double) -> [PolicyRecommendationRow] {
+        precondition(latencyBound.isFinite, "recommendations: latencyBound must be finite")
+        let sizes = unique(runs.map(\.workload.listSize)).sorted()
+        var rows: [PolicyRecommendationRow] = []
+        for (index, size) in sizes.enumerated() {
+            let low = index == 0 ? 1 : Int(sqrt(Double(sizes[index - 1]) * Double(size)).rounded(.up))
+            let high = index == sizes.count - 1 ? PolicyConfig.listSizeRange.upperBound : Int(sqrt(Double(size) * Double(sizes[index + 1])).rounded(.down))
+            for frameRate in unique(runs.map(\.workload.frameRate)) {
+                let candidates = self.candidates(runs.filter { $0.workload.listSize == size && $0.workload.frameRate == frameRate })
+                guard !candidates.isEmpty else { continue }
+                let feasible = candidates.filter { $0.medianP99 <= latencyBound && $0.dropped == 0 }
+                let winner = best(feasible)
+                var runnerUp = winner.flatMap { w in
+                    best(feasible.filter { effectivePolicy($0.setting, size: size) != effectivePolicy(w.setting, size: size) })
+                }
+                if winner == nil {
+                    runnerUp = candidates.min { order($0, $1, latencyFirst: true) }
+                }
+                rows.append(
+                    PolicyRecommendationRow(
+                        listSize: size, bandLow: max(1, min(low, size)), bandHigh: max(high, size), frameRate: frameRate, latencyBound: latencyBound,
+                        candidates: candidates.count, feasible: feasible.count, winner: winner?.row(), runnerUp: runnerUp?.row()))
+            }
+        }
+        return rows
+    }
+
+    /// What `setting` does at `size`: `adaptive` is `main` below its threshold, else `background`.
+    static func effectivePolicy(_ setting: PolicySettingRecord, size: Int) -> String {
+        guard setting.policy == DiffPolicy.adaptive.rawValue, let threshold = setting.maxItemCountToRunOnMain else { return setting.policy }
+        return size < threshold ? DiffPolicy.main.rawValue : DiffPolicy.background.rawValue
+    }
+
+    /// Every setting's figures over `runs` (one size and frame rate), in first-appearance order.
+    static func candidates(_ runs: [PolicyGridRun]) -> [Candidate] {
+        var order: [PolicySettingRecord] = []
+        var groups: [PolicySettingRecord: [PolicyGridRun]] = [:]
+        for run in runs {
+            if groups[run.setting] == nil { order.append(run.setting) }
+            groups[run.setting, default: []].append(run)
+        }
+        return order.compactMap { setting in
+            guard let group = groups[setting], let repeats = group.map(\.repeats).min(), repeats > 0 else { return nil }
+            let hitch = (0..<repeats).map { r in group.map { $0.hitchTimeRatio[r] }.reduce(0, +) / Double(group.count) }
+            let p99 = (0..<repeats).map { r in group.map { $0.latencyP99[r] }.max() ?? 0 }
+            let dropped = group.reduce(0) { total, run in total + run.dropped.reduce(0, +) }
+            let reloads = (0..<repeats).map { r in Double(group.reduce(0) { $0 + $1.reloads[r] }) }
+            return Candidate(setting: setting, hitch: hitch, p99: p99, dropped: dropped, reloads: reloads)
+        }
+    }
+
+    /// The winner among `candidates`: the least hitch; ties (within ``hitchTolerance``) to fewer
+    /// full reloads (more updates keep their animation), then the lower p99 latency, then the
+    /// simpler setting.
+    static func best(_ candidates: [Candidate]) -> Candidate? {
+        guard let least = candidates.map(\.medianHitch).min() else { return nil }
+        return candidates.filter { $0.medianHitch <= least + hitchTolerance }.min { order($0, $1, latencyFirst: false) }
+    }
+
+    /// Whether `a` ranks before `b`: by p99 latency, then hitch, then reloads (`latencyFirst`), or
+    /// by reloads, then p99 latency, then hitch; then simplicity, then the label (total, so the
+    /// choice never depends on input order).
+    static func order(_ a: Candidate, _ b: Candidate, latencyFirst: Bool) -> Bool {
+        let latency = (a.medianP99, b.medianP99)
+        let hitch = (a.medianHitch, b.medianHitch)
+        let reloads = (a.medianReloads, b.medianReloads)
+        for (x, y) in latencyFirst ? [latency, hitch, reloads] : [reloads, latency, hitch] where x != y { return x < y }
+        let (sa, sb) = (simplicity(a.setting), simplicity(b.setting))
+        if sa != sb { return sa.lexicographicallyPrecedes(sb) }
+        return a.setting.label < b.setting.label
+    }
+
+    /// A record's tie-breaking rank (``PolicySetting``'s order).
+    static func simplicity(_ setting: PolicySettingRecord) -> [Double] {
+        let policy = DiffPolicy.allCases.firstIndex { $0.rawValue == setting.policy } ?? DiffPolicy.allCases.count
+        return [
+            Double(policy), setting.moves == "offsets" ? 0 : 1, setting.reloadThreshold == nil ? 0 : 1, Double(setting.reloadThreshold ?? 0),
+            Double(setting.maxItemCountToRunOnMain ?? 0), setting.coalescing?.first ?? 0, setting.coalescing?.last ?? 0,
+        ]
+    }
+
+    /// `values` without repeats, in first-appearance order.
+    static func unique<T: Hashable>(_ values: [T]) -> [T] {
+        var seen: Set<T> = []
+        return values.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,350 @@
+import DiffLabCore
+import DiffLabResults
+
+/// What one diff costs in the simulation: measured seconds, and the sizes of its result.
+public struct SimulatedDiff: Sendable, Hashable {
+    /// Seconds the diff takes (engine and batch conversion), measured.
+    public var seconds: Double
+    /// Changes of the diff (inserts, deletes, updates, moves): what IGListKit's fallback counts.
+    public var changes: Int
+    /// Changes of its batch form (inserts, deletes, moves): what applying it costs.
+    public var batchChanges: Int
+
+    /// A diff cost; see the properties.
+    public init(seconds: Double, changes: Int, batchChanges: Int) {
+        self.seconds = seconds
+        self.changes = changes
+        self.batchChanges = batchChanges
+    }
+}
+
+/// The measured cost of diffing one list shape (size, edits per update, move strategy) with one
+/// engine: for versions 1, 2, 4, … updates apart (``spans``), the changes and, per measuring
+/// round, the seconds.
+public struct DiffCostProfile: Sendable, Hashable {
+    /// Updates between the versions diffed, ascending from 1.
+    public var spans: [Int]
+    /// ``SimulatedDiff/changes`` per span.
+    public var changes: [Int]
+    /// ``SimulatedDiff/batchChanges`` per span.
+    public var batchChanges: [Int]
+    /// Seconds per round, then per span.
+    public var seconds: [[Double]]
+
+    /// A profile; see the properties.
+    ///
+    /// - Precondition: `spans` ascending from 1; every array of `spans.count` entries; at least one round.
+    public init(spans: [Int], changes: [Int], batchChanges: [Int], seconds: [[Double]]) {
+        precondition(spans.first == 1 && zip(spans, spans.dropFirst()).allSatisfy { $0 < $1 }, "DiffCostProfile: spans must ascend from 1")
+        precondition(changes.count == spans.count && batchChanges.count == spans.count, "DiffCostProfile: one count per span")
+        precondition(!seconds.isEmpty && seconds.allSatisfy { $0.count == spans.count }, "DiffCostProfile: one time per span and round")
+        self.spans = spans
+        self.changes = changes
+        self.batchChanges = batchChanges
+        self.seconds = seconds
+    }
+
+    /// Measuring rounds.
+    public var rounds: Int { seconds.count }
+
+    /// The cost of a diff across `span` updates in round `round` (modulo the rounds): linear
+    /// between the measured spans; a span beyond the last measured one costs as that one.
+    ///
+    /// - Complexity: O(spans).
+    public func diff(span: Int, round: Int) -> SimulatedDiff {
+        let times = seconds[round % seconds.count]
+        let span = max(1, span)
+        guard let upper = spans.firstIndex(where: { $0 >= span }) else {
+            return SimulatedDiff(seconds: times[spans.count - 1], changes: changes[spans.count - 1], batchChanges: batchChanges[spans.count - 1])
+        }
+        guard spans[upper] != span, upper > 0 else {
+            return SimulatedDiff(seconds: times[upper], changes: changes[upper], batchChanges: batchChanges[upper])
+        }
+        let lower = upper - 1
+        let f = Double(span - spans[lower]) / Double(spans[upper] - spans[lower])
+        func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * f }
+        func mix(_ a: Int, _ b: Int) -> Int { Int(mix(Double(a), Double(b)).rounded()) }
+        return SimulatedDiff(
+            seconds: mix(times[lower], times[upper]), changes: mix(changes[lower], changes[upper]),
+            batchChanges: mix(batchChanges[lower], batchChanges[upper]))
+    }
+}
+
+/// What one simulated run measured.
+public struct PolicyOutcome: Sendable, Hashable {
+    /// Frames drawn.
+    public var frames = 0
+    /// Frames longer than the frame budget.
+    public var framesOverBudget = 0
+    /// Milliseconds of frame time over budget per second of the run.
+    public var hitchTimeRatio = 0.0
+    /// Median update latency, seconds (a dropped update counts until the run's end).
+    public var latencyMedian = 0.0
+    /// 99th-percentile update latency (nearest rank), seconds.
+    public var latencyP99 = 0.0
+    /// Updates requested.
+    public var requested = 0
+    /// Updates applied (batch updates and reloads).
+    public var applied = 0
+    /// Updates carried by a later one.
+    public var coalesced = 0
+    /// Updates applied as a full reload.
+    public var reloads = 0
+    /// Updates not applied by the run's end.
+    public var dropped = 0
+    /// Virtual seconds the run lasted.
+    public var seconds = 0.0
+}
+
+/// IGListKit's adaptive coalescer (`IGListUpdateCoalescer`): an update more than the current
+/// interval after the start of the last one starts at once and resets the interval to the
+/// minimum; one within it is delayed to the end of the interval, which then grows by the
+/// increment up to the maximum; updates arriving while one is delayed join it.
+struct CoalescingClock: Sendable {
+    let intervals: CoalescingIntervals
+    private(set) var interval: Double
+    private var lastStart: Double?
+
+    init(_ intervals: CoalescingIntervals) {
+        self.intervals = intervals
+        interval = intervals.minimum
+    }
+
+    /// An update requested at `now`, with none waiting: the delay before it starts (0: now).
+    mutating func delay(requestAt now: Double) -> Double {
+        guard let lastStart, now - lastStart <= interval else {
+            interval = intervals.minimum
+            self.lastStart = now
+            return 0
+        }
+        let delay = max(0, interval - (now - lastStart))
+        interval = min(interval + intervals.increment, intervals.maximum)
+        return delay
+    }
+
+    /// The delayed update starts at `now`.
+    mutating func started(at now: Double) { lastStart = now }
+}
+
+/// Simulates one run of `setting` on `workload` in virtual time: a main thread drawing frames
+/// (``PolicyCosts/frameWork`` each, then the tasks posted to it), a serial background queue, and
+/// a stream of updates every ``PolicyWorkload/updateInterval`` for `duration` seconds.
+///
+/// Diff costs come from `mainDiff` (diffs on the main thread) and `backgroundDiff` (diffs off
+/// it), by span (updates between the versions diffed: 1, or more for a coalesced update); they
+/// are measured, not modelled (``DiffCostProfile``). Applying costs ``PolicyCosts/applyCost(batchChanges:listSize:reload:)``
+/// on main. The run ends when every update is applied, or `drain` seconds after the stream ends
+/// (a frame that would start its tasks after that is not drawn; updates not applied then are
+/// dropped, their latency counted until the run's end).
+///
+/// The background queue has a core of its own: it never slows the main thread.
+///
+/// - Precondition: `duration` and `drain` finite and ≥ 0; the workload's frame rate and update
+///   interval positive and finite; at most 10,000,000 updates or frames.
+/// - Complexity: O(frames + updates · log updates) time and O(updates) memory; deterministic.
+public func simulatePolicy(
+    _ setting: PolicySetting, on workload: PolicyWorkload, costs: PolicyCosts, duration: Double, drain: Double = PolicyConfig.drainSeconds,
+    mainDiff: (Int) -> SimulatedDiff, backgroundDiff: (Int) -> SimulatedDiff
+) -> PolicyOutcome {
+    withoutActuallyEscaping(mainDiff) { mainDiff in
+        withoutActuallyEscaping(backgroundDiff) { backgroundDiff in
+            var simulator = _PolicySimulator(
+        setting: setting, workload: workload, costs: costs, duration: duration, drain: drain, mainDiff: mainDiff,
+                backgroundDiff: backgroundDiff)
+            return simulator.run()
+        }
+    }
+}
+
+/// The state of one ``simulatePolicy(_:on:costs:duration:drain:mainDiff:backgroundDiff:)`` run.
+struct _PolicySimulator {
+    enum Task {
+        /// Diff one update on main, then apply it.
+        case diffAndApply(request: Int)
+        /// Apply a diff made in the background, carrying `requests`.
+        case apply(SimulatedDiff, requests: Range<Int>)
+    }
+
+    let setting: PolicySetting
+    let workload: PolicyWorkload
+    let costs: PolicyCosts
+    let mainDiff: (Int) -> SimulatedDiff
+    let backgroundDiff: (Int) -> SimulatedDiff
+    let budget: Double
+    let streamEnd: Double
+    let runEnd: Double
+    let requestCount: Int
+    let onMain: Bool
+
+    var nextRequest = 0
+    var mainTasks: [Task] = []
+    var backgroundJobs: [Range<Int>] = []
+    var backgroundHead = 0
+    var backgroundDone: (at: Double, requests: Range<Int>)?
+    var coalescer: CoalescingClock
+    var pending: Range<Int>?
+    var timerAt: Double?
+    var latencies: [Double]
+    var outcome = PolicyOutcome()
+    var hitch = 0.0
+
+    init(
+        setting: PolicySetting, workload: PolicyWorkload, costs: PolicyCosts, duration: Double, drain: Double,
+        mainDiff: @escaping (Int) -> SimulatedDiff, backgroundDiff: @escaping (Int) -> SimulatedDiff
+    ) {
+        precondition(duration.isFinite && duration >= 0 && drain.isFinite && drain >= 0, "simulatePolicy: duration and drain must be finite")
+        precondition(
+            workload.frameRate.isFinite && workload.frameRate > 0 && workload.updateInterval.isFinite && workload.updateInterval > 0,
+            "simulatePolicy: the frame rate and update interval must be positive")
+        let requests = (duration / workload.updateInterval).rounded(.up)
+        let frames = (duration + drain) * workload.frameRate
+        precondition(requests <= 1e7 && frames <= 1e7, "simulatePolicy: at most 10,000,000 updates and frames")
+        (self.setting, self.workload, self.costs, self.mainDiff, self.backgroundDiff) = (setting, workload, costs, mainDiff, backgroundDiff)
+        budget = 1 / workload.frameRate
+        streamEnd = duration
+        runEnd = duration + drain
+        requestCount = max(1, Int(requests))
+        onMain = setting.diffsOnMain(listSize: workload.listSize)
+        coalescer = CoalescingClock(setting.coalescing)
+        latencies = [Double](repeating: -1, count: requestCount)
+    }
+
+    func requestTime(_ index: Int) -> Double { Double(index) * workload.updateInterval }
+
+    /// Nothing is left to do: every update requested, nothing queued, waiting or being diffed.
+    var finished: Bool {
+        nextRequest == requestCount && mainTasks.isEmpty && backgroundDone == nil && pending == nil
+    }
+
+    /// Runs every event off the main thread (requests, timers, background diffs) up to `time`.
+    mutating func advance(until time: Double) {
+        while true {
+            let request = nextRequest < requestCount ? requestTime(nextRequest) : .infinity
+            let timer = timerAt ?? .infinity
+            let done = backgroundDone?.at ?? .infinity
+            let next = min(request, timer, done)
+            guard next <= time, next.isFinite else { return }
+            if done == next {
+                finishBackground()
+            } else if timer == next {
+                fireTimer()
+            } else {
+                arrive(nextRequest)
+                nextRequest += 1
+            }
+        }
+    }
+
+    mutating func arrive(_ index: Int) {
+        let now = requestTime(index)
+        if onMain {
+            mainTasks.append(.diffAndApply(request: index))
+        } else if setting.policy != .coalescing {
+            enqueueBackground(index..<index + 1, at: now)
+        } else if let waiting = pending {
+            pending = waiting.lowerBound..<index + 1
+        } else {
+            let delay = coalescer.delay(requestAt: now)
+            if delay == 0 {
+                enqueueBackground(index..<index + 1, at: now)
+            } else {
+                pending = index..<index + 1
+                timerAt = now + delay
+            }
+        }
+    }
+
+    mutating func fireTimer() {
+        guard let at = timerAt, let requests = pending else { return }
+        timerAt = nil
+        pending = nil
+        coalescer.started(at: at)
+        enqueueBackground(requests, at: at)
+    }
+
+    mutating func enqueueBackground(_ requests: Range<Int>, at now: Double) {
+        if backgroundDone == nil {
+            backgroundDone = (now + backgroundDiff(requests.count).seconds, requests)
+        } else {
+            backgroundJobs.append(requests)
+        }
+    }
+
+    mutating func finishBackground() {
+        guard let (at, requests) = backgroundDone else { return }
+        mainTasks.append(.apply(backgroundDiff(requests.count), requests: requests))
+        backgroundDone = nil
+        if backgroundHead < backgroundJobs.count {
+            let next = backgroundJobs[backgroundHead]
+            backgroundHead += 1
+            backgroundDone = (at + backgroundDiff(next.count).seconds, next)
+        }
+    }
+
+    /// Runs one main-thread task starting at `start`; returns when it ends.
+    mutating func perform(_ task: Task, at start: Double) -> Double {
+        let diff: SimulatedDiff
+        let requests: Range<Int>
+        var seconds = 0.0
+        switch task {
+        case .diffAndApply(let request):
+            diff = mainDiff(1)
+            requests = request..<request + 1
+            seconds = diff.seconds
+        case .apply(let made, let carried):
+            diff = made
+            requests = carried
+        }
+        let reload = setting.reloads(changes: diff.changes)
+        seconds += costs.applyCost(batchChanges: diff.batchChanges, listSize: workload.listSize, reload: reload)
+        let end = start + seconds
+        advance(until: end)
+        outcome.applied += 1
+        outcome.coalesced += requests.count - 1
+        if reload { outcome.reloads += 1 }
+        for index in requests { latencies[index] = end - requestTime(index) }
+        return end
+    }
+
+    mutating func run() -> PolicyOutcome {
+        var frameStart = 0.0
+        var end = 0.0
+        while frameStart + costs.frameWork <= runEnd {
+            let tasksStart = frameStart + costs.frameWork
+            advance(until: tasksStart)
+            var time = tasksStart
+            let tasks = mainTasks
+            mainTasks.removeAll(keepingCapacity: true)
+            for (index, task) in tasks.enumerated() {
+                guard time < runEnd else {
+                    // The run is over: what is left is dropped.
+                    mainTasks = Array(tasks[index...])
+                    break
+                }
+                time = perform(task, at: time)
+            }
+            end = time
+            outcome.frames += 1
+            let length = time - frameStart
+            if length > budget {
+                outcome.framesOverBudget += 1
+                hitch += length - budget
+            }
+            if time >= runEnd || (finished && time >= streamEnd) { break }
+            frameStart += budget * max(1, (length / budget).rounded(.up))
+        }
+        let wall = max(end, streamEnd, 1e-9)
+        for index in 0..<requestCount where latencies[index] < 0 {
+            outcome.dropped += 1
+            latencies[index] = max(0, wall - requestTime(index))
+        }
+        // Requests never reached (the stream outlived the run): none, since the run lasts past the stream.
+        let statistics = SampleStatistics(latencies)
+        outcome.requested = requestCount
+        outcome.latencyMedian = statistics.median
+        outcome.latencyP99 = statistics.p99
+        outcome.hitchTimeRatio = min(1000, hitch * 1000 / wall)
+        outcome.seconds = wall
+        return outcome
+    }
+}

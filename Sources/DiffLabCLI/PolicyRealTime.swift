@@ -1,0 +1,183 @@
+import DiffLabBench
+import DiffLabCore
+import DiffLabEngines
+import DiffLabResults
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `difflab policy --real-time`: the policy lab on real threads in real time, a check on the
+/// scenario grid's virtual-time simulation.
+enum PolicyRealTime {
+    static var help: String {
+        """
+        USAGE: difflab policy --real-time [--quick] [--policies LIST] [--sizes LIST] [--interval SECONDS]
+                              [--frame-rate HZ] [--frame-work SECONDS] [--duration SECONDS]
+                              [--moves STRATEGY] [--costs FILE] [--engine NAME] [--out FILE]
+
+        Runs an app's main thread on a real thread drawing frames (per-frame work at 60 or 120 Hz) while a
+        stream of list updates is diffed under each policy, with and without IGListKit's updater
+        fallback (more than 100 changes → a full reload):
+          main        diff synchronously on the main thread
+          background  diff on a Dispatch queue, apply on main
+          adaptive    main below maxItemCountToRunOnMain (10,000), else background
+          coalescing  IGListKit's adaptive coalescing (50 ms, +25 ms, up to 250 ms), background diffs
+        Diffs are real (the engine's cost is measured); frame work and apply costs are modelled
+        (applying costs 1 ms plus 0.02 µs of layout per item, plus 2 µs per change, or 0.05 µs
+        more per item for a full reload: see difflab policy --help); each update makes 20 random
+        edits (inserts, deletes, moves, content updates).
+
+        This is the real-time check on `difflab policy`'s scenario grid, which simulates the same
+        model in virtual time: the same policies, IGListKit's coalescer and fallback rule, the
+        same modelled costs, but real threads and real diffs timed as they run.
+
+        Reports frames over budget, hitch time ratio (ms of frame time over budget per second),
+        update latency p50/p99 (request → applied on main), coalesced updates, reloads and CPU,
+        writes a JSON file, and names the crossover: the smallest list size at which background
+        diffing beats main-thread diffing (a lower hitch time ratio) on this machine.
+
+        Each run lasts the duration, then at most \(formatBound(PolicyConfig.drainSeconds)) s more while the updates still pending
+        are applied (plus one diff already under way); updates not applied by then are counted
+        as dropped. Every size runs each policy twice: without and with the fallback.
+
+        OPTIONS
+          --quick              sizes 1000,10000,100000 and 1.5 s per run
+          --policies LIST      main, background, adaptive, coalescing (default all)
+          --sizes LIST         up to \(BenchCommand.maxSizeCount) list sizes, each \(describe(PolicyConfig.listSizeRange))
+                               (default 1000,10000,100000,1000000)
+          --interval SECONDS   seconds between updates, \(describeNumbers(PolicyConfig.updateIntervalRange)) (default 0.05)
+          --frame-rate HZ      display refresh rate, \(describeNumbers(PolicyConfig.frameRateRange)) (default 60)
+          --frame-work SECONDS main-thread work per frame, \(describeNumbers(PolicyConfig.frameWorkRange)) (default 0.004)
+          --duration SECONDS   seconds of updates per run, \(describeNumbers(PolicyConfig.durationRange))
+                               (default 3; --quick 1.5)
+          --moves STRATEGY     offsets (IGListKit's rule) or minimal (default offsets)
+          --costs FILE         modelled costs from a difflab-policy-costs/1 file (see difflab policy --help)
+          --engine NAME        the diff engine: \(EngineRegistry.current.names) (default hashmap)
+          --background-engine NAME  the engine of diffs off the main thread (default: --engine),
+                               e.g. hashmap-parallel, which uses every core for large lists
+          --out FILE           results file (default results/policy-<time>.json): absent or a
+                               regular file, checked before the runs (exit 73 otherwise), written
+                               atomically after the table is printed
+          -h, --help           show this help
+
+        Progress bars are drawn only when standard error is a terminal; otherwise one line per
+        size. A Ctrl-C ends the run at once, leaving no results file.
+        """
+    }
+
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+        let parsed = try OptionSpec(
+            valued: ["policies", "sizes", "interval", "frame-rate", "frame-work", "duration", "moves", "costs", "engine", "background-engine", "out"],
+            flags: ["quick", "real-time"]
+        ).parse(arguments)
+        if parsed.flag("help") {
+            console.out(help + "\n")
+            return .success
+        }
+        guard parsed.positionals.isEmpty else { throw .usage("policy takes no files") }
+        // The output is checked first: a bad path fails now, not after the runs.
+        let out = try OutputFile(parsed.value("out") ?? "results/policy-\(timestamp()).json", option: "--out")
+        let quick = parsed.flag("quick")
+        var policies = DiffPolicy.allCases
+        if let text = parsed.value("policies") {
+            policies = deduplicated(try parseNames(text, "--policies", "policy"))
+        }
+        var sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
+        if let text = parsed.value("sizes") {
+            sizes = try parseSizes(text, "--sizes", in: PolicyConfig.listSizeRange, most: BenchCommand.maxSizeCount)
+        }
+        func seconds(_ name: String, _ range: ClosedRange<Double>, _ fallback: Double) throws(CommandError) -> Double {
+            guard let text = parsed.value(name) else { return fallback }
+            return try parseNumber(text, "--\(name)", in: range)
+        }
+        let interval = try seconds("interval", PolicyConfig.updateIntervalRange, 0.05)
+        let frameRate = try seconds("frame-rate", PolicyConfig.frameRateRange, 60)
+        let costs = try parsed.value("costs").map { path throws(CommandError) in try PolicyCommand.readCosts(path) } ?? .defaults
+        let frameWork = try seconds("frame-work", PolicyConfig.frameWorkRange, costs.frameWork)
+        var moves = MoveStrategy.offsets
+        if let text = parsed.value("moves") {
+            let named: [MoveStrategy] = try parseNames(text, "--moves", "move strategy")
+            guard named.count == 1 else { throw .usage("--moves expects one strategy in real time (got '\(text)')") }
+            moves = named[0]
+        }
+        let duration = try seconds("duration", PolicyConfig.durationRange, quick ? 1.5 : 3)
+        let engine = try parseEngine(parsed.value("engine") ?? "hashmap")
+        let backgroundEngine = try parsed.value("background-engine").map { name throws(CommandError) in try parseEngine(name) }
+
+        var results: [PolicyResult] = []
+        let total = sizes.count * policies.count * 2
+        for size in sizes {
+            if !console.errIsTerminal { console.err("policy: \(size) items, \(policies.count * 2) runs\n") }
+            let versions = policyVersions(size: size, edits: 20, count: policyProfileSpans[policyProfileSpans.count - 1] + 1)
+            for policy in policies {
+                for fallback in [false, true] {
+                    var config = PolicyConfig(policy: policy, listSize: size, engine: engine.policy)
+                    config.backgroundEngine = backgroundEngine?.policy
+                    config.updateInterval = interval
+                    config.frameRate = frameRate
+                    config.costs = costs
+                    config.frameWork = frameWork
+                    config.moves = moves
+                    config.duration = duration
+                    config.allowsReloadingOnTooManyUpdates = fallback
+                    do throws(ConfigurationError) { try config.validate() } catch { throw .usage("policy: \(error)") }
+                    let result = runPolicy(config, versions: versions)
+                    // A failing engine has no figures worth reporting.
+                    if let failure = result.engineFailure {
+                        throw CommandError(.failure, "policy: engine '\(engine.name)' failed: \(failure)")
+                    }
+                    results.append(result)
+                    console.progress(results.count, total, "\(policy.rawValue)\(fallback ? "+reload" : "") \(size)", last: results.count == total)
+                }
+            }
+        }
+
+        // Crossover: the smallest size where background beats main on hitch time, beyond noise
+        // (20% and 1 ms/s lower), with plain batch updates and with the reload fallback.
+        func crossover(fallback: Bool) -> Int? {
+            func hitch(_ policy: DiffPolicy, _ size: Int) -> Double? {
+                results.first {
+                    $0.config.policy == policy && $0.config.listSize == size && $0.config.allowsReloadingOnTooManyUpdates == fallback
+                }?.hitchTimeRatio
+            }
+            return sizes.first { size in
+                guard let main = hitch(.main, size), let background = hitch(.background, size) else { return false }
+                return background < main * 0.8 && main - background > 1
+            }
+        }
+        let crossovers = (batch: crossover(fallback: false), reload: crossover(fallback: true))
+
+        var lines = ["policy       fallback  size      frames  over  hitch ms/s  latency p50   p99        applied  coalesced  reloads  dropped  CPU"]
+        func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s + " " : s + String(repeating: " ", count: w - s.count) }
+        for r in results {
+            let l = r.latency
+            lines.append(
+                pad(r.config.policy.rawValue, 13) + pad(r.config.allowsReloadingOnTooManyUpdates ? "reload" : "-", 10)
+                    + pad(String(r.config.listSize), 10) + pad(String(r.frames), 8) + pad(String(r.framesOverBudget), 6)
+                    + pad(round2(r.hitchTimeRatio), 12) + pad(l.median.isNaN ? "–" : "\(round2(l.median * 1000)) ms", 14)
+                    + pad(l.p99.isNaN ? "–" : "\(round2(l.p99 * 1000)) ms", 11) + pad("\(r.applied)/\(r.requested)", 9)
+                    + pad(String(r.coalesced), 11) + pad(String(r.reloads), 9) + pad(String(r.dropped), 9)
+                    + "\(round2(r.cpuUtilisation * 100))%")
+        }
+        console.out(lines.joined(separator: "\n") + "\n\n")
+        for (name, size) in [("batch updates", crossovers.batch), ("with the reload fallback", crossovers.reload)] {
+            if let size {
+                console.out("crossover (\(name)): background diffing beats main-thread diffing from \(size) items on this machine\n")
+            } else {
+                console.out("crossover (\(name)): background diffing did not beat main-thread diffing at any size tested (\(sizes.map(String.init).joined(separator: ", ")))\n")
+            }
+        }
+
+        var file = PolicyResults()
+        file.createdAt = Int(time(nil))
+        file.machine = machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) }
+        file.toolchain = commandOutput("swift --version") ?? "unknown"
+        file.commit = commandOutput("git rev-parse HEAD")
+        file.crossover = PolicyCrossover(batch: crossovers.batch, reloadFallback: crossovers.reload)
+        file.runs = results.map(\.runRecord)
+        try out.write(file.json.serialized() + "\n")
+        console.out("results: \(out.path)\n")
+        return .success
+    }
+}

@@ -1,0 +1,636 @@
+import DiffLabResults
+
+/// The policy-lab section of a report, from one `difflab-policy/2` file: the scenario grid, its
+/// recommendations and crossovers, summarised (the file holds every run; the report does not
+/// list them).
+///
+/// Numbers in tables come from the file as written (recommendations, crossovers, costs, options)
+/// or are derived from its per-repeat arrays in ways the captions state (medians over repeats,
+/// means over the workloads of one list size); nothing is estimated. Every part is total: empty
+/// arrays, a file without runs or recommendations, a single size or frame rate all render.
+struct PolicyGridSection {
+    let results: PolicyGridResults
+    /// File name prefix for this file's plots, e.g. `policy-`.
+    let prefix: String
+
+    /// The runs of one setting at one list size and frame rate (one per update interval × edits).
+    private struct Cell: Hashable {
+        var size: Int
+        var frameRate: Double
+        var setting: PolicySettingRecord
+    }
+
+    private let cells: [Cell: [PolicyGridRun]]
+    /// List sizes run, ascending.
+    private let sizes: [Int]
+    /// Frame rates run, ascending.
+    private let frameRates: [Double]
+    /// Settings in order of first appearance.
+    private let settings: [PolicySettingRecord]
+    /// Policies in order of first appearance (runs first, then recommendations).
+    private let policies: [String]
+
+    init(results: PolicyGridResults, prefix: String) {
+        self.results = results
+        self.prefix = prefix
+        var cells: [Cell: [PolicyGridRun]] = [:]
+        var settings: [PolicySettingRecord] = []
+        var seenSettings: Set<PolicySettingRecord> = []
+        for run in results.runs {
+            cells[Cell(size: run.workload.listSize, frameRate: run.workload.frameRate, setting: run.setting), default: []].append(run)
+            if seenSettings.insert(run.setting).inserted { settings.append(run.setting) }
+        }
+        self.cells = cells
+        self.settings = settings
+        sizes = Set(results.runs.map(\.workload.listSize)).sorted()
+        frameRates = Self.ascending(results.runs.map(\.workload.frameRate))
+        var seen: Set<String> = []
+        let recommended = results.recommendations.flatMap { [$0.winner, $0.runnerUp].compactMap { $0?.setting.policy } }
+        policies = (settings.map(\.policy) + recommended).filter { seen.insert($0).inserted }
+    }
+
+    /// Distinct finite values, ascending.
+    private static func ascending(_ values: [Double]) -> [Double] {
+        Set(values.filter(\.isFinite)).sorted()
+    }
+
+    // MARK: Derived figures
+
+    /// The median of the finite `values` (the mean of the two middle ones for an even count);
+    /// `nil` when there is none.
+    static func median(_ values: [Double]) -> Double? {
+        let sorted = values.filter(\.isFinite).sorted()
+        guard !sorted.isEmpty else { return nil }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : sorted[middle - 1] / 2 + sorted[middle] / 2
+    }
+
+    /// The mean over `runs` of each run's median hitch time ratio over its repeats (runs without
+    /// repeats are left out); `nil` when no run has a repeat.
+    private static func meanOfMedianHitch(_ runs: [PolicyGridRun]) -> Double? {
+        let medians = runs.compactMap { median($0.hitchTimeRatio) }
+        guard !medians.isEmpty else { return nil }
+        return medians.reduce(0) { $0 + $1 / Double(medians.count) }
+    }
+
+    /// How a setting did over the workloads of one size and frame rate, as the recommendations
+    /// measure it: per repeat the mean hitch time ratio over the workloads and the worst
+    /// workload's p99 latency, then the median of each over the repeats. Only repeats every run
+    /// has are used; `nil` when there is none.
+    private static func candidate(_ runs: [PolicyGridRun]) -> (hitch: Double, p99: Double)? {
+        let repeats = runs.map { min($0.hitchTimeRatio.count, $0.latencyP99.count) }.min() ?? 0
+        guard repeats > 0 else { return nil }
+        var hitches: [Double] = []
+        var p99s: [Double] = []
+        for r in 0..<repeats {
+            hitches.append(runs.reduce(0) { $0 + $1.hitchTimeRatio[r] / Double(runs.count) })
+            p99s.append(runs.map { $0.latencyP99[r] }.max() ?? 0)
+        }
+        guard let hitch = median(hitches), let p99 = median(p99s) else { return nil }
+        return (hitch, p99)
+    }
+
+    /// The settings the overview plots and tables show, per policy and move strategy: no reload
+    /// fallback, and the default adaptive threshold (10,000 items) and coalescing intervals
+    /// (50 + 25 … 250 ms) when the file has them, else the first variant it has.
+    private var overviewSettings: [(policy: String, moves: String, setting: PolicySettingRecord)] {
+        let defaultIntervals = [0.05, 0.025, 0.25]
+        func isDefault(_ s: PolicySettingRecord) -> Bool {
+            (s.maxItemCountToRunOnMain ?? 10_000) == 10_000 && (s.coalescing ?? defaultIntervals) == defaultIntervals
+        }
+        let plain = settings.filter { $0.reloadThreshold == nil }
+        var result: [(String, String, PolicySettingRecord)] = []
+        for policy in policies {
+            let candidates = plain.filter { $0.policy == policy }
+            guard let variant = candidates.first(where: isDefault) ?? candidates.first else { continue }
+            var seenMoves: Set<String> = []
+            for setting in candidates
+            where setting.maxItemCountToRunOnMain == variant.maxItemCountToRunOnMain && setting.coalescing == variant.coalescing
+                && seenMoves.insert(setting.moves).inserted
+            {
+                result.append((policy, setting.moves, setting))
+            }
+        }
+        return result
+    }
+
+    // MARK: Text and styles
+
+    private static func hz(_ rate: Double) -> String { formatSignificant(rate) + " Hz" }
+
+    /// A hitch time ratio in ms per second, three significant digits.
+    private static func hitch(_ value: Double) -> String { formatSignificant(value) }
+
+    private static func seconds(_ value: Double) -> String { NumberStyle.seconds.format(value) }
+
+    /// Apple's WWDC20 rating of a hitch time ratio.
+    static func rating(_ hitch: Double) -> String {
+        hitch < 5 ? "good" : hitch < 10 ? "warning" : "critical"
+    }
+
+    private static func fallback(_ threshold: Int?) -> String {
+        threshold.map { "reload > " + formatGrouped($0) } ?? "none"
+    }
+
+    private func style(_ policy: String) -> SeriesStyle {
+        PolicySection.style(policy: policy, index: policies.firstIndex(of: policy) ?? 0)
+    }
+
+    /// Dash per move strategy: offsets solid, minimal dashed, any other dotted.
+    private static func dash(_ moves: String) -> String? {
+        switch moves {
+        case "offsets": nil
+        case "minimal": "6 3"
+        default: "2 3"
+        }
+    }
+
+    /// Marker per move strategy (scatter plots, where colour shows the policy).
+    private static func marker(_ moves: String) -> MarkerShape {
+        switch moves {
+        case "offsets": .circle
+        case "minimal": .triangle
+        default: .square
+        }
+    }
+
+    /// Apple's bands as reference lines: 5 ms/s always (so a panel whose hitches are all zero gets
+    /// a 0–5 axis rather than one centred on zero), 10 ms/s only when the data stays at or below
+    /// 50 ms/s (higher, the two lines and their labels would sit on top of each other).
+    private static func appleLines(dataMaximum: Double) -> [ReferenceLine] {
+        var lines = [ReferenceLine(y: 5, label: "5 ms/s: warning")]
+        if dataMaximum <= 50 { lines.append(ReferenceLine(y: 10, label: "10 ms/s: critical")) }
+        return lines
+    }
+
+    private static let appleLinesNote = """
+        Dotted lines mark Apple's bands: 5 ms/s (warning from there) and, where the panel's data stays at or below 50 ms/s, \
+        10 ms/s (critical).
+        """
+
+    private static let appleNote = """
+        Apple's WWDC20 bands for the hitch time ratio: good below 5 ms/s, warning from 5 to 10, critical from 10.
+        """
+
+    // MARK: Writing
+
+    func write(_ writer: inout ReportWriter) {
+        writer.line("## Policy lab (scenario grid) — " + Markdown.code(results.source))
+        writer.line("")
+        writeHeader(&writer)
+        writeRecommendations(&writer)
+        if results.runs.isEmpty {
+            writer.line("The file has no runs.")
+            writer.line("")
+        } else {
+            writeHitchAgainstSize(&writer)
+            writeFrameRates(&writer)
+            writePareto(&writer)
+        }
+        writeCrossovers(&writer)
+        writeProfiles(&writer)
+    }
+
+    private func writeHeader(_ writer: inout ReportWriter) {
+        var rows: [[String]] = []
+        if let createdAt = results.createdAt { rows.append(["date", utcDateTime(createdAt)]) }
+        for field in results.machine { rows.append(["machine: " + field.name, Markdown.machineValue(field)]) }
+        if let toolchain = results.toolchain { rows.append(["toolchain", toolchain]) }
+        if let commit = results.commit { rows.append(["commit", Markdown.code(commit)]) }
+        if let o = results.options {
+            rows.append(["engine", o.engine])
+            if let background = o.backgroundEngine { rows.append(["background engine", background]) }
+            rows.append(["option: virtual duration", Self.seconds(o.duration) + " of updates per run"])
+            rows.append(["option: drain", Self.seconds(o.drainSeconds) + " after the stream"])
+            rows.append(["option: repeats", "\(o.repeats)"])
+            rows.append(["option: latency bound", Self.seconds(o.latencyBound) + " (p99)"])
+            rows.append(["option: grid", o.quick ? "quick slice" : "full"])
+        } else {
+            var seen: Set<String> = []
+            let engines = results.profiles.map(\.engine).filter { seen.insert($0).inserted }
+            if !engines.isEmpty { rows.append(["engine", engines.joined(separator: ", ")]) }
+        }
+        if let c = results.costs {
+            let cost: (Double?) -> String = { $0.map(Self.seconds) ?? "–" }
+            rows.append(["cost: apply (per update)", cost(c.applyBaseCost)])
+            rows.append(["cost: batch (per change)", cost(c.batchCostPerChange)])
+            rows.append(["cost: reload (per item)", cost(c.reloadCostPerItem)])
+            rows.append(["cost: other frame work (per frame)", cost(c.frameWork)])
+            rows.append(["costs: source", c.source.map(Markdown.code) ?? "–"])
+            if let device = c.device { rows.append(["costs: device", device]) }
+        }
+        var workloads: Set<PolicyWorkloadRecord> = []
+        for run in results.runs { workloads.insert(run.workload) }
+        rows.append(["runs", "\(formatGrouped(results.runs.count)) (\(workloads.count) workloads × \(settings.count) settings)"])
+        if !sizes.isEmpty { rows.append(["list sizes", sizes.map(formatGrouped).joined(separator: ", ")]) }
+        if !frameRates.isEmpty { rows.append(["frame rates", frameRates.map(Self.hz).joined(separator: ", ")]) }
+        writer.line(Markdown.table(["run", "value"], rows))
+        writer.line(
+            """
+            Each run simulates one setting (a policy — `main`: diff on the main thread; `background`: diff off it, apply \
+            on main; `adaptive`: main below a list size, else background; `coalescing`: IGListKit-style coalesced \
+            background diffs — with a move strategy and an optional reload fallback) on one workload (list size, frame \
+            rate, update interval, edits per update) in virtual time. Diff costs are measured: the real engine diffed \
+            lists of each shape (the *Measured diff costs* below); applying updates and other frame work are modelled \
+            with the costs above. Each repeat uses one measuring round of the diff costs, so repeats show how much the \
+            measurements vary. The hitch time ratio is milliseconds of frame time over budget per second of running \
+            (Apple's metric; 0 is perfectly smooth). The JSON has every run; this section summarises them.
+            """)
+        writer.line("")
+    }
+
+    // MARK: Recommendations
+
+    private func writeRecommendations(_ writer: inout ReportWriter) {
+        writer.line("### Recommendations")
+        writer.line("")
+        let recommendations = results.recommendations.enumerated().sorted { a, b in
+            (a.element.frameRate, a.element.listSize, a.offset) < (b.element.frameRate, b.element.listSize, b.offset)
+        }.map(\.element)
+        guard !recommendations.isEmpty else {
+            writer.line("The file has no recommendations.")
+            writer.line("")
+            return
+        }
+        var seenBounds: Set<Double> = []
+        let bounds = recommendations.map(\.latencyBound).filter { seenBounds.insert($0).inserted }
+        func evidence(_ c: PolicyCandidateRow?) -> [String] {
+            guard let c else { return ["–", "–", "–"] }
+            return [
+                Self.hitch(c.hitchTimeRatio) + " (" + Self.hitch(c.hitchLow) + "–" + Self.hitch(c.hitchHigh) + ")", Self.rating(c.hitchTimeRatio),
+                Self.seconds(c.latencyP99),
+            ]
+        }
+        func label(_ c: PolicyCandidateRow) -> String {
+            c.setting.label + (c.dropped > 0 ? " (dropped " + formatGrouped(c.dropped) + ")" : "")
+        }
+        let rows = recommendations.map { r -> [String] in
+            let runnerUp = r.runnerUp.map { r.winner == nil ? "lowest p99: " + label($0) : label($0) } ?? "–"
+            return [formatGrouped(r.bandLow) + "–" + formatGrouped(r.bandHigh), formatGrouped(r.listSize), Self.hz(r.frameRate)]
+                + [r.winner.map(label) ?? "none within the bound"] + evidence(r.winner)
+                + [runnerUp] + evidence(r.runnerUp) + ["\(r.feasible) of \(r.candidates)"]
+        }
+        writer.line(
+            Markdown.table(
+                [
+                    "list sizes", "run at", "display", "winner", "hitch ms/s (range)", "rating", "p99 latency", "runner-up",
+                    "hitch ms/s (range)", "rating", "p99 latency", "feasible",
+                ], rows, rightAligned: [1, 4, 6, 8, 10, 11]))
+        writer.line(
+            """
+            One row per list-size band and frame rate, as the file recommends. A setting is feasible when its p99 update \
+            latency (the worst workload's, median over the repeats) stayed within the bound \
+            (\(bounds.map(Self.seconds).joined(separator: ", "))) and it dropped no update; the winner is the feasible \
+            setting with the least hitch time (the mean over the band's workloads, median over the repeats, with the \
+            range over the repeats in brackets). Settings within 0.1 ms/s of the least hitch tie, and a tie goes to fewer \
+            full reloads (a reload loses the batch animation), then to the lower p99 latency, then to the simpler setting. \
+            The runner-up is the best feasible setting that behaves as another policy at that size (`adaptive` is `main` \
+            below its threshold, `background` above it). Where no setting is feasible, the runner-up column shows the \
+            setting with the lowest p99 latency instead. \
+            \(Self.appleNote)
+            """)
+        writer.line("")
+        writeRecommendationPlot(&writer, recommendations)
+    }
+
+    private func writeRecommendationPlot(_ writer: inout ReportWriter, _ recommendations: [PolicyRecommendationRow]) {
+        let rates = Self.ascending(recommendations.map(\.frameRate))
+        let lineWinner = SeriesStyle(color: "#222222", marker: .none, width: 1.5)
+        let lineRunnerUp = SeriesStyle(color: "#777777", dash: "6 3", marker: .none, width: 1.5)
+        var shownPolicies: Set<String> = []
+        let panels = rates.map { rate -> Panel in
+            let rows = recommendations.filter { $0.frameRate == rate }
+            let x: (PolicyRecommendationRow) -> Double = { Double($0.listSize) }
+            var series: [LineSeries] = []
+            let winners = rows.compactMap { r in r.winner.map { (x(r), $0) } }
+            // The runner-up only where there is a winner: otherwise it is the lowest-latency setting.
+            let runnerUps = rows.compactMap { r in r.winner == nil ? nil : r.runnerUp.map { (x(r), $0) } }
+            series.append(LineSeries("winner", style: lineWinner, points: winners.map { PlotPoint($0.0, $0.1.hitchTimeRatio) }))
+            series.append(LineSeries("runner-up", style: lineRunnerUp, points: runnerUps.map { PlotPoint($0.0, $0.1.hitchTimeRatio) }))
+            for (size, c) in winners {
+                series.append(
+                    LineSeries(
+                        "winner range", style: SeriesStyle(color: "#222222", marker: .none, width: 1),
+                        points: [PlotPoint(size, c.hitchLow), PlotPoint(size, c.hitchHigh)]))
+            }
+            for (size, c) in runnerUps {
+                series.append(
+                    LineSeries(
+                        "runner-up range", style: SeriesStyle(color: "#777777", dash: "2 2", marker: .none, width: 1),
+                        points: [PlotPoint(size, c.hitchLow), PlotPoint(size, c.hitchHigh)]))
+            }
+            for (size, c) in winners + runnerUps {
+                shownPolicies.insert(c.setting.policy)
+                var look = style(c.setting.policy)
+                look.width = 1
+                series.append(LineSeries(c.setting.policy, style: look, points: [PlotPoint(size, c.hitchTimeRatio)], connected: false))
+            }
+            let highest = (winners + runnerUps).map(\.1.hitchHigh).max() ?? 0
+            return Panel.line(
+                LinePlot(
+                    title: Self.hz(rate), xLabel: "list size (items)", yLabel: "hitch time (ms per s)", yScale: .linear,
+                    series: series, referenceLines: Self.appleLines(dataMaximum: highest), xCover: recommendations.map(x), yCover: [0]))
+        }
+        var legend = policies.filter(shownPolicies.contains).map { LegendEntry($0, style($0)) }
+        legend.append(LegendEntry("solid: winner", lineWinner))
+        legend.append(LegendEntry("dashed: runner-up", lineRunnerUp))
+        let figure = Figure(
+            title: "Recommended settings: hitch time per list-size band", panels: panels, columns: 2, panelWidth: 430, panelHeight: 290,
+            legend: legend)
+        writer.figure(
+            prefix + "recommendations.svg", figure,
+            caption: """
+                The recommendations' hitch time ratio against the list size each band was run at, one panel per frame \
+                rate: the winner (solid line) and the runner-up (dashed), each point coloured by its policy, with a \
+                vertical bar from the lowest to the highest value over the repeats. The values are the file's (the mean \
+                over the band's workloads, median over the repeats). Which setting won is in the table above. Bands \
+                where no setting was feasible have no points. The x axis is logarithmic, the y axis linear. \
+                \(Self.appleLinesNote)
+                """)
+    }
+
+    // MARK: Hitch time against list size
+
+    private func writeHitchAgainstSize(_ writer: inout ReportWriter) {
+        let overview = overviewSettings
+        guard !overview.isEmpty else { return }
+        writer.line("### Hitch time against list size")
+        writer.line("")
+        let panels = frameRates.map { rate -> Panel in
+            let series = overview.map { entry -> LineSeries in
+                var look = style(entry.policy)
+                look.dash = Self.dash(entry.moves)
+                let points = sizes.compactMap { size -> PlotPoint? in
+                    guard let runs = cells[Cell(size: size, frameRate: rate, setting: entry.setting)], let y = Self.meanOfMedianHitch(runs) else {
+                        return nil
+                    }
+                    return PlotPoint(Double(size), y)
+                }
+                return LineSeries(entry.policy + " " + entry.moves, style: look, points: points)
+            }
+            let highest = series.flatMap(\.points).map(\.y).max() ?? 0
+            return Panel.line(
+                LinePlot(
+                    title: Self.hz(rate), xLabel: "list size (items)", yLabel: "hitch time (ms per s)", yScale: .linear, series: series,
+                    referenceLines: Self.appleLines(dataMaximum: highest), xCover: sizes.map(Double.init), yCover: [0]))
+        }
+        var seen: Set<String> = []
+        let shown = overview.map(\.policy).filter { seen.insert($0).inserted }
+        var legend = shown.map { LegendEntry($0, style($0)) }
+        var seenMoves: Set<String> = []
+        for moves in overview.map(\.moves) where seenMoves.insert(moves).inserted {
+            let word = Self.dash(moves) == nil ? "solid" : moves == "minimal" ? "dashed" : "dotted"
+            legend.append(LegendEntry(word + ": " + moves, SeriesStyle(color: "#444444", dash: Self.dash(moves), marker: .none)))
+        }
+        let figure = Figure(
+            title: "Hitch time ratio against list size, per policy and move strategy", panels: panels, columns: 2, panelWidth: 430,
+            panelHeight: 290, legend: legend)
+        writer.figure(
+            prefix + "hitch-vs-size.svg", figure,
+            caption: """
+                Hitch time ratio against list size, one panel per frame rate, one line per policy and move strategy \
+                (offsets solid, minimal dashed, one colour per policy), all without the reload fallback; `adaptive` with \
+                its 10,000-item threshold and `coalescing` with 50 + 25 … 250 ms intervals where the file has them, \
+                else the first variant it has (shown: \(overview.map { Markdown.code($0.setting.label) }.joined(separator: ", "))). \
+                Each point is derived: the mean over that size's workloads (update intervals × edits per update) of \
+                each run's median over its repeats. The x axis is logarithmic, the y axis linear; lower is better; \
+                where two lines coincide (often `background` and `adaptive`) the later one is drawn on top, narrower. \
+                \(Self.appleLinesNote)
+                """)
+    }
+
+    private func writeFrameRates(_ writer: inout ReportWriter) {
+        let overview = overviewSettings
+        guard !overview.isEmpty else { return }
+        let both = frameRates == [60, 120]
+        writer.line(both ? "### 60 Hz against 120 Hz" : "### Hitch time per frame rate")
+        writer.line("")
+        var rows: [[String]] = []
+        for size in sizes {
+            for entry in overview {
+                let values = frameRates.map { rate -> String in
+                    cells[Cell(size: size, frameRate: rate, setting: entry.setting)].flatMap(Self.meanOfMedianHitch).map(Self.hitch) ?? "–"
+                }
+                guard values.contains(where: { $0 != "–" }) else { continue }
+                rows.append([formatGrouped(size), entry.policy, entry.moves] + values)
+            }
+        }
+        let rateColumns = frameRates.map { "hitch ms/s at " + Self.hz($0) }
+        writer.line(Markdown.table(["list size", "policy", "moves"] + rateColumns, rows, rightAligned: Set([0] + (3..<(3 + frameRates.count)))))
+        writer.line(
+            """
+            The values plotted above: per list size and setting (no reload fallback), the mean over the size's \
+            workloads of each run's median hitch time ratio over its repeats\(both ? ", at 60 and at 120 Hz" : ""). \
+            A frame at 120 Hz has half the budget of one at 60 Hz (8.3 ms against 16.7 ms), so the same main-thread \
+            work overruns more often. \(Self.appleNote)
+            """)
+        writer.line("")
+    }
+
+    // MARK: Latency against hitches
+
+    private struct ParetoPoint {
+        var setting: PolicySettingRecord
+        var p99: Double
+        var hitch: Double
+    }
+
+    /// The points no other point beats on both p99 latency and hitch time (lower is better on
+    /// both; equal points are all kept), in ascending latency. O(n log n).
+    static func paretoFront<T>(_ points: [T], x: (T) -> Double, y: (T) -> Double) -> [T] {
+        let sorted = points.enumerated().filter { x($0.element).isFinite && y($0.element).isFinite }.sorted { a, b in
+            (x(a.element), y(a.element), a.offset) < (x(b.element), y(b.element), b.offset)
+        }.map(\.element)
+        var front: [T] = []
+        var best: (x: Double, y: Double)?
+        for point in sorted {
+            if let b = best {
+                if y(point) < b.y {
+                    best = (x(point), y(point))
+                    front.append(point)
+                } else if y(point) == b.y && x(point) == b.x {
+                    front.append(point)
+                }
+            } else {
+                best = (x(point), y(point))
+                front.append(point)
+            }
+        }
+        return front
+    }
+
+    private func writePareto(_ writer: inout ReportWriter) {
+        writer.line("### Latency against hitches")
+        writer.line("")
+        let bound = results.options?.latencyBound ?? results.recommendations.first?.latencyBound
+        var panels: [Panel] = []
+        var frontRows: [[String]] = []
+        var shownPolicies: Set<String> = []
+        var shownMoves: [String] = []
+        for size in sizes {
+            for rate in frameRates {
+                let points = settings.compactMap { setting -> ParetoPoint? in
+                    guard let runs = cells[Cell(size: size, frameRate: rate, setting: setting)], let c = Self.candidate(runs) else { return nil }
+                    return ParetoPoint(setting: setting, p99: c.p99, hitch: c.hitch)
+                }
+                guard !points.isEmpty else { continue }
+                let front = Self.paretoFront(points, x: \.p99, y: \.hitch)
+                var series = [
+                    LineSeries(
+                        "Pareto front", style: SeriesStyle(color: "#000000", marker: .none, width: 1.2),
+                        points: front.map { PlotPoint($0.p99, $0.hitch) })
+                ]
+                var groups: [String: Int] = [:]
+                for point in points {
+                    let key = point.setting.policy + " " + point.setting.moves
+                    if let index = groups[key] {
+                        series[index].points.append(PlotPoint(point.p99, point.hitch))
+                    } else {
+                        groups[key] = series.count
+                        var look = style(point.setting.policy)
+                        look.marker = Self.marker(point.setting.moves)
+                        series.append(LineSeries(key, style: look, points: [PlotPoint(point.p99, point.hitch)], connected: false))
+                        shownPolicies.insert(point.setting.policy)
+                        if !shownMoves.contains(point.setting.moves) { shownMoves.append(point.setting.moves) }
+                    }
+                }
+                let verticals = bound.map { [VerticalReferenceLine(x: $0, label: "bound " + Self.seconds($0))] } ?? []
+                panels.append(
+                    .line(
+                        LinePlot(
+                            title: NumberStyle.count.format(Double(size)) + " items · " + Self.hz(rate), xLabel: "p99 latency (worst workload)",
+                            yLabel: "hitch time (ms per s)", xScale: .log10, yScale: .linear, xStyle: .seconds, series: series,
+                            referenceLines: Self.appleLines(dataMaximum: points.map(\.hitch).max() ?? 0), verticalLines: verticals, yCover: [0])))
+                for point in front {
+                    frontRows.append([
+                        formatGrouped(size), Self.hz(rate), point.setting.label, Self.seconds(point.p99), Self.hitch(point.hitch),
+                        bound.map { point.p99 <= $0 ? "yes" : "no" } ?? "–",
+                    ])
+                }
+            }
+        }
+        guard !panels.isEmpty else {
+            writer.line("No setting has a repeat to plot.")
+            writer.line("")
+            return
+        }
+        var legend = policies.filter(shownPolicies.contains).map { LegendEntry($0, style($0), filled: true) }
+        for moves in shownMoves {
+            legend.append(LegendEntry(moves, SeriesStyle(color: "#444444", marker: Self.marker(moves), width: 0)))
+        }
+        legend.append(LegendEntry("Pareto front", SeriesStyle(color: "#000000", marker: .none, width: 1.2)))
+        let figure = Figure(
+            title: "Update latency against hitch time, per setting", panels: panels, columns: max(1, min(2, frameRates.count)), panelWidth: 430,
+            panelHeight: 290, legend: legend)
+        writer.figure(
+            prefix + "pareto.svg", figure,
+            caption: """
+                Every setting as one point per list size and frame rate: x is its p99 update latency (the worst \
+                workload's at that size, median over the repeats; logarithmic), y its hitch time ratio (the mean over \
+                the size's workloads, median over the repeats; linear) — the figures the recommendations compare. \
+                Colour shows the policy, the marker the move strategy; thresholds and reload fallbacks are not told \
+                apart (the table below names the settings on the front). The black line joins the Pareto front: the \
+                settings no other setting beats on both latency and hitches. \
+                \(bound.map { "The dotted vertical line is the latency bound (\(Self.seconds($0))); settings right of it are infeasible. " } ?? "")\
+                Settings with equal figures share one point (often `background` and `adaptive`); points with zero \
+                latency cannot be drawn on the log axis and are left out. \(Self.appleLinesNote)
+                """)
+        writer.line(
+            Markdown.details(
+                "Settings on the Pareto front (\(frontRows.count))",
+                Markdown.table(["list size", "display", "setting", "p99 latency", "hitch ms/s", "within bound"], frontRows, rightAligned: [0, 3, 4])))
+    }
+
+    // MARK: Crossovers
+
+    /// A crossover's verdict in words.
+    static func verdict(_ c: PolicyCrossoverRow) -> String {
+        let size: (Int?) -> String = { $0.map(formatGrouped) ?? "–" }
+        let repeats = c.repeats == 1 ? "1 repeat" : "\(c.repeats) repeats"
+        switch c.verdict {
+        case .clear:
+            return "above \(size(c.low)) and at most \(size(c.high)) items (the sizes run; median of the \(repeats)' crossovers: \(size(c.size)))"
+        case .belowSmallest:
+            return "at or below the smallest size run (\(size(c.size)) items; background clearly won at every size in all \(repeats))"
+        case .noClearCrossover:
+            return "no clear crossover (\(c.repeatsWithCrossover) of \(repeats) found one)"
+        case .none:
+            return "background never clearly won at the sizes run (\(repeats))"
+        }
+    }
+
+    private func writeCrossovers(_ writer: inout ReportWriter) {
+        writer.line("### Crossovers")
+        writer.line("")
+        guard !results.crossovers.isEmpty else {
+            writer.line("The file has no crossovers.")
+            writer.line("")
+            return
+        }
+        let rows = results.crossovers.map { c in [Self.hz(c.frameRate), c.moves, Self.fallback(c.reloadThreshold), Self.verdict(c)] }
+        writer.line(Markdown.table(["display", "moves", "reload fallback", "background diffing clearly beats main"], rows))
+        writer.line(
+            """
+            The crossover is the smallest list size at which background diffing hitched clearly less than main-thread \
+            diffing, found separately in each repeat; the file gives the median over the repeats and their range. \
+            Where only some repeats found one, the difference is within the noise and no size is given.
+            """)
+        writer.line("")
+    }
+
+    // MARK: Measured diff costs
+
+    private struct Shape: Hashable {
+        var engine: String
+        var size: Int
+        var edits: Int
+        var moves: String
+    }
+
+    private func writeProfiles(_ writer: inout ReportWriter) {
+        writer.line("### Measured diff costs")
+        writer.line("")
+        guard !results.profiles.isEmpty else {
+            writer.line("The file has no measured diff costs.")
+            writer.line("")
+            return
+        }
+        var order: [Shape] = []
+        var byShape: [Shape: [PolicyProfileRow]] = [:]
+        for row in results.profiles {
+            let shape = Shape(engine: row.engine, size: row.listSize, edits: row.editsPerUpdate, moves: row.moves)
+            if byShape[shape] == nil { order.append(shape) }
+            byShape[shape, default: []].append(row)
+        }
+        var rounds: Set<Int> = []
+        let rows = order.map { shape -> [String] in
+            let rows = byShape[shape] ?? []
+            func figures(_ row: PolicyProfileRow?) -> [String] {
+                guard let row else { return ["–", "–", "–"] }
+                rounds.insert(row.seconds.count)
+                return [formatGrouped(row.changes), formatGrouped(row.batchChanges), Self.median(row.seconds).map(Self.seconds) ?? "–"]
+            }
+            let first = rows.first { $0.span == 1 }
+            let last = rows.max { $0.span < $1.span }
+            let none = ["–", "–", "–", "–"]
+            let lastFigures = last.map { $0.span == 1 ? none : [formatGrouped($0.span)] + figures($0) } ?? none
+            return [shape.engine, formatGrouped(shape.size), formatGrouped(shape.edits), shape.moves] + figures(first) + lastFigures
+        }
+        writer.line(
+            Markdown.table(
+                [
+                    "engine", "list size", "edits per update", "moves", "changes (span 1)", "batch changes (span 1)", "diff time (span 1)",
+                    "largest span", "changes", "batch changes", "diff time",
+                ], rows, rightAligned: [1, 2, 4, 5, 6, 7, 8, 9, 10]))
+        let roundsText = rounds.count == 1 ? "the \(rounds.first ?? 0) measuring rounds" : "the measuring rounds"
+        writer.line(
+            """
+            What the simulation's diff costs come from: the engine diffed versions of each list shape one update apart \
+            (span 1) and up to the largest span apart (what a coalesced or delayed diff catches up on). Changes are the \
+            diff's (inserts, deletes, updates, moves: what the reload fallback counts), batch changes its batch form's \
+            (what applying costs); the diff time is the median over \(roundsText) (derived from the file's per-round \
+            seconds). The file has every span.
+            """)
+        writer.line("")
+    }
+}
