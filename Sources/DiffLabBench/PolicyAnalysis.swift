@@ -12,6 +12,8 @@ import Glibc
 public enum PolicyAnalysis {
     /// Hitch time ratios closer than this (ms per second) are a tie: 0.1.
     public static let hitchTolerance = 0.1
+    /// p99 latencies closer than this (seconds) are a tie: 1 ms.
+    public static let latencyTolerance = 0.001
     /// Background diffing clearly beats main-thread diffing at a size when its hitch time ratio is
     /// lower by at least this many ms per second: 1 …
     public static let crossoverAbsoluteMargin = 1.0
@@ -103,7 +105,7 @@ public enum PolicyAnalysis {
         /// Per repeat: the worst workload's p99 latency.
         var p99: [Double]
         var dropped: Int
-        /// Per repeat: updates applied as a full reload over the workloads.
+        /// Per repeat: the share of updates shown through a full reload, the mean over the workloads.
         var reloads: [Double]
 
         var medianHitch: Double { SampleStatistics(hitch).median }
@@ -113,7 +115,7 @@ public enum PolicyAnalysis {
         func row() -> PolicyCandidateRow {
             PolicyCandidateRow(
                 setting: setting, hitchTimeRatio: medianHitch, hitchLow: hitch.min() ?? 0, hitchHigh: hitch.max() ?? 0, latencyP99: medianP99,
-                dropped: dropped, reloads: Int(medianReloads))
+                dropped: dropped, reloads: Int((medianReloads * 100).rounded(.up)))
         }
     }
 
@@ -125,7 +127,8 @@ public enum PolicyAnalysis {
     /// A candidate is feasible when that latency is at most `latencyBound` and it dropped no
     /// update. The winner is the feasible candidate with the least hitch time; candidates within
     /// ``hitchTolerance`` of it tie, and a tie goes to fewer full reloads (a reload loses the
-    /// batch update's animation), then to the lower p99 latency, then to the simpler setting (policies in ``DiffPolicy`` order, offsets before minimal, no fallback first,
+    /// batch update's animation), then to the lower p99 latency (within ``latencyTolerance``:
+    /// a tie), then to the simpler setting (policies in ``DiffPolicy`` order, offsets before minimal, no fallback first,
     /// smaller thresholds and intervals first). The runner-up is chosen the same way among the
     /// feasible candidates that behave as another policy at that size (`adaptive` behaves as
     /// `main` below its threshold and as `background` above it). With nothing feasible there is no winner, and
@@ -153,7 +156,7 @@ public enum PolicyAnalysis {
                     best(feasible.filter { effectivePolicy($0.setting, size: size) != effectivePolicy(w.setting, size: size) })
                 }
                 if winner == nil {
-                    runnerUp = candidates.min { order($0, $1, latencyFirst: true) }
+                    runnerUp = candidates.min { lowerLatency($0, $1) }
                 }
                 rows.append(
                     PolicyRecommendationRow(
@@ -183,30 +186,39 @@ public enum PolicyAnalysis {
             let hitch = (0..<repeats).map { r in group.map { $0.hitchTimeRatio[r] }.reduce(0, +) / Double(group.count) }
             let p99 = (0..<repeats).map { r in group.map { $0.latencyP99[r] }.max() ?? 0 }
             let dropped = group.reduce(0) { total, run in total + run.dropped.reduce(0, +) }
-            let reloads = (0..<repeats).map { r in Double(group.reduce(0) { $0 + $1.reloads[r] }) }
+            let reloads = (0..<repeats).map { r in
+                group.map { Double($0.reloads[r]) / Double(max(1, $0.requested)) }.reduce(0, +) / Double(group.count)
+            }
             return Candidate(setting: setting, hitch: hitch, p99: p99, dropped: dropped, reloads: reloads)
         }
     }
 
-    /// The winner among `candidates`: the least hitch; ties (within ``hitchTolerance``) to fewer
-    /// full reloads (more updates keep their animation), then the lower p99 latency, then the
-    /// simpler setting.
+    /// The winner among `candidates`, in stages: those within ``hitchTolerance`` of the least
+    /// hitch; of those, the ones with the fewest full reloads (more updates keep their animation);
+    /// of those, the ones within ``latencyTolerance`` of the lowest p99 latency; of those, the
+    /// simplest setting.
     static func best(_ candidates: [Candidate]) -> Candidate? {
         guard let least = candidates.map(\.medianHitch).min() else { return nil }
-        return candidates.filter { $0.medianHitch <= least + hitchTolerance }.min { order($0, $1, latencyFirst: false) }
+        let smooth = candidates.filter { $0.medianHitch <= least + hitchTolerance }
+        guard let fewest = smooth.map(\.medianReloads).min() else { return nil }
+        let animated = smooth.filter { $0.medianReloads == fewest }
+        guard let fastest = animated.map(\.medianP99).min() else { return nil }
+        return animated.filter { $0.medianP99 <= fastest + latencyTolerance }.min { simpler($0.setting, $1.setting) }
     }
 
-    /// Whether `a` ranks before `b`: by p99 latency, then hitch, then reloads (`latencyFirst`), or
-    /// by reloads, then p99 latency, then hitch; then simplicity, then the label (total, so the
-    /// choice never depends on input order).
-    static func order(_ a: Candidate, _ b: Candidate, latencyFirst: Bool) -> Bool {
-        let latency = (a.medianP99, b.medianP99)
-        let hitch = (a.medianHitch, b.medianHitch)
-        let reloads = (a.medianReloads, b.medianReloads)
-        for (x, y) in latencyFirst ? [latency, hitch, reloads] : [reloads, latency, hitch] where x != y { return x < y }
-        let (sa, sb) = (simplicity(a.setting), simplicity(b.setting))
+    /// Whether `a` is the simpler setting (``simplicity``, then the label: total, so the choice
+    /// never depends on input order).
+    static func simpler(_ a: PolicySettingRecord, _ b: PolicySettingRecord) -> Bool {
+        let (sa, sb) = (simplicity(a), simplicity(b))
         if sa != sb { return sa.lexicographicallyPrecedes(sb) }
-        return a.setting.label < b.setting.label
+        return a.label < b.label
+    }
+
+    /// Whether `a` ranks before `b` by p99 latency, then hitch, then simplicity.
+    static func lowerLatency(_ a: Candidate, _ b: Candidate) -> Bool {
+        if a.medianP99 != b.medianP99 { return a.medianP99 < b.medianP99 }
+        if a.medianHitch != b.medianHitch { return a.medianHitch < b.medianHitch }
+        return simpler(a.setting, b.setting)
     }
 
     /// A record's tie-breaking rank (``PolicySetting``'s order).

@@ -106,13 +106,13 @@ public struct PolicyGrid: Sendable, Hashable {
     /// Reload fallback thresholds (`nil`: no fallback).
     public var reloadThresholds: [Int?]
 
-    /// The full grid: 1k, 10k, 100k and 1M items; 60 and 120 Hz; updates every frame, every 50 ms,
+    /// The full grid: 1k, 3k, 10k, 30k, 100k, 300k and 1M items; 60 and 120 Hz; updates every frame, every 50 ms,
     /// 250 ms and 1 s; 1% and 10% of the list edited per update; every policy; both move
     /// strategies; adaptive thresholds 1k, 10k, 100k; coalescing intervals 10+10…100 ms,
     /// 50+25…250 ms and 100+50…500 ms; no fallback, and fallbacks above 100 (IGListKit's),
     /// 1,000 and 10,000 changes.
     public static let full = PolicyGrid(
-        sizes: [1_000, 10_000, 100_000, 1_000_000], frameRates: [60, 120],
+        sizes: [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000], frameRates: [60, 120],
         intervals: [.everyFrame, .seconds(0.05), .seconds(0.25), .seconds(1)], editShares: [0.01, 0.1], policies: DiffPolicy.allCases,
         moveStrategies: MoveStrategy.allCases, adaptiveThresholds: [1_000, 10_000, 100_000],
         coalescing: [

@@ -145,6 +145,26 @@ public func runPolicyGrid(
     return (profileRows, runs)
 }
 
+/// Simulates `config`'s run in virtual time (``simulatePolicy(_:on:costs:duration:drain:mainDiff:backgroundDiff:)``)
+/// with diff costs from `main` and `background` (their first round): the simulation's prediction
+/// of what ``runPolicy(_:versions:)`` measures on real threads, for checking the one against the
+/// other.
+///
+/// - Precondition: `config` is valid.
+/// - Complexity: as the simulation.
+public func simulatePolicy(_ config: PolicyConfig, main: DiffCostProfile, background: DiffCostProfile) -> PolicyOutcome {
+    do throws(ConfigurationError) { try config.validate() } catch { preconditionFailure("simulatePolicy: \(error)") }
+    let setting = PolicySetting(
+        policy: config.policy, moves: config.moves, maxItemCountToRunOnMain: config.maxItemCountToRunOnMain,
+        coalescing: CoalescingIntervals(minimum: config.minInterval, increment: config.intervalIncrement, maximum: config.maxInterval),
+        reloadThreshold: config.allowsReloadingOnTooManyUpdates ? config.reloadThreshold : nil)
+    let workload = PolicyWorkload(
+        listSize: config.listSize, frameRate: config.frameRate, updateInterval: config.updateInterval, editsPerUpdate: config.editsPerUpdate)
+    return simulatePolicy(
+        setting, on: workload, costs: config.costs, duration: config.duration, mainDiff: { main.diff(span: $0, round: 0) },
+        backgroundDiff: { background.diff(span: $0, round: 0) })
+}
+
 extension PolicyGridRun {
     /// Adds one repeat's outcome.
     mutating func append(_ outcome: PolicyOutcome) {

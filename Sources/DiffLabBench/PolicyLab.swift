@@ -178,10 +178,11 @@ public struct PolicyResult: Sendable {
     public var requested: Int
     /// Updates applied on main (as a batch update or a reload).
     public var applied: Int
-    /// Updates folded into a later one without being diffed on their own (and applied with it;
-    /// those dropped with it count as dropped).
+    /// Updates carried by another (requested while one was under way, or held by the coalescer)
+    /// and applied with it; those dropped with it count as dropped.
     public var coalesced: Int
-    /// Updates applied as a full reload (the fallback).
+    /// Updates that reached the screen through a full reload (the fallback), those it carried
+    /// included.
     public var reloads: Int
     /// Updates dropped: not applied ``PolicyConfig/drainSeconds`` after the stream ended (an update
     /// still waiting then is dropped without being diffed or applied).
@@ -193,6 +194,9 @@ public struct PolicyResult: Sendable {
     /// The engine's first failure, when it gave no usable answer for some update (those updates
     /// are counted in ``dropped``). A run with a failure has no valid figures.
     public var engineFailure: EngineFailure?
+    /// The same run simulated in virtual time, when the caller asked for the check
+    /// (`difflab policy --real-time` does).
+    public var simulated: PolicyOutcome?
 
     /// Latency statistics.
     public var latency: SampleStatistics { SampleStatistics(latencies) }
@@ -301,6 +305,13 @@ func sleep(until deadline: Double, wakingWhen wake: (() -> Bool)? = nil) {
 /// Real threads and real diffs: the diff cost is measured, not modelled; only the apply cost and
 /// the frame work are modelled (by busy-waiting).
 ///
+/// As IGListKit's updater (and ``simulatePolicy(_:on:costs:duration:drain:mainDiff:backgroundDiff:)``),
+/// one update is under way at a time: a request made before the update under way has started its
+/// diff joins it; one made later waits, with any others, for the next update, which diffs from
+/// the version on screen to the latest. Under `coalescing`, IGListKit's coalescer
+/// (``CoalescingClock``) also holds requests back. The versions cycle: keep `versions` longer
+/// than an update's span.
+///
 /// The run is bounded by the duration whatever the frame rate, interval or frame work: the stream
 /// posts updates for `duration` seconds; the main thread then draws frames until every update is
 /// applied, but not past the run's end, ``PolicyConfig/drainSeconds`` later. A frame that would end
@@ -313,6 +324,15 @@ func sleep(until deadline: Double, wakingWhen wake: (() -> Bool)? = nil) {
 public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> PolicyResult {
     do throws(ConfigurationError) { try config.validate() } catch { preconditionFailure("runPolicy: \(error)") }
     precondition(!versions.isEmpty, "runPolicy: versions must not be empty")
+    /// The update under way (IGListKit's transaction).
+    struct Transaction {
+        /// The version shown before it, and the version it shows.
+        var from: Int
+        var to: Int
+        var requestedAt: [Double]
+        /// Whether its diff has started (until then, new requests join it).
+        var started: Bool
+    }
     struct State {
         var tasks: [@Sendable () -> Void] = []
         var stop = false
@@ -325,16 +345,19 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         var applied = 0
         var coalesced = 0
         var reloads = 0
-        var dropped = 0
-        var inFlight = 0
-        /// Coalescing: the pending request (version, request times), when the timer is armed.
+        /// The version on screen: the next update diffs from it.
+        var shown = 0
+        var transaction: Transaction?
+        /// Requests that arrived once the update under way had started: the next update.
+        var waiting: (version: Int, requestedAt: [Double])?
+        /// Coalescing: the requests held until the coalescer's timer fires.
         var pending: (version: Int, requestedAt: [Double])?
         var clock: CoalescingClock
         /// The engine's first failure, if it failed.
         var engineFailure: EngineFailure?
 
-        /// The stream has ended and every update is accounted for.
-        var finished: Bool { stop && tasks.isEmpty && inFlight == 0 }
+        /// The stream has ended and every update is applied or dropped.
+        var finished: Bool { stop && transaction == nil && waiting == nil && pending == nil }
     }
     let state = Locked(
         State(clock: CoalescingClock(CoalescingIntervals(minimum: config.minInterval, increment: config.intervalIncrement, maximum: config.maxInterval))))
@@ -345,48 +368,15 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
     let cpuStart = processCPUNow()
     let streamEnd = start + config.duration
     let runEnd = streamEnd + PolicyConfig.drainSeconds
+    let onMain = config.policy == .main || (config.policy == .adaptive && config.listSize < config.maxItemCountToRunOnMain)
 
     @Sendable func postToMain(_ task: @escaping @Sendable () -> Void) { state.withLock { $0.tasks.append(task) } }
 
-    /// Drops the requests when the run is over; returns whether it did.
-    @Sendable func dropIfOver(_ requestedAt: [Double]) -> Bool {
-        let late = monotonicNow() > runEnd
-        return state.withLock { s in
-            guard late || s.over else { return false }
-            // A coalesced update's requests are dropped with it, no longer coalesced.
-            s.dropped += requestedAt.count
-            s.coalesced -= requestedAt.count - 1
-            s.inFlight -= 1
-            return true
-        }
-    }
+    /// The run is over: nothing more is applied.
+    @Sendable func isOver() -> Bool { monotonicNow() > runEnd || state.withLock { $0.over } }
 
-    /// Applies a diff result on main (modelled cost) and records the requests it satisfies.
-    @Sendable func apply(_ result: PolicyDiff?, requestedAt: [Double]) {
-        if dropIfOver(requestedAt) { return }
-        guard let result else {
-            // The engine failed on this update: it is dropped (and the failure reported).
-            state.withLock { s in
-                s.dropped += requestedAt.count
-                s.coalesced -= requestedAt.count - 1
-                s.inFlight -= 1
-            }
-            return
-        }
-        let reload = config.allowsReloadingOnTooManyUpdates && result.changes > config.reloadThreshold
-        let cost = config.costs.applyCost(batchChanges: result.batch.changeCount, listSize: config.listSize, reload: reload)
-        spin(min(cost, runEnd - monotonicNow()))
-        let now = monotonicNow()
-        state.withLock { s in
-            s.applied += 1
-            if reload { s.reloads += 1 }
-            s.latencies += requestedAt.map { now - $0 }
-            s.inFlight -= 1
-        }
-    }
-
-    /// The batch form of one update's diff, or `nil` (the first failure kept) when the engine
-    /// gave no usable answer.
+    /// The diff of one update, or `nil` (the first failure kept) when the engine gave no usable
+    /// answer.
     @Sendable func diff(_ from: Int, _ to: Int, background: Bool = false) -> PolicyDiff? {
         let engine = background ? config.backgroundEngine ?? config.engine : config.engine
         do throws(EngineFailure) {
@@ -397,17 +387,60 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         }
     }
 
-    /// Diffs update `version` on the background queue and posts the apply to main.
-    @Sendable func diffInBackground(_ version: Int, requestedAt: [Double]) {
-        background.async {
-            if dropIfOver(requestedAt) { return }
-            // A coalesced update diffs from the version before the first it carries.
-            let result = diff(version - requestedAt.count, version, background: true)
-            postToMain { apply(result, requestedAt: requestedAt) }
+    /// Applies the update under way on main (modelled cost), or drops it (`nil`: the engine
+    /// failed, or the run is over), then starts the next one if requests are waiting.
+    @Sendable func finish(_ result: PolicyDiff?) {
+        var reload = false
+        if let result, !isOver() {
+            reload = config.allowsReloadingOnTooManyUpdates && result.changes > config.reloadThreshold
+            let cost = config.costs.applyCost(batchChanges: result.batch.changeCount, listSize: config.listSize, reload: reload)
+            spin(min(cost, runEnd - monotonicNow()))
+        }
+        let now = monotonicNow()
+        let next: (version: Int, requestedAt: [Double])? = state.withLock { s in
+            guard let t = s.transaction else { return nil }
+            s.transaction = nil
+            if result != nil, !s.over {
+                s.applied += 1
+                s.coalesced += t.requestedAt.count - 1
+                if reload { s.reloads += t.requestedAt.count }
+                s.latencies += t.requestedAt.map { now - $0 }
+                s.shown = t.to
+            }
+            defer { s.waiting = nil }
+            return s.over ? nil : s.waiting
+        }
+        if let next { begin(next.version, next.requestedAt) }
+    }
+
+    /// Starts an update showing `version`, carrying the requests made at `requestedAt`: queued on
+    /// main, or diffed in the background at once. Nothing starts once the run is over.
+    @Sendable func begin(_ version: Int, _ requestedAt: [Double]) {
+        let from: Int? = state.withLock { s in
+            guard !s.over else { return nil }
+            s.transaction = Transaction(from: s.shown, to: version, requestedAt: requestedAt, started: !onMain)
+            return s.shown
+        }
+        guard let from else { return }
+        if onMain {
+            postToMain {
+                let t: Transaction? = state.withLock { s in
+                    s.transaction?.started = true
+                    return s.transaction
+                }
+                guard let t else { return }
+                finish(isOver() ? nil : diff(t.from, t.to))
+            }
+        } else {
+            background.async {
+                // An update still waiting at the run's end is dropped without being diffed.
+                let result = isOver() ? nil : diff(from, version, background: true)
+                postToMain { finish(result) }
+            }
         }
     }
 
-    /// Coalescing: fires the pending update when its interval has passed.
+    /// Coalescing: starts the held update when the coalescer's timer fires.
     @Sendable func fireCoalesced() {
         let now = monotonicNow()
         let request: (version: Int, requestedAt: [Double])? = state.withLock { s in
@@ -417,7 +450,7 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
             return pending
         }
         guard let request else { return }
-        diffInBackground(request.version, requestedAt: request.requestedAt)
+        begin(request.version, request.requestedAt)
     }
 
     // The main thread: frames, until every update is accounted for or the run's end.
@@ -451,7 +484,10 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         }
         // The run is over: no more frames; what is still pending or arrives is dropped (a diff
         // already under way is waited for).
-        state.withLock { $0.over = true }
+        state.withLock { s in
+            s.over = true
+            s.pending = nil
+        }
         while true {
             let tasks: [@Sendable () -> Void] = state.withLock { s in
                 defer { s.tasks.removeAll() }
@@ -466,39 +502,36 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
 
     // The update stream.
     var version = 0
-    let onMain = config.policy == .main || (config.policy == .adaptive && config.listSize < config.maxItemCountToRunOnMain)
     while monotonicNow() < streamEnd {
         version += 1
         let requestedAt = monotonicNow()
         let v = version
-        switch config.policy {
-        case .coalescing:
-            // IGListKit's coalescer (the same ``CoalescingClock`` as the simulation's).
-            let startNow: Bool = state.withLock { s in
-                if let pending = s.pending {
-                    s.coalesced += 1
-                    s.pending = (v, pending.requestedAt + [requestedAt])
-                    return false
+        let startNow: Bool = state.withLock { s in
+            if var t = s.transaction {
+                // One update at a time: a request joins the one under way until its diff
+                // starts, then waits for the next.
+                if t.started {
+                    s.waiting = (v, (s.waiting?.requestedAt ?? []) + [requestedAt])
+                } else {
+                    t.to = v
+                    t.requestedAt.append(requestedAt)
+                    s.transaction = t
                 }
-                s.inFlight += 1
-                let delay = s.clock.delay(requestAt: requestedAt - start)
-                guard delay > 0 else { return true }
-                s.pending = (v, [requestedAt])
-                timerQueue.asyncAfter(deadline: .now() + delay) { fireCoalesced() }
                 return false
             }
-            if startNow { diffInBackground(v, requestedAt: [requestedAt]) }
-        default:
-            state.withLock { $0.inFlight += 1 }
-            if onMain {
-                postToMain {
-                    if dropIfOver([requestedAt]) { return }
-                    apply(diff(v - 1, v), requestedAt: [requestedAt])
-                }
-            } else {
-                diffInBackground(v, requestedAt: [requestedAt])
+            guard config.policy == .coalescing else { return true }
+            // IGListKit's coalescer (the same ``CoalescingClock`` as the simulation's).
+            if let pending = s.pending {
+                s.pending = (v, pending.requestedAt + [requestedAt])
+                return false
             }
+            let delay = s.clock.delay(requestAt: requestedAt - start)
+            guard delay > 0 else { return true }
+            s.pending = (v, [requestedAt])
+            timerQueue.asyncAfter(deadline: .now() + delay) { fireCoalesced() }
+            return false
         }
+        if startNow { begin(v, [requestedAt]) }
         // The next request, but not past the stream's end.
         sleep(until: min(start + Double(version) * config.updateInterval, streamEnd))
     }
@@ -510,7 +543,7 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         PolicyResult(
             config: config, frames: s.frames, framesOverBudget: s.overBudget, hitchTimeRatio: s.hitch * 1000 / wall,
             latencies: s.latencies, requested: version, applied: s.applied, coalesced: s.coalesced, reloads: s.reloads,
-            dropped: s.dropped,
+            dropped: version - s.latencies.count,
             cpuUtilisation: cpu / wall, wallSeconds: wall, engineFailure: s.engineFailure)
     }
 }

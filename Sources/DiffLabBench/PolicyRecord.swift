@@ -36,6 +36,10 @@ extension PolicyResult {
         run.dropped = dropped
         run.cpuUtilisation = finite(cpuUtilisation)
         run.wallSeconds = finite(wallSeconds)
+        if let simulated {
+            run.simulatedHitchTimeRatio = finite(simulated.hitchTimeRatio)
+            run.simulatedLatencyP99 = finite(simulated.latencyP99)
+        }
         return run
     }
 }

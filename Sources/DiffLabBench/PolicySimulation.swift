@@ -88,7 +88,7 @@ public struct PolicyOutcome: Sendable, Hashable {
     public var applied = 0
     /// Updates carried by a later one.
     public var coalesced = 0
-    /// Updates applied as a full reload.
+    /// Updates that reached the screen through a full reload (those it carried included).
     public var reloads = 0
     /// Updates not applied by the run's end.
     public var dropped = 0
@@ -130,9 +130,15 @@ struct CoalescingClock: Sendable {
 /// (``PolicyCosts/frameWork`` each, then the tasks posted to it), a serial background queue, and
 /// a stream of updates every ``PolicyWorkload/updateInterval`` for `duration` seconds.
 ///
+/// As IGListKit's updater, one update is under way at a time: a request that arrives before the
+/// update under way has started its diff joins it; one that arrives later waits, with any others,
+/// for the next update, which starts when the current one is applied and diffs across all their
+/// versions (under `coalescing`, IGListKit's coalescer also holds requests back; see
+/// ``CoalescingClock``).
+///
 /// Diff costs come from `mainDiff` (diffs on the main thread) and `backgroundDiff` (diffs off
-/// it), by span (updates between the versions diffed: 1, or more for a coalesced update); they
-/// are measured, not modelled (``DiffCostProfile``). Applying costs ``PolicyCosts/applyCost(batchChanges:listSize:reload:)``
+/// it), by span (updates between the versions diffed: 1, or more for an update carrying several
+/// requests); they are measured, not modelled (``DiffCostProfile``). Applying costs ``PolicyCosts/applyCost(batchChanges:listSize:reload:)``
 /// on main. The run ends when every update is applied, or `drain` seconds after the stream ends
 /// (a frame that would start its tasks after that is not drawn; updates not applied then are
 /// dropped, their latency counted until the run's end).
@@ -159,10 +165,10 @@ public func simulatePolicy(
 /// The state of one ``simulatePolicy(_:on:costs:duration:drain:mainDiff:backgroundDiff:)`` run.
 struct _PolicySimulator {
     enum Task {
-        /// Diff one update on main, then apply it.
-        case diffAndApply(request: Int)
-        /// Apply a diff made in the background, carrying `requests`.
-        case apply(SimulatedDiff, requests: Range<Int>)
+        /// Diff the update under way on main, then apply it.
+        case diffAndApply
+        /// Apply the update under way, diffed in the background.
+        case apply(SimulatedDiff)
     }
 
     let setting: PolicySetting
@@ -178,10 +184,15 @@ struct _PolicySimulator {
 
     var nextRequest = 0
     var mainTasks: [Task] = []
-    var backgroundJobs: [Range<Int>] = []
-    var backgroundHead = 0
-    var backgroundDone: (at: Double, requests: Range<Int>)?
+    /// The update under way (IGListKit's transaction): its requests, and whether its diff has
+    /// started (until then, new requests join it).
+    var transaction: (requests: Range<Int>, started: Bool)?
+    /// Requests that arrived once the update under way had started: the next update.
+    var waiting: Range<Int>?
+    /// When the background diff of the update under way ends, and what it gives.
+    var backgroundDone: (at: Double, diff: SimulatedDiff)?
     var coalescer: CoalescingClock
+    /// Coalescing: requests held until the coalescer's timer fires.
     var pending: Range<Int>?
     var timerAt: Double?
     var latencies: [Double]
@@ -211,9 +222,9 @@ struct _PolicySimulator {
 
     func requestTime(_ index: Int) -> Double { Double(index) * workload.updateInterval }
 
-    /// Nothing is left to do: every update requested, nothing queued, waiting or being diffed.
+    /// Nothing is left to do: every update requested, applied or dropped.
     var finished: Bool {
-        nextRequest == requestCount && mainTasks.isEmpty && backgroundDone == nil && pending == nil
+        nextRequest == requestCount && transaction == nil && waiting == nil && pending == nil
     }
 
     /// Runs every event off the main thread (requests, timers, background diffs) up to `time`.
@@ -235,18 +246,23 @@ struct _PolicySimulator {
         }
     }
 
+    /// `index..<index + 1` joined to `range`.
+    static func joined(_ range: Range<Int>?, _ index: Int) -> Range<Int> { (range?.lowerBound ?? index)..<index + 1 }
+
     mutating func arrive(_ index: Int) {
         let now = requestTime(index)
-        if onMain {
-            mainTasks.append(.diffAndApply(request: index))
+        if let under = transaction {
+            // One update at a time: a request joins the one under way until its diff starts,
+            // then waits for the next.
+            if under.started { waiting = Self.joined(waiting, index) } else { transaction = (Self.joined(under.requests, index), false) }
         } else if setting.policy != .coalescing {
-            enqueueBackground(index..<index + 1, at: now)
-        } else if let waiting = pending {
-            pending = waiting.lowerBound..<index + 1
+            begin(index..<index + 1, at: now)
+        } else if pending != nil {
+            pending = Self.joined(pending, index)
         } else {
             let delay = coalescer.delay(requestAt: now)
             if delay == 0 {
-                enqueueBackground(index..<index + 1, at: now)
+                begin(index..<index + 1, at: now)
             } else {
                 pending = index..<index + 1
                 timerAt = now + delay
@@ -259,41 +275,40 @@ struct _PolicySimulator {
         timerAt = nil
         pending = nil
         coalescer.started(at: at)
-        enqueueBackground(requests, at: at)
+        begin(requests, at: at)
     }
 
-    mutating func enqueueBackground(_ requests: Range<Int>, at now: Double) {
-        if backgroundDone == nil {
-            backgroundDone = (now + backgroundDiff(requests.count).seconds, requests)
+    /// Starts an update carrying `requests`: queued on main, or diffed in the background at once.
+    mutating func begin(_ requests: Range<Int>, at now: Double) {
+        if onMain {
+            transaction = (requests, false)
+            mainTasks.append(.diffAndApply)
         } else {
-            backgroundJobs.append(requests)
+            transaction = (requests, true)
+            let diff = backgroundDiff(requests.count)
+            backgroundDone = (now + diff.seconds, diff)
         }
     }
 
     mutating func finishBackground() {
-        guard let (at, requests) = backgroundDone else { return }
-        mainTasks.append(.apply(backgroundDiff(requests.count), requests: requests))
+        guard let (_, diff) = backgroundDone else { return }
+        mainTasks.append(.apply(diff))
         backgroundDone = nil
-        if backgroundHead < backgroundJobs.count {
-            let next = backgroundJobs[backgroundHead]
-            backgroundHead += 1
-            backgroundDone = (at + backgroundDiff(next.count).seconds, next)
-        }
     }
 
-    /// Runs one main-thread task starting at `start`; returns when it ends.
+    /// Runs one main-thread task starting at `start`; returns when it ends. The next update, if
+    /// requests are waiting, starts then.
     mutating func perform(_ task: Task, at start: Double) -> Double {
+        guard let requests = transaction?.requests else { return start }
+        transaction = (requests, true)
         let diff: SimulatedDiff
-        let requests: Range<Int>
         var seconds = 0.0
         switch task {
-        case .diffAndApply(let request):
-            diff = mainDiff(1)
-            requests = request..<request + 1
+        case .diffAndApply:
+            diff = mainDiff(requests.count)
             seconds = diff.seconds
-        case .apply(let made, let carried):
+        case .apply(let made):
             diff = made
-            requests = carried
         }
         let reload = setting.reloads(changes: diff.changes)
         seconds += costs.applyCost(batchChanges: diff.batchChanges, listSize: workload.listSize, reload: reload)
@@ -301,8 +316,13 @@ struct _PolicySimulator {
         advance(until: end)
         outcome.applied += 1
         outcome.coalesced += requests.count - 1
-        if reload { outcome.reloads += 1 }
+        if reload { outcome.reloads += requests.count }
         for index in requests { latencies[index] = end - requestTime(index) }
+        transaction = nil
+        if let next = waiting {
+            waiting = nil
+            begin(next, at: end)
+        }
         return end
     }
 

@@ -51,7 +51,8 @@ enum PolicyCommand {
         OPTIONS
           --quick                 sizes 1000,10000,100000; intervals frame,0.25; 3 repeats of 10 s
           --recommend             print the recommendation table
-          --sizes LIST            list sizes, each \(describe(PolicyConfig.listSizeRange)) (default 1000,10000,100000,1000000)
+          --sizes LIST            list sizes, each \(describe(PolicyConfig.listSizeRange)) (default 1000,3000,10000,30000,
+                                  100000,300000,1000000)
           --frame-rates LIST      Hz, each \(describeNumbers(PolicyConfig.frameRateRange)) (default 60,120)
           --intervals LIST        seconds between updates, each \(describeNumbers(PolicyConfig.updateIntervalRange)),
                                   or `frame` (one update per frame) (default frame,0.05,0.25,1)

@@ -30,7 +30,9 @@ enum PolicyRealTime {
 
         This is the real-time check on `difflab policy`'s scenario grid, which simulates the same
         model in virtual time: the same policies, IGListKit's coalescer and fallback rule, the
-        same modelled costs, but real threads and real diffs timed as they run.
+        same modelled costs, but real threads and real diffs timed as they run. Beside each run
+        it prints (and writes) what the simulation predicts for it, from diff costs measured on
+        the same lists: where the two disagree, the simulation's grid should not be trusted.
 
         Reports frames over budget, hitch time ratio (ms of frame time over budget per second),
         update latency p50/p99 (request → applied on main), coalesced updates, reloads and CPU,
@@ -51,6 +53,7 @@ enum PolicyRealTime {
           --frame-work SECONDS main-thread work per frame, \(describeNumbers(PolicyConfig.frameWorkRange)) (default 0.004)
           --duration SECONDS   seconds of updates per run, \(describeNumbers(PolicyConfig.durationRange))
                                (default 3; --quick 1.5)
+          --edits N            edits per update, \(describe(PolicyConfig.editsRange)) (default 20)
           --moves STRATEGY     offsets (IGListKit's rule) or minimal (default offsets)
           --costs FILE         modelled costs from a difflab-policy-costs/1 file (see difflab policy --help)
           --engine NAME        the diff engine: \(EngineRegistry.current.names) (default hashmap)
@@ -68,7 +71,9 @@ enum PolicyRealTime {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         let parsed = try OptionSpec(
-            valued: ["policies", "sizes", "interval", "frame-rate", "frame-work", "duration", "moves", "costs", "engine", "background-engine", "out"],
+            valued: [
+                "policies", "sizes", "interval", "frame-rate", "frame-work", "duration", "edits", "moves", "costs", "engine", "background-engine", "out",
+            ],
             flags: ["quick", "real-time"]
         ).parse(arguments)
         if parsed.flag("help") {
@@ -104,12 +109,25 @@ enum PolicyRealTime {
         let duration = try seconds("duration", PolicyConfig.durationRange, quick ? 1.5 : 3)
         let engine = try parseEngine(parsed.value("engine") ?? "hashmap")
         let backgroundEngine = try parsed.value("background-engine").map { name throws(CommandError) in try parseEngine(name) }
+        let edits = try parsed.value("edits").map { t throws(CommandError) in try parseInteger(t, "--edits", in: PolicyConfig.editsRange) } ?? 20
 
         var results: [PolicyResult] = []
         let total = sizes.count * policies.count * 2
         for size in sizes {
             if !console.errIsTerminal { console.err("policy: \(size) items, \(policies.count * 2) runs\n") }
-            let versions = policyVersions(size: size, edits: 20, count: policyProfileSpans[policyProfileSpans.count - 1] + 1)
+            let versions = policyVersions(size: size, edits: edits, count: policyProfileSpans[policyProfileSpans.count - 1] + 1)
+            // The simulation's diff costs, measured on the same lists, for the check beside each run.
+            let profiles: (main: DiffCostProfile, background: DiffCostProfile)
+            do throws(EngineFailure) {
+                let main = try measureDiffProfiles(engine: engine.policy, size: size, edits: edits, strategies: [moves], rounds: 1)
+                let background = try backgroundEngine.map { e throws(EngineFailure) in
+                    try measureDiffProfiles(engine: e.policy, size: size, edits: edits, strategies: [moves], rounds: 1)
+                } ?? main
+                guard let m = main[moves], let b = background[moves] else { throw EngineFailure(.badAnswer, "no profile") }
+                profiles = (m, b)
+            } catch {
+                throw CommandError(.failure, "policy: an engine failed: \(error)")
+            }
             for policy in policies {
                 for fallback in [false, true] {
                     var config = PolicyConfig(policy: policy, listSize: size, engine: engine.policy)
@@ -121,8 +139,10 @@ enum PolicyRealTime {
                     config.moves = moves
                     config.duration = duration
                     config.allowsReloadingOnTooManyUpdates = fallback
+                    config.editsPerUpdate = edits
                     do throws(ConfigurationError) { try config.validate() } catch { throw .usage("policy: \(error)") }
-                    let result = runPolicy(config, versions: versions)
+                    var result = runPolicy(config, versions: versions)
+                    result.simulated = simulatePolicy(config, main: profiles.main, background: profiles.background)
                     // A failing engine has no figures worth reporting.
                     if let failure = result.engineFailure {
                         throw CommandError(.failure, "policy: engine '\(engine.name)' failed: \(failure)")
@@ -148,7 +168,9 @@ enum PolicyRealTime {
         }
         let crossovers = (batch: crossover(fallback: false), reload: crossover(fallback: true))
 
-        var lines = ["policy       fallback  size      frames  over  hitch ms/s  latency p50   p99        applied  coalesced  reloads  dropped  CPU"]
+        var lines = [
+            "policy       fallback  size      frames  over  hitch ms/s  latency p50   p99        applied  coalesced  reloads  dropped  CPU     simulated: hitch  p99"
+        ]
         func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s + " " : s + String(repeating: " ", count: w - s.count) }
         for r in results {
             let l = r.latency
@@ -158,7 +180,8 @@ enum PolicyRealTime {
                     + pad(round2(r.hitchTimeRatio), 12) + pad(l.median.isNaN ? "–" : "\(round2(l.median * 1000)) ms", 14)
                     + pad(l.p99.isNaN ? "–" : "\(round2(l.p99 * 1000)) ms", 11) + pad("\(r.applied)/\(r.requested)", 9)
                     + pad(String(r.coalesced), 11) + pad(String(r.reloads), 9) + pad(String(r.dropped), 9)
-                    + "\(round2(r.cpuUtilisation * 100))%")
+                    + pad("\(round2(r.cpuUtilisation * 100))%", 8)
+                    + pad(r.simulated.map { round2($0.hitchTimeRatio) } ?? "–", 17) + (r.simulated.map { "\(round2($0.latencyP99 * 1000)) ms" } ?? "–"))
         }
         console.out(lines.joined(separator: "\n") + "\n\n")
         for (name, size) in [("batch updates", crossovers.batch), ("with the reload fallback", crossovers.reload)] {

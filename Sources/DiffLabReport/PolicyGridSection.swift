@@ -213,8 +213,9 @@ struct PolicyGridSection {
         if let c = results.costs {
             let cost: (Double?) -> String = { $0.map(Self.seconds) ?? "–" }
             rows.append(["cost: apply (per update)", cost(c.applyBaseCost)])
+            rows.append(["cost: layout (per item, every update)", cost(c.layoutCostPerItem)])
             rows.append(["cost: batch (per change)", cost(c.batchCostPerChange)])
-            rows.append(["cost: reload (per item)", cost(c.reloadCostPerItem)])
+            rows.append(["cost: reload (per item, beyond the layout)", cost(c.reloadCostPerItem)])
             rows.append(["cost: other frame work (per frame)", cost(c.frameWork)])
             rows.append(["costs: source", c.source.map(Markdown.code) ?? "–"])
             if let device = c.device { rows.append(["costs: device", device]) }
@@ -283,7 +284,9 @@ struct PolicyGridSection {
             (\(bounds.map(Self.seconds).joined(separator: ", "))) and it dropped no update; the winner is the feasible \
             setting with the least hitch time (the mean over the band's workloads, median over the repeats, with the \
             range over the repeats in brackets). Settings within 0.1 ms/s of the least hitch tie, and a tie goes to fewer \
-            full reloads (a reload loses the batch animation), then to the lower p99 latency, then to the simpler setting. \
+            full reloads (a reload loses the batch animation), then to the lower p99 latency (within 1 ms: a tie), then to \
+            the simpler setting (`main` before `background`, `adaptive` and `coalescing`; offsets before minimal moves; no \
+            fallback first; smaller thresholds first). \
             The runner-up is the best feasible setting that behaves as another policy at that size (`adaptive` is `main` \
             below its threshold, `background` above it). Where no setting is feasible, the runner-up column shows the \
             setting with the lowest p99 latency instead. \

@@ -7,7 +7,7 @@ public struct PolicyRun: Sendable, Equatable {
         case policy, engine, backgroundEngine, listSize, allowsReloadingOnTooManyUpdates, updateInterval, frameRate, frameWork, duration
         case maxItemCountToRunOnMain, coalescing, applyBaseCost, layoutCostPerItem, batchCostPerChange, reloadCostPerItem, editsPerUpdate, moves
         case frames, framesOverBudget, hitchTimeRatio, latencyMedian, latencyP99, latencies, requested, applied, coalesced
-        case reloads, dropped, cpuUtilisation, wallSeconds
+        case reloads, dropped, cpuUtilisation, wallSeconds, simulatedHitchTimeRatio, simulatedLatencyP99
     }
 
     /// The simulation settings, in the order a report lists them.
@@ -79,6 +79,10 @@ public struct PolicyRun: Sendable, Equatable {
     public var cpuUtilisation: Double?
     /// Wall-clock seconds of the run, in ``FieldRange/runSeconds``.
     public var wallSeconds: Double?
+    /// The same run simulated in virtual time: its hitch time ratio, in ``FieldRange/hitchRatio``.
+    public var simulatedHitchTimeRatio: Double?
+    /// The same run simulated in virtual time: its p99 latency, in ``FieldRange/seconds``.
+    public var simulatedLatencyP99: Double?
 
     /// A run with no settings or figures.
     public init(policy: String, engine: String? = nil, listSize: Int, allowsReloadingOnTooManyUpdates: Bool) {
@@ -127,6 +131,8 @@ public struct PolicyRun: Sendable, Equatable {
         w.set(.dropped, dropped)
         w.set(.cpuUtilisation, cpuUtilisation)
         w.set(.wallSeconds, wallSeconds)
+        w.set(.simulatedHitchTimeRatio, simulatedHitchTimeRatio)
+        w.set(.simulatedLatencyP99, simulatedLatencyP99)
         return w.json
     }
 
@@ -170,6 +176,8 @@ public struct PolicyRun: Sendable, Equatable {
         dropped = try row.optionalInt(.dropped, in: .count)
         cpuUtilisation = try row.optionalDouble(.cpuUtilisation, in: .utilisation)
         wallSeconds = try row.optionalDouble(.wallSeconds, in: .runSeconds)
+        simulatedHitchTimeRatio = try row.optionalDouble(.simulatedHitchTimeRatio, in: .hitchRatio)
+        simulatedLatencyP99 = try row.optionalDouble(.simulatedLatencyP99, in: .seconds)
     }
 }
 

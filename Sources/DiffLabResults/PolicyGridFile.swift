@@ -138,7 +138,8 @@ public struct PolicyGridRun: Sendable, Equatable {
     public var applied: [Int]
     /// Updates folded into a later one, per repeat.
     public var coalesced: [Int]
-    /// Updates applied as a full reload, per repeat.
+    /// Updates that reached the screen through a full reload (coalesced ones included), per
+    /// repeat.
     public var reloads: [Int]
     /// Updates never applied, per repeat.
     public var dropped: [Int]
@@ -361,8 +362,9 @@ public struct PolicyCandidateRow: Sendable, Equatable {
     public var latencyP99: Double
     /// Updates dropped over every workload and repeat, in ``FieldRange/count``.
     public var dropped: Int
-    /// Updates applied as a full reload (losing the batch animation) over every workload, the
-    /// median over repeats, in ``FieldRange/count``.
+    /// Percent of the updates that reached the screen through a full reload (losing the batch
+    /// animation), the mean over the workloads, median over repeats, in ``FieldRange/count``
+    /// (rounded up, so any reload shows).
     public var reloads: Int
 
     /// A candidate row; see the properties.

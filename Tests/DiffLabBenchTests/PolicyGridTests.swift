@@ -14,11 +14,11 @@ struct PolicyGridTests {
         let grid = PolicyGrid.full
         #expect(grid.workloads == PolicyGrid.full.workloads)
         #expect(grid.settings == PolicyGrid.full.settings)
-        // 4 sizes × 2 rates × 4 intervals × 2 edit shares; (main + background + 3 adaptive + 3
+        // 7 sizes × 2 rates × 4 intervals × 2 edit shares; (main + background + 3 adaptive + 3
         // coalescing) × 2 move strategies × 4 fallbacks.
-        #expect(grid.workloads.count == 64)
+        #expect(grid.workloads.count == 112)
         #expect(grid.settings.count == 64)
-        #expect(Set(grid.workloads).count == 64 && Set(grid.settings).count == 64)
+        #expect(Set(grid.workloads).count == 112 && Set(grid.settings).count == 64)
         let first = grid.workloads[0]
         #expect(first == PolicyWorkload(listSize: 1_000, frameRate: 60, updateInterval: 1.0 / 60, editsPerUpdate: 10))
         #expect(grid.workloads.last == PolicyWorkload(listSize: 1_000_000, frameRate: 120, updateInterval: 1, editsPerUpdate: 100_000))
@@ -108,8 +108,10 @@ struct PolicyGridTests {
         #expect(at1000.reloads == 0 && never.reloads == 0)
     }
 
-    /// Every update is applied on its own, carried by a later one, or dropped; coalescing
-    /// coalesces a burst; a saturated main thread drops what it cannot apply by the run's end.
+    /// Every update is applied on its own, carried by a later one, or dropped. A diff slower
+    /// than the updates (50 ms against one every frame) never builds a backlog, as with
+    /// IGListKit's updater: one update is under way at a time and the requests arriving
+    /// meanwhile are folded into the next, so nothing is dropped and latency stays bounded.
     @Test(arguments: DiffPolicy.allCases)
     func everyUpdateIsAccountedFor(policy: DiffPolicy) {
         let profile = Self.profile(seconds: 0.05, changes: 100, batchChanges: 120)
@@ -118,10 +120,23 @@ struct PolicyGridTests {
         #expect(outcome.requested == 180)
         #expect(outcome.applied + outcome.coalesced + outcome.dropped == outcome.requested)
         #expect(outcome.latencyP99 >= outcome.latencyMedian)
-        switch policy {
-        case .coalescing: #expect(outcome.coalesced > 0 && outcome.dropped == 0)
-        case .main, .background, .adaptive: #expect(outcome.coalesced == 0 && outcome.dropped > 0)
-        }
+        #expect(outcome.coalesced > 100 && outcome.dropped == 0)
+        // An update carries at most the requests of about one diff, frame and apply: 50 ms + a
+        // frame or two + the apply of up to 32 spans' changes.
+        #expect(outcome.latencyP99 < 0.2, "\(outcome)")
+    }
+
+    /// Requests that arrive before a main-thread update has started its diff join it: one
+    /// update per frame, whatever the request rate.
+    @Test func requestsJoinTheQueuedMainThreadUpdate() {
+        let profile = Self.profile(seconds: 0.001, changes: 10, batchChanges: 10)
+        let workload = PolicyWorkload(listSize: 1_000, frameRate: 60, updateInterval: 0.001, editsPerUpdate: 10)
+        let outcome = Self.simulate(PolicySetting(policy: .main), workload, profile, duration: 1)
+        #expect(outcome.requested == 1_000)
+        #expect(outcome.applied >= 55 && outcome.applied <= 62, "\(outcome)")
+        #expect(outcome.applied + outcome.coalesced == 1_000 && outcome.dropped == 0)
+        #expect(outcome.hitchTimeRatio == 0)
+        #expect(outcome.latencyP99 < 2.0 / 60)
     }
 
     /// IGListKit's coalescer: an update after a quiet spell starts at once; one within the
@@ -211,9 +226,10 @@ struct PolicyGridTests {
         for runs in [close, close.reversed()] {
             #expect(PolicyAnalysis.recommendations(runs, latencyBound: 0.25).first?.winner?.setting == Self.background)
         }
+        // Latencies within 1 ms tie too: the simpler setting wins.
         let exact = [
-            Self.run(Self.mainMinimal, hitch: [1, 1, 1], p99: [0.03, 0.03, 0.03]),
-            Self.run(Self.background, hitch: [1, 1, 1], p99: [0.03, 0.03, 0.03]),
+            Self.run(Self.mainMinimal, hitch: [1, 1, 1], p99: [0.0295, 0.0295, 0.0295]),
+            Self.run(Self.background, hitch: [1.05, 1.05, 1.05], p99: [0.0299, 0.0299, 0.0299]),
             Self.run(Self.main, hitch: [1, 1, 1], p99: [0.03, 0.03, 0.03]),
         ]
         for runs in [exact, exact.reversed()] {
@@ -240,7 +256,8 @@ struct PolicyGridTests {
         var better = withReloads
         better.hitchTimeRatio = [0.5, 0.5, 0.5]
         #expect(PolicyAnalysis.recommendations([better, runs[1]], latencyBound: 0.25).first?.winner?.setting == reloading)
-        #expect(PolicyAnalysis.recommendations([better, runs[1]], latencyBound: 0.25).first?.winner?.reloads == 5)
+        // 5 of its 10 updates were reloads: 50%.
+        #expect(PolicyAnalysis.recommendations([better, runs[1]], latencyBound: 0.25).first?.winner?.reloads == 50)
     }
 
     @Test func droppedUpdatesOrNothingFeasibleGiveNoWinner() throws {

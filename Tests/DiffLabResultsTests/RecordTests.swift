@@ -367,7 +367,8 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
 /// is refused, naming the field.
 @Test func fractionalAllocationCountsAreRefused() throws {
     var m = fullMeasurement()
-    m.allocatedBytes = 5.059e-320
+    // The subnormal that 10,240's bit pattern reads as (written from bits: a literal would warn).
+    m.allocatedBytes = Double(bitPattern: 10_240)
     #expect {
         _ = try BenchMeasurement(json: m.json, source: "bench.json")
     } throws: { error in
