@@ -1,4 +1,5 @@
 import DiffLabBatch
+import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
 import DiffLabFuzz
@@ -22,13 +23,16 @@ import DiffLabResults
 /// - a sectioned model (`difflab stages`): staged, and the last stage's data must be the model;
 /// - a regression case (`difflab replay`): replayed;
 /// - a results file (`difflab report`): made into a report (the plotting code runs on its numbers);
-/// - a thresholds file (`difflab gate`): read.
+///   a scenario grid's crossovers and recommendations are recomputed from its runs;
+/// - a thresholds file (`difflab gate`): read;
+/// - a costs file (`difflab policy --costs`): read; the costs it gives must pass
+///   ``PolicyCosts/validate()`` and cost a finite time to apply at any list size.
 ///
 /// A broken invariant is a `preconditionFailure` naming it, so libFuzzer keeps the input.
 package enum DecoderFuzzing {
     /// The decoders, in the order the selector byte picks them.
     package enum Decoder: UInt8, CaseIterable, Sendable {
-        case batchUpdate, listPair, sectionedModel, regression, results, thresholds
+        case batchUpdate, listPair, sectionedModel, regression, results, thresholds, policyCosts
     }
 
     /// The biggest list or model the harness diffs, so one input stays fast (decoding itself is
@@ -71,8 +75,19 @@ package enum DecoderFuzzing {
         case .results:
             guard let results = try? ResultsFile(document, source: "fuzz") else { return }
             _ = try? makeReport([results])
+            if case .policyGrid(let grid) = results {
+                _ = PolicyAnalysis.crossovers(grid.runs)
+                _ = PolicyAnalysis.recommendations(grid.runs, latencyBound: grid.options?.latencyBound ?? 0.25)
+            }
         case .thresholds:
             _ = try? GateThresholds(json: document)
+        case .policyCosts:
+            guard let record = try? PolicyCostsRecord(costsFile: document, source: "fuzz") else { return }
+            let costs = PolicyCosts(record)
+            do throws(ConfigurationError) { try costs.validate() } catch { preconditionFailure("costs file: accepted \(error)") }
+            for reload in [false, true] where !costs.applyCost(batchChanges: 1 << 53, listSize: PolicyConfig.listSizeRange.upperBound, reload: reload).isFinite {
+                preconditionFailure("costs file: an infinite apply cost")
+            }
         }
     }
 

@@ -105,10 +105,7 @@ struct BenchSection {
     }
 
     private func writeHeader(_ writer: inout ReportWriter) {
-        var rows: [[String]] = []
-        if let createdAt = results.createdAt { rows.append(["date", utcDateTime(createdAt)]) }
-        for field in results.machine { rows.append(["machine: " + field.name, Markdown.machineValue(field)]) }
-        if let toolchain = results.toolchain { rows.append(["toolchain", toolchain]) }
+        var rows = Markdown.provenanceRows(createdAt: results.createdAt, machine: results.machine, toolchain: results.toolchain)
         if let commit = results.commit {
             let state = results.dirty.map { $0 ? " (with uncommitted changes)" : " (clean)" } ?? ""
             rows.append(["commit", Markdown.code(commit) + state])

@@ -38,6 +38,16 @@ enum Markdown {
         "<details><summary>\(xmlEscaped(summary))</summary>\n\n" + body + "\n</details>\n"
     }
 
+    /// The rows every section's header starts with: when the run was made, on what machine, with
+    /// which toolchain (those the file has). O(machine).
+    static func provenanceRows(createdAt: Int?, machine: [DisplayField], toolchain: String?) -> [[String]] {
+        var rows: [[String]] = []
+        if let createdAt { rows.append(["date", utcDateTime(createdAt)]) }
+        for field in machine { rows.append(["machine: " + field.name, machineValue(field)]) }
+        if let toolchain { rows.append(["toolchain", toolchain]) }
+        return rows
+    }
+
     /// A machine field for display: byte counts (names ending in `Bytes`) also in SI units,
     /// e.g. `25276514304 (25.3 GB)`; anything else as it is.
     static func machineValue(_ field: DisplayField) -> String {

@@ -192,10 +192,7 @@ struct PolicyGridSection {
     }
 
     private func writeHeader(_ writer: inout ReportWriter) {
-        var rows: [[String]] = []
-        if let createdAt = results.createdAt { rows.append(["date", utcDateTime(createdAt)]) }
-        for field in results.machine { rows.append(["machine: " + field.name, Markdown.machineValue(field)]) }
-        if let toolchain = results.toolchain { rows.append(["toolchain", toolchain]) }
+        var rows = Markdown.provenanceRows(createdAt: results.createdAt, machine: results.machine, toolchain: results.toolchain)
         if let commit = results.commit { rows.append(["commit", Markdown.code(commit)]) }
         if let o = results.options {
             rows.append(["engine", o.engine])
@@ -575,8 +572,11 @@ struct PolicyGridSection {
         writer.line(
             """
             The crossover is the smallest list size at which background diffing hitched clearly less than main-thread \
-            diffing, found separately in each repeat; the file gives the median over the repeats and their range. \
-            Where only some repeats found one, the difference is within the noise and no size is given.
+            diffing (by at least 1 ms/s and 20% of main's, averaged over the size's workloads, at that size and every \
+            larger one), found separately in each repeat. It lies above the largest size run where some repeat did not \
+            find that win and at most the largest repeat's crossover; the median of the repeats' crossovers is given too. \
+            No size between the sizes run is interpolated. Where only some repeats found one, the difference is within \
+            the noise and no size is given.
             """)
         writer.line("")
     }

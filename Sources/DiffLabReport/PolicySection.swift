@@ -56,10 +56,7 @@ struct PolicySection {
     }
 
     private func writeHeader(_ writer: inout ReportWriter) {
-        var rows: [[String]] = []
-        if let createdAt = results.createdAt { rows.append(["date", utcDateTime(createdAt)]) }
-        for field in results.machine { rows.append(["machine: " + field.name, Markdown.machineValue(field)]) }
-        if let toolchain = results.toolchain { rows.append(["toolchain", toolchain]) }
+        var rows = Markdown.provenanceRows(createdAt: results.createdAt, machine: results.machine, toolchain: results.toolchain)
         if let commit = results.commit { rows.append(["commit", Markdown.code(commit)]) }
         var seen: Set<String> = []
         let engines = results.runs.compactMap(\.engine).filter { seen.insert($0).inserted }
@@ -132,13 +129,15 @@ struct PolicySection {
     private func writeTable(_ writer: inout ReportWriter) {
         let seconds: (Double?) -> String = { $0.map(NumberStyle.seconds.format) ?? "–" }
         let int: (Int?) -> String = { $0.map(String.init) ?? "–" }
+        // Runs from `difflab policy --real-time` carry the simulation's prediction beside them.
+        let simulated = results.runs.contains { $0.simulatedHitchTimeRatio != nil || $0.simulatedLatencyP99 != nil }
         let rows = results.runs.map { r in
             [
                 r.policy, r.reloadFallback ? "reload" : "–", formatGrouped(r.listSize), int(r.frames), int(r.framesOverBudget),
                 r.hitchTimeRatio.map { formatFixed($0, decimals: 1) } ?? "–", seconds(r.latencyMedian), seconds(r.latencyP99),
                 "\(int(r.applied))/\(int(r.requested))", int(r.coalesced), int(r.reloads), int(r.dropped),
                 r.cpuUtilisation.map { formatFixed($0 * 100, decimals: 0) + "%" } ?? "–",
-            ]
+            ] + (simulated ? [r.simulatedHitchTimeRatio.map { formatFixed($0, decimals: 1) } ?? "–", seconds(r.simulatedLatencyP99)] : [])
         }
         writer.line("Every run, as recorded (hitch in ms over budget per second; latency request → applied):")
         writer.line("")
@@ -147,6 +146,14 @@ struct PolicySection {
                 [
                     "policy", "fallback", "size", "frames", "over budget", "hitch ms/s", "latency p50", "latency p99", "applied/requested",
                     "coalesced", "reloads", "dropped", "CPU",
-                ], rows, rightAligned: Set(2...12)))
+                ] + (simulated ? ["simulated hitch ms/s", "simulated p99"] : []), rows, rightAligned: Set(2...(simulated ? 14 : 12))))
+        if simulated {
+            writer.line(
+                """
+                The last two columns are what the scenario grid's virtual-time simulation predicts for the same run, from \
+                diff costs measured on the same lists: the check on the simulation.
+                """)
+            writer.line("")
+        }
     }
 }

@@ -24,5 +24,8 @@ struct DecoderFuzzingTests {
     @Test func theCorpusIsThere() {
         #expect(Self.inputs("Corpus/decode-fuzz-regressions").count >= 1)
         #expect(Self.inputs("Corpus/decode-fuzz-seeds").count >= 6)
+        // A seed for every decoder, the costs file's included.
+        let selectors = Set(Self.inputs("Corpus/decode-fuzz-seeds").compactMap { (try? readInputFile($0))?.first.map { $0 & 0x7f } })
+        #expect(selectors == Set(DecoderFuzzing.Decoder.allCases.map(\.rawValue)))
     }
 }

@@ -192,3 +192,17 @@ func wrongInputsGiveTypedErrors(_ bad: BadInput) throws {
     let message = ReportError.unknownSchema(source: "r.json", schema: "nope").description
     #expect(message.contains("r.json") && message.contains("difflab-bench/1") && message.contains("difflab-policy/1"))
 }
+
+/// A `difflab policy --real-time` file shows the simulation's prediction beside each run; a file
+/// without it shows no such columns.
+@Test func realTimeRunsShowTheSimulationBesideThem() throws {
+    let checked = #"""
+        {"schema":"difflab-policy/1","runs":[{"policy":"main","listSize":100000,"allowsReloadingOnTooManyUpdates":true,
+         "hitchTimeRatio":78.2,"simulatedHitchTimeRatio":50.7,"simulatedLatencyP99":0.0192,"latencies":[]}]}
+        """#
+    let report = try makeReport([try parse(checked, source: "rt.json")])
+    #expect(report.markdown.contains("| simulated hitch ms/s | simulated p99 |"))
+    #expect(report.markdown.contains("| 78.2 |") && report.markdown.contains("| 50.7 | 19.2 ms |"))
+    let plain = try makeReport([try parse(policyJSON, source: "p.json")])
+    #expect(!plain.markdown.contains("simulated hitch"))
+}

@@ -212,11 +212,26 @@ func fullPolicyResults() -> PolicyResults {
         #expect(try ResultsFile(document, source: "b") == .bench(results.renamed("b")))
     }
 
-    @Test func policyResultsDecodeAndReencodeToTheSameDocument() throws {
+    /// The full scenario grid of issue 14: every run with 5 repeats, a crossover per frame rate,
+    /// move strategy and fallback, a recommendation per size band and frame rate.
+    @Test func policyGridResultsDecodeAndReencodeToTheSameDocument() throws {
         let document = try committedJSON("results/policy-full.json")
+        let results = try PolicyGridResults(json: document, source: "p")
+        #expect(results.runs.count == 112 * 64)
+        #expect(results.runs.allSatisfy { $0.repeats == 5 })
+        #expect(results.crossovers.count == 2 * 2 * 4 && results.recommendations.count == 7 * 2)
+        #expect(results.costs?.source == "defaults" && results.options?.latencyBound == 0.25)
+        #expect(results.profiles.count == 14 * 2 * 6)
+        #expect(results.json == document)
+        #expect(try ResultsFile(document, source: "p") == .policyGrid(results))
+    }
+
+    /// The real-thread check: every run carries the simulation's prediction beside it.
+    @Test func policyRealTimeResultsDecodeAndReencodeToTheSameDocument() throws {
+        let document = try committedJSON("results/policy-real-time-check.json")
         let results = try PolicyResults(json: document, source: "p")
-        #expect(results.runs.count == 32)
-        #expect(results.crossover == PolicyCrossover(batch: 10_000, reloadFallback: 100_000))
+        #expect(results.runs.count == 3 * 4 * 2)
+        #expect(results.runs.allSatisfy { $0.simulatedHitchTimeRatio != nil && $0.simulatedLatencyP99 != nil && $0.moves == "offsets" })
         #expect(results.json == document)
         #expect(results.settings.map(\.name).contains("coalescing"))
     }
@@ -230,7 +245,7 @@ func fullPolicyResults() -> PolicyResults {
     }
 
     /// The decode-fuzz seeds of results files (a selector byte, then the file) are results files.
-    @Test(arguments: ["results-bench.bin", "results-policy.bin"]) func decodeFuzzSeedsDecode(name: String) throws {
+    @Test(arguments: ["results-bench.bin", "results-policy.bin", "results-policy-grid.bin"]) func decodeFuzzSeedsDecode(name: String) throws {
         let text = try #require(readText(packageRoot + "/Corpus/decode-fuzz-seeds/" + name))
         let document = try JSONValue.parse(String(text.dropFirst()))
         _ = try ResultsFile(document, source: name)
