@@ -6,7 +6,8 @@ import Glibc
 
 /// Summary statistics of a sample set (seconds).
 public struct SampleStatistics: Sendable, Hashable {
-    /// The median sample (nearest rank); `nan` for no samples, like the others.
+    /// The median sample (DiffLabCore's one definition: the mean of the two middle samples for an
+    /// even count); `nan` for no samples, like the others.
     public var median: Double
     /// The smallest sample.
     public var min: Double
@@ -25,7 +26,7 @@ public struct SampleStatistics: Sendable, Hashable {
             let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
             return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank))]
         }
-        median = percentile(0.5)
+        median = DiffLabCore.median(sorted) ?? .nan
         min = sorted.first ?? .nan
         p90 = percentile(0.9)
         p99 = percentile(0.99)

@@ -28,25 +28,40 @@ public enum PolicyAnalysis {
     /// over the workloads of that size) at that size and every larger one.
     ///
     /// Each repeat gives its own crossover: the first size run of that clear win, the true
-    /// crossover lying above the size run before it. Every repeat finding one: `clear`, with
-    /// `size` the median of the repeats' crossovers and the interval from `low` (exclusive: the
-    /// largest size run below any repeat's crossover) to `high` (the largest repeat's
-    /// crossover), or `belowSmallest` when every repeat's is the smallest size run; some but not
-    /// all: within the noise, `noClearCrossover`, no number; none: `none`. No size is
-    /// interpolated: the grid's sizes are what was run.
+    /// crossover lying above the size run before it. Every repeat finding one: `belowSmallest`
+    /// when every repeat's is the smallest size run; else `clear`, with `size` the median of the
+    /// repeats' crossovers and the interval from `low` (exclusive: the largest size run below
+    /// every repeat's crossover; `nil` when some repeat's is the smallest size run) to `high`
+    /// (the largest repeat's crossover). Some but not all: within the noise,
+    /// `noClearCrossover`, no number; none: `none`. No size is interpolated: the grid's sizes
+    /// are what was run.
     ///
-    /// - Complexity: O(runs · repeats).
+    /// - Complexity: O(runs · (repeats + log runs)): the runs are grouped once by mode.
     public static func crossovers(_ runs: [PolicyGridRun]) -> [PolicyCrossoverRow] {
-        var rows: [PolicyCrossoverRow] = []
-        for frameRate in unique(runs.map(\.workload.frameRate)) {
-            for moves in unique(runs.map(\.setting.moves)) {
-                for threshold in unique(runs.map(\.setting.reloadThreshold)) {
-                    let mode = runs.filter { $0.workload.frameRate == frameRate && $0.setting.moves == moves && $0.setting.reloadThreshold == threshold }
-                    if let row = crossover(mode, frameRate: frameRate, moves: moves, reloadThreshold: threshold) { rows.append(row) }
-                }
-            }
+        struct Mode: Hashable {
+            var frameRate: Double
+            var moves: String
+            var reloadThreshold: Int?
         }
-        return rows
+        var order: [Mode] = []
+        var groups: [Mode: [PolicyGridRun]] = [:]
+        for run in runs {
+            let mode = Mode(frameRate: run.workload.frameRate, moves: run.setting.moves, reloadThreshold: run.setting.reloadThreshold)
+            if groups[mode] == nil { order.append(mode) }
+            groups[mode, default: []].append(run)
+        }
+        // Frame rates, then move strategies, then thresholds, each in first-appearance order.
+        let rates = unique(order.map(\.frameRate))
+        let moves = unique(order.map(\.moves))
+        let thresholds = unique(order.map(\.reloadThreshold))
+        order.sort { a, b in
+            let ka = [rates.firstIndex(of: a.frameRate) ?? 0, moves.firstIndex(of: a.moves) ?? 0, thresholds.firstIndex(of: a.reloadThreshold) ?? 0]
+            let kb = [rates.firstIndex(of: b.frameRate) ?? 0, moves.firstIndex(of: b.moves) ?? 0, thresholds.firstIndex(of: b.reloadThreshold) ?? 0]
+            return ka.lexicographicallyPrecedes(kb)
+        }
+        return order.compactMap { mode in
+            crossover(groups[mode] ?? [], frameRate: mode.frameRate, moves: mode.moves, reloadThreshold: mode.reloadThreshold)
+        }
     }
 
     /// The crossover of one mode's runs, `nil` when it has no `main` and `background` runs at a
@@ -79,13 +94,14 @@ public enum PolicyAnalysis {
         }
         row.size = Int(SampleStatistics(found.map { Double(sizes[$0]) }).median)
         row.high = found.max().map { sizes[$0] }
-        guard let first = found.min(), first > 0 else {
+        if found.allSatisfy({ $0 == 0 }) {
             row.verdict = .belowSmallest
             row.low = sizes[0]
             return row
         }
         row.verdict = .clear
-        row.low = sizes[first - 1]
+        // Some repeat found it at the smallest size run: nothing run lies below it.
+        row.low = found.min().flatMap { $0 > 0 ? sizes[$0 - 1] : nil }
         return row
     }
 
@@ -185,7 +201,8 @@ public enum PolicyAnalysis {
             guard let group = groups[setting], let repeats = group.map(\.repeats).min(), repeats > 0 else { return nil }
             let hitch = (0..<repeats).map { r in group.map { $0.hitchTimeRatio[r] }.reduce(0, +) / Double(group.count) }
             let p99 = (0..<repeats).map { r in group.map { $0.latencyP99[r] }.max() ?? 0 }
-            let dropped = group.reduce(0) { total, run in total + run.dropped.reduce(0, +) }
+            // Summed as doubles and capped: a hostile file's counts (each up to 2^53) cannot overflow.
+            let dropped = Int(min(group.reduce(0.0) { total, run in total + run.dropped.reduce(0.0) { $0 + Double($1) } }, 9_007_199_254_740_992))
             let reloads = (0..<repeats).map { r in
                 group.map { Double($0.reloads[r]) / Double(max(1, $0.requested)) }.reduce(0, +) / Double(group.count)
             }

@@ -12,13 +12,15 @@ public let policyProfileSpans = [1, 2, 4, 8, 16, 32]
 /// - Throws: ``EngineFailure`` when the engine gives no usable answer.
 /// - Precondition: `size` and `edits` as for ``policyVersions(size:edits:count:seed:)``;
 ///   `rounds` ≥ 1; `strategies` not empty.
-/// - Complexity: about (1 + rounds · spans) diffs per strategy; memory for 33 versions.
+/// - Complexity: about (1 + rounds · spans) diffs per strategy; memory for the 7 versions diffed.
 public func measureDiffProfiles(
     engine: PolicyEngine, size: Int, edits: Int, strategies: [MoveStrategy], rounds: Int, seed: UInt64 = 7
 ) throws(EngineFailure) -> [MoveStrategy: DiffCostProfile] {
     precondition(rounds >= 1 && !strategies.isEmpty, "measureDiffProfiles: at least one round and one strategy")
     let spans = policyProfileSpans
-    let versions = policyVersions(size: size, edits: edits, count: spans[spans.count - 1] + 1, seed: seed)
+    // Only the versions diffed are kept: 7 lists, not 33.
+    let kept = policyVersions(keeping: Set([0] + spans), size: size, edits: edits, count: spans[spans.count - 1] + 1, seed: seed)
+    let versions = (0...spans[spans.count - 1]).map { kept[$0] ?? [] }
     var changes: [MoveStrategy: [Int]] = [:]
     var batchChanges: [MoveStrategy: [Int]] = [:]
     for strategy in strategies {

@@ -307,10 +307,11 @@ func sleep(until deadline: Double, wakingWhen wake: (() -> Bool)? = nil) {
 ///
 /// As IGListKit's updater (and ``simulatePolicy(_:on:costs:duration:drain:mainDiff:backgroundDiff:)``),
 /// one update is under way at a time: a request made before the update under way has started its
-/// diff joins it; one made later waits, with any others, for the next update, which diffs from
-/// the version on screen to the latest. Under `coalescing`, IGListKit's coalescer
-/// (``CoalescingClock``) also holds requests back. The versions cycle: keep `versions` longer
-/// than an update's span.
+/// diff joins it; one made later waits, with any others, for the next update, which carries all
+/// their versions. Under `coalescing`, IGListKit's coalescer (``CoalescingClock``) also holds
+/// requests back. An update carrying `k` versions diffs `versions[0]` into `versions[k]` (the
+/// last version for a larger `k`): the same pairs the simulation's profiles measure
+/// (``measureDiffProfiles(engine:size:edits:strategies:rounds:seed:)``).
 ///
 /// The run is bounded by the duration whatever the frame rate, interval or frame work: the stream
 /// posts updates for `duration` seconds; the main thread then draws frames until every update is
@@ -326,6 +327,8 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
     precondition(!versions.isEmpty, "runPolicy: versions must not be empty")
     /// The update under way (IGListKit's transaction).
     struct Transaction {
+        /// Tells updates apart: a task of an earlier update never touches a later one.
+        var id: Int
         /// The version shown before it, and the version it shows.
         var from: Int
         var to: Int
@@ -356,8 +359,21 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         /// The engine's first failure, if it failed.
         var engineFailure: EngineFailure?
 
+        /// Updates installed so far (the next one's ``Transaction/id``).
+        var installed = 0
+
         /// The stream has ended and every update is applied or dropped.
         var finished: Bool { stop && transaction == nil && waiting == nil && pending == nil }
+
+        /// Installs the update showing `version`, carrying `requestedAt`, unless the run is over;
+        /// the caller launches what this returns once it has released the lock.
+        mutating func install(_ version: Int, _ requestedAt: [Double], onMain: Bool) -> Transaction? {
+            guard !over else { return nil }
+            installed += 1
+            let t = Transaction(id: installed, from: shown, to: version, requestedAt: requestedAt, started: !onMain)
+            transaction = t
+            return t
+        }
     }
     let state = Locked(
         State(clock: CoalescingClock(CoalescingIntervals(minimum: config.minInterval, increment: config.intervalIncrement, maximum: config.maxInterval))))
@@ -375,32 +391,57 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
     /// The run is over: nothing more is applied.
     @Sendable func isOver() -> Bool { monotonicNow() > runEnd || state.withLock { $0.over } }
 
-    /// The diff of one update, or `nil` (the first failure kept) when the engine gave no usable
-    /// answer.
-    @Sendable func diff(_ from: Int, _ to: Int, background: Bool = false) -> PolicyDiff? {
+    /// The diff of one update, across `span` versions (the versions cycle: the diff is from the
+    /// first to the `span`-th, as the simulation's profiles measure it), or `nil` (the first
+    /// failure kept) when the engine gave no usable answer.
+    @Sendable func diff(span: Int, background: Bool = false) -> PolicyDiff? {
         let engine = background ? config.backgroundEngine ?? config.engine : config.engine
         do throws(EngineFailure) {
-            return try engine.diff(from: versions[from % versions.count], to: versions[to % versions.count], moves: config.moves)
+            return try engine.diff(from: versions[0], to: versions[min(max(span, 1), versions.count - 1)], moves: config.moves)
         } catch {
             state.withLock { s in if s.engineFailure == nil { s.engineFailure = error } }
             return nil
         }
     }
 
-    /// Applies the update under way on main (modelled cost), or drops it (`nil`: the engine
-    /// failed, or the run is over), then starts the next one if requests are waiting.
-    @Sendable func finish(_ result: PolicyDiff?) {
+    /// Runs the update `t` (just installed): queued on main, or diffed in the background at once.
+    @Sendable func launch(_ t: Transaction) {
+        if onMain {
+            postToMain {
+                // Requests made until now joined it; from now on they wait for the next update.
+                let current: Transaction? = state.withLock { s in
+                    guard s.transaction?.id == t.id else { return nil }
+                    s.transaction?.started = true
+                    return s.transaction
+                }
+                guard let current else { return }
+                finish(current.id, isOver() ? nil : diff(span: current.to - current.from))
+            }
+        } else {
+            background.async {
+                // An update still waiting at the run's end is dropped without being diffed.
+                let result = isOver() ? nil : diff(span: t.to - t.from, background: true)
+                postToMain { finish(t.id, result) }
+            }
+        }
+    }
+
+    /// Applies update `id` on main (modelled cost), or drops it (`nil`: the engine failed, or the
+    /// run is over); then, in the same critical section, installs the next update if requests
+    /// are waiting, so no request can start one in between.
+    @Sendable func finish(_ id: Int, _ result: PolicyDiff?) {
+        let applying = result != nil && !isOver()
         var reload = false
-        if let result, !isOver() {
+        if let result, applying {
             reload = config.allowsReloadingOnTooManyUpdates && result.changes > config.reloadThreshold
             let cost = config.costs.applyCost(batchChanges: result.batch.changeCount, listSize: config.listSize, reload: reload)
             spin(min(cost, runEnd - monotonicNow()))
         }
         let now = monotonicNow()
-        let next: (version: Int, requestedAt: [Double])? = state.withLock { s in
-            guard let t = s.transaction else { return nil }
+        let next: Transaction? = state.withLock { s in
+            guard let t = s.transaction, t.id == id else { return nil }
             s.transaction = nil
-            if result != nil, !s.over {
+            if applying {
                 s.applied += 1
                 s.coalesced += t.requestedAt.count - 1
                 if reload { s.reloads += t.requestedAt.count }
@@ -408,49 +449,22 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
                 s.shown = t.to
             }
             defer { s.waiting = nil }
-            return s.over ? nil : s.waiting
+            guard let waiting = s.waiting else { return nil }
+            return s.install(waiting.version, waiting.requestedAt, onMain: onMain)
         }
-        if let next { begin(next.version, next.requestedAt) }
-    }
-
-    /// Starts an update showing `version`, carrying the requests made at `requestedAt`: queued on
-    /// main, or diffed in the background at once. Nothing starts once the run is over.
-    @Sendable func begin(_ version: Int, _ requestedAt: [Double]) {
-        let from: Int? = state.withLock { s in
-            guard !s.over else { return nil }
-            s.transaction = Transaction(from: s.shown, to: version, requestedAt: requestedAt, started: !onMain)
-            return s.shown
-        }
-        guard let from else { return }
-        if onMain {
-            postToMain {
-                let t: Transaction? = state.withLock { s in
-                    s.transaction?.started = true
-                    return s.transaction
-                }
-                guard let t else { return }
-                finish(isOver() ? nil : diff(t.from, t.to))
-            }
-        } else {
-            background.async {
-                // An update still waiting at the run's end is dropped without being diffed.
-                let result = isOver() ? nil : diff(from, version, background: true)
-                postToMain { finish(result) }
-            }
-        }
+        if let next { launch(next) }
     }
 
     /// Coalescing: starts the held update when the coalescer's timer fires.
     @Sendable func fireCoalesced() {
         let now = monotonicNow()
-        let request: (version: Int, requestedAt: [Double])? = state.withLock { s in
+        let next: Transaction? = state.withLock { s in
             guard let pending = s.pending else { return nil }
             s.pending = nil
             s.clock.started(at: now - start)
-            return pending
+            return s.install(pending.version, pending.requestedAt, onMain: onMain)
         }
-        guard let request else { return }
-        begin(request.version, request.requestedAt)
+        if let next { launch(next) }
     }
 
     // The main thread: frames, until every update is accounted for or the run's end.
@@ -506,7 +520,7 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
         version += 1
         let requestedAt = monotonicNow()
         let v = version
-        let startNow: Bool = state.withLock { s in
+        let next: Transaction? = state.withLock { s in
             if var t = s.transaction {
                 // One update at a time: a request joins the one under way until its diff
                 // starts, then waits for the next.
@@ -517,21 +531,21 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
                     t.requestedAt.append(requestedAt)
                     s.transaction = t
                 }
-                return false
+                return nil
             }
-            guard config.policy == .coalescing else { return true }
+            guard config.policy == .coalescing else { return s.install(v, [requestedAt], onMain: onMain) }
             // IGListKit's coalescer (the same ``CoalescingClock`` as the simulation's).
             if let pending = s.pending {
                 s.pending = (v, pending.requestedAt + [requestedAt])
-                return false
+                return nil
             }
             let delay = s.clock.delay(requestAt: requestedAt - start)
-            guard delay > 0 else { return true }
+            guard delay > 0 else { return s.install(v, [requestedAt], onMain: onMain) }
             s.pending = (v, [requestedAt])
             timerQueue.asyncAfter(deadline: .now() + delay) { fireCoalesced() }
-            return false
+            return nil
         }
-        if startNow { begin(v, [requestedAt]) }
+        if let next { launch(next) }
         // The next request, but not past the stream's end.
         sleep(until: min(start + Double(version) * config.updateInterval, streamEnd))
     }
@@ -577,20 +591,31 @@ final class PosixThread: @unchecked Sendable {
 ///   ``PolicyConfig/editsRange``, `count` from 2 to 64 (fewer than 2 means 2).
 /// - Complexity: O(count · (size + edits log edits)) time and memory.
 public func policyVersions(size: Int, edits: Int = 20, count: Int = 4, seed: UInt64 = 7) -> [[IntElement]] {
+    let versions = policyVersions(keeping: nil, size: size, edits: edits, count: count, seed: seed)
+    return versions.keys.sorted().compactMap { versions[$0] }
+}
+
+/// ``policyVersions(size:edits:count:seed:)``, keeping only the versions whose index is in `keep`
+/// (all when `nil`): the same lists, in less memory.
+///
+/// - Complexity: O(count · (size + edits log edits)) time, O(kept · size) memory.
+func policyVersions(keeping keep: Set<Int>?, size: Int, edits: Int, count: Int, seed: UInt64) -> [Int: [IntElement]] {
     precondition(PolicyConfig.listSizeRange.contains(size), "policyVersions: size must be from 1 to \(AbstractDataset.maxSize) (got \(size))")
     precondition(PolicyConfig.editsRange.contains(edits), "policyVersions: edits must be from 0 to 1000000 (got \(edits))")
     precondition(count <= 64, "policyVersions: count must be at most 64 (got \(count))")
     var rng = SplitMix64(seed: seed)
     var nextID = size
-    var versions = [(0..<size).map { IntElement(id: $0, revision: 0) }]
-    for _ in 1..<max(count, 2) {
-        let edited = scatterEdits(
-            versions[versions.count - 1], edits: edits, moveOnly: false, &rng,
+    var current = (0..<size).map { IntElement(id: $0, revision: 0) }
+    var kept: [Int: [IntElement]] = [:]
+    if keep?.contains(0) ?? true { kept[0] = current }
+    for index in 1..<max(count, 2) {
+        current = scatterEdits(
+            current, edits: edits, moveOnly: false, &rng,
             fresh: {
                 nextID += 1
                 return IntElement(id: nextID - 1, revision: 0)
             }, update: { $0.revision += 1 })
-        versions.append(edited)
+        if keep?.contains(index) ?? true { kept[index] = current }
     }
-    return versions
+    return kept
 }

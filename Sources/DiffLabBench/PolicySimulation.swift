@@ -110,7 +110,9 @@ struct CoalescingClock: Sendable {
         interval = intervals.minimum
     }
 
-    /// An update requested at `now`, with none waiting: the delay before it starts (0: now).
+    /// An update requested at `now`, with none waiting: the delay before it starts (0: now, and
+    /// the clock takes `now` as its start; otherwise the caller reports the start with
+    /// ``started(at:)``).
     mutating func delay(requestAt now: Double) -> Double {
         guard let lastStart, now - lastStart <= interval else {
             interval = intervals.minimum
@@ -119,6 +121,9 @@ struct CoalescingClock: Sendable {
         }
         let delay = max(0, interval - (now - lastStart))
         interval = min(interval + intervals.increment, intervals.maximum)
+        // Exactly at the end of the interval: it starts now, after the interval grew (IGListKit
+        // schedules it with no delay).
+        if delay == 0 { self.lastStart = now }
         return delay
     }
 
@@ -155,7 +160,7 @@ public func simulatePolicy(
     withoutActuallyEscaping(mainDiff) { mainDiff in
         withoutActuallyEscaping(backgroundDiff) { backgroundDiff in
             var simulator = _PolicySimulator(
-        setting: setting, workload: workload, costs: costs, duration: duration, drain: drain, mainDiff: mainDiff,
+                setting: setting, workload: workload, costs: costs, duration: duration, drain: drain, mainDiff: mainDiff,
                 backgroundDiff: backgroundDiff)
             return simulator.run()
         }

@@ -12,8 +12,12 @@ import Glibc
 /// `--real-time`, ``PolicyRealTime``).
 enum PolicyCommand {
     /// At most this many simulated events (frames and updates, over every run and repeat): about
-    /// ten minutes here.
-    static let maxEvents = 20_000_000_000.0
+    /// 30 times the full grid's 0.13 billion, some ten minutes here.
+    static let maxEvents = 4_000_000_000.0
+    /// At most this much diffing to measure the profiles, in items handled (list items plus
+    /// edits, over every diff): about 60 times the full grid's 0.35 billion, some ten minutes
+    /// here. The lists kept are bounded by the sizes' range (7 versions of at most 10^7 items).
+    static let maxDiffWork = 20_000_000_000.0
     /// At most this many values in each list option.
     static let maxListCount = 16
 
@@ -72,7 +76,8 @@ enum PolicyCommand {
           --latency-bound SECONDS p99 update latency a recommendation may have, \(describeNumbers(Self.latencyBoundRange))
                                   (default 0.25)
           --costs FILE            modelled costs, JSON: {"schema":"\(PolicyCostsRecord.schema)", "applyBaseCost": s,
-                                  "batchCostPerChange": s, "reloadCostPerItem": s, "frameWork": s, "device": "..."}:
+                                  "layoutCostPerItem": s, "batchCostPerChange": s, "reloadCostPerItem": s,
+                                  "frameWork": s, "device": "..."}:
                                   every member optional but schema, each cost \(describeNumbers(PolicyCosts.range)) s;
                                   an unknown member or bad value exits 65. Defaults and their sources:
         \(costsHelp)
@@ -83,7 +88,8 @@ enum PolicyCommand {
           --real-time             the real-thread lab instead (its own options)
           -h, --help              show this help
 
-        A grid larger than \(Int(maxEvents / 1e9)) billion simulated frames and updates is refused (exit 64).
+        A grid larger than \(Int(maxEvents / 1e9)) billion simulated frames and updates, or whose diff costs would take
+        more than \(Int(maxDiffWork / 1e9)) billion items of diffing to measure, is refused (exit 64).
         """
     }
 
@@ -262,6 +268,20 @@ struct PolicyPlan {
                 "policy: the grid asks for \(formatBound(events.rounded())) simulated frames and updates; at most \(formatBound(PolicyCommand.maxEvents)) (fewer sizes, rates, intervals, settings, repeats or a shorter --duration)"
             )
         }
+        // Measuring: per list shape and engine, each strategy diffs the 6 spans once to count and
+        // once per repeat, each diff handling about the list and the span's edits.
+        let engines = spec.backgroundEngine.map { $0.name == spec.engine.name ? 1.0 : 2.0 } ?? 1
+        var shapes: Set<[Int]> = []
+        var work = 0.0
+        for workload in grid.workloads where shapes.insert([workload.listSize, workload.editsPerUpdate]).inserted {
+            let perDiff = policyProfileSpans.reduce(0.0) { $0 + Double(workload.listSize) + Double($1) * Double(workload.editsPerUpdate) }
+            work += engines * Double(grid.moveStrategies.count) * Double(1 + spec.repeats) * perDiff
+        }
+        guard work <= PolicyCommand.maxDiffWork else {
+            throw .usage(
+                "policy: measuring the diff costs would handle \(formatBound(work.rounded())) items; at most \(formatBound(PolicyCommand.maxDiffWork)) (fewer or smaller sizes, fewer edit shares or repeats)"
+            )
+        }
     }
 }
 
@@ -275,7 +295,8 @@ enum PolicyText {
             let verdict: String
             switch row.verdict {
             case .clear:
-                verdict = "above \(row.low ?? 0) and at most \(row.high ?? 0) items (median of \(row.repeats) repeats: \(row.size ?? 0))"
+                let above = row.low.map { "above \($0) and " } ?? ""
+                verdict = above + "at most \(row.high ?? 0) items (median of \(row.repeats) repeats: \(row.size ?? 0))"
             case .belowSmallest:
                 verdict = "at or below \(row.size ?? 0) items, the smallest size run (every repeat)"
             case .noClearCrossover:

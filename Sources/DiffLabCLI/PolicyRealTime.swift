@@ -83,91 +83,140 @@ enum PolicyRealTime {
         guard parsed.positionals.isEmpty else { throw .usage("policy takes no files") }
         // The output is checked first: a bad path fails now, not after the runs.
         let out = try OutputFile(parsed.value("out") ?? "results/policy-\(timestamp()).json", option: "--out")
-        let quick = parsed.flag("quick")
-        var policies = DiffPolicy.allCases
-        if let text = parsed.value("policies") {
-            policies = deduplicated(try parseNames(text, "--policies", "policy"))
-        }
-        var sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
-        if let text = parsed.value("sizes") {
-            sizes = try parseSizes(text, "--sizes", in: PolicyConfig.listSizeRange, most: BenchCommand.maxSizeCount)
-        }
-        func seconds(_ name: String, _ range: ClosedRange<Double>, _ fallback: Double) throws(CommandError) -> Double {
-            guard let text = parsed.value(name) else { return fallback }
-            return try parseNumber(text, "--\(name)", in: range)
-        }
-        let interval = try seconds("interval", PolicyConfig.updateIntervalRange, 0.05)
-        let frameRate = try seconds("frame-rate", PolicyConfig.frameRateRange, 60)
-        let costs = try parsed.value("costs").map { path throws(CommandError) in try PolicyCommand.readCosts(path) } ?? .defaults
-        let frameWork = try seconds("frame-work", PolicyConfig.frameWorkRange, costs.frameWork)
-        var moves = MoveStrategy.offsets
-        if let text = parsed.value("moves") {
-            let named: [MoveStrategy] = try parseNames(text, "--moves", "move strategy")
-            guard named.count == 1 else { throw .usage("--moves expects one strategy in real time (got '\(text)')") }
-            moves = named[0]
-        }
-        let duration = try seconds("duration", PolicyConfig.durationRange, quick ? 1.5 : 3)
-        let engine = try parseEngine(parsed.value("engine") ?? "hashmap")
-        let backgroundEngine = try parsed.value("background-engine").map { name throws(CommandError) in try parseEngine(name) }
-        let edits = try parsed.value("edits").map { t throws(CommandError) in try parseInteger(t, "--edits", in: PolicyConfig.editsRange) } ?? 20
-
+        let plan = try Plan(parsed)
         var results: [PolicyResult] = []
-        let total = sizes.count * policies.count * 2
-        for size in sizes {
-            if !console.errIsTerminal { console.err("policy: \(size) items, \(policies.count * 2) runs\n") }
-            let versions = policyVersions(size: size, edits: edits, count: policyProfileSpans[policyProfileSpans.count - 1] + 1)
-            // The simulation's diff costs, measured on the same lists, for the check beside each run.
-            let profiles: (main: DiffCostProfile, background: DiffCostProfile)
-            do throws(EngineFailure) {
-                let main = try measureDiffProfiles(engine: engine.policy, size: size, edits: edits, strategies: [moves], rounds: 1)
-                let background = try backgroundEngine.map { e throws(EngineFailure) in
-                    try measureDiffProfiles(engine: e.policy, size: size, edits: edits, strategies: [moves], rounds: 1)
-                } ?? main
-                guard let m = main[moves], let b = background[moves] else { throw EngineFailure(.badAnswer, "no profile") }
-                profiles = (m, b)
-            } catch {
-                throw CommandError(.failure, "policy: an engine failed: \(error)")
+        for size in plan.sizes {
+            if !console.errIsTerminal { console.err("policy: \(size) items, \(plan.policies.count * 2) runs\n") }
+            results += try runSize(size, plan, console: console, done: results.count)
+        }
+        let crossovers = (batch: crossover(results, plan.sizes, fallback: false), reload: crossover(results, plan.sizes, fallback: true))
+        console.out(table(results) + "\n\n")
+        for (name, size) in [("batch updates", crossovers.batch), ("with the reload fallback", crossovers.reload)] {
+            if let size {
+                console.out("crossover (\(name)): background diffing beats main-thread diffing from \(size) items on this machine\n")
+            } else {
+                console.out(
+                    "crossover (\(name)): background diffing did not beat main-thread diffing at any size tested (\(plan.sizes.map(String.init).joined(separator: ", ")))\n")
             }
-            for policy in policies {
-                for fallback in [false, true] {
-                    var config = PolicyConfig(policy: policy, listSize: size, engine: engine.policy)
-                    config.backgroundEngine = backgroundEngine?.policy
-                    config.updateInterval = interval
-                    config.frameRate = frameRate
-                    config.costs = costs
-                    config.frameWork = frameWork
-                    config.moves = moves
-                    config.duration = duration
-                    config.allowsReloadingOnTooManyUpdates = fallback
-                    config.editsPerUpdate = edits
-                    do throws(ConfigurationError) { try config.validate() } catch { throw .usage("policy: \(error)") }
-                    var result = runPolicy(config, versions: versions)
-                    result.simulated = simulatePolicy(config, main: profiles.main, background: profiles.background)
-                    // A failing engine has no figures worth reporting.
-                    if let failure = result.engineFailure {
-                        throw CommandError(.failure, "policy: engine '\(engine.name)' failed: \(failure)")
-                    }
-                    results.append(result)
-                    console.progress(results.count, total, "\(policy.rawValue)\(fallback ? "+reload" : "") \(size)", last: results.count == total)
+        }
+        var file = PolicyResults()
+        file.createdAt = Int(time(nil))
+        file.machine = machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) }
+        file.toolchain = commandOutput("swift --version") ?? "unknown"
+        file.commit = commandOutput("git rev-parse HEAD")
+        file.crossover = PolicyCrossover(batch: crossovers.batch, reloadFallback: crossovers.reload)
+        file.runs = results.map(\.runRecord)
+        try out.write(file.json.serialized() + "\n")
+        console.out("results: \(out.path)\n")
+        return .success
+    }
+
+    /// The real-time lab's options, parsed and checked.
+    struct Plan {
+        var policies = DiffPolicy.allCases
+        var sizes: [Int]
+        var interval: Double
+        var frameRate: Double
+        var frameWork: Double
+        var duration: Double
+        var edits: Int
+        var moves = MoveStrategy.offsets
+        var costs: PolicyCosts
+        var engine: RegisteredEngine
+        var backgroundEngine: RegisteredEngine?
+
+        init(_ parsed: ParsedArguments) throws(CommandError) {
+            let quick = parsed.flag("quick")
+            if let text = parsed.value("policies") { policies = deduplicated(try parseNames(text, "--policies", "policy")) }
+            sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
+            if let text = parsed.value("sizes") { sizes = try parseSizes(text, "--sizes", in: PolicyConfig.listSizeRange, most: BenchCommand.maxSizeCount) }
+            func seconds(_ name: String, _ range: ClosedRange<Double>, _ fallback: Double) throws(CommandError) -> Double {
+                guard let text = parsed.value(name) else { return fallback }
+                return try parseNumber(text, "--\(name)", in: range)
+            }
+            interval = try seconds("interval", PolicyConfig.updateIntervalRange, 0.05)
+            frameRate = try seconds("frame-rate", PolicyConfig.frameRateRange, 60)
+            costs = try parsed.value("costs").map { path throws(CommandError) in try PolicyCommand.readCosts(path) } ?? .defaults
+            frameWork = try seconds("frame-work", PolicyConfig.frameWorkRange, costs.frameWork)
+            if let text = parsed.value("moves") {
+                let named: [MoveStrategy] = try parseNames(text, "--moves", "move strategy")
+                guard named.count == 1 else { throw .usage("--moves expects one strategy in real time (got '\(text)')") }
+                moves = named[0]
+            }
+            duration = try seconds("duration", PolicyConfig.durationRange, quick ? 1.5 : 3)
+            engine = try parseEngine(parsed.value("engine") ?? "hashmap")
+            backgroundEngine = try parsed.value("background-engine").map { name throws(CommandError) in try parseEngine(name) }
+            edits = try parsed.value("edits").map { t throws(CommandError) in try parseInteger(t, "--edits", in: PolicyConfig.editsRange) } ?? 20
+        }
+
+        /// One run's settings.
+        func config(_ policy: DiffPolicy, size: Int, fallback: Bool) throws(CommandError) -> PolicyConfig {
+            var config = PolicyConfig(policy: policy, listSize: size, engine: engine.policy)
+            config.backgroundEngine = backgroundEngine?.policy
+            config.updateInterval = interval
+            config.frameRate = frameRate
+            config.costs = costs
+            config.frameWork = frameWork
+            config.moves = moves
+            config.duration = duration
+            config.allowsReloadingOnTooManyUpdates = fallback
+            config.editsPerUpdate = edits
+            do throws(ConfigurationError) { try config.validate() } catch { throw .usage("policy: \(error)") }
+            return config
+        }
+    }
+
+    /// Every policy at `size`, without and with the fallback, each with the simulation's
+    /// prediction beside it (from diff costs measured on the same lists).
+    static func runSize(_ size: Int, _ plan: Plan, console: Console, done: Int) throws(CommandError) -> [PolicyResult] {
+        let versions = policyVersions(size: size, edits: plan.edits, count: policyProfileSpans[policyProfileSpans.count - 1] + 1)
+        let profiles: (main: DiffCostProfile, background: DiffCostProfile)
+        do throws(EngineFailure) {
+            let main = try measureDiffProfiles(engine: plan.engine.policy, size: size, edits: plan.edits, strategies: [plan.moves], rounds: 1)
+            let background = try plan.backgroundEngine.map { e throws(EngineFailure) in
+                try measureDiffProfiles(engine: e.policy, size: size, edits: plan.edits, strategies: [plan.moves], rounds: 1)
+            } ?? main
+            guard let m = main[plan.moves], let b = background[plan.moves] else { throw EngineFailure(.badAnswer, "no profile") }
+            profiles = (m, b)
+        } catch {
+            throw CommandError(.failure, "policy: an engine failed: \(error)")
+        }
+        let total = plan.sizes.count * plan.policies.count * 2
+        var results: [PolicyResult] = []
+        for policy in plan.policies {
+            for fallback in [false, true] {
+                let config = try plan.config(policy, size: size, fallback: fallback)
+                var result = runPolicy(config, versions: versions)
+                // A failing engine has no figures worth reporting.
+                if let failure = result.engineFailure {
+                    throw CommandError(.failure, "policy: engine '\(plan.engine.name)' failed: \(failure)")
                 }
+                result.simulated = simulatePolicy(config, main: profiles.main, background: profiles.background)
+                results.append(result)
+                let count = done + results.count
+                console.progress(count, total, "\(policy.rawValue)\(fallback ? "+reload" : "") \(size)", last: count == total)
             }
         }
+        return results
+    }
 
-        // Crossover: the smallest size where background beats main on hitch time, beyond noise
-        // (20% and 1 ms/s lower), with plain batch updates and with the reload fallback.
-        func crossover(fallback: Bool) -> Int? {
-            func hitch(_ policy: DiffPolicy, _ size: Int) -> Double? {
-                results.first {
-                    $0.config.policy == policy && $0.config.listSize == size && $0.config.allowsReloadingOnTooManyUpdates == fallback
-                }?.hitchTimeRatio
-            }
-            return sizes.first { size in
-                guard let main = hitch(.main, size), let background = hitch(.background, size) else { return false }
-                return background < main * 0.8 && main - background > 1
-            }
+    /// The crossover, as the grid defines it: the smallest size from which background beats main
+    /// on hitch time beyond noise (20% and 1 ms/s lower) at that size and every larger one.
+    static func crossover(_ results: [PolicyResult], _ sizes: [Int], fallback: Bool) -> Int? {
+        func hitch(_ policy: DiffPolicy, _ size: Int) -> Double? {
+            results.first {
+                $0.config.policy == policy && $0.config.listSize == size && $0.config.allowsReloadingOnTooManyUpdates == fallback
+            }?.hitchTimeRatio
         }
-        let crossovers = (batch: crossover(fallback: false), reload: crossover(fallback: true))
+        func wins(_ size: Int) -> Bool {
+            guard let main = hitch(.main, size), let background = hitch(.background, size) else { return false }
+            return background < main * 0.8 && main - background > 1
+        }
+        return sizes.indices.first { index in sizes[index...].allSatisfy(wins) }.map { sizes[$0] }
+    }
 
+    /// The table of every run, with the simulation's prediction beside it.
+    static func table(_ results: [PolicyResult]) -> String {
         var lines = [
             "policy       fallback  size      frames  over  hitch ms/s  latency p50   p99        applied  coalesced  reloads  dropped  CPU     simulated: hitch  p99"
         ]
@@ -183,24 +232,6 @@ enum PolicyRealTime {
                     + pad("\(round2(r.cpuUtilisation * 100))%", 8)
                     + pad(r.simulated.map { round2($0.hitchTimeRatio) } ?? "–", 17) + (r.simulated.map { "\(round2($0.latencyP99 * 1000)) ms" } ?? "–"))
         }
-        console.out(lines.joined(separator: "\n") + "\n\n")
-        for (name, size) in [("batch updates", crossovers.batch), ("with the reload fallback", crossovers.reload)] {
-            if let size {
-                console.out("crossover (\(name)): background diffing beats main-thread diffing from \(size) items on this machine\n")
-            } else {
-                console.out("crossover (\(name)): background diffing did not beat main-thread diffing at any size tested (\(sizes.map(String.init).joined(separator: ", ")))\n")
-            }
-        }
-
-        var file = PolicyResults()
-        file.createdAt = Int(time(nil))
-        file.machine = machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) }
-        file.toolchain = commandOutput("swift --version") ?? "unknown"
-        file.commit = commandOutput("git rev-parse HEAD")
-        file.crossover = PolicyCrossover(batch: crossovers.batch, reloadFallback: crossovers.reload)
-        file.runs = results.map(\.runRecord)
-        try out.write(file.json.serialized() + "\n")
-        console.out("results: \(out.path)\n")
-        return .success
+        return lines.joined(separator: "\n")
     }
 }

@@ -111,8 +111,8 @@ public struct TimeSamples: Sendable {
     /// median(candidate) / median(baseline) of every round both sides measured.
     public var roundRatios: [Double] {
         zip(base, head).compactMap { base, head in
-            let b = median(base)
-            let h = median(head)
+            let b = medianOrNaN(base)
+            let h = medianOrNaN(head)
             return b > 0 && h.isFinite ? h / b : nil
         }
     }
@@ -148,12 +148,12 @@ public func compareTimes(_ cells: [TimeSamples], thresholds: GateThresholds) -> 
             return GateComparison(
                 cell: cell.cell, metric: .time, base: nil, head: nil, verdict: .notGated, note: "no paired time rounds")
         }
-        let ratio = median(ratios[index])
+        let ratio = medianOrNaN(ratios[index])
         let significant = adjusted[index] < thresholds.alpha
         let threshold = thresholds[.time]
         var verdict = GateVerdict.pass
-        let base = median(cell.base.flatMap { $0 })
-        let head = median(cell.head.flatMap { $0 })
+        let base = medianOrNaN(cell.base.flatMap { $0 })
+        let head = medianOrNaN(cell.head.flatMap { $0 })
         if significant && abs(head - base) >= threshold.absolute {
             if ratio > 1 + threshold.regression { verdict = .regression }
             if ratio * (1 + threshold.improvement) < 1 { verdict = .improvement }

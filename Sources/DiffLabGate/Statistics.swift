@@ -6,15 +6,11 @@ import Glibc
 import Darwin
 #endif
 
-/// The median of `values` (the mean of the two middle values for an even count); `nan` when empty.
+/// The median of `values` (DiffLabCore's one definition: the mean of the two middle values for
+/// an even count); `nan` when empty.
 ///
 /// - Complexity: O(n log n).
-package func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return .nan }
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
+package func medianOrNaN(_ values: [Double]) -> Double { median(values) ?? .nan }
 
 /// The result of a Wilcoxon signed-rank test.
 package struct SignedRankResult: Sendable, Hashable {
@@ -115,7 +111,7 @@ package func bootstrapMedianInterval(
     var scratch = values
     for _ in 0..<resamples {
         for i in scratch.indices { scratch[i] = values[Int(generator.next(upTo: UInt64(values.count - 1)))] }
-        medians.append(median(scratch))
+        medians.append(medianOrNaN(scratch))
     }
     medians.sort()
     let tail = (1 - level) / 2

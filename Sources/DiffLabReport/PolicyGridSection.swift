@@ -1,3 +1,4 @@
+import DiffLabCore
 import DiffLabResults
 
 /// The policy-lab section of a report, from one `difflab-policy/2` file: the scenario grid, its
@@ -20,7 +21,30 @@ struct PolicyGridSection {
         var setting: PolicySettingRecord
     }
 
+    /// A list size and a frame rate.
+    private struct SizeRate: Hashable {
+        var size: Int
+        var frameRate: Double
+    }
+
+    /// A setting at a frame rate.
+    private struct SettingRate: Hashable {
+        var setting: PolicySettingRecord
+        var frameRate: Double
+    }
+
     private let cells: [Cell: [PolicyGridRun]]
+    /// The settings run at each list size and frame rate, in first-appearance order.
+    private let settingsAt: [SizeRate: [PolicySettingRecord]]
+    /// Every list size and frame rate run, ascending by size, then rate.
+    private let sizeRates: [SizeRate]
+    /// The sizes each setting ran at a frame rate, ascending.
+    private let sizesOf: [SettingRate: [Int]]
+    /// The most frame rates the per-rate plots and tables show, and the most panels of the
+    /// Pareto figure: a file with more (a hostile one, say) is summarised, not drawn in full, so
+    /// the report stays linear in the file.
+    static let maxFrameRates = 8
+    static let maxParetoPanels = 32
     /// List sizes run, ascending.
     private let sizes: [Int]
     /// Frame rates run, ascending.
@@ -36,11 +60,21 @@ struct PolicyGridSection {
         var cells: [Cell: [PolicyGridRun]] = [:]
         var settings: [PolicySettingRecord] = []
         var seenSettings: Set<PolicySettingRecord> = []
+        var settingsAt: [SizeRate: [PolicySettingRecord]] = [:]
+        var sizesOf: [SettingRate: [Int]] = [:]
         for run in results.runs {
-            cells[Cell(size: run.workload.listSize, frameRate: run.workload.frameRate, setting: run.setting), default: []].append(run)
+            let cell = Cell(size: run.workload.listSize, frameRate: run.workload.frameRate, setting: run.setting)
+            if cells[cell] == nil {
+                settingsAt[SizeRate(size: cell.size, frameRate: cell.frameRate), default: []].append(run.setting)
+                sizesOf[SettingRate(setting: run.setting, frameRate: cell.frameRate), default: []].append(cell.size)
+            }
+            cells[cell, default: []].append(run)
             if seenSettings.insert(run.setting).inserted { settings.append(run.setting) }
         }
         self.cells = cells
+        self.settingsAt = settingsAt
+        sizeRates = settingsAt.keys.filter { $0.frameRate.isFinite }.sorted { ($0.size, $0.frameRate) < ($1.size, $1.frameRate) }
+        self.sizesOf = sizesOf.mapValues { $0.sorted() }
         self.settings = settings
         sizes = Set(results.runs.map(\.workload.listSize)).sorted()
         frameRates = Self.ascending(results.runs.map(\.workload.frameRate))
@@ -49,6 +83,9 @@ struct PolicyGridSection {
         policies = (settings.map(\.policy) + recommended).filter { seen.insert($0).inserted }
     }
 
+    /// The frame rates the per-rate plots and tables show: the first ``maxFrameRates``.
+    private var plottedRates: [Double] { Array(frameRates.prefix(Self.maxFrameRates)) }
+
     /// Distinct finite values, ascending.
     private static func ascending(_ values: [Double]) -> [Double] {
         Set(values.filter(\.isFinite)).sorted()
@@ -56,14 +93,8 @@ struct PolicyGridSection {
 
     // MARK: Derived figures
 
-    /// The median of the finite `values` (the mean of the two middle ones for an even count);
-    /// `nil` when there is none.
-    static func median(_ values: [Double]) -> Double? {
-        let sorted = values.filter(\.isFinite).sorted()
-        guard !sorted.isEmpty else { return nil }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : sorted[middle - 1] / 2 + sorted[middle] / 2
-    }
+    /// The median of the finite `values` (DiffLabCore's one definition); `nil` when there is none.
+    static func median(_ values: [Double]) -> Double? { DiffLabCore.median(values.filter(\.isFinite)) }
 
     /// The mean over `runs` of each run's median hitch time ratio over its repeats (runs without
     /// repeats are left out); `nil` when no run has a repeat.
@@ -356,11 +387,11 @@ struct PolicyGridSection {
         guard !overview.isEmpty else { return }
         writer.line("### Hitch time against list size")
         writer.line("")
-        let panels = frameRates.map { rate -> Panel in
+        let panels = plottedRates.map { rate -> Panel in
             let series = overview.map { entry -> LineSeries in
                 var look = style(entry.policy)
                 look.dash = Self.dash(entry.moves)
-                let points = sizes.compactMap { size -> PlotPoint? in
+                let points = (sizesOf[SettingRate(setting: entry.setting, frameRate: rate)] ?? []).compactMap { size -> PlotPoint? in
                     guard let runs = cells[Cell(size: size, frameRate: rate, setting: entry.setting)], let y = Self.meanOfMedianHitch(runs) else {
                         return nil
                     }
@@ -405,18 +436,21 @@ struct PolicyGridSection {
         let both = frameRates == [60, 120]
         writer.line(both ? "### 60 Hz against 120 Hz" : "### Hitch time per frame rate")
         writer.line("")
-        var rows: [[String]] = []
-        for size in sizes {
-            for entry in overview {
-                let values = frameRates.map { rate -> String in
+        // Each overview setting at the sizes it ran (from the index: linear in the runs).
+        var keyed: [(size: Int, entry: Int, row: [String])] = []
+        for (index, entry) in overview.enumerated() {
+            let entrySizes = Set(plottedRates.flatMap { sizesOf[SettingRate(setting: entry.setting, frameRate: $0)] ?? [] }).sorted()
+            for size in entrySizes {
+                let values = plottedRates.map { rate -> String in
                     cells[Cell(size: size, frameRate: rate, setting: entry.setting)].flatMap(Self.meanOfMedianHitch).map(Self.hitch) ?? "–"
                 }
                 guard values.contains(where: { $0 != "–" }) else { continue }
-                rows.append([formatGrouped(size), entry.policy, entry.moves] + values)
+                keyed.append((size, index, [formatGrouped(size), entry.policy, entry.moves] + values))
             }
         }
-        let rateColumns = frameRates.map { "hitch ms/s at " + Self.hz($0) }
-        writer.line(Markdown.table(["list size", "policy", "moves"] + rateColumns, rows, rightAligned: Set([0] + (3..<(3 + frameRates.count)))))
+        let rows = keyed.sorted { ($0.size, $0.entry) < ($1.size, $1.entry) }.map(\.row)
+        let rateColumns = plottedRates.map { "hitch ms/s at " + Self.hz($0) }
+        writer.line(Markdown.table(["list size", "policy", "moves"] + rateColumns, rows, rightAligned: Set([0] + (3..<(3 + plottedRates.count)))))
         writer.line(
             """
             The values plotted above: per list size and setting (no reload fallback), the mean over the size's \
@@ -459,6 +493,53 @@ struct PolicyGridSection {
         return front
     }
 
+    /// One size and frame rate of the Pareto figure: its panel, the rows of its front, and the
+    /// policies and move strategies it shows; `nil` when no setting there has a repeat.
+    private func paretoPanel(
+        _ key: SizeRate, bound: Double?
+    ) -> (panel: Panel, frontRows: [[String]], policies: Set<String>, moves: [String])? {
+        let (size, rate) = (key.size, key.frameRate)
+        let points = (settingsAt[key] ?? []).compactMap { setting -> ParetoPoint? in
+            guard let runs = cells[Cell(size: size, frameRate: rate, setting: setting)], let c = Self.candidate(runs) else { return nil }
+            return ParetoPoint(setting: setting, p99: c.p99, hitch: c.hitch)
+        }
+        guard !points.isEmpty else { return nil }
+        let front = Self.paretoFront(points, x: \.p99, y: \.hitch)
+        var series = [
+            LineSeries(
+                "Pareto front", style: SeriesStyle(color: "#000000", marker: .none, width: 1.2), points: front.map { PlotPoint($0.p99, $0.hitch) })
+        ]
+        var groups: [String: Int] = [:]
+        var policies: Set<String> = []
+        var moves: [String] = []
+        for point in points {
+            let group = point.setting.policy + " " + point.setting.moves
+            if let index = groups[group] {
+                series[index].points.append(PlotPoint(point.p99, point.hitch))
+                continue
+            }
+            groups[group] = series.count
+            var look = style(point.setting.policy)
+            look.marker = Self.marker(point.setting.moves)
+            series.append(LineSeries(group, style: look, points: [PlotPoint(point.p99, point.hitch)], connected: false))
+            policies.insert(point.setting.policy)
+            if !moves.contains(point.setting.moves) { moves.append(point.setting.moves) }
+        }
+        let verticals = bound.map { [VerticalReferenceLine(x: $0, label: "bound " + Self.seconds($0))] } ?? []
+        let panel = Panel.line(
+            LinePlot(
+                title: NumberStyle.count.format(Double(size)) + " items · " + Self.hz(rate), xLabel: "p99 latency (worst workload)",
+                yLabel: "hitch time (ms per s)", xScale: .log10, yScale: .linear, xStyle: .seconds, series: series,
+                referenceLines: Self.appleLines(dataMaximum: points.map(\.hitch).max() ?? 0), verticalLines: verticals, yCover: [0]))
+        let rows = front.map { point in
+            [
+                formatGrouped(size), Self.hz(rate), point.setting.label, Self.seconds(point.p99), Self.hitch(point.hitch),
+                bound.map { point.p99 <= $0 ? "yes" : "no" } ?? "–",
+            ]
+        }
+        return (panel, rows, policies, moves)
+    }
+
     private func writePareto(_ writer: inout ReportWriter) {
         writer.line("### Latency against hitches")
         writer.line("")
@@ -467,52 +548,22 @@ struct PolicyGridSection {
         var frontRows: [[String]] = []
         var shownPolicies: Set<String> = []
         var shownMoves: [String] = []
-        for size in sizes {
-            for rate in frameRates {
-                let points = settings.compactMap { setting -> ParetoPoint? in
-                    guard let runs = cells[Cell(size: size, frameRate: rate, setting: setting)], let c = Self.candidate(runs) else { return nil }
-                    return ParetoPoint(setting: setting, p99: c.p99, hitch: c.hitch)
-                }
-                guard !points.isEmpty else { continue }
-                let front = Self.paretoFront(points, x: \.p99, y: \.hitch)
-                var series = [
-                    LineSeries(
-                        "Pareto front", style: SeriesStyle(color: "#000000", marker: .none, width: 1.2),
-                        points: front.map { PlotPoint($0.p99, $0.hitch) })
-                ]
-                var groups: [String: Int] = [:]
-                for point in points {
-                    let key = point.setting.policy + " " + point.setting.moves
-                    if let index = groups[key] {
-                        series[index].points.append(PlotPoint(point.p99, point.hitch))
-                    } else {
-                        groups[key] = series.count
-                        var look = style(point.setting.policy)
-                        look.marker = Self.marker(point.setting.moves)
-                        series.append(LineSeries(key, style: look, points: [PlotPoint(point.p99, point.hitch)], connected: false))
-                        shownPolicies.insert(point.setting.policy)
-                        if !shownMoves.contains(point.setting.moves) { shownMoves.append(point.setting.moves) }
-                    }
-                }
-                let verticals = bound.map { [VerticalReferenceLine(x: $0, label: "bound " + Self.seconds($0))] } ?? []
-                panels.append(
-                    .line(
-                        LinePlot(
-                            title: NumberStyle.count.format(Double(size)) + " items · " + Self.hz(rate), xLabel: "p99 latency (worst workload)",
-                            yLabel: "hitch time (ms per s)", xScale: .log10, yScale: .linear, xStyle: .seconds, series: series,
-                            referenceLines: Self.appleLines(dataMaximum: points.map(\.hitch).max() ?? 0), verticalLines: verticals, yCover: [0])))
-                for point in front {
-                    frontRows.append([
-                        formatGrouped(size), Self.hz(rate), point.setting.label, Self.seconds(point.p99), Self.hitch(point.hitch),
-                        bound.map { point.p99 <= $0 ? "yes" : "no" } ?? "–",
-                    ])
-                }
-            }
+        let drawn = sizeRates.filter { plottedRates.contains($0.frameRate) }
+        for key in drawn.prefix(Self.maxParetoPanels) {
+            guard let panel = paretoPanel(key, bound: bound) else { continue }
+            panels.append(panel.panel)
+            frontRows += panel.frontRows
+            shownPolicies.formUnion(panel.policies)
+            for moves in panel.moves where !shownMoves.contains(moves) { shownMoves.append(moves) }
         }
         guard !panels.isEmpty else {
             writer.line("No setting has a repeat to plot.")
             writer.line("")
             return
+        }
+        if drawn.count > Self.maxParetoPanels {
+            writer.line("The file has \(drawn.count) list sizes × frame rates; the figure shows the first \(Self.maxParetoPanels).")
+            writer.line("")
         }
         var legend = policies.filter(shownPolicies.contains).map { LegendEntry($0, style($0), filled: true) }
         for moves in shownMoves {
@@ -549,7 +600,8 @@ struct PolicyGridSection {
         let repeats = c.repeats == 1 ? "1 repeat" : "\(c.repeats) repeats"
         switch c.verdict {
         case .clear:
-            return "above \(size(c.low)) and at most \(size(c.high)) items (the sizes run; median of the \(repeats)' crossovers: \(size(c.size)))"
+            let above = c.low.map { "above \(size($0)) and " } ?? ""
+            return above + "at most \(size(c.high)) items (the sizes run; median of the \(repeats)' crossovers: \(size(c.size)))"
         case .belowSmallest:
             return "at or below the smallest size run (\(size(c.size)) items; background clearly won at every size in all \(repeats))"
         case .noClearCrossover:

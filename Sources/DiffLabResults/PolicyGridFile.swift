@@ -289,8 +289,9 @@ public struct PolicyCrossoverRow: Sendable, Equatable {
     public var verdict: Verdict
     /// `clear` and `belowSmallest`: the median crossover over the repeats, in ``FieldRange/size``.
     public var size: Int?
-    /// `clear`: the largest size run below every repeat's crossover (exclusive); `belowSmallest`:
-    /// the smallest size run. In ``FieldRange/size``.
+    /// `clear`: the largest size run below every repeat's crossover (exclusive; `nil` when some
+    /// repeat's is the smallest size run); `belowSmallest`: the smallest size run. In
+    /// ``FieldRange/size``.
     public var low: Int?
     /// `clear` and `belowSmallest`: the largest of the repeats' crossovers (inclusive), in
     /// ``FieldRange/size``.
@@ -328,6 +329,11 @@ public struct PolicyCrossoverRow: Sendable, Equatable {
         return w.json
     }
 
+    /// Reads a crossover object. - Throws: ``ResultsError``. - Complexity: O(1).
+    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
+        try self.init(FieldReader<Key>(json, source: source, path: path))
+    }
+
     init(_ row: FieldReader<Key>) throws(ResultsError) {
         let text = try row.requiredString(.verdict)
         guard let verdict = Verdict(rawValue: text) else {
@@ -338,8 +344,8 @@ public struct PolicyCrossoverRow: Sendable, Equatable {
             reloadThreshold: try row.optionalInt(.reloadThreshold, in: .count), verdict: verdict, size: try row.optionalInt(.size, in: .size),
             low: try row.optionalInt(.low, in: .size), high: try row.optionalInt(.high, in: .size),
             repeatsWithCrossover: try row.requiredInt(.repeatsWithCrossover, in: .count), repeats: try row.requiredInt(.repeats, in: .count))
-        if verdict == .clear || verdict == .belowSmallest, size == nil || low == nil || high == nil {
-            throw .invalid(source: row.source, field: row.path(.size), expected: "a size, low and high for a clear crossover")
+        if verdict == .clear || verdict == .belowSmallest, size == nil || high == nil || (verdict == .belowSmallest && low == nil) {
+            throw .invalid(source: row.source, field: row.path(.size), expected: "a size and high for a clear crossover (and low below the smallest)")
         }
     }
 }

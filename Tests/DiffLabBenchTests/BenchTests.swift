@@ -56,6 +56,9 @@ struct BenchTests {
     @Test func statistics() {
         let s = SampleStatistics([5, 1, 4, 2, 3, 100, 3, 3, 2, 4])
         #expect(s.median == 3)
+        // One median for bench, gate and report: the mean of the two middle samples.
+        #expect(SampleStatistics([4, 1, 3, 2]).median == 2.5)
+        #expect(SampleStatistics([1, 2, 3, 4]).median == median([1, 2, 3, 4]))
         #expect(s.min == 1)
         #expect(s.p90 == 5)
         #expect(s.p99 == 100)

@@ -326,6 +326,12 @@ struct PolicyGridTests {
         let always = Self.crossoverRuns(main: [[10, 20, 50]], background: [[0, 0, 0]])
         let below = try #require(PolicyAnalysis.crossovers(always).first)
         #expect(below.verdict == .belowSmallest && below.size == 1_000)
+        // One repeat at the smallest size, the others above it: clear, with no size run below
+        // (a review found this called "at or below the smallest size run (every repeat)").
+        let mixed = Self.crossoverRuns(main: [[10, 20, 50], [0, 20, 50], [0, 20, 50]], background: [[0, 0, 0], [0, 0, 0], [0, 0, 0]])
+        let open = try #require(PolicyAnalysis.crossovers(mixed).first)
+        #expect(open.verdict == .clear && open.low == nil && open.high == 10_000 && open.size == 10_000)
+        #expect(try PolicyCrossoverRow(json: open.json, source: "p") == open)
     }
 
     /// A win at one size that is lost again at a larger one is no crossover at that size.

@@ -119,12 +119,16 @@ struct BenchCommandTests {
         ["--coalescing", "0.1/0.01"], ["--coalescing", "0.2/0.01/0.1"], ["--coalescing", "0.1/0.01/5"], ["--intervals", "frames"],
         ["--reload-thresholds", "never"], ["--moves", "fewest"], ["--edits", "200"], ["--frame-rates", (1...17).map(String.init).joined(separator: ",")],
         ["--sizes", "1000000", "--frame-rates", "1000", "--duration", "600", "--repeats", "100"],
+        // Cheap to simulate, days to measure (a review found it passed the event check).
+        ["--sizes", "10000000", "--edits", "1,2,3,4,5,6,7,8,9,10", "--repeats", "100", "--frame-rates", "1", "--intervals", "60", "--duration", "0.01"],
     ])
     func policyRefusesBadGrids(arguments: [String]) {
         let files = Files([:])
         let r = run(["policy"] + arguments + ["--out", files.path("never.json")])
         #expect(r.status == 64, "\(arguments): \(r.err)")
-        #expect(r.err.contains(arguments[0]) || r.err.contains(arguments[1]) || r.err.contains("simulated frames and updates"), "\(r.err)")
+        #expect(
+            r.err.contains(arguments[0]) || r.err.contains(arguments[1]) || r.err.contains("simulated frames and updates")
+                || r.err.contains("measuring the diff costs"), "\(r.err)")
         #expect(access(files.path("never.json"), F_OK) != 0)
     }
 

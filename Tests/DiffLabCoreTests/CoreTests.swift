@@ -133,3 +133,21 @@ struct CoreTests {
         #expect(ItemIndexPath(section: 1, item: 2).description == "[1, 2]")
     }
 }
+
+/// DiffLab's one median (bench, gate and report use it).
+@Suite struct MedianTests {
+    @Test(arguments: [([3.0, 1, 2], 2.0), ([4.0, 1, 3, 2], 2.5), ([7.0], 7.0), ([2.0, .nan, 1], 1.5), ([-1.0, .infinity], .infinity)])
+    func medianOf(values: [Double], expected: Double) {
+        #expect(median(values) == expected)
+    }
+
+    @Test func nothingOrOnlyNaNHasNoMedian() {
+        #expect(median([]) == nil)
+        #expect(median([.nan, .nan]) == nil)
+    }
+
+    /// The two middle values are halved before they are added: no overflow to infinity.
+    @Test func twoHugeMiddleValuesDoNotOverflow() {
+        #expect(median([.greatestFiniteMagnitude, .greatestFiniteMagnitude]) == .greatestFiniteMagnitude)
+    }
+}
