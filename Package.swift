@@ -39,6 +39,11 @@ let package = Package(
         // libFuzzer target over the file decoders: the same flags, --product difflab-decode-fuzz
         .executable(name: "difflab-decode-fuzz", targets: ["DiffLabDecodeFuzzTarget"]),
     ],
+    // Foundation: the libraries and the CLI may use it (FoundationEssentials where the toolchain
+    // has it) for `UUID` only: an element identifier (DiffLabCore), the benchmark's UUID datasets
+    // (DiffLabBench) and its string form on the engine wire (DiffLabCLI). JSON, files, processes,
+    // clocks and formatting are DiffLab's own or Glibc, so hostile input meets code under our tests
+    // and no Foundation version changes an output byte. Tests may use Foundation freely.
     targets: [
         .target(name: "DiffLabCore"),
         .target(name: "DiffLabEngines", dependencies: ["DiffLabCore"]),

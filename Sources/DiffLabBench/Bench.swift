@@ -72,6 +72,8 @@ public struct BenchOptions: Sendable {
     public var minSamples = 5
     /// When set, sizes above 10,000 are measured only for these profiles (quick runs).
     public var largeSizeProfiles: [DatasetProfile]?
+    /// Only this part of the matrix (``BenchShard``), or all of it.
+    public var shard: BenchShard?
 
     /// List sizes: 1 to ``AbstractDataset/maxSize`` (10,000,000).
     public static let sizeRange = 1...AbstractDataset.maxSize
@@ -172,7 +174,8 @@ package let partitionedFloorName = "partitioned-floor"
 /// Runs the benchmark matrix in this process (under whichever allocator it runs on).
 ///
 /// For every element kind, profile and size the dataset is generated once; then the hash floor,
-/// the `stdlib` reference and every engine are measured side by side on it.
+/// the `stdlib` reference and every engine are measured side by side on it. With a
+/// ``BenchOptions/shard``, only the series of that part (``BenchOptions/series(in:)``).
 ///
 /// ## The per-call time limit
 /// No call runs much past ``BenchOptions/maxCallSeconds``, whatever the sizes:
@@ -201,8 +204,9 @@ public func runBench(
     if !subjects.contains(where: { $0.name == BenchSubject.stdlib.name }) { subjects.append(.stdlib) }
     let sizes = Set(options.sizes).sorted()
     var cells: [(ElementKind, DatasetProfile, Int)] = []
+    let part = options.shard.map { Set(options.series(in: $0)) }
     for kind in options.kinds {
-        for profile in options.profiles {
+        for profile in options.profiles where part?.contains(BenchSeries(kind: kind, profile: profile)) ?? true {
             for size in sizes where options.includes(profile, kind, size) { cells.append((kind, profile, size)) }
         }
     }

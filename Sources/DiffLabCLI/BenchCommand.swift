@@ -47,6 +47,9 @@ enum BenchCommand {
           --max-call SECONDS  the per-call time limit, \(describeNumbers(BenchOptions.maxCallSecondsRange))
                               (default 12; --quick 6); see below
           --seed S            dataset seed, 0 to \(UInt64.max) (default 42)
+          --shard K/N         only part K of N (N from 1 to \(BenchShard.countRange.upperBound)): whole series
+                              (element kind × profile, every size and engine), balanced by
+                              predicted cost; `difflab merge` joins the parts
           --out FILE          results file (default results/bench-<time>.json): absent or a regular
                               file, checked before the run (exit 73 otherwise), written atomically
                               after the table is printed
@@ -75,7 +78,7 @@ enum BenchCommand {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         let parsed = try OptionSpec(
-            valued: ["engines", "threads", "profiles", "sizes", "kinds", "allocators", "budget", "max-call", "seed", "out", "worker-out"],
+            valued: ["engines", "threads", "profiles", "sizes", "kinds", "allocators", "budget", "max-call", "seed", "shard", "out", "worker-out"],
             flags: ["quick"]
         ).parse(arguments)
         if parsed.flag("help") {
@@ -120,6 +123,7 @@ enum BenchCommand {
         if let text = parsed.value("seed") {
             options.seed = try parseSeed(text)
         }
+        if let text = parsed.value("shard") { options.shard = try parseShard(text) }
         do throws(ConfigurationError) { try options.validate() } catch { throw .usage("bench: \(error)") }
         let current = JemallocStats.current == nil ? "system" : "jemalloc"
 
@@ -194,6 +198,10 @@ enum BenchCommand {
             quick: parsed.flag("quick"), engines: options.engines.map(\.name), profiles: options.profiles.map(\.rawValue),
             sizes: options.sizes, kinds: options.kinds.map(\.rawValue), budgetSeconds: options.budget, maxCallSeconds: options.maxCallSeconds,
             seed: String(options.seed), moves: "offsets", probeFloor: BenchOptions.probeFloor)
+        if let shard = options.shard {
+            results.options.shardParts = [shard.index]
+            results.options.shardCount = shard.count
+        }
         results.scaling = scalingFits(rows)
         results.targets = targets
         // The table first: it survives a failed write.
@@ -224,6 +232,19 @@ func parseSizes(_ text: String, _ option: String, in range: ClosedRange<Int>, mo
     let sizes = try parseList(text, option) { name throws(CommandError) in try parseInteger(name, option, in: range) }
     guard sizes.count <= most else { throw .usage("\(option) expects at most \(most) sizes (got \(sizes.count))") }
     return Set(sizes).sorted()
+}
+
+/// Parses `--shard K/N`.
+///
+/// - Throws: a usage error (64) naming `--shard` unless the text is two decimal integers with
+///   N from 1 to 64 and K from 1 to N.
+func parseShard(_ text: String) throws(CommandError) -> BenchShard {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    let expected = "--shard expects K/N with N from 1 to \(BenchShard.countRange.upperBound) and K from 1 to N (got '\(text)')"
+    guard parts.count == 2, !parts[0].hasPrefix("+"), !parts[1].hasPrefix("+"), let k = Int(parts[0]), let n = Int(parts[1]) else {
+        throw .usage(expected)
+    }
+    do throws(ConfigurationError) { return try BenchShard(k, of: n) } catch { throw .usage(expected) }
 }
 
 /// `YYYYMMDD-HHMMSS` in UTC, for file names.

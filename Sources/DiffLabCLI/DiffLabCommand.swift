@@ -19,10 +19,12 @@ public enum DiffLabCommand {
           replay [PATH...]         re-run saved counterexamples (default Corpus/regressions)
           coverage TRACEFILE       line coverage of a fuzzing run, every line not reached
           bench [options]          time the engines on generated datasets (see: difflab bench --help)
-          policy [options]         main-thread vs background diffing in a simulated app
+          policy [options]         which diffing policy, move strategy and thresholds: a scenario grid
           gate [options]           regression gate: this build against a baseline (see: difflab gate --help)
           mutate [options]         mutation testing: plant catalogued bugs, count those the fuzzer kills
           report RESULTS.json...   a markdown report with SVG plots from bench and policy results
+          export RESULTS.json      a bench results file as github-action-benchmark, Bencher or CSV
+          merge PART.json...       join the parts of a sharded bench run (bench --shard K/N)
           help [COMMAND]           show help for difflab or a command
 
         Also: measure (the regression gate's worker; see difflab help measure).
@@ -95,6 +97,12 @@ public enum DiffLabCommand {
         },
         Subcommand(name: "report", help: { ReportCommand.help }) { arguments, console throws(CommandError) in
             try ReportCommand.run(arguments, console: console)
+        },
+        Subcommand(name: "export", help: { ExportCommand.help }) { arguments, console throws(CommandError) in
+            try ExportCommand.run(arguments, console: console)
+        },
+        Subcommand(name: "merge", help: { MergeCommand.help }) { arguments, console throws(CommandError) in
+            try MergeCommand.run(arguments, console: console)
         },
     ]
 

@@ -50,6 +50,10 @@ enum FuzzCommand {
                            gives its signature, shrunkItems, inputsToFind, secondsToFind
                            (seconds into the run when the failing input was checked) and
                            crashed (true for a crash or hang)
+          --junit FILE     also write JUnit XML: one test case per property × engine, failed
+                           with the shrunk counterexample (an error for a crash or hang); a
+                           run that checked no case is an error case; checked before the run
+                           (exit 73 for a path that is not a regular file)
           --write-seeds D  instead of fuzzing, write the byte encodings of N generated inputs
                            (default 16) to D as libFuzzer seeds for difflab-fuzz
           -h, --help       show this help
@@ -74,7 +78,7 @@ enum FuzzCommand {
         let parsed = try OptionSpec(
             valued: [
                 "seconds", "cases", "seed", "engines", "properties", "max-size", "large-size", "large-every", "elements",
-                "workers", "check-seconds", "corpus", "write-seeds",
+                "workers", "check-seconds", "corpus", "write-seeds", "junit",
             ],
             flags: ["json"]
         ).parse(arguments)
@@ -130,6 +134,7 @@ enum FuzzCommand {
         }
         // Checked now: a counterexample found after minutes must have somewhere to go.
         let corpus = try OutputDirectory(parsed.value("corpus") ?? "Corpus/regressions", option: "--corpus")
+        let junit = try parsed.value("junit").map { path throws(CommandError) in try OutputFile(path, option: "--junit") }
 
         // On a terminal (isatty(2), see Console.standard) the progress line rewrites itself with
         // "\r"; in a log, never: one plain line every five seconds.
@@ -158,10 +163,12 @@ enum FuzzCommand {
         let report = outcome.report
         if live { console.err("\n") }
         var failureObjects: [JSONValue] = []
+        var savedFiles: [String: String] = [:]
         var unsaved: CommandError?
         for failure in report.failures {
             let regression = RegressionCase(failure)
             let path = corpus.path + "/" + regression.fileName
+            savedFiles[failure.signature] = path
             // Printed first, so a failed save never loses the counterexample.
             console.out(
                 """
@@ -207,6 +214,7 @@ enum FuzzCommand {
                 ]))
             console.out(summary.serialized() + "\n")
         }
+        try junit?.write(FuzzJUnit.report(report, options: options, crashes: Set(outcome.crashes), files: savedFiles).xml)
         if let unsaved { throw unsaved }
         // Failures outside an engine's declared contract are reported and saved, but do not fail
         // the run: the engine never promised those inputs.

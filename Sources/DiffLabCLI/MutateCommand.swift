@@ -195,10 +195,10 @@ enum MutateCommand {
     static func resetWorktree(_ settings: Settings, log: String) throws(CommandError) -> String? {
         let path = settings.root + "/" + worktree
         if access(path + "/.git", F_OK) == 0 {
-            return try GateCommand.runLoggedSteps(
+            return try GateBuilds.runLoggedSteps(
                 [("git", ["-C", path, "reset", "--hard", "--quiet", settings.commit]), ("git", ["-C", path, "clean", "-fdq"])], log: log)
         }
-        return try GateCommand.runLoggedSteps(
+        return try GateBuilds.runLoggedSteps(
             [
                 ("git", ["-C", settings.root, "worktree", "prune"]),
                 ("git", ["-C", settings.root, "worktree", "add", "--detach", "--force", path, settings.commit]),
@@ -216,7 +216,7 @@ enum MutateCommand {
             result.note = "the worktree could not be reset: \(failure)"
             return result
         }
-        if let failure = try GateCommand.runLoggedSteps([("git", ["-C", path, "apply", settings.catalogue + "/" + mutant.patch])], log: log) {
+        if let failure = try GateBuilds.runLoggedSteps([("git", ["-C", path, "apply", settings.catalogue + "/" + mutant.patch])], log: log) {
             result.note = "the patch does not apply: \(failure)"
             return result
         }
@@ -224,7 +224,7 @@ enum MutateCommand {
         let jobs = String(settings.jobs)
         var build = [("swift", ["build", "-c", "release", "--product", "difflab", "--package-path", path, "--jobs", jobs])]
         if mutant.check == .swiftTest { build.append(("swift", ["build", "--build-tests", "--package-path", path, "--jobs", jobs])) }
-        let built = try GateCommand.runLoggedSteps(build, log: log)
+        let built = try GateBuilds.runLoggedSteps(build, log: log)
         result.buildSeconds = monotonicNow() - buildStart
         if let built {
             result.note = "the mutant does not build: \(built)"

@@ -259,7 +259,7 @@ func signalName(_ signal: Int32) -> String {
 }
 
 /// The path of jemalloc's shared library, when installed.
-func jemallocLibraryPath() -> String? {
+package func jemallocLibraryPath() -> String? {
     let candidates = [
         "/lib/x86_64-linux-gnu/libjemalloc.so.2", "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
         "/lib/aarch64-linux-gnu/libjemalloc.so.2", "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",

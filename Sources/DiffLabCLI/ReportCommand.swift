@@ -14,16 +14,21 @@ enum ReportCommand {
         USAGE: difflab report RESULTS.json... [--out DIR]
 
         Writes DIR/report.md and the SVG plots it shows, from results files of `difflab bench`
-        (schema difflab-bench/1) and `difflab policy` (schema difflab-policy/1), given in any order
-        and recognised by their "schema" field. Sections for a kind of file not given are left out.
+        (schema difflab-bench/1), `difflab policy` (its scenario grid, schema difflab-policy/2) and
+        `difflab policy --real-time` (schema difflab-policy/1), given in any order and recognised
+        by their "schema" field. Sections for a kind of file not given are left out.
 
         Bench files: run header and targets; median time against size per engine (log-log, one
         panel per profile, int elements under jemalloc, with stdlib and the hash floor as
         references; other element kinds and the system allocator summarised); speed-up over stdlib
         and ratio to the hash floor; bytes and allocation requests per call; moves per strategy;
         sample distributions at 100k items; skipped cells with their reasons.
-        Policy files: hitch time ratio and update latency (median, p99) against list size per
-        policy, with and without the reload fallback, and every run in a table.
+        Policy grid files: the recommendations (table and plot), hitch time against list size
+        per policy and move strategy, 60 against 120 Hz, latency against hitches (Pareto plots),
+        the crossovers with their intervals, and the measured diff costs.
+        Real-time policy files: hitch time ratio and update latency (median, p99) against list
+        size per policy, with and without the reload fallback, and every run in a table (with the
+        simulation's prediction beside it).
 
         The plots are SVG drawn by DiffLab's own Swift code, not matplotlib: no Python or network
         needed, deterministic output, and GitHub renders SVG linked from markdown.

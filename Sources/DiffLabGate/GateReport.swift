@@ -179,7 +179,7 @@ public struct GateReport: Sendable {
             notes: notes, alpha: thresholds.alpha, improvementExitCode: Int(thresholds.improvementExitCode), metrics: metrics, comparisons: items)
     }
 
-    private func evidence(_ c: GateComparison) -> String {
+    func evidence(_ c: GateComparison) -> String {
         let threshold = thresholds[c.metric]
         let limit = c.verdict == .regression ? "+" + percent(threshold.regression) : "−" + percent(threshold.improvement)
         switch c.metric {

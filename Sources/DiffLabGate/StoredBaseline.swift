@@ -69,6 +69,38 @@ public struct StoredBaseline: Sendable, Equatable {
         toolchain = file.toolchain
     }
 
+    /// A baseline from a `difflab bench` results file (a merged one of a sharded run included):
+    /// every cell measured under jemalloc, with the bytes and allocation requests of one call
+    /// (the figures the gate measures under jemalloc too; instructions are not in bench files and
+    /// time is never gated against a stored baseline).
+    ///
+    /// - Throws: ``GateError/badBaseline(source:field:expected:)`` when no cell has those figures
+    ///   (a bench run without jemalloc could not gate anything).
+    /// - Complexity: O(measurements).
+    public init(bench: BenchResults) throws(GateError) {
+        source = bench.source
+        var cells: [String] = []
+        var values: [String: [GateMetric: Double]] = [:]
+        for m in bench.measurements where m.allocator == "jemalloc" && m.isMeasured {
+            var cellValues: [GateMetric: Double] = [:]
+            if let bytes = m.allocatedBytes { cellValues[.allocatedBytes] = bytes }
+            if let requests = m.allocationRequests { cellValues[.allocationRequests] = requests }
+            let name = "\(m.engine):\(m.profile):\(m.kind):\(m.size)"
+            guard !cellValues.isEmpty, values[name] == nil else { continue }
+            cells.append(name)
+            values[name] = cellValues
+        }
+        guard !cells.isEmpty else {
+            throw .badBaseline(
+                source: bench.source, field: "measurements", expected: "a cell measured under jemalloc with its allocated bytes or requests")
+        }
+        self.cells = cells
+        self.values = values
+        candidate = "difflab bench results" + (bench.commit.map { " at \($0.prefix(12))" } ?? "")
+        cpu = bench.machine.first { $0.name == Self.cpuField }?.value
+        toolchain = bench.toolchain
+    }
+
     /// The machine field that names the CPU model.
     static let cpuField = "cpu"
 

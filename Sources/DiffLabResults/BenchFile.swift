@@ -355,7 +355,7 @@ public struct BenchAllocator: Sendable, Equatable {
 /// The `options` object of a bench file: what the run was asked to measure. Every member is
 /// optional (absent ones are not written).
 public struct BenchRunOptions: Sendable, Equatable {
-    enum Key: String { case quick, engines, profiles, sizes, kinds, budgetSeconds, maxCallSeconds, seed, moves, probeFloor }
+    enum Key: String { case quick, engines, profiles, sizes, kinds, budgetSeconds, maxCallSeconds, seed, moves, probeFloor, shardParts, shardCount }
 
     /// Whether the run used the quick preset.
     public var quick: Bool?
@@ -377,6 +377,11 @@ public struct BenchRunOptions: Sendable, Equatable {
     public var moves: String?
     /// In ``FieldRange/size``.
     public var probeFloor: Int?
+    /// The parts of a sharded run this file holds (`bench --shard K/N` gives `[K]`; a merge of
+    /// every part has none), each from 1 to ``shardCount``.
+    public var shardParts: [Int]?
+    /// How many parts the run was sharded into, in ``FieldRange/shards``.
+    public var shardCount: Int?
 
     /// Options as recorded; every field is optional (absent in the file: `nil`).
     public init(
@@ -408,6 +413,8 @@ public struct BenchRunOptions: Sendable, Equatable {
         w.set(.seed, seed)
         w.set(.moves, moves)
         w.set(.probeFloor, probeFloor)
+        if let shardParts { w.set(.shardParts, integers: shardParts) }
+        w.set(.shardCount, shardCount)
         return w.json
     }
 
@@ -435,6 +442,22 @@ public struct BenchRunOptions: Sendable, Equatable {
         seed = try row.optionalString(.seed)
         moves = try row.optionalString(.moves)
         probeFloor = try row.optionalInt(.probeFloor, in: .size)
+        shardCount = try row.optionalInt(.shardCount, in: .shards)
+        if row.present(.shardParts) != nil {
+            let parts = try row.integers(.shardParts, in: .shards)
+            guard let count = shardCount, parts.allSatisfy({ $0 <= count }), Set(parts).count == parts.count else {
+                throw .invalid(source: row.source, field: row.path(.shardParts), expected: "distinct parts from 1 to shardCount")
+            }
+            shardParts = parts
+        }
+    }
+
+    /// The options without the shard fields: what every part of one sharded run shares.
+    public var unsharded: BenchRunOptions {
+        var copy = self
+        copy.shardParts = nil
+        copy.shardCount = nil
+        return copy
     }
 }
 

@@ -51,6 +51,8 @@ extension FieldRange where Bound == Int {
     public static var count: FieldRange { FieldRange(0...(1 << 53), "0 to 9,007,199,254,740,992 (2^53)") }
     /// Calls timed together as one sample: 1 to 10^9.
     public static var callsPerSample: FieldRange { FieldRange(1...1_000_000_000, "1 to 1,000,000,000") }
+    /// Shard numbers and counts of a sharded run: 1 to 64.
+    public static var shards: FieldRange { FieldRange(1...64, "1 to 64") }
     /// Process exit statuses: 0 to 255.
     public static var exitStatus: FieldRange { FieldRange(0...255, "0 to 255") }
     /// `createdAt`, Unix seconds: 1970-01-01 to 9999-12-31.

@@ -228,3 +228,82 @@ struct GateWorktreeTests {
         try GateWorktree.link(["../DiffLab"], workPackage: folder + "/tree", realPackage: root + "/repo", inside: folder)
     }
 }
+
+/// The gate's parts on their own: the plan, the baseline revision, stored baselines written and
+/// read back (a `--save-baseline` file and a bench results file), and JUnit output.
+@Suite("Gate parts: plan, baselines, JUnit")
+struct GatePartsTests {
+    static func plan(_ arguments: [String]) throws -> GatePlan {
+        try GatePlan(try GatePlan.spec.parse(arguments + ["--out", "/tmp/never-written-gate.json", "--summary", "/tmp/never-written-summary.md"]))
+    }
+
+    /// Which revision is built: `--base`; HEAD when the tree is dirty or a patch is gated; else
+    /// HEAD~1; none for a stored baseline, a baseline binary, or `--save-baseline` alone.
+    @Test func theBaselineRevisionFollowsTheOptions() throws {
+        #expect(GateBuilds.baselineRevision(try Self.plan([]), dirty: false) == "HEAD~1")
+        #expect(GateBuilds.baselineRevision(try Self.plan([]), dirty: true) == "HEAD")
+        #expect(GateBuilds.baselineRevision(try Self.plan(["--head-patch", "drill.patch"]), dirty: false) == "HEAD")
+        #expect(GateBuilds.baselineRevision(try Self.plan(["--base", "v1.0"]), dirty: true) == "v1.0")
+        #expect(GateBuilds.baselineRevision(try Self.plan(["--save-baseline", "/tmp/b.json"]), dirty: false) == nil)
+        #expect(GateBuilds.baselineRevision(try Self.plan(["--save-baseline", "/tmp/b.json", "--base", "HEAD~2"]), dirty: false) == "HEAD~2")
+        #expect(GateBuilds.baselineRevision(try Self.plan(["--baseline", "b.json"]), dirty: false) == nil)
+        #expect(GateBuilds.baselineRevision(try Self.plan(["--base-binary", "/bin/true"]), dirty: false) == nil)
+        #expect(throws: CommandError.self) { try Self.plan(["--head-patch", "a.patch", "--head-binary", "/bin/true"]) }
+        #expect(throws: CommandError.self) { try Self.plan(["--base", "HEAD", "--baseline", "b.json"]) }
+        #expect(throws: CommandError.self) { try Self.plan(["--cells", "hashmap:reverse:int:300", "--engines", "hashmap"]) }
+    }
+
+    /// A patch that cannot be read fails before anything is built (exit 1, naming it).
+    @Test func anUnreadablePatchFailsAtOnce() {
+        let files = Files([:])
+        let r = run([
+            "gate", "--head-patch", files.path("absent.patch"), "--cells", "hashmap:reverse:int:300", "--no-instructions",
+            "--out", files.path("gate.json"), "--summary", files.path("summary.md"),
+        ])
+        #expect(r.status == 1 && r.err.contains("absent.patch"), "\(r.err)")
+    }
+
+    /// `--save-baseline` then `--baseline` with the same build: every deterministic metric equal,
+    /// PASS, and the JUnit XML has one passing case per cell; a bench results file whose cell
+    /// allocated far more reads as an improvement.
+    @Test func aSavedBaselineAndABenchFileGateTheSameBuild() throws {
+        let binary = ".build/debug/difflab"
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the difflab executable first")
+        try #require(jemallocLibraryPath() != nil, "stored baselines hold allocation figures: install libjemalloc-dev")
+        let files = Files([:])
+        let cells = "hashmap:reverse:int:300,heckel:small-edit:int:300"
+        let common = ["--head-binary", binary, "--cells", cells, "--samples", "1", "--no-instructions", "--summary", files.path("summary.md")]
+        let save = run(["gate"] + common + ["--save-baseline", files.path("baseline.json"), "--out", files.path("unused.json")])
+        #expect(save.status == 0, "\(save.err)")
+        let check = run(["gate"] + common + ["--baseline", files.path("baseline.json"), "--out", files.path("gate.json"), "--junit", files.path("junit.xml")])
+        #expect(check.status == 0 && check.out.hasPrefix("## DiffLab regression gate: PASS"), "\(check.err)")
+        let junit = try String(contentsOfFile: files.path("junit.xml"), encoding: .utf8)
+        #expect(junit.contains(#"<testsuites name="difflab gate" tests="2" failures="0" errors="0" skipped="0""#), "\(junit)")
+        #expect(junit.contains(#"<testcase classname="difflab.gate" name="hashmap:reverse:int:300">"#))
+        let bench = #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"reverse","size":300,"kind":"int","allocator":"jemalloc","median":1e-6,"allocatedBytes":1000000000,"allocationRequests":1000000}]}"#
+        let benchFiles = Files(["bench.json": bench])
+        let improved = run([
+            "gate", "--head-binary", binary, "--cells", "hashmap:reverse:int:300", "--samples", "1", "--no-instructions", "--baseline",
+            benchFiles.path("bench.json"), "--out", files.path("gate2.json"), "--summary", files.path("summary2.md"), "--junit", files.path("junit2.xml"),
+        ])
+        #expect(improved.status == 4 && improved.out.hasPrefix("## DiffLab regression gate: IMPROVEMENT ONLY"), "\(improved.err)")
+        #expect(try String(contentsOfFile: files.path("junit2.xml"), encoding: .utf8).contains("allocatedBytes: improvement"))
+    }
+
+    /// A regression fails its cell's JUnit case with the evidence; a cell nothing was compared in
+    /// is an error; a run that compared nothing adds an error case.
+    @Test func junitFailsRegressedCellsAndErrsOnUncomparedOnes() throws {
+        let thresholds = try GateThresholds(json: try JSONValue.parse(try String(contentsOfFile: "Corpus/gate/thresholds.json", encoding: .utf8)))
+        let report = GateReport(
+            comparisons: [
+                GateComparison(cell: "a:reverse:int:1", metric: .instructions, base: 100, head: 200, verdict: .regression),
+                GateComparison(cell: "a:reverse:int:1", metric: .allocatedBytes, base: 10, head: 10, verdict: .pass),
+                GateComparison(cell: "b:reverse:int:1", metric: .allocatedBytes, base: nil, head: 10, verdict: .notGated, note: "no baseline value"),
+            ], thresholds: thresholds, context: [("cells", "2")], notes: [])
+        let xml = report.junit().xml
+        #expect(xml.contains(#"failures="1" errors="2""#), "\(xml)")
+        #expect(xml.contains(#"<failure message="regression: instructions: regression, 100 → 200"#), "\(xml)")
+        #expect(xml.contains(#"name="b:reverse:int:1""#) && xml.contains(#"type="not-gated""#))
+        #expect(xml.contains(#"classname="difflab.gate" name="run""#))
+    }
+}

@@ -512,3 +512,29 @@ let storedJSON: JSONValue = [
     }
 }
 
+/// A bench results file (a merged sharded run included) serves as a stored baseline: its jemalloc
+/// cells' allocation figures; without any, it is refused.
+@Suite struct BenchBaselineTests {
+    static func bench(_ measurements: String) throws -> BenchResults {
+        try BenchResults(json: try JSONValue.parse(#"{"schema":"difflab-bench/1","commit":"abcdef0123456789","machine":{"cpu":"Xeon"},"measurements":["# + measurements + "]}"), source: "b.json")
+    }
+
+    @Test func jemallocCellsBecomeBaselineCells() throws {
+        let results = try Self.bench(
+            #"{"engine":"hashmap","profile":"reverse","size":100,"kind":"int","allocator":"jemalloc","median":1e-6,"allocatedBytes":4096,"allocationRequests":3},"#
+                + #"{"engine":"hashmap","profile":"reverse","size":100,"kind":"int","allocator":"system","median":1e-6},"#
+                + #"{"engine":"stdlib","profile":"reverse","size":100,"kind":"int","allocator":"jemalloc","skipped":"too slow"}"#)
+        let baseline = try StoredBaseline(bench: results)
+        #expect(baseline.cells == ["hashmap:reverse:int:100"])
+        #expect(baseline.value("hashmap:reverse:int:100", .allocatedBytes) == 4096)
+        #expect(baseline.value("hashmap:reverse:int:100", .allocationRequests) == 3)
+        #expect(baseline.value("hashmap:reverse:int:100", .instructions) == nil)
+        #expect(baseline.cpu == "Xeon" && baseline.candidate == "difflab bench results at abcdef012345")
+        #expect(throws: GateError.self) { try baseline.requireCells(["hashmap:reverse:int:1000"]) }
+    }
+
+    @Test func aBenchFileWithoutJemallocCellsIsRefused() throws {
+        let results = try Self.bench(#"{"engine":"hashmap","profile":"reverse","size":100,"kind":"int","allocator":"system","median":1e-6}"#)
+        #expect(throws: GateError.self) { try StoredBaseline(bench: results) }
+    }
+}

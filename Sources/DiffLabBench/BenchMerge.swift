@@ -1,0 +1,102 @@
+import DiffLabCore
+import DiffLabResults
+
+/// Why `difflab merge` refused its inputs.
+public struct BenchMergeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Each reason, naming the file and the field that differs.
+    public var reasons: [String]
+    /// Whether `--force` would merge anyway (false for a cell measured twice, which no merge can
+    /// resolve).
+    public var forcible: Bool
+
+    /// `cannot merge: …; …`.
+    public var description: String {
+        "cannot merge: " + reasons.joined(separator: "; ") + (forcible ? " (--force merges anyway)" : "")
+    }
+}
+
+/// Joins the parts of a sharded benchmark run (`difflab bench --shard K/N`) into one results
+/// file, equal to what the unsharded run would have written in cells, options and schema.
+///
+/// The parts must come from one run: the same commit, toolchain, machine (every field but the
+/// host name: CI jobs run on different hosts), options (but the shard fields) and shard count,
+/// each part once, every part present. Unless `force`, any difference is refused, naming the
+/// files and the field; with `force` the merge goes on and the result's options keep the parts
+/// it holds. A cell measured in two inputs is always refused.
+///
+/// The result: the inputs' measurements in the unsharded run's order (allocators, then kinds,
+/// profiles and sizes in option order), ratios recomputed from the same references, growth fits
+/// and targets computed over every size, allocators joined, `seconds` the sum of the parts'
+/// (machine time, not wall time), `createdAt` the latest.
+///
+/// - Throws: ``BenchMergeError``.
+/// - Complexity: O(total measurements log total measurements).
+public func mergeBenchResults(_ parts: [BenchResults], force: Bool = false) throws(BenchMergeError) -> BenchResults {
+    guard let first = parts.first else { throw BenchMergeError(reasons: ["no files"], forcible: false) }
+    var reasons = provenanceDifferences(parts, first)
+    let counts = Set(parts.map(\.options.shardCount))
+    if counts.count > 1 { reasons.append("the files were sharded differently (shardCount \(counts.map { $0.map(String.init) ?? "none" }.sorted().joined(separator: ", ")))") }
+    let given = parts.flatMap { $0.options.shardParts ?? [] }
+    var seen: Set<Int> = []
+    let repeated = given.filter { !seen.insert($0).inserted }
+    if !repeated.isEmpty { reasons.append("part \(repeated.map(String.init).joined(separator: ", ")) given twice") }
+    let count = first.options.shardCount
+    let missing = count.map { Array(Set(1...$0).subtracting(seen)).sorted() } ?? []
+    if !missing.isEmpty, let count { reasons.append("part \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing") }
+    var cells: [String: String] = [:]
+    for part in parts {
+        for m in part.measurements {
+            if let other = cells.updateValue(part.source, forKey: m.exportName) {
+                throw BenchMergeError(reasons: ["\(m.exportName) is in both \(other) and \(part.source)"], forcible: false)
+            }
+        }
+    }
+    if !reasons.isEmpty && !force { throw BenchMergeError(reasons: reasons, forcible: true) }
+
+    var merged = BenchResults()
+    (merged.machine, merged.toolchain, merged.commit, merged.dirty) = (first.machine, first.toolchain, first.commit, first.dirty)
+    merged.options = first.options.unsharded
+    if !missing.isEmpty || !repeated.isEmpty {
+        merged.options.shardParts = Array(seen).sorted()
+        merged.options.shardCount = count
+    }
+    merged.createdAt = parts.compactMap(\.createdAt).max()
+    merged.seconds = parts.allSatisfy { $0.seconds != nil } ? parts.compactMap(\.seconds).reduce(0, +) : nil
+    for allocator in parts.flatMap(\.allocators) where !merged.allocators.contains(where: { $0.name == allocator.name }) {
+        merged.allocators.append(allocator)
+    }
+    merged.measurements = addRatios(canonicalOrder(parts.flatMap(\.measurements), options: merged.options, allocators: merged.allocators))
+    merged.scaling = scalingFits(merged.measurements)
+    let cores = first.machine.first { $0.name == "cores" }.flatMap { Int($0.value) } ?? availableCores()
+    merged.targets = benchTargets(merged.measurements, allocator: merged.allocators.first?.name ?? "jemalloc", cores: cores)
+    return merged
+}
+
+/// What differs between `parts` and `first` besides the shard fields, naming the files.
+private func provenanceDifferences(_ parts: [BenchResults], _ first: BenchResults) -> [String] {
+    var reasons: [String] = []
+    func differ(_ field: String, _ value: (BenchResults) -> String) {
+        for part in parts.dropFirst() where value(part) != value(first) {
+            reasons.append("\(field) differs: \(first.source) has \(value(first)), \(part.source) has \(value(part))")
+        }
+    }
+    differ("commit") { $0.commit ?? "none" }
+    differ("dirty") { $0.dirty.map { "\($0)" } ?? "unknown" }
+    differ("toolchain") { $0.toolchain ?? "none" }
+    differ("machine") { results in
+        results.machine.filter { $0.name != "hostname" }.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+    }
+    differ("options") { $0.options.unsharded.json.serialized() }
+    return reasons
+}
+
+/// `measurements` in the unsharded run's order: allocators, then kinds, profiles and sizes in
+/// the options' order; within one cell group, the order they came in (the subjects' order).
+private func canonicalOrder(_ measurements: [BenchMeasurement], options: BenchRunOptions, allocators: [BenchAllocator]) -> [BenchMeasurement] {
+    func rank(_ list: [String]?, _ value: String) -> Int { list?.firstIndex(of: value) ?? Int.max }
+    let allocatorNames = allocators.map(\.name)
+    let keyed = measurements.enumerated().map { index, m in
+        ([rank(allocatorNames, m.allocator), rank(options.kinds, m.kind), rank(options.profiles, m.profile), m.size, index], m)
+    }
+    return keyed.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
+}

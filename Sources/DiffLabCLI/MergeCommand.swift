@@ -1,0 +1,62 @@
+import DiffLabBench
+import DiffLabJSON
+import DiffLabResults
+
+/// `difflab merge`: the parts of a sharded `difflab bench` run joined into one results file.
+enum MergeCommand {
+    static var help: String {
+        """
+        USAGE: difflab merge PART.json... --out FILE [--force]
+
+        Joins the results files of `difflab bench --shard K/N` (K = 1 … N, schema
+        \(BenchResults.schema)) into one, equal to what `difflab bench` without --shard would have
+        written: the same cells, options and schema. Ratios are recomputed from the same references,
+        growth fits and targets over every size; "seconds" is the sum of the parts' (machine time).
+        `difflab report`, `difflab export` and `difflab gate --baseline` read the result.
+
+        The parts must come from one run: the same commit, toolchain, machine (every field but the
+        host name), options (but the shard) and shard count, each part once and none missing.
+        Otherwise merge refuses, naming each file and field that differs (exit 65), unless
+        --force; the merged options then list the parts it holds. A cell found in two files is
+        always refused.
+
+        OPTIONS
+          --out FILE   the merged file: absent or a regular file (exit 73 otherwise), written
+                       atomically
+          --force      merge parts that differ (the differences are printed)
+          -h, --help   show this help
+
+        Exit status: 0 merged, 64 bad command line, 65 a file is not a bench results file or the
+        parts do not belong together, 66 a file cannot be read, 73 bad output path.
+        """
+    }
+
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+        let parsed = try OptionSpec(valued: ["out"], flags: ["force"]).parse(arguments)
+        if parsed.flag("help") {
+            console.out(help + "\n")
+            return .success
+        }
+        guard !parsed.positionals.isEmpty else { throw .usage("merge needs the parts' results files (see 'difflab help merge')") }
+        guard let path = parsed.value("out") else { throw .usage("merge needs --out FILE") }
+        let out = try OutputFile(path, option: "--out")
+        var parts: [BenchResults] = []
+        for file in parsed.positionals {
+            let document = try readJSON(file)
+            do throws(ResultsError) { parts.append(try BenchResults(json: document, source: file)) } catch { throw .data(error.description) }
+        }
+        let merged: BenchResults
+        do throws(BenchMergeError) {
+            merged = try mergeBenchResults(parts, force: false)
+        } catch where parsed.flag("force") && error.forcible {
+            console.err("merge: merging anyway (--force): " + error.reasons.joined(separator: "; ") + "\n")
+            do throws(BenchMergeError) { merged = try mergeBenchResults(parts, force: true) } catch { throw .data(error.description) }
+        } catch {
+            throw .data(error.description)
+        }
+        try out.write(merged.json.serialized() + "\n")
+        let measured = merged.measurements.filter(\.isMeasured).count
+        console.out("merged \(parts.count) files: \(merged.measurements.count) cells (\(measured) measured) → \(out.path)\n")
+        return .success
+    }
+}

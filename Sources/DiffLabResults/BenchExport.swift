@@ -1,0 +1,138 @@
+import DiffLabJSON
+
+/// The standard formats `difflab export` writes a `difflab-bench/1` file as.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    /// github-action-benchmark's `customSmallerIsBetter` JSON: an array of
+    /// `{"name", "unit", "value", "range", "extra"}`, one per measured cell.
+    case githubActionBenchmark = "github-action-benchmark"
+    /// The Bencher Metric Format (BMF) JSON: `{benchmark: {measure: {"value", "lower_value",
+    /// "upper_value"}}}`, one benchmark per measured cell.
+    case bencher
+    /// Comma-separated values (RFC 4180): a header, then one row per cell (skipped ones included)
+    /// with every statistic the file has.
+    case csv
+}
+
+extension BenchMeasurement {
+    /// The cell's name in exports: `engine/profile/kind/size/allocator`.
+    public var exportName: String { "\(engine)/\(profile)/\(kind)/\(size)/\(allocator)" }
+}
+
+extension BenchResults {
+    /// The file in `format`, as text ending in a newline.
+    ///
+    /// Times are exported in nanoseconds (Bencher's `latency` unit; github-action-benchmark's
+    /// `unit` says `ns`). Skipped cells have no value: the JSON formats leave them out, the CSV
+    /// keeps them with their reason.
+    ///
+    /// - Throws: ``ResultsError/invalid(source:field:expected:)`` when two measurements name the
+    ///   same cell (a benchmark name must be unique in both JSON formats).
+    /// - Complexity: O(measurements + samples).
+    public func export(_ format: ExportFormat) throws(ResultsError) -> String {
+        var seen: Set<String> = []
+        for m in measurements where !seen.insert(m.exportName).inserted {
+            throw .invalid(source: source, field: "measurements", expected: "each cell once (\(m.exportName) is there twice)")
+        }
+        switch format {
+        case .githubActionBenchmark: return githubActionBenchmark.serialized() + "\n"
+        case .bencher: return bencherMetrics.serialized() + "\n"
+        case .csv: return csv
+        }
+    }
+
+    /// The measured cells as github-action-benchmark `customSmallerIsBetter` entries: `value` the
+    /// median in nanoseconds, `range` `± MAD`, `extra` the other statistics.
+    public var githubActionBenchmark: JSONValue {
+        .array(
+            measurements.compactMap { m -> JSONValue? in
+                guard let median = m.median else { return nil }
+                var entry = JSONObject()
+                entry["name"] = .string(m.exportName)
+                entry["unit"] = .string("ns")
+                entry["value"] = JSONValue(nanoseconds(median))
+                if let mad = m.mad { entry["range"] = .string("± " + Self.number(nanoseconds(mad))) }
+                entry["extra"] = .string(extra(m))
+                return .object(entry)
+            })
+    }
+
+    /// The measured cells in the Bencher Metric Format: the `latency` measure (nanoseconds: the
+    /// median, with the fastest sample and the 90th percentile as lower and upper values), and
+    /// `allocated-bytes` and `allocation-requests` where the file has them.
+    public var bencherMetrics: JSONValue {
+        var root = JSONObject()
+        for m in measurements {
+            guard let median = m.median else { continue }
+            var measures = JSONObject()
+            var latency = JSONObject()
+            latency["value"] = JSONValue(nanoseconds(median))
+            if let min = m.min { latency["lower_value"] = JSONValue(nanoseconds(min)) }
+            if let p90 = m.p90 { latency["upper_value"] = JSONValue(nanoseconds(p90)) }
+            measures["latency"] = .object(latency)
+            if let bytes = m.allocatedBytes { measures["allocated-bytes"] = .object(["value": JSONValue(bytes)]) }
+            if let requests = m.allocationRequests { measures["allocation-requests"] = .object(["value": JSONValue(requests)]) }
+            root[m.exportName] = .object(measures)
+        }
+        return .object(root)
+    }
+
+    /// The CSV columns, in order.
+    public static let csvColumns = [
+        "engine", "profile", "kind", "size", "allocator", "timing", "skipped", "median_s", "min_s", "p90_s", "p99_s", "mad_s",
+        "cpu_median_s", "samples", "calls_per_sample", "allocated_bytes", "allocation_requests", "peak_rss_bytes", "peak_extra_rss_bytes",
+        "minor_faults", "major_faults", "speedup_over_stdlib", "ratio_to_floor", "ratio_to_partitioned_floor", "change_count",
+        "offsets_moves", "minimal_moves",
+    ]
+
+    /// Every cell as CSV (RFC 4180, CRLF line ends): ``csvColumns``, then one row per cell; an
+    /// absent figure is an empty field. Text fields are quoted when they hold a comma, quote or
+    /// line break, and prefixed with `'` when they start with `=`, `+`, `-`, `@`, a tab or a
+    /// carriage return, so a spreadsheet never reads a name from a file as a formula.
+    public var csv: String {
+        var lines = [Self.csvColumns.joined(separator: ",")]
+        for m in measurements {
+            let text = [m.engine, m.profile, m.kind, String(m.size), m.allocator, m.timing.rawValue, m.skipped ?? ""].map(Self.csvField)
+            let numbers: [Double?] = [
+                m.median, m.min, m.p90, m.p99, m.mad, m.cpuMedian, Double(m.samples.count), m.callsPerSample.map(Double.init),
+                m.allocatedBytes, m.allocationRequests, m.peakRSSBytes, m.peakExtraRSSBytes, m.minorFaults.map(Double.init),
+                m.majorFaults.map(Double.init), m.speedupOverStdlib, m.ratioToFloor, m.ratioToPartitionedFloor, m.changeCount.map(Double.init),
+                m.offsetsMoves.map(Double.init), m.minimalMoves.map(Double.init),
+            ]
+            lines.append((text + numbers.map { $0.map(Self.number) ?? "" }).joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// One CSV text field, quoted and defused as ``csv`` says.
+    static func csvField(_ text: String) -> String {
+        var field = text
+        if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { field = "'" + field }
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        var quoted = "\""
+        for character in field {
+            if character == "\"" { quoted += "\"\"" } else { quoted.append(character) }
+        }
+        return quoted + "\""
+    }
+
+    /// A number as text: integers without a fraction, others in Swift's shortest form.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), value.magnitude < 1e15 { return String(Int(value)) }
+        return "\(value)"
+    }
+
+    private func nanoseconds(_ seconds: Double) -> Double { seconds * 1e9 }
+
+    /// github-action-benchmark's `extra`: the other statistics, in words.
+    private func extra(_ m: BenchMeasurement) -> String {
+        var parts: [String] = []
+        if let min = m.min { parts.append("min \(Self.number(nanoseconds(min))) ns") }
+        if let p90 = m.p90 { parts.append("p90 \(Self.number(nanoseconds(p90))) ns") }
+        if let p99 = m.p99 { parts.append("p99 \(Self.number(nanoseconds(p99))) ns") }
+        parts.append("\(m.samples.count) samples" + (m.callsPerSample.map { " × \($0) calls" } ?? ""))
+        if let bytes = m.allocatedBytes { parts.append("\(Self.number(bytes)) bytes allocated") }
+        if let requests = m.allocationRequests { parts.append("\(Self.number(requests)) allocations") }
+        if m.timing == .selfTimed { parts.append("self-timed by the engine") }
+        return parts.joined(separator: "; ")
+    }
+}
