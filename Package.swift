@@ -54,7 +54,7 @@ let package = Package(
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
         .target(name: "DiffLabResults", dependencies: ["DiffLabJSON"]),
         .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabReport", "DiffLabResults"]),
-        .target(name: "DiffLabReport", dependencies: ["DiffLabJSON", "DiffLabResults"]),
+        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .target(
             name: "DiffLabCLI",
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport", "DiffLabResults"]),
@@ -75,7 +75,8 @@ let package = Package(
         .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabJSON", "DiffLabResults"]),
         .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabJSON"]),
         .testTarget(
-            name: "DiffLabCLITests", dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate", "DiffLabResults"],
+            name: "DiffLabCLITests",
+            dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate", "DiffLabReport", "DiffLabResults"],
             exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a
         // hang must be seen as such, not take the test runner down).

@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabJSON
 import DiffLabResults
 
 /// Why `difflab merge` refused its inputs.
@@ -18,8 +19,9 @@ public struct BenchMergeError: Error, Sendable, Equatable, CustomStringConvertib
 /// Joins the parts of a sharded benchmark run (`difflab bench --shard K/N`) into one results
 /// file, equal to what the unsharded run would have written in cells, options and schema.
 ///
-/// The parts must come from one run: the same commit, toolchain, machine (every field but the
-/// host name: CI jobs run on different hosts), options (but the shard fields) and shard count,
+/// The parts must come from one run: the same commit, toolchain, machine (its CPU model, cores
+/// and memory: CI jobs run on different hosts and kernels), allocators, options (but the shard
+/// fields) and shard count,
 /// each part once, every part present. Unless `force`, any difference is refused, naming the
 /// files and the field; with `force` the merge goes on and the result's options keep the parts
 /// it holds. A cell measured in two inputs is always refused.
@@ -56,12 +58,16 @@ public func mergeBenchResults(_ parts: [BenchResults], force: Bool = false) thro
     var merged = BenchResults()
     (merged.machine, merged.toolchain, merged.commit, merged.dirty) = (first.machine, first.toolchain, first.commit, first.dirty)
     merged.options = first.options.unsharded
-    if !missing.isEmpty || !repeated.isEmpty {
-        merged.options.shardParts = Array(seen).sorted()
-        merged.options.shardCount = count
+    if !missing.isEmpty || !repeated.isEmpty || counts.count > 1 {
+        // A forced merge keeps the parts it holds, counted against the largest shard count, so
+        // the file reads back (every part at most the count).
+        let largest = counts.compactMap { $0 }.max()
+        merged.options.shardParts = largest == nil ? nil : Array(seen).sorted()
+        merged.options.shardCount = largest
     }
     merged.createdAt = parts.compactMap(\.createdAt).max()
-    merged.seconds = parts.allSatisfy { $0.seconds != nil } ? parts.compactMap(\.seconds).reduce(0, +) : nil
+    // Machine time, capped at the field's range (a file whose sum exceeded it could not be read).
+    merged.seconds = parts.allSatisfy { $0.seconds != nil } ? min(parts.compactMap(\.seconds).reduce(0, +), 1e7) : nil
     for allocator in parts.flatMap(\.allocators) where !merged.allocators.contains(where: { $0.name == allocator.name }) {
         merged.allocators.append(allocator)
     }
@@ -84,9 +90,18 @@ private func provenanceDifferences(_ parts: [BenchResults], _ first: BenchResult
     differ("dirty") { $0.dirty.map { "\($0)" } ?? "unknown" }
     differ("toolchain") { $0.toolchain ?? "none" }
     differ("machine") { results in
-        results.machine.filter { $0.name != "hostname" }.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+        results.machine.filter { ["cpu", "cores", "memoryBytes"].contains($0.name) }.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
     }
-    differ("options") { $0.options.unsharded.json.serialized() }
+    differ("allocators") { $0.allocators.map(\.name).joined(separator: ", ") }
+    // Options: name the members that differ, not the whole objects.
+    let firstOptions = first.options.unsharded.json.objectValue ?? JSONObject()
+    for part in parts.dropFirst() {
+        let options = part.options.unsharded.json.objectValue ?? JSONObject()
+        let keys = (firstOptions.keys + options.keys.filter { firstOptions[$0] == nil }).filter { firstOptions[$0] != options[$0] }
+        if !keys.isEmpty {
+            reasons.append("options differ in \(keys.joined(separator: ", ")): \(first.source) and \(part.source)")
+        }
+    }
     return reasons
 }
 

@@ -64,7 +64,8 @@ extension BenchOptions {
         if !subjects.contains(where: { $0.name == BenchSubject.stdlib.name }) { subjects.append(.stdlib) }
         let kindFactor: Double = series.kind == .object ? 2 : series.kind == .model ? 1.5 : 1
         var total = 0.0
-        for size in Set(sizes) where includes(series.profile, series.kind, size) {
+        // Sizes in order, so the sum (and so the plan) is the same in every process.
+        for size in Set(sizes).sorted() where includes(series.profile, series.kind, size) {
             for subject in subjects {
                 let call = min(1e-9 * pow(Double(size), subject.growthExponent) * kindFactor, maxCallSeconds)
                 total += max(budget, Double(minSamples) * call)

@@ -32,7 +32,7 @@ public struct SampleStatistics: Sendable, Hashable {
         p99 = percentile(0.99)
         let m = median
         let deviations = sorted.map { abs($0 - m) }.sorted()
-        mad = deviations.isEmpty ? .nan : deviations[(deviations.count - 1) / 2]
+        mad = DiffLabCore.median(deviations) ?? .nan
     }
 }
 

@@ -168,7 +168,6 @@ enum FuzzCommand {
         for failure in report.failures {
             let regression = RegressionCase(failure)
             let path = corpus.path + "/" + regression.fileName
-            savedFiles[failure.signature] = path
             // Printed first, so a failed save never loses the counterexample.
             console.out(
                 """
@@ -182,6 +181,7 @@ enum FuzzCommand {
                 """)
             do {
                 try corpus.file(regression.fileName).write(regression.json.serialized(pretty: true) + "\n")
+                savedFiles[failure.signature] = path
             } catch {
                 unsaved = unsaved ?? error
             }

@@ -13,7 +13,7 @@ enum GateBaselineStorage {
     ///
     /// - Throws: exit 66 when unreadable, 65 for malformed JSON, 1 for a baseline that is
     ///   malformed or lacks a cell (the gate fails closed).
-    static func load(_ path: String, cells: [String]) throws(CommandError) -> StoredBaseline {
+    static func load(_ path: String, cells: [String], seed: UInt64) throws(CommandError) -> StoredBaseline {
         let document = try readJSON(path)
         do throws(GateError) {
             let baseline: StoredBaseline
@@ -23,7 +23,7 @@ enum GateBaselineStorage {
                 do throws(ResultsError) { bench = try BenchResults(json: document, source: path) } catch {
                     throw .badBaseline(source: path, field: "the document", expected: error.description)
                 }
-                baseline = try StoredBaseline(bench: bench)
+                baseline = try StoredBaseline(bench: bench, seed: seed)
             } else {
                 baseline = try StoredBaseline(json: document, source: path)
             }

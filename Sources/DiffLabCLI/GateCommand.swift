@@ -174,7 +174,7 @@ enum GateCommand {
         var base: GateBuilds.Build?
         var stored: StoredBaseline?
         if let path = plan.baseline {
-            let baseline = try GateBaselineStorage.load(path, cells: plan.cells)
+            let baseline = try GateBaselineStorage.load(path, cells: plan.cells, seed: plan.seed)
             stored = baseline
             context.append(("baseline", "stored baseline `\(path)` (\(baseline.candidate ?? "unknown build") on \(baseline.cpu ?? "?"))"))
             notes.append("time is not gated against a stored baseline: it is gated only from A/B rounds of two builds in one job")

@@ -14,8 +14,9 @@ enum MergeCommand {
         growth fits and targets over every size; "seconds" is the sum of the parts' (machine time).
         `difflab report`, `difflab export` and `difflab gate --baseline` read the result.
 
-        The parts must come from one run: the same commit, toolchain, machine (every field but the
-        host name), options (but the shard) and shard count, each part once and none missing.
+        The parts must come from one run: the same commit, toolchain, machine (CPU model, cores
+        and memory; host names and kernels may differ), allocators, options (but the shard) and
+        shard count, each part once and none missing. At most 64 files, each named once.
         Otherwise merge refuses, naming each file and field that differs (exit 65), unless
         --force; the merged options then list the parts it holds. A cell found in two files is
         always refused.
@@ -39,6 +40,11 @@ enum MergeCommand {
         }
         guard !parsed.positionals.isEmpty else { throw .usage("merge needs the parts' results files (see 'difflab help merge')") }
         guard let path = parsed.value("out") else { throw .usage("merge needs --out FILE") }
+        guard parsed.positionals.count <= BenchShard.countRange.upperBound else {
+            throw .usage("merge takes at most \(BenchShard.countRange.upperBound) files (the most parts a run has; got \(parsed.positionals.count))")
+        }
+        var named: Set<String> = []
+        if let repeated = parsed.positionals.first(where: { !named.insert($0).inserted }) { throw .usage("merge: \(repeated) is given twice") }
         let out = try OutputFile(path, option: "--out")
         var parts: [BenchResults] = []
         for file in parsed.positionals {

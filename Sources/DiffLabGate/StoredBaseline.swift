@@ -74,11 +74,17 @@ public struct StoredBaseline: Sendable, Equatable {
     /// (the figures the gate measures under jemalloc too; instructions are not in bench files and
     /// time is never gated against a stored baseline).
     ///
-    /// - Throws: ``GateError/badBaseline(source:field:expected:)`` when no cell has those figures
-    ///   (a bench run without jemalloc could not gate anything).
+    /// - Parameter seed: the gate's dataset seed: a bench file made with another seed measured other
+    ///   lists, so it is refused (a file without a seed is taken as made with DiffLab's default, 42).
+    /// - Throws: ``GateError/badBaseline(source:field:expected:)`` when the seed differs, a cell is
+    ///   measured twice (the gate fails closed rather than pick one), or no cell has those
+    ///   figures (a bench run without jemalloc could not gate anything).
     /// - Complexity: O(measurements).
-    public init(bench: BenchResults) throws(GateError) {
+    public init(bench: BenchResults, seed: UInt64 = 42) throws(GateError) {
         source = bench.source
+        guard (bench.options.seed ?? "42") == String(seed) else {
+            throw .badBaseline(source: bench.source, field: "options.seed", expected: "the gate's seed \(seed) (the file's is \(bench.options.seed ?? "42"))")
+        }
         var cells: [String] = []
         var values: [String: [GateMetric: Double]] = [:]
         for m in bench.measurements where m.allocator == "jemalloc" && m.isMeasured {
@@ -86,7 +92,10 @@ public struct StoredBaseline: Sendable, Equatable {
             if let bytes = m.allocatedBytes { cellValues[.allocatedBytes] = bytes }
             if let requests = m.allocationRequests { cellValues[.allocationRequests] = requests }
             let name = "\(m.engine):\(m.profile):\(m.kind):\(m.size)"
-            guard !cellValues.isEmpty, values[name] == nil else { continue }
+            guard values[name] == nil else {
+                throw .badBaseline(source: bench.source, field: "measurements", expected: "each jemalloc cell once (\(name) is there twice)")
+            }
+            guard !cellValues.isEmpty else { continue }
             cells.append(name)
             values[name] = cellValues
         }

@@ -1,3 +1,5 @@
+import DiffLabCore
+
 /// The five-number summary of a sample: minimum, quartiles, median, maximum.
 ///
 /// Quartiles use linear interpolation between order statistics (the "type 7" definition used by
@@ -28,7 +30,8 @@ package struct BoxSummary: Sendable, Equatable {
         }
         minimum = sorted[0]
         lowerQuartile = quantile(0.25)
-        median = quantile(0.5)
+        // DiffLab's one median (the same value as the type-7 quantile at 0.5, up to rounding).
+        median = DiffLabCore.median(sorted) ?? quantile(0.5)
         upperQuartile = quantile(0.75)
         maximum = sorted[sorted.count - 1]
         count = sorted.count

@@ -100,13 +100,13 @@ public struct JUnitReport: Sendable, Equatable {
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
         let totals = counts(all.count, suites.reduce(0) { $0 + $1.failures }, suites.reduce(0) { $0 + $1.errors }, suites.reduce(0) { $0 + $1.skipped })
         let time = suites.compactMap(\.seconds).reduce(0, +)
-        lines.append("<testsuites name=\"\(xmlEscaped(name))\"\(totals) time=\"\(Self.seconds(time))\">")
+        lines.append("<testsuites name=\"\(Self.attribute(name))\"\(totals) time=\"\(Self.seconds(time))\">")
         for suite in suites {
             let attributes = counts(suite.cases.count, suite.failures, suite.errors, suite.skipped)
-            lines.append("  <testsuite name=\"\(xmlEscaped(suite.name))\"\(attributes) time=\"\(Self.seconds(suite.seconds ?? 0))\">")
+            lines.append("  <testsuite name=\"\(Self.attribute(suite.name))\"\(attributes) time=\"\(Self.seconds(suite.seconds ?? 0))\">")
             if !suite.properties.isEmpty {
                 lines.append("    <properties>")
-                for p in suite.properties { lines.append("      <property name=\"\(xmlEscaped(p.name))\" value=\"\(xmlEscaped(p.value))\"/>") }
+                for p in suite.properties { lines.append("      <property name=\"\(Self.attribute(p.name))\" value=\"\(Self.attribute(p.value))\"/>") }
                 lines.append("    </properties>")
             }
             for testCase in suite.cases { lines.append(contentsOf: Self.lines(testCase)) }
@@ -122,19 +122,34 @@ public struct JUnitReport: Sendable, Equatable {
 
     private static func lines(_ c: TestCase) -> [String] {
         let time = c.seconds.map { " time=\"\(seconds($0))\"" } ?? ""
-        let open = "    <testcase classname=\"\(xmlEscaped(c.className))\" name=\"\(xmlEscaped(c.name))\"\(time)"
+        let open = "    <testcase classname=\"\(attribute(c.className))\" name=\"\(attribute(c.name))\"\(time)"
         var body: [String] = []
         switch c.outcome {
         case .passed: break
         case .failure(let message, let type, let details):
-            body.append("      <failure message=\"\(xmlEscaped(message))\" type=\"\(xmlEscaped(type))\">\(xmlEscaped(details))</failure>")
+            body.append("      <failure message=\"\(attribute(message))\" type=\"\(attribute(type))\">\(xmlEscaped(details))</failure>")
         case .error(let message, let type, let details):
-            body.append("      <error message=\"\(xmlEscaped(message))\" type=\"\(xmlEscaped(type))\">\(xmlEscaped(details))</error>")
+            body.append("      <error message=\"\(attribute(message))\" type=\"\(attribute(type))\">\(xmlEscaped(details))</error>")
         case .skipped(let message):
-            body.append("      <skipped message=\"\(xmlEscaped(message))\"/>")
+            body.append("      <skipped message=\"\(attribute(message))\"/>")
         }
         if let output = c.output { body.append("      <system-out>\(xmlEscaped(output))</system-out>") }
         return body.isEmpty ? [open + "/>"] : [open + ">"] + body + ["    </testcase>"]
+    }
+
+    /// `text` escaped for an attribute value: as ``xmlEscaped(_:)``, with tab, line feed and
+    /// carriage return as character references (a parser would turn them into spaces).
+    static func attribute(_ text: String) -> String {
+        var out = ""
+        for scalar in xmlEscaped(text).unicodeScalars {
+            switch scalar {
+            case "\t": out += "&#9;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// Seconds with at most three decimals (a non-finite or negative value is 0).

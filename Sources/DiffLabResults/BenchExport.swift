@@ -86,8 +86,9 @@ extension BenchResults {
 
     /// Every cell as CSV (RFC 4180, CRLF line ends): ``csvColumns``, then one row per cell; an
     /// absent figure is an empty field. Text fields are quoted when they hold a comma, quote or
-    /// line break, and prefixed with `'` when they start with `=`, `+`, `-`, `@`, a tab or a
-    /// carriage return, so a spreadsheet never reads a name from a file as a formula.
+    /// any line break (checked scalar by scalar: CRLF is one `Character`), and prefixed with `'`
+    /// when they start with `=`, `+`, `-`, `@`, their full-width forms, a tab, a carriage return,
+    /// a line feed or NUL, so a spreadsheet never reads a name from a file as a formula.
     public var csv: String {
         var lines = [Self.csvColumns.joined(separator: ",")]
         for m in measurements {
@@ -106,8 +107,11 @@ extension BenchResults {
     /// One CSV text field, quoted and defused as ``csv`` says.
     static func csvField(_ text: String) -> String {
         var field = text
-        if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { field = "'" + field }
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        if let first = field.unicodeScalars.first, "=+-@\u{FF1D}\u{FF0B}\u{FF0D}\u{FF20}\t\r\n\u{0}".unicodeScalars.contains(first) {
+            field = "'" + field
+        }
+        let special: Set<Unicode.Scalar> = [",", "\"", "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+        guard field.unicodeScalars.contains(where: special.contains) else { return field }
         var quoted = "\""
         for character in field {
             if character == "\"" { quoted += "\"\"" } else { quoted.append(character) }

@@ -1,4 +1,5 @@
-import DiffLabCLI
+@testable import DiffLabCLI
+import DiffLabReport
 import DiffLabCore
 import DiffLabFuzz
 import DiffLabJSON
@@ -157,6 +158,56 @@ struct ExportAndJUnitTests {
         let fifo = files.path("fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
         #expect(run(["fuzz", "--cases", "5", "--corpus", files.path("corpus"), "--junit", fifo]).status == 73)
+    }
+
+    /// Every character a spreadsheet starts a formula with is defused, and every line break is
+    /// quoted (CRLF is one Swift `Character`: a review found it written unquoted, so a hostile
+    /// name could start a new row with a formula).
+    @Test(arguments: ["+1", "-1", "@SUM(A1)", "\tx", "\rx", "\nx", "\u{FF1D}1", "a\r\n=1+1", "a\rb", "a\nb", "a\u{2028}b"])
+    func csvDefusesFormulasAndQuotesLineBreaks(name: String) throws {
+        let json = try #require(String(data: try JSONSerialization.data(withJSONObject: name, options: .fragmentsAllowed), encoding: .utf8))
+        let bench = #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"#
+            + json + #","size":10,"kind":"int","allocator":"system","median":1e-6}]}"#
+        let r = try Self.export("csv", bench)
+        #expect(r.status == 0, "\(r.err)")
+        let rows = try Self.readCSV(r.out)
+        #expect(rows.count == 2 && rows[1].count == rows[0].count, "\(rows)")
+        let field = rows[1][1]
+        #expect(field.hasSuffix(name) && field.count <= name.count + 1)
+        if let first = name.unicodeScalars.first, "+-@\t\r\n\u{FF1D}".unicodeScalars.contains(first) { #expect(field == "'" + name) }
+    }
+
+    /// Names and messages full of markup and control characters still give well-formed XML that
+    /// reads back to the same text.
+    @Test func junitEscapesHostileText() throws {
+        let hostile = "a<b>&\"c\" 'd' ]]> \u{1}\u{7}\ttab\nline\rreturn"
+        let report = JUnitReport(
+            name: hostile,
+            suites: [
+                JUnitReport.Suite(
+                    name: hostile, properties: [JUnitReport.DisplayPair(hostile, hostile)],
+                    cases: [
+                        JUnitReport.TestCase(className: hostile, name: hostile, outcome: .failure(message: hostile, type: hostile, details: hostile), output: hostile)
+                    ])
+            ])
+        let xml = try Self.parseXML(report.xml)
+        let testCase = try #require(xml.children.first?.children.first { $0.name == "testcase" })
+        // Control characters XML forbids become U+FFFD; tab, line feed and carriage return survive.
+        let expected = "a<b>&\"c\" 'd' ]]> \u{FFFD}\u{FFFD}\ttab\nline\rreturn"
+        #expect(testCase.attributes["name"] == expected && testCase.attributes["classname"] == expected)
+        #expect(testCase.children.first?.attributes["message"] == expected)
+        #expect(xml.attributes["failures"] == "1")
+    }
+
+    /// A run that checked no case: an error case `run`, whatever the engines.
+    @Test func aFuzzReportWithoutCasesHasAnErrorCase() throws {
+        var options = FuzzOptions()
+        options.subjects = Array(FuzzSubject.builtIns.prefix(1))
+        let report = FuzzReport(inputs: 0, checks: 0, seconds: 0, failures: [])
+        let junit = FuzzJUnit.report(report, options: options, crashes: [], files: [:])
+        let xml = try Self.parseXML(junit.xml)
+        #expect(xml.attributes["errors"] == "1")
+        #expect(junit.suites[0].cases.last?.name == "run")
     }
 
     // MARK: Readers

@@ -537,4 +537,18 @@ let storedJSON: JSONValue = [
         let results = try Self.bench(#"{"engine":"hashmap","profile":"reverse","size":100,"kind":"int","allocator":"system","median":1e-6}"#)
         #expect(throws: GateError.self) { try StoredBaseline(bench: results) }
     }
+
+    /// Another seed measured other lists; a cell twice cannot be gated without picking one.
+    @Test func anotherSeedOrACellTwiceIsRefused() throws {
+        let cell = #"{"engine":"hashmap","profile":"reverse","size":100,"kind":"int","allocator":"jemalloc","median":1e-6,"allocatedBytes":4096}"#
+        let results = try Self.bench(cell)
+        #expect(throws: Never.self) { try StoredBaseline(bench: results, seed: 42) }
+        do {
+            _ = try StoredBaseline(bench: results, seed: 7)
+            Issue.record("accepted a bench file made with seed 42 for seed 7")
+        } catch {
+            #expect(error.description.contains("options.seed"), "\(error)")
+        }
+        #expect(throws: GateError.self) { try StoredBaseline(bench: try Self.bench(cell + "," + cell)) }
+    }
 }

@@ -31,6 +31,9 @@ let errorStatuses: Set<Int32> = [64, 65, 66, 73]
 /// The fixtures every case's scratch folder starts with.
 func makeFixtures(_ scratch: Scratch) {
     scratch.write("list.json", "[1,2,3]")
+    scratch.write(
+        "bench.json",
+        #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"reverse","size":100,"kind":"int","allocator":"system","median":1e-6}]}"#)
     scratch.write("list2.json", "[3,2,1,4]")
     scratch.write("empty.json", "")
     scratch.write("garbage.json", "this is not json")
@@ -150,6 +153,9 @@ let catalogue: [HostileCase] = {
         for value in values { add(prefix + [flag, value], [status], message: flag) }
     }
     add(["diff", "@list.json", "@list2.json", "--sections", "-1,0"], [64], message: "--sections")
+    for shard in hostileNumbers + ["1/9223372036854775808", "-1/2", "1/2/3", " 1/2", "1/65", "0/1", "2/1", "+1/2", "1/"] {
+        add(tinyBench + ["--shard", shard], [64], message: "--shard")
+    }
     add(["diff", "@list.json", "@list2.json", "--sections", "9223372036854775808,0"], [64], message: "--sections")
     add(["measure", "--cells", "hashmap:differencekit:int:999999999999"], [64])
     add(["measure", "--cells", "hashmap:differencekit:int:9223372036854775807"], [64])
@@ -159,6 +165,10 @@ let catalogue: [HostileCase] = {
         (tinyBench + ["--budget", "0.01"], "--out", 73),
         (["policy", "--sizes", "100", "--policies", "main", "--duration", "0.2"], "--out", 73),
         (["fuzz", "--cases", "2"], "--write-seeds", 73),
+        (["fuzz", "--cases", "2"], "--junit", 73),
+        (["export", "@bench.json", "--format", "csv"], "--out", 73),
+        (["merge", "@bench.json"], "--out", 73),
+        (["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--junit", 1),
         // Checked before the catalogue is read or anything is built.
         (["mutate", "--catalogue", "@no-catalogue"], "--out", 73),
         (["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--out", 1),

@@ -390,3 +390,28 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
         "\(error)".contains("allocatedBytes") && "\(error)".contains("whole number")
     }
 }
+
+/// The shard fields of a bench file (`bench --shard`, `merge --force`) are checked like every
+/// other field: parts within 1…shardCount, distinct, and never without a count.
+@Test(arguments: [
+    (#"{"shardParts":[3],"shardCount":2}"#, "options.shardParts"),
+    (#"{"shardParts":[1,1],"shardCount":2}"#, "options.shardParts"),
+    (#"{"shardParts":[1]}"#, "options.shardParts"),
+    (#"{"shardParts":[0],"shardCount":2}"#, "options.shardParts[0]"),
+    (#"{"shardCount":0}"#, "options.shardCount"),
+    (#"{"shardCount":65}"#, "options.shardCount"),
+    (#"{"shardParts":"1","shardCount":2}"#, "options.shardParts"),
+])
+func hostileShardFieldsNameTheField(options: String, field: String) throws {
+    let document = try JSONValue.parse(#"{"schema":"difflab-bench/1","options":"# + options + #","measurements":[]}"#)
+    let message = failure { () throws(ResultsError) in try BenchResults(json: document, source: "b.json") }
+    #expect(message?.contains("b.json") == true && message?.contains(field) == true, "\(String(describing: message))")
+}
+
+/// A well-formed sharded file reads back to itself.
+@Test func shardFieldsRoundTrip() throws {
+    let document = try JSONValue.parse(#"{"schema":"difflab-bench/1","options":{"shardParts":[1,3],"shardCount":3},"measurements":[]}"#)
+    let results = try BenchResults(json: document, source: "b.json")
+    #expect(results.options.shardParts == [1, 3] && results.options.shardCount == 3)
+    #expect(try BenchResults(json: results.json, source: "b.json") == results)
+}
