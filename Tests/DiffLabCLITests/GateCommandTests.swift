@@ -307,3 +307,22 @@ struct GatePartsTests {
         #expect(xml.contains(#"classname="difflab.gate" name="run""#))
     }
 }
+
+/// The gate's drills (README: `Scripts/gate --head-patch Corpus/gate/drills/...`) must apply to
+/// the engine as it is: both had gone stale when hashmap's pairing moved into `_pair` (issue 13),
+/// and the drill commands failed with exit 1 before measuring anything.
+@Suite("Gate drills")
+struct GateDrillTests {
+    @Test(arguments: ["allocating-hashmap", "slower-hashmap"])
+    func eachDrillAppliesToTheEngine(name: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "apply", "--check", "Corpus/gate/drills/\(name).patch"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "Corpus/gate/drills/\(name).patch no longer applies: \(message)")
+    }
+}
