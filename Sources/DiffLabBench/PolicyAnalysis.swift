@@ -20,6 +20,14 @@ public enum PolicyAnalysis {
     /// … and by at least this share of main's: 20%.
     public static let crossoverRelativeMargin = 0.2
 
+    /// How far `background`'s hitch time ratio is below `main`'s beyond the margins: positive
+    /// when background clearly wins (by ``crossoverAbsoluteMargin`` and
+    /// ``crossoverRelativeMargin``). The one rule of every crossover, the grid's and the
+    /// real-time lab's. O(1).
+    public static func clearWinExcess(main: Double, background: Double) -> Double {
+        main - background - max(crossoverAbsoluteMargin, crossoverRelativeMargin * main)
+    }
+
     // MARK: Crossovers
 
     /// The crossover of every frame rate × move strategy × reload threshold present: the smallest
@@ -79,7 +87,7 @@ public enum PolicyAnalysis {
             let excess = sizes.map { size -> Double in
                 let m = meanHitch(main, size: size, repeat: r)
                 let b = meanHitch(background, size: size, repeat: r)
-                return m - b - max(crossoverAbsoluteMargin, crossoverRelativeMargin * m)
+                return clearWinExcess(main: m, background: b)
             }
             guard let last = excess.last, last > 0 else { continue }
             found.append((excess.lastIndex { $0 <= 0 } ?? -1) + 1)

@@ -210,7 +210,7 @@ enum PolicyRealTime {
         }
         func wins(_ size: Int) -> Bool {
             guard let main = hitch(.main, size), let background = hitch(.background, size) else { return false }
-            return background < main * 0.8 && main - background > 1
+            return PolicyAnalysis.clearWinExcess(main: main, background: background) > 0
         }
         return sizes.indices.first { index in sizes[index...].allSatisfy(wins) }.map { sizes[$0] }
     }
