@@ -22,9 +22,11 @@ let package = Package(
         .executableTarget(
             name: "custom-difflab",
             dependencies: ["CustomEngine", .product(name: "DiffLab", package: "DiffLab")]),
+        // A module named like the ListDiff library, for the test that DiffLab does not shadow it.
+        .target(name: "ListDiff"),
         .testTarget(
             name: "CustomEngineTests",
-            dependencies: ["CustomEngine", .product(name: "DiffLab", package: "DiffLab")]),
+            dependencies: ["CustomEngine", "ListDiff", .product(name: "DiffLab", package: "DiffLab")]),
     ],
     swiftLanguageModes: [.v6]
 )

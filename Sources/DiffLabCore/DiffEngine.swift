@@ -60,10 +60,10 @@ extension DiffEngine {
     ///
     /// - Complexity: as ``diff(from:to:comparison:moves:)`` plus O(n) to build the lookups.
     @inlinable
-    public func listDiff<Element: Diffable>(
+    public func diffLookup<Element: Diffable>(
         from old: [Element], to new: [Element], comparison: ComparisonOption = .equality,
         moves: MoveStrategy = .offsets
-    ) -> ListDiff<Element> {
-        ListDiff(old: old, new: new, result: diff(from: old, to: new, comparison: comparison, moves: moves))
+    ) -> DiffLookup<Element> {
+        DiffLookup(old: old, new: new, result: diff(from: old, to: new, comparison: comparison, moves: moves))
     }
 }

@@ -584,7 +584,7 @@ private struct PairingChecks {
         {
             return problem
         }
-        let lookup = ListDiff(old: c.old, new: c.new, result: forward)
+        let lookup = DiffLookup(old: c.old, new: c.new, result: forward)
         let lastOld = lastIndices(c.old)
         for item in c.old {
             let index = lookup.oldIndex(for: item.id)

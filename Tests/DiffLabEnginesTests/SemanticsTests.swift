@@ -114,7 +114,7 @@ struct SemanticsTests {
     }
 
     @Test func lookupsReturnLastOccurrence() {
-        let d = HeckelEngine().listDiff(from: ["a", "b", "a"], to: ["b", "c"])
+        let d = HeckelEngine().diffLookup(from: ["a", "b", "a"], to: ["b", "c"])
         #expect(d.oldIndex(for: "a") == 2)
         #expect(d.oldIndex(for: "b") == 1)
         #expect(d.newIndex(for: "a") == nil)

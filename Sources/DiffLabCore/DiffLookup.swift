@@ -3,7 +3,7 @@
 ///
 /// Index lookups follow IGListKit's `oldIndexForIdentifier:` / `newIndexForIdentifier:`: with
 /// duplicate identifiers the **last** occurrence wins.
-public struct ListDiff<Element: Diffable> {
+public struct DiffLookup<Element: Diffable> {
     /// The old list.
     public let old: [Element]
     /// The new list.
@@ -56,4 +56,4 @@ public struct ListDiff<Element: Diffable> {
     }
 }
 
-extension ListDiff: Sendable where Element: Sendable, Element.DiffIdentifier: Sendable {}
+extension DiffLookup: Sendable where Element: Sendable, Element.DiffIdentifier: Sendable {}
