@@ -28,6 +28,9 @@ public struct RegisteredEngine: Sendable {
     public let promises: EnginePromises
     /// Pairing or result level.
     public let level: Level
+    /// Where the engine comes from (``ChangesetEngine/about``); `nil` for a pairing engine and an
+    /// adapter that says nothing.
+    public let about: EngineAbout?
     /// The fuzzer's subject.
     public let fuzz: FuzzSubject
     /// The benchmark's subject.
@@ -35,7 +38,7 @@ public struct RegisteredEngine: Sendable {
     /// The policy lab's engine.
     public let policy: PolicyEngine
     @usableFromInline let _diff: @Sendable ([JSONElement], [JSONElement], MoveStrategy, Bool) throws(CommandError) -> DiffResult
-    @usableFromInline let _stages: (@Sendable (JSONSections, JSONSections) -> StagedChangeset<JSONValue, JSONElement>)?
+    @usableFromInline var _stages: (@Sendable (JSONSections, JSONSections) throws(CommandError) -> StagedChangeset<JSONValue, JSONElement>)?
 
     /// A pairing-level engine.
     ///
@@ -46,6 +49,7 @@ public struct RegisteredEngine: Sendable {
         name = engine.name
         promises = engine.promises
         level = .pairing
+        about = nil
         fuzz = FuzzSubject(engine)
         bench = BenchSubject(engine, growthExponent: growthExponent)
         policy = PolicyEngine(engine)
@@ -64,10 +68,30 @@ public struct RegisteredEngine: Sendable {
     ///   - growthExponent: as for a pairing engine.
     @inlinable
     public init<Engine: ChangesetEngine>(_ engine: Engine, selfTimed: Bool = false, growthExponent: Double = 2) {
+        self.init(changes: engine, fuzz: FuzzSubject(engine), selfTimed: selfTimed, growthExponent: growthExponent)
+        _stages = nil
+    }
+
+    /// A result-level engine that also stages sectioned lists: as a ``ChangesetEngine``, and its
+    /// own staged changesets are fuzzed on sectioned input and answer `difflab stages`.
+    @inlinable
+    public init<Engine: SectionedChangesetEngine>(_ engine: Engine, selfTimed: Bool = false, growthExponent: Double = 2) {
+        self.init(changes: engine, fuzz: FuzzSubject(engine), selfTimed: selfTimed, growthExponent: growthExponent)
+        _stages = { old, new throws(CommandError) in
+            do throws(EngineFailure) { return try engine.stagedChanges(from: old, to: new, comparison: .equality) } catch {
+                throw CommandError(.failure, "engine '\(engine.name)' failed: \(error)")
+            }
+        }
+    }
+
+    /// The parts every result-level engine shares; `_stages` is left for the caller.
+    @inlinable
+    init<Engine: ChangesetEngine>(changes engine: Engine, fuzz: FuzzSubject, selfTimed: Bool, growthExponent: Double) {
         name = engine.name
         promises = engine.promises
         level = .changeset
-        fuzz = FuzzSubject(engine)
+        about = engine.about
+        self.fuzz = fuzz
         bench = BenchSubject(changes: engine, selfTimed: selfTimed, growthExponent: growthExponent)
         policy = PolicyEngine(changes: engine)
         _diff = { old, new, _, batch throws(CommandError) in
@@ -83,7 +107,6 @@ public struct RegisteredEngine: Sendable {
                 throw CommandError(.failure, "engine '\(engine.name)' answered an inconsistent result: \(error)")
             }
         }
-        _stages = nil
     }
 
     /// The engine's result for two lists from the command line (`difflab diff`): with `batch`,
@@ -101,9 +124,9 @@ public struct RegisteredEngine: Sendable {
     func stages(_ old: JSONSections, _ new: JSONSections) throws(CommandError) -> StagedChangeset<JSONValue, JSONElement> {
         guard let stages = _stages else {
             throw .usage(
-                "stages pairs sections and items across sections, so it needs an engine that exposes its pairing (a DiffEngine); '\(name)' reports results only")
+                "stages pairs sections and items across sections, so it needs an engine that exposes its pairing (a DiffEngine) or stages sectioned lists itself (a SectionedChangesetEngine); '\(name)' reports flat results only")
         }
-        return stages(old, new)
+        return try stages(old, new)
     }
 }
 

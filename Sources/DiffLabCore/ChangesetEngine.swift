@@ -206,6 +206,10 @@ public protocol ChangesetEngine: Sendable {
     /// What the engine promises; see ``EnginePromises``.
     var promises: EnginePromises { get }
 
+    /// Where the engine comes from (library, version, build, adapter, promise sources), for
+    /// reports that compare libraries; `nil` (the default) when the adapter says nothing.
+    var about: EngineAbout? { get }
+
     /// The engine's answer for turning `old` into `new`.
     ///
     /// - Parameter comparison: how a paired element is judged updated (``Diffable/_isUpdated(from:comparison:)``).

@@ -247,4 +247,36 @@ extension FuzzElementKind {
             ).mapElements(\.item)
         }
     }
+
+    /// `engine`'s own staged changeset of the sectioned lists `old` and `new` presented as this
+    /// kind, its stages' data mapped back to the items.
+    ///
+    /// - Throws: the engine's ``EngineFailure``.
+    /// - Complexity: the engine's, plus O(items) per model presented or stage mapped back.
+    @inlinable
+    public func stagedChanges<Engine: SectionedChangesetEngine>(
+        _ engine: Engine, _ old: SectionedList<Int, FuzzItem>, _ new: SectionedList<Int, FuzzItem>
+    ) throws(EngineFailure) -> StagedChangeset<Int, FuzzItem> {
+        switch self {
+        case .integers:
+            return try engine.stagedChanges(from: old, to: new, comparison: .equality)
+        case .collidingHashes:
+            return try engine.stagedChanges(
+                from: old.mapElements(CollidingItem.init), to: new.mapElements(CollidingItem.init), comparison: .equality
+            ).mapElements(\.item)
+        case .strings:
+            return try engine.stagedChanges(
+                from: old.mapElements(FuzzString.init), to: new.mapElements(FuzzString.init), comparison: .equality
+            ).mapElements(\.item)
+        case .objects, .objectIdentity:
+            let all = FuzzObject.instances(
+                old.sections.flatMap(\.items), new.sections.flatMap(\.items), identity: self == .objectIdentity)
+            var oldObjects = all.old.makeIterator()
+            var newObjects = all.new.makeIterator()
+            return try engine.stagedChanges(
+                from: old.mapElements { _ in oldObjects.next()! }, to: new.mapElements { _ in newObjects.next()! },
+                comparison: comparison
+            ).mapElements(\.item)
+        }
+    }
 }

@@ -30,6 +30,9 @@ public struct FuzzSubject: Sendable {
     /// A result-level engine's answer for two lists presented as an element kind.
     public typealias KindedChanges =
         @Sendable ([FuzzItem], [FuzzItem], FuzzElementKind) throws(EngineFailure) -> EngineChanges<FuzzItem>
+    /// A result-level engine's staged changeset of two sectioned lists presented as an element kind.
+    public typealias SectionedChanges =
+        @Sendable (Sections, Sections, FuzzElementKind) throws(EngineFailure) -> StagedChangeset<Int, FuzzItem>
 
     /// The name in reports, signatures and regression files.
     public var name: String
@@ -47,6 +50,10 @@ public struct FuzzSubject: Sendable {
     public var staged: (@Sendable (Sections, Sections, FuzzElementKind) -> StagedChangeset<Int, FuzzItem>)?
     /// The engine's answer (result level); `nil` for a pairing-level subject.
     public var changes: KindedChanges?
+    /// A result-level engine's own staged changeset of sectioned lists presented as an element
+    /// kind (a ``SectionedChangesetEngine``); `nil` when it diffs flat lists only. Checked by
+    /// `staged-valid`, stage by stage, with failures' details prefixed `sections/`.
+    public var sectionedChanges: SectionedChanges?
 
     /// The reference the subject must agree with (``EnginePromises/reference``).
     public var reference: EngineReference { promises.reference }
@@ -89,6 +96,7 @@ public struct FuzzSubject: Sendable {
         self.batch = batch
         self.staged = staged
         self.changes = nil
+        self.sectionedChanges = nil
     }
 
     /// A result-level subject from its answer function, which takes the ``FuzzItem`` lists as they
@@ -107,6 +115,7 @@ public struct FuzzSubject: Sendable {
         self.batch = { $0.forBatchUpdates() }
         self.staged = nil
         self.changes = changes
+        self.sectionedChanges = nil
     }
 
     /// The pairing-level subject of any ``DiffEngine``: its name, its promises, and its pairing
@@ -132,6 +141,17 @@ public struct FuzzSubject: Sendable {
         }
     }
 
+    /// The result-level subject of a ``SectionedChangesetEngine``: as for any ``ChangesetEngine``,
+    /// and its staged changesets of each case's sectioned lists (``sectionedChanges``).
+    @inlinable
+    public init<Engine: SectionedChangesetEngine>(_ engine: Engine) {
+        self.init(name: engine.name, promises: engine.promises) {
+            (old: [FuzzItem], new: [FuzzItem], kind: FuzzElementKind) throws(EngineFailure) -> EngineChanges<FuzzItem> in
+            try kind.changes(engine, old, new)
+        }
+        sectionedChanges = { old, new, kind throws(EngineFailure) in try kind.stagedChanges(engine, old, new) }
+    }
+
     /// The engines DiffLab ships, pairing-level: heckel, hashmap, hashmap-partitioned (the
     /// partitioned and parallel pairing on lists of any size), myers, stdlib. (`hashmap-parallel`
     /// is `hashmap` on the lists a fuzzer generates.)
@@ -149,12 +169,12 @@ public struct FuzzSubject: Sendable {
     }
 
     /// Whether `input` is outside what the subject promises for `property`: it repeats an
-    /// identifier (an item's, or for `staged-valid` on a pairing subject a section's) and the
-    /// subject does not promise ``EnginePromises/supportsDuplicates``.
+    /// identifier (an item's, or for `staged-valid` on a subject that stages sectioned lists a
+    /// section's) and the subject does not promise ``EnginePromises/supportsDuplicates``.
     package func isOutsideContract(_ input: FuzzCase, for property: Property) -> Bool {
         guard !promises.supportsDuplicates else { return false }
         if !input.hasUniqueIdentifiers { return true }
-        guard property == .stagedValid, isPairing else { return false }
+        guard property == .stagedValid, isPairing || sectionedChanges != nil else { return false }
         let old = input.oldSections.sections.map(\.id)
         let new = input.newSections.sections.map(\.id)
         return Set(old).count != old.count || Set(new).count != new.count
@@ -250,9 +270,16 @@ public enum Property: String, CaseIterable, Sendable, Hashable, CustomStringConv
             }
         } else if let changes = subject.changes {
             let kind = input.elements
+            var sectioned: ResultChecks.SectionedChanges?
+            if let staged = subject.sectionedChanges {
+                sectioned = { (old: FuzzSubject.Sections, new: FuzzSubject.Sections) throws(EngineFailure) in
+                    try staged(old, new, kind)
+                }
+            }
             let results = ResultChecks(
                 c: input, name: subject.name, promises: subject.promises,
-                changes: { (old, new) throws(EngineFailure) in try changes(old, new, kind) }, fail: fail)
+                changes: { (old, new) throws(EngineFailure) in try changes(old, new, kind) }, sectioned: sectioned,
+                fail: fail)
             do {
                 switch self {
                 case .batchValid: try results.batchValid()
@@ -663,6 +690,9 @@ private struct ResultChecks {
     let name: String
     let promises: EnginePromises
     let changes: FuzzSubject.Changes
+    typealias SectionedChanges =
+        @Sendable (FuzzSubject.Sections, FuzzSubject.Sections) throws(EngineFailure) -> StagedChangeset<Int, FuzzItem>
+    let sectioned: SectionedChanges?
     let fail: Fail
 
     /// The engine's answer; no answer is a failure `engine-failed/<subject>/<kind>`.
@@ -697,6 +727,32 @@ private struct ResultChecks {
     }
 
     func staged() throws(PropertyFailure) {
+        try flatStages()
+        try sectionedStages()
+    }
+
+    /// The engine's own stages of the sectioned lists, each a UIKit batch update of sections and
+    /// items on the previous stage's data, ending at the new model.
+    func sectionedStages() throws(PropertyFailure) {
+        guard let sectioned else { return }
+        let changeset: StagedChangeset<Int, FuzzItem>
+        do {
+            changeset = try sectioned(c.oldSections, c.newSections)
+        } catch {
+            throw PropertyFailure(signature: "engine-failed/\(name)/\(error.kind.rawValue)", message: "sections: " + error.message)
+        }
+        var previous = c.oldSections
+        for (k, stage) in changeset.stages.enumerated() {
+            if let problem = stageProblem(stage.changes, from: previous, to: stage.data, "sections/", "sectioned stage \(k): ", fail) {
+                throw problem
+            }
+            previous = stage.data
+        }
+        if previous != c.newSections { throw fail("sections/end", "the last sectioned stage's data is not the new model") }
+    }
+
+    /// The engine's own stages of the flat lists, if it answers with stages.
+    func flatStages() throws(PropertyFailure) {
         guard let stages = try answer(c.old, c.new).stages else { return }
         var previous = c.old
         for (k, stage) in stages.enumerated() {
