@@ -1,0 +1,209 @@
+import DiffLabJSON
+
+/// What a contestant of the arena is.
+public enum ArenaRole: String, Sendable, Hashable, CaseIterable {
+    /// A third-party diff library, through DiffLab's adapter (its failures get bug reports).
+    case library
+    /// One of DiffLab's own engines (a baseline).
+    case difflab
+    /// An adapter that applies no library: it measures what the adapter layer itself costs.
+    case identityAdapter = "identity-adapter"
+}
+
+/// The reference an engine's pairing must equal, as its adapter declares it: the raw values of
+/// DiffLabCore's `EngineReference` (this module does not depend on DiffLabCore).
+public enum ArenaReference: String, Sendable, Hashable, CaseIterable {
+    /// No reference: only the result-only properties are checked.
+    case none
+    /// On unique identifiers, the pairing equals Heckel's.
+    case uniqueIdentifiers = "unique-identifiers"
+    /// As ``uniqueIdentifiers``, and the insert/delete script is minimal.
+    case minimalScript = "minimal-script"
+    /// The pairing equals IGListKit's `IGListDiff` on every input, duplicates included.
+    case heckel
+}
+
+/// What a contestant's adapter declares the engine promises (DiffLabCore's `EnginePromises`).
+public struct ArenaPromises: Sendable, Equatable {
+    enum Key: String { case duplicates, minimalMoves, reference }
+
+    /// Whether a list may repeat an identifier.
+    public var duplicates: Bool
+    /// Whether the moves are the fewest the engine's own pairing allows.
+    public var minimalMoves: Bool
+    /// The reference the pairing must equal.
+    public var reference: ArenaReference
+
+    /// Promises; see the properties.
+    public init(duplicates: Bool, minimalMoves: Bool, reference: ArenaReference) {
+        self.duplicates = duplicates
+        self.minimalMoves = minimalMoves
+        self.reference = reference
+    }
+
+    /// The promises object (every member written). O(1).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.duplicates, duplicates)
+        w.set(.minimalMoves, minimalMoves)
+        w.set(.reference, reference.rawValue)
+        return w.json
+    }
+
+    /// Reads a promises object: every member required, `reference` one of ``ArenaReference``'s
+    /// names. - Throws: ``ResultsError`` naming the field. - Complexity: O(1).
+    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
+        try self.init(FieldReader<Key>(json, source: source, path: path))
+    }
+
+    init(_ row: FieldReader<Key>) throws(ResultsError) {
+        self.init(
+            duplicates: try row.requiredBool(.duplicates), minimalMoves: try row.requiredBool(.minimalMoves),
+            reference: try row.requiredCase(.reference, ArenaReference.self))
+    }
+}
+
+/// How long a contestant was fuzzed and on how much.
+public struct ArenaFuzzCounts: Sendable, Equatable {
+    enum Key: String { case seconds, inputs, cases }
+
+    /// Seconds of fuzzing, in ``FieldRange/seconds``.
+    public var seconds: Double
+    /// Inputs generated, in ``FieldRange/count``.
+    public var inputs: Int
+    /// Property checks run on them (inputs × properties × element kinds …), in ``FieldRange/count``.
+    public var cases: Int
+
+    /// Counts; see the properties.
+    public init(seconds: Double, inputs: Int, cases: Int) {
+        self.seconds = seconds
+        self.inputs = inputs
+        self.cases = cases
+    }
+
+    /// The fuzz object. O(1).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.seconds, seconds)
+        w.set(.inputs, inputs)
+        w.set(.cases, cases)
+        return w.json
+    }
+
+    /// Reads a fuzz object: every member required, `seconds` in ``FieldRange/seconds``, counts in
+    /// ``FieldRange/count``. - Throws: ``ResultsError`` naming the field. - Complexity: O(1).
+    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
+        try self.init(FieldReader<Key>(json, source: source, path: path))
+    }
+
+    init(_ row: FieldReader<Key>) throws(ResultsError) {
+        self.init(
+            seconds: try row.requiredDouble(.seconds, in: .seconds), inputs: try row.requiredInt(.inputs, in: .count),
+            cases: try row.requiredInt(.cases, in: .count))
+    }
+}
+
+/// One engine of an arena run: what it is, what it promises and where that is written, how long
+/// it was fuzzed, and what the fuzzer found (an element of the `contestants` array of a
+/// `difflab-arena/1` file).
+public struct ArenaContestant: Sendable, Equatable {
+    enum Key: String {
+        case engine, role, library, version, revision, source, build, adapter, promises, promiseSources, sectioned, fuzz, failures
+    }
+
+    /// The engine name (1 to 64 lower-case letters, digits and `-`), as bench cells name it.
+    public var engine: String
+    /// A library, DiffLab's own engine, or the identity adapter.
+    public var role: ArenaRole
+    /// The display name, e.g. `DifferenceKit`; ``ArenaLimits/label``.
+    public var library: String
+    /// The version label, e.g. `1.3.0`; ``ArenaLimits/label``.
+    public var version: String
+    /// The source revision (a commit); ``ArenaLimits/name``.
+    public var revision: String?
+    /// Where the source is (an address); ``ArenaLimits/line``.
+    public var source: String?
+    /// How it was built, e.g. `SwiftPM, by URL at 1.3.0`; ``ArenaLimits/line``.
+    public var build: String?
+    /// How the adapter applies the library, in a sentence; ``ArenaLimits/sentence``.
+    public var adapter: String?
+    /// What the adapter declares the engine promises.
+    public var promises: ArenaPromises
+    /// The documentation behind the promises, quoted with where it is (`"line" — file`); at most
+    /// 32, each ``ArenaLimits/sentence``.
+    public var promiseSources: [String]
+    /// Whether sectioned input was fuzzed too (stage by stage).
+    public var sectioned: Bool
+    /// How long and on how much it was fuzzed.
+    public var fuzz: ArenaFuzzCounts
+    /// What the fuzzer found, at most 1,000, in the order found.
+    public var failures: [ArenaFailure]
+
+    /// A contestant; see the properties. Not checked: ``ArenaResults/init(json:source:)`` checks files.
+    public init(
+        engine: String, role: ArenaRole, library: String, version: String, revision: String? = nil, source: String? = nil, build: String? = nil,
+        adapter: String? = nil, promises: ArenaPromises, promiseSources: [String] = [], sectioned: Bool, fuzz: ArenaFuzzCounts,
+        failures: [ArenaFailure] = []
+    ) {
+        self.engine = engine
+        self.role = role
+        self.library = library
+        self.version = version
+        self.revision = revision
+        self.source = source
+        self.build = build
+        self.adapter = adapter
+        self.promises = promises
+        self.promiseSources = promiseSources
+        self.sectioned = sectioned
+        self.fuzz = fuzz
+        self.failures = failures
+    }
+
+    /// The contestant object (absent optional members are left out; `promiseSources` and
+    /// `failures` always written). O(size).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.engine, engine)
+        w.set(.role, role.rawValue)
+        w.set(.library, library)
+        w.set(.version, version)
+        w.set(.revision, revision)
+        w.set(.source, source)
+        w.set(.build, build)
+        w.set(.adapter, adapter)
+        w.set(.promises, promises.json)
+        w.set(.promiseSources, strings: promiseSources)
+        w.set(.sectioned, sectioned)
+        w.set(.fuzz, fuzz.json)
+        w.set(.failures, .array(failures.map(\.json)))
+        return w.json
+    }
+
+    /// Reads a contestant object.
+    ///
+    /// - Parameter path: the object's JSON path in its file, for messages (e.g. `contestants[1]`).
+    /// - Throws: ``ResultsError`` naming the field: a missing required member (all but `revision`,
+    ///   `source`, `build`, `adapter`, `promiseSources` and `failures`), a wrong type, an engine
+    ///   name that is not 1 to 64 of `[a-z0-9-]`, a role or reference not listed, text longer than
+    ///   its ``ArenaLimits``, more than 32 promise sources or 1,000 failures (refused before they
+    ///   are read), `fuzz.seconds` outside ``FieldRange/seconds`` and counts outside
+    ///   ``FieldRange/count``, and every error of ``ArenaFailure/init(json:source:path:)``.
+    ///   Unknown members are ignored.
+    /// - Complexity: O(size of the object).
+    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
+        try self.init(FieldReader<Key>(json, source: source, path: path))
+    }
+
+    init(_ row: FieldReader<Key>) throws(ResultsError) {
+        self.init(
+            engine: try row.requiredEngineName(.engine), role: try row.requiredCase(.role, ArenaRole.self),
+            library: try row.requiredText(.library, atMost: ArenaLimits.label), version: try row.requiredText(.version, atMost: ArenaLimits.label),
+            revision: try row.optionalText(.revision, atMost: ArenaLimits.name), source: try row.optionalText(.source, atMost: ArenaLimits.line),
+            build: try row.optionalText(.build, atMost: ArenaLimits.line), adapter: try row.optionalText(.adapter, atMost: ArenaLimits.sentence),
+            promises: try ArenaPromises(row.requiredObject(.promises, ArenaPromises.Key.self)),
+            promiseSources: try row.texts(.promiseSources, count: ArenaLimits.promiseSources, atMost: ArenaLimits.sentence),
+            sectioned: try row.requiredBool(.sectioned), fuzz: try ArenaFuzzCounts(row.requiredObject(.fuzz, ArenaFuzzCounts.Key.self)))
+        for failure in try row.objects(.failures, ArenaFailure.Key.self, count: ArenaLimits.failures) { failures.append(try ArenaFailure(failure)) }
+    }
+}
