@@ -25,6 +25,7 @@ public enum DiffLabCommand {
           report RESULTS.json...   a markdown report with SVG plots from bench and policy results
           export RESULTS.json      a bench results file as github-action-benchmark, Bencher or CSV
           merge PART.json...       join the parts of a sharded bench run (bench --shard K/N)
+          arena [options]          judge engines side by side: fuzz each, bench all (see: difflab arena --help)
           help [COMMAND]           show help for difflab or a command
 
         Also: measure (the regression gate's worker; see difflab help measure).
@@ -104,6 +105,9 @@ public enum DiffLabCommand {
         Subcommand(name: "merge", help: { MergeCommand.help }) { arguments, console throws(CommandError) in
             try MergeCommand.run(arguments, console: console)
         },
+        Subcommand(name: "arena", help: { ArenaCommand.help }) { arguments, console throws(CommandError) in
+            try ArenaCommand.run(arguments, console: console)
+        },
     ]
 
     /// Runs `difflab` with `arguments` (without the program name), the engines of `registry`
@@ -140,6 +144,28 @@ public enum DiffLabCommand {
     /// The global options a worker this process starts (``runSelf(_:environment:)``) must be
     /// given again: the input limit and out-of-process engines.
     @TaskLocal static var forwardedArguments: [String] = []
+
+    /// The `--engine-command` option (with its `--engine-name` and `--engine-timeout`) that
+    /// started the out-of-process engine `name` in this run, or none. The engines of
+    /// `--engine-command` options are registered last, in the order of the options
+    /// (``run(_:console:registry:)``), so the k-th group of options started the k-th of the
+    /// registry's last engines.
+    static func engineArguments(named name: String) -> [String] {
+        var groups: [[String]] = []
+        var index = 0
+        let forwarded = forwardedArguments
+        while index + 1 < forwarded.count {
+            let (option, value) = (forwarded[index], forwarded[index + 1])
+            index += 2
+            if option == "--engine-command" {
+                groups.append([option, value])
+            } else if option.hasPrefix("--engine-"), !groups.isEmpty {
+                groups[groups.count - 1] += [option, value]
+            }
+        }
+        let names = EngineRegistry.current.engines.suffix(groups.count).map(\.name)
+        return zip(names, groups).first { $0.0 == name }?.1 ?? []
+    }
 
     /// Takes the global out-of-process engine options out of `arguments` (before any `--`) and
     /// starts each engine: `--engine-command CMD` starts one (see ``ProcessEngine``), and an

@@ -20,4 +20,11 @@ public enum ArenaContestants {
 
     /// The names of every library adapter and the identity adapter, in the arena's order.
     public static var names: [String] { inProcess.map(\.name) }
+
+    /// Every contestant this machine has: the in-process ones, and IGListKit when
+    /// ``IGListKitEngine/environmentVariable`` names a built engine program (self-timed: the
+    /// program measures its own diff, not the pipe).
+    public static var all: [RegisteredEngine] {
+        inProcess + (IGListKitEngine.fromEnvironment().map { [RegisteredEngine($0, selfTimed: true, growthExponent: 1.2)] } ?? [])
+    }
 }

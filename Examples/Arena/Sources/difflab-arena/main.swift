@@ -3,4 +3,4 @@ import DiffLab
 
 // `difflab` with the arena's contestants registered beside DiffLab's engines: every command
 // (`fuzz`, `bench`, `arena`, `report`, ...) takes them by name.
-DiffLabRunner.main(engines: ArenaContestants.inProcess)
+DiffLabRunner.main(engines: ArenaContestants.all)
