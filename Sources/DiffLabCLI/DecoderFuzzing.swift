@@ -23,7 +23,9 @@ import DiffLabResults
 /// - a sectioned model (`difflab stages`): staged, and the last stage's data must be the model;
 /// - a regression case (`difflab replay`): replayed;
 /// - a results file (`difflab report`): made into a report (the plotting code runs on its numbers);
-///   a scenario grid's crossovers and recommendations are recomputed from its runs;
+///   a scenario grid's crossovers and recommendations are recomputed from its runs; an arena
+///   file's record (`difflab-arena/1`, with its embedded bench) must write a document that reads
+///   back to an equal record;
 /// - a thresholds file (`difflab gate`): read;
 /// - a costs file (`difflab policy --costs`): read; the costs it gives must pass
 ///   ``PolicyCosts/validate()`` and cost a finite time to apply at any list size.
@@ -73,12 +75,7 @@ package enum DecoderFuzzing {
             guard let regression = try? RegressionCase(json: document) else { return }
             _ = try? regression.replay(on: FuzzSubject.builtIns)
         case .results:
-            guard let results = try? ResultsFile(document, source: "fuzz") else { return }
-            _ = try? makeReport([results])
-            if case .policyGrid(let grid) = results {
-                _ = PolicyAnalysis.crossovers(grid.runs)
-                _ = PolicyAnalysis.recommendations(grid.runs, latencyBound: grid.options?.latencyBound ?? 0.25)
-            }
+            checkResults(document)
         case .thresholds:
             _ = try? GateThresholds(json: document)
         case .policyCosts:
@@ -89,6 +86,29 @@ package enum DecoderFuzzing {
                 preconditionFailure("costs file: an infinite apply cost")
             }
         }
+    }
+
+    /// Reads `document` as `difflab report` does and makes its report; see the type's documentation
+    /// for what each schema must then survive.
+    ///
+    /// - Returns: the file read, `nil` when it is refused (the expected answer to garbage).
+    @discardableResult
+    package static func checkResults(_ document: JSONValue) -> ResultsFile? {
+        guard let results = try? ResultsFile(document, source: "fuzz") else { return nil }
+        _ = try? makeReport([results])
+        switch results {
+        case .policyGrid(let grid):
+            _ = PolicyAnalysis.crossovers(grid.runs)
+            _ = PolicyAnalysis.recommendations(grid.runs, latencyBound: grid.options?.latencyBound ?? 0.25)
+        case .arena(let arena):
+            // One schema, written and read by the same record: what it writes must read back equal.
+            if (try? ArenaResults(json: arena.json, source: arena.source)) != arena {
+                preconditionFailure("arena file: the record's document does not read back equal")
+            }
+        case .bench, .policy:
+            break
+        }
+        return results
     }
 
     /// The sanitizer's contract on `update`; see the type's documentation.

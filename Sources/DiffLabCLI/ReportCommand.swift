@@ -2,8 +2,8 @@ import DiffLabJSON
 import DiffLabReport
 import DiffLabResults
 
-/// `difflab report`: a markdown report with SVG plots from `difflab bench` and `difflab policy`
-/// results files.
+/// `difflab report`: a markdown report with SVG plots from `difflab bench`, `difflab policy` and
+/// arena results files (an arena file also gives a bug report per failure of a library).
 ///
 /// The plots are SVG drawn by DiffLab's own Swift code (``DiffLabReport``), not matplotlib: the
 /// logic stays in Swift beside the code that writes the results, nothing needs a network, Python or
@@ -14,9 +14,10 @@ enum ReportCommand {
         USAGE: difflab report RESULTS.json... [--out DIR]
 
         Writes DIR/report.md and the SVG plots it shows, from results files of `difflab bench`
-        (schema difflab-bench/1), `difflab policy` (its scenario grid, schema difflab-policy/2) and
-        `difflab policy --real-time` (schema difflab-policy/1), given in any order and recognised
-        by their "schema" field. Sections for a kind of file not given are left out.
+        (schema difflab-bench/1), `difflab policy` (its scenario grid, schema difflab-policy/2),
+        `difflab policy --real-time` (schema difflab-policy/1) and the arena (schema
+        difflab-arena/1), given in any order and recognised by their "schema" field. Sections for
+        a kind of file not given are left out; several files of one kind get a section each.
 
         Bench files: run header and targets; median time against size per engine (log-log, one
         panel per profile, int elements under jemalloc, with stdlib and the hash floor as
@@ -29,6 +30,18 @@ enum ReportCommand {
         Real-time policy files: hitch time ratio and update latency (median, p99) against list
         size per policy, with and without the reload fallback, and every run in a table (with the
         simulation's prediction beside it).
+        Arena files (third-party diff libraries fuzzed and benchmarked): the run (provenance,
+        fuzzing seconds per contestant, seed, baselines); the contestants with their versions,
+        builds, adapters, declared promises and the documentation quoted for them; the verdict
+        per contestant (valid on unique identifiers, valid with duplicates, sectioned, promises
+        kept, the shortest counterexample), with its rules under the table; from the embedded
+        bench (int elements, jemalloc when present), each contestant's time ratio to each
+        baseline per size (geometric mean over profiles) with a log-log plot, the identity
+        adapter's cost, allocated bytes and peak extra resident memory per call, and the
+        changes and moves reported; every failure. Each failure of a library also gets a bug
+        report ready to send upstream, DIR/arena-findings/<engine>-<n>.md, linked from the
+        report. The embedded bench gets no benchmark section of its own (report the bench file
+        for that).
 
         The plots are SVG drawn by DiffLab's own Swift code, not matplotlib: no Python or network
         needed, deterministic output, and GitHub renders SVG linked from markdown.
@@ -38,8 +51,10 @@ enum ReportCommand {
 
         Every number is checked against its field's documented range (times and samples 0 to
         86,400 s, sizes 0 to 10^9 items, counts 0 to 2^53, ratios 0 to 10^9, createdAt 1970 to
-        9999, hitchTimeRatio 0 to 1,000 ms/s, cpuUtilisation 0 to 1,024): a value outside is a data
-        error naming the file, the field and the range.
+        9999, hitchTimeRatio 0 to 1,000 ms/s, cpuUtilisation 0 to 1,024; in an arena file, text
+        lengths, 1 to 64 contestants with distinct names, at most 1,000 failures each, baselines
+        that are contestants): a value outside is a data error naming the file, the field and the
+        range.
 
         Exit status: 0 written, 64 bad command line, 65 a file is not a DiffLab results file (or
         holds a number outside its range), 66 a file cannot be read.

@@ -13,7 +13,10 @@
 //     Figure.swift            a standalone SVG: heading, legend, grid of panels
 //   Report layer (the results files themselves are read by DiffLabResults, as typed records):
 //     Markdown.swift          tables, figures, dates
+//     MarkdownText.swift      hostile text in markdown (escaping, code blocks, cutting)
 //     BenchSection.swift, PolicySection.swift  the report's sections
+//     ArenaSection.swift      the arena's section; ArenaBenchView.swift and ArenaBenchSection.swift
+//                             its views of the embedded bench; ArenaFinding.swift its bug reports
 //     Report.swift            this file: the entry point
 // No file I/O happens here: the caller reads the inputs and writes ``Report/files``.
 
@@ -22,26 +25,29 @@ import DiffLabResults
 /// Why a report cannot be made: the results files' typed error (see ``DiffLabResults/ResultsError``).
 public typealias ReportError = ResultsError
 
-/// A file of a report other than the markdown itself (an SVG plot), named relative to the
-/// report's directory.
+/// A file of a report other than the markdown itself (an SVG plot, or an arena bug report), named
+/// relative to the report's directory.
 public struct ReportFile: Sendable, Equatable {
-    /// The file name, e.g. `bench-time-vs-size.svg` (no directory part).
+    /// The file name relative to the report's directory: an SVG beside the report, e.g.
+    /// `bench-time-vs-size.svg`, or a bug report in a folder of its own, e.g.
+    /// `arena-findings/differencekit-1.md` (a folder made of lower-case letters, digits and `-`,
+    /// then a file name of the same and a `.md` extension: never `..`, never absolute).
     public var name: String
     /// The file's text.
     public var contents: String
 
-    /// A file named `name` (no directory part) holding `contents`.
+    /// A file named `name` (relative to the report's directory) holding `contents`.
     public init(name: String, contents: String) {
         self.name = name
         self.contents = contents
     }
 }
 
-/// A finished report: `report.md` text plus the plots it links to.
+/// A finished report: `report.md` text plus the plots and bug reports it links to.
 public struct Report: Sendable, Equatable {
     /// The markdown; it references every file of ``files`` by relative name, and nothing else.
     public var markdown: String
-    /// The SVG plots, in the order the markdown shows them.
+    /// The SVG plots and the arena's bug reports, in the order the markdown shows them.
     public var files: [ReportFile]
 }
 
@@ -71,10 +77,13 @@ public struct ReportOptions: Sendable, Equatable {
 
 /// Builds a report from parsed results files.
 ///
-/// Bench files get the benchmark sections, policy files the policy-lab section, in the order
-/// given; sections for a kind of input not given are omitted. When several files of one kind are
-/// given, each gets its own sections and its plots a numbered prefix (`bench-`, `bench2-`, …), so
-/// names never collide. Every number shown comes from the files (ratios between two medians of
+/// Bench files get the benchmark sections, policy files the policy-lab section, arena files the
+/// arena section (with a bug report file per failure of a library, in `arena-findings/`), in the
+/// order given; sections for a kind of input not given are omitted. An arena file's embedded
+/// benchmark is shown through the arena section's speed, memory and moves views only, not as a
+/// benchmark section of its own. When several files of one kind are given, each gets its own
+/// sections and its files a numbered prefix (`bench-`, `bench2-`, …; `arena-findings/`,
+/// `arena2-findings/`, …), so names never collide. Every number shown comes from the files (ratios between two medians of
 /// the same file are labelled as such); nothing is estimated or filled in.
 ///
 /// - Throws: ``ReportError/noInputs`` for an empty list.
@@ -88,6 +97,7 @@ public func makeReport(_ inputs: [ResultsFile], options: ReportOptions = ReportO
     writer.line("")
     var benchCount = 0
     var policyCount = 0
+    var arenaCount = 0
     for input in inputs {
         switch input {
         case .bench(let results):
@@ -99,6 +109,9 @@ public func makeReport(_ inputs: [ResultsFile], options: ReportOptions = ReportO
         case .policyGrid(let results):
             policyCount += 1
             PolicyGridSection(results: results, prefix: policyCount == 1 ? "policy-" : "policy\(policyCount)-").write(&writer)
+        case .arena(let results):
+            arenaCount += 1
+            ArenaSection(results: results, prefix: arenaCount == 1 ? "arena-" : "arena\(arenaCount)-").write(&writer)
         }
     }
     writeMethod(&writer, inputs: inputs, options: options)
@@ -119,7 +132,8 @@ private func writeMethod(_ writer: inout ReportWriter, inputs: [ResultsFile], op
     writer.line("")
     writer.line(
         """
-        `difflab report` read the results files above and wrote this markdown and its SVG plots. The plots are \
+        `difflab report` read the results files above and wrote this markdown and its SVG plots (and, for an arena \
+        file, a bug report per failure of a library). The plots are \
         drawn by DiffLab's own Swift code (the `DiffLabReport` module), not by matplotlib or another plotting \
         tool: the logic stays in Swift next to the code that wrote the results, no network, Python or virtual \
         environment is needed, the output is deterministic (the same inputs give byte-identical files, so \
@@ -129,7 +143,8 @@ private func writeMethod(_ writer: inout ReportWriter, inputs: [ResultsFile], op
     writer.line(
         """
         Every number comes from the results files; nothing is estimated. Values that are derived are said to \
-        be: the system ÷ jemalloc ratios divide two medians from the same file, and box plots compute quartiles \
+        be: the system ÷ jemalloc ratios divide two medians from the same file, the arena's ratios and times are \
+        geometric means over profiles of medians from the same file, and box plots compute quartiles \
         from the stored samples (linear interpolation). Points that cannot be drawn on a log axis (zero) and \
         skipped cells are missing from plots but listed in the tables. Sample strips in the distribution plots \
         show at most \(options.stripLimit) samples per engine, chosen at evenly spaced ranks of the sorted \
@@ -137,10 +152,12 @@ private func writeMethod(_ writer: inout ReportWriter, inputs: [ResultsFile], op
         """)
 }
 
-/// Collects markdown lines and SVG files while sections are written.
+/// Collects markdown lines, SVG files and other files while sections are written.
 struct ReportWriter {
     private(set) var lines: [String] = []
     private(set) var files: [ReportFile] = []
+    /// The names of ``files``, for O(1) uniqueness checks.
+    private var names: Set<String> = []
 
     /// The markdown so far.
     var markdown: String { lines.joined(separator: "\n") + "\n" }
@@ -151,11 +168,20 @@ struct ReportWriter {
     mutating func figure(_ name: String, _ figure: Figure, caption: String) {
         var unique = name
         var counter = 2
-        while files.contains(where: { $0.name == unique }) {
+        while names.contains(unique) {
             unique = name.hasSuffix(".svg") ? String(name.dropLast(4)) + "-\(counter).svg" : name + "-\(counter)"
             counter += 1
         }
+        names.insert(unique)
         files.append(ReportFile(name: unique, contents: figure.svg()))
         lines.append(Markdown.figure(unique, alt: figure.title, caption: caption))
+    }
+
+    /// Adds a file that is not a figure (a bug report), named `name`; the caller links to it and
+    /// keeps names unique (it is a programming error to add one twice).
+    mutating func file(_ name: String, _ contents: String) {
+        let inserted = names.insert(name).inserted
+        assert(inserted, "two report files named \(name)")
+        files.append(ReportFile(name: name, contents: contents))
     }
 }

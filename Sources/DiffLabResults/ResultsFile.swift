@@ -8,6 +8,8 @@ public enum ResultsFile: Sendable, Equatable {
     case policy(PolicyResults)
     /// `difflab-policy/2`, written by `difflab policy` (the scenario grid).
     case policyGrid(PolicyGridResults)
+    /// `difflab-arena/1`, written by the arena run (third-party diff libraries fuzzed and benchmarked).
+    case arena(ArenaResults)
 
     /// Recognises and reads a parsed results document, refusing one a report would show nothing of.
     ///
@@ -28,6 +30,8 @@ public enum ResultsFile: Sendable, Equatable {
             self = .policy(try PolicyResults(json: document, source: source))
         case PolicyGridResults.schema:
             self = .policyGrid(try PolicyGridResults(json: document, source: source))
+        case ArenaResults.schema:
+            self = .arena(try ArenaResults(json: document, source: source))
         case let schema:
             throw .unknownSchema(source: source, schema: schema)
         }
@@ -39,6 +43,7 @@ public enum ResultsFile: Sendable, Equatable {
         case .bench(let results): results.source
         case .policy(let results): results.source
         case .policyGrid(let results): results.source
+        case .arena(let results): results.source
         }
     }
 
@@ -48,6 +53,7 @@ public enum ResultsFile: Sendable, Equatable {
         case .bench: BenchResults.schema
         case .policy: PolicyResults.schema
         case .policyGrid: PolicyGridResults.schema
+        case .arena: ArenaResults.schema
         }
     }
 }

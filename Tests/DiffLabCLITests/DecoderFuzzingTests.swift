@@ -1,4 +1,6 @@
 import DiffLabCLI
+import DiffLabJSON
+import DiffLabResults
 import Testing
 
 #if canImport(Glibc)
@@ -19,6 +21,22 @@ struct DecoderFuzzingTests {
         let bytes = try readInputFile(path)
         #expect(!bytes.isEmpty)
         DecoderFuzzing.check(bytes)
+    }
+
+    /// The results decoder reads arena files (`difflab-arena/1`, with an embedded bench) as
+    /// `difflab report` does, makes their report and checks that the record reads back equal.
+    @Test func theResultsDecoderTakesArenaDocuments() throws {
+        let text = ReportCommandTests.arena
+        let results = try #require(DecoderFuzzing.checkResults(try JSONValue.parse(text)))
+        guard case .arena(let arena) = results else {
+            Issue.record("not read as an arena file: \(results.schema)")
+            return
+        }
+        #expect(arena.contestants.map(\.engine) == ["listdiff", "hashmap"] && arena.bench?.measurements.count == 2)
+        // Through the libFuzzer entry point: the selector byte, then the file.
+        DecoderFuzzing.check([DecoderFuzzing.Decoder.results.rawValue] + Array(text.utf8))
+        // A refused arena file is the expected answer to garbage, not a crash.
+        #expect(DecoderFuzzing.checkResults(try JSONValue.parse(#"{"schema":"difflab-arena/1","options":{}}"#)) == nil)
     }
 
     @Test func theCorpusIsThere() {

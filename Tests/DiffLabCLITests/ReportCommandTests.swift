@@ -76,6 +76,59 @@ struct ReportCommandTests {
         #expect(markdown.contains("| t |  | 1.8e308 |"), "\(markdown)")
     }
 
+    static let arena = #"""
+        {"schema":"difflab-arena/1","createdAt":1795979336,"commit":null,
+         "options":{"fuzzSeconds":60,"seed":"42","workers":2,"baselines":["hashmap"]},
+         "contestants":[
+          {"engine":"listdiff","role":"library","library":"ListDiff","version":"0.1.3","promises":{"duplicates":false,"minimalMoves":false,"reference":"none"},
+           "promiseSources":["\"unique identifiers\" — README.md"],"sectioned":false,"fuzz":{"seconds":60,"inputs":10,"cases":70},
+           "failures":[{"signature":"batch-valid/listdiff/batch-malformed","property":"batch-valid","scope":"flat","kind":"failure",
+            "outsideContract":false,"duplicates":false,"old":"[0:1]","new":"[0, 0:1]","message":"1 old − 1 deletes + 1 inserts ≠ 2 new",
+            "batch":"deletes [0] inserts [1]","validBatch":"deletes [0] inserts [0, 1]","replay":"difflab replay r.json"}]},
+          {"engine":"hashmap","role":"difflab","library":"DiffLab","version":"main","promises":{"duplicates":true,"minimalMoves":false,"reference":"heckel"},
+           "sectioned":true,"fuzz":{"seconds":60,"inputs":10,"cases":70},
+           "failures":[{"signature":"deterministic/hashmap/x","property":"deterministic","scope":"flat","kind":"failure",
+            "outsideContract":false,"duplicates":false,"old":"[1]","new":"[2]","message":"m"}]}],
+         "bench":{"schema":"difflab-bench/1","measurements":[
+          {"engine":"hashmap","profile":"p","size":10,"kind":"int","allocator":"jemalloc","median":1e-6,"samples":[1e-6]},
+          {"engine":"listdiff","profile":"p","size":10,"kind":"int","allocator":"jemalloc","median":3e-6,"samples":[3e-6]}]}}
+        """#
+
+    /// An arena file: the arena section in report.md, the speed plot, and a bug report for the
+    /// library's failure only (hashmap is DiffLab's own engine).
+    @Test func anArenaFileWritesItsSectionAndBugReports() throws {
+        let files = Files(["arena.json": ReportCommandTests.arena])
+        let out = files.path("out")
+        defer { removeTree(out) }
+        let result = run(["report", files.path("arena.json"), "--out", out])
+        #expect(result.status == 0, "\(result.err)")
+        let markdown = try String(contentsOfFile: out + "/report.md", encoding: .utf8)
+        for expected in [
+            "## Arena — ", "### Verdict", "| `listdiff` | 10 inputs, 70 cases, 60 s | ✗ 1 | ✓ | — | ✓ |", "| `listdiff` | 3× (1) |",
+            "[bug report](arena-findings/listdiff-1.md)",
+        ] {
+            #expect(markdown.contains(expected), "missing: \(expected)")
+        }
+        #expect(access(out + "/arena-time-vs-size.svg", R_OK) == 0)
+        let finding = try String(contentsOfFile: out + "/arena-findings/listdiff-1.md", encoding: .utf8)
+        #expect(finding.hasPrefix("# ListDiff 0.1.3 produces an invalid batch update on a list with unique identifiers\n"))
+        #expect(access(out + "/arena-findings/hashmap-1.md", F_OK) != 0)
+    }
+
+    /// A hostile arena file is a data error naming the field; nothing is written.
+    @Test func aBadArenaFileExits65NamingTheField() {
+        let files = Files(["arena.json": ReportCommandTests.arena.replacingOccurrences(of: #""baselines":["hashmap"]"#, with: #""baselines":["myers"]"#)])
+        let result = run(["report", files.path("arena.json"), "--out", files.path("out")])
+        #expect(result.status == 65)
+        #expect(result.err.contains("options.baselines[0]") && result.err.contains("\"myers\" names no contestant"), "\(result.err)")
+        #expect(access(files.path("out"), F_OK) != 0)
+    }
+
+    @Test func theHelpNamesTheArenaSchema() {
+        let result = run(["report", "--help"])
+        #expect(result.out.contains("difflab-arena/1") && result.out.contains("arena-findings/<engine>-<n>.md"))
+    }
+
     @Test func unreadableFileExits66AndBadCommandLineExits64() {
         #expect(run(["report", "/nonexistent/results.json"]).status == 66)
         #expect(run(["report"]).status == 64)

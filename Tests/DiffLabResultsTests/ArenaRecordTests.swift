@@ -61,6 +61,8 @@ func fullArenaResults() -> ArenaResults {
         let results = fullArenaResults()
         let document = try reparsed(results.json)
         #expect(try ArenaResults(json: document, source: "a.json") == results)
+        #expect(try ResultsFile(document, source: "a.json") == .arena(results))
+        #expect(ResultsFile.arena(results).schema == "difflab-arena/1" && ResultsFile.arena(results).source == "a.json")
         // Provenance as a bench file has it, in its order; no bench member when there is none.
         #expect(document.objectValue?.keys.prefix(7) == ["schema", "createdAt", "seconds", "machine", "toolchain", "commit", "dirty"])
         var bare = results
@@ -213,6 +215,8 @@ let arenaRefusals: [ArenaRefusal] = [
 func arenaRefusalsNameTheField(_ refusal: ArenaRefusal) throws {
     let document = try JSONValue.parse(refusal.document)
     #expect(failure { () throws(ResultsError) in try ArenaResults(json: document, source: "a.json") } == refusal.message)
+    // `difflab report` reads through ResultsFile: the same error.
+    #expect(failure { () throws(ResultsError) in try ResultsFile(document, source: "a.json") } == refusal.message)
 }
 
 @Test func theRefusalsTemplateIsAValidDocument() throws {

@@ -1,0 +1,131 @@
+import DiffLabResults
+
+// The arena section's views of its embedded benchmark: speed against the baselines, memory, and
+// the moves the engines report.
+
+extension ArenaSection {
+    /// `1.23× (4)`: a ratio with the number of profiles it is over; `—` when there is none.
+    static func ratioText(_ ratio: ProfileAggregate?) -> String {
+        ratio.map { formatSignificant($0.value) + "× (\($0.profiles))" } ?? "—"
+    }
+
+    /// The view in words, e.g. "`int` elements under jemalloc".
+    func viewText(_ view: ArenaBenchView) -> String { Markdown.literal(view.kind) + " elements under " + Markdown.text(view.allocator) }
+
+    /// A table with a row per engine and a column per size of the view.
+    private func sizeTable(_ view: ArenaBenchView, _ engines: [String], _ text: (String, Int) -> String) -> String {
+        let rows = engines.map { engine in [Markdown.code(engine)] + view.sizes.map { text(engine, $0) } }
+        return Markdown.table(["engine"] + view.sizes.map { formatGrouped($0) }, rows, rightAligned: Set(1...max(1, view.sizes.count)))
+    }
+
+    func writeSpeed(_ writer: inout ReportWriter, _ view: ArenaBenchView) {
+        writer.line("### Speed")
+        writer.line("")
+        guard !view.engines.isEmpty, !view.sizes.isEmpty else {
+            writer.line("The embedded benchmark measured no contestant.")
+            writer.line("")
+            return
+        }
+        writer.line(
+            "From the run's embedded benchmark, \(viewText(view)) (`int` elements when the bench has them, else its first kind; "
+                + "jemalloc when it ran, else its first allocator). A ratio is the geometric mean, over the dataset profiles where both "
+                + "engines have a measured (non-zero) median at that size, of the contestant's median time ÷ the baseline's; the number "
+                + "of those profiles is in parentheses, and — means no profile had both. Below 1 is faster than the baseline.")
+        writer.line("")
+        for baseline in results.options.baselines {
+            writer.line("Time ÷ " + Markdown.code(baseline) + "'s time:")
+            writer.line("")
+            writer.line(sizeTable(view, view.engines.filter { $0 != baseline }) { Self.ratioText(view.ratio($0, to: baseline, size: $1)) })
+        }
+        if results.options.baselines.isEmpty {
+            writer.line("The run named no baseline, so no ratio is shown.")
+            writer.line("")
+        }
+        for adapter in results.contestants where adapter.role == .identityAdapter && view.engines.contains(adapter.engine) {
+            let costs = view.sizes.compactMap { size in
+                view.ratio(adapter.engine, to: "hashmap", size: size).map { "\(Self.ratioText($0)) at \(formatGrouped(size)) items" }
+            }
+            writer.line(
+                "Adapter cost: " + Markdown.code(adapter.engine) + " (the adapter layer, applying no library) against `hashmap`: "
+                    + (costs.isEmpty ? "— (no profile where both were measured)" : costs.joined(separator: ", "))
+                    + " (time ratio, geometric mean over profiles): what every library's time includes for the adapter alone.")
+            writer.line("")
+        }
+        let series = view.engines.enumerated().map { index, engine in
+            LineSeries(
+                engine, style: BenchSection.style(engine: engine, index: index),
+                points: view.sizes.compactMap { size in view.time(engine, size: size).map { PlotPoint(Double(size), $0.value) } })
+        }
+        let figure = Figure(
+            // The kind and allocator are named in the markdown, escaped, not in the figure's title (its alt text).
+            title: "Median time per call against list size",
+            panels: [
+                .line(
+                    LinePlot(
+                        title: "geometric mean over profiles", xLabel: "list size (items)", yLabel: "median time per call", yStyle: .seconds,
+                        series: series, xCover: view.sizes.map(Double.init)))
+            ],
+            columns: 1, panelWidth: 640, panelHeight: 380, legend: series.map { LegendEntry($0.name, $0.style) })
+        writer.figure(
+            prefix + "time-vs-size.svg", figure,
+            caption: """
+                Each contestant's median time per call against list size, \(viewText(view)), log-log: at each size the geometric \
+                mean of its medians over the profiles it was measured on there (the count is in the table below; an engine measured on fewer \
+                profiles is averaged over those only). A straight line is a power law, its slope the growth exponent.
+                """)
+        writer.line(
+            Markdown.details(
+                "Median time per call, geometric mean over profiles (profiles)",
+                sizeTable(view, view.engines) { engine, size in
+                    view.time(engine, size: size).map { NumberStyle.seconds.format($0.value) + " (\($0.profiles))" } ?? "—"
+                }))
+    }
+
+    func writeMemory(_ writer: inout ReportWriter, _ view: ArenaBenchView) {
+        guard !view.engines.isEmpty, !view.sizes.isEmpty else { return }
+        writer.line("### Memory")
+        writer.line("")
+        writer.line(
+            "Per call, \(viewText(view)): bytes allocated (the bench's `allocatedBytes`, counted by jemalloc over one extra call; "
+                + "absent under another allocator) / the resident set's peak above its size before the call (`peakExtraRSSBytes`). "
+                + "Each is the median over the profiles that have it (their number in parentheses); — where no profile does. "
+                + "`peakRSSBytes` is not shown: it is the worker process's peak over every cell measured so far, not one engine's.")
+        writer.line("")
+        writer.line(
+            sizeTable(view, view.engines) { engine, size in
+                let bytes = view.median(engine, size: size) { $0.allocatedBytes }
+                let peak = view.median(engine, size: size) { $0.peakExtraRSSBytes }
+                guard bytes != nil || peak != nil else { return "—" }
+                func text(_ value: ProfileAggregate?) -> String { value.map { NumberStyle.bytes.format($0.value) + " (\($0.profiles))" } ?? "—" }
+                return text(bytes) + " / " + text(peak)
+            })
+    }
+
+    func writeMoves(_ writer: inout ReportWriter, _ view: ArenaBenchView) {
+        let measured = view.engines.filter { engine in view.sizes.contains { view.measured(engine, size: $0) } }
+        func everyone(_ size: Int) -> Bool { measured.allSatisfy { view.measured($0, size: size) } }
+        let preferred = view.sizes.contains(10_000) && everyone(10_000) ? 10_000 : nil
+        guard !measured.isEmpty, let size = preferred ?? view.sizes.last(where: everyone) ?? view.sizes.last else { return }
+        writer.line("### Moves")
+        writer.line("")
+        writer.line(
+            "What each engine's answer held at \(formatGrouped(size)) items (10,000 when every contestant the bench measured has a "
+                + "cell there, else the largest size at which each has one), per profile, \(viewText(view)): changes / offsets moves / minimal moves. "
+                + "*changes* (`changeCount`) counts the inserts, deletes, updates and moves the engine reported; for DiffLab's "
+                + "own pairing engines, with IGListKit's offsets moves. *offsets* and *minimal moves* (`offsetsMoves`, "
+                + "`minimalMoves`) are the moves of the engine's pairing under the two move strategies, and exist only for "
+                + "pairing engines: a library is a changeset engine that reports its own moves, which the bench counts inside "
+                + "*changes* only, so its move columns are —.")
+        writer.line("")
+        let rows = measured.map { engine in
+            [Markdown.code(engine)]
+                + view.profiles.map { profile -> String in
+                    guard let m = view.cell(engine, profile, size) else { return "—" }
+                    if m.skipped != nil { return "skipped" }
+                    func count(_ value: Int?) -> String { value.map { formatGrouped($0) } ?? "—" }
+                    return "\(count(m.changeCount)) / \(count(m.offsetsMoves)) / \(count(m.minimalMoves))"
+                }
+        }
+        writer.line(Markdown.table(["engine"] + view.profiles.map(Markdown.text), rows, rightAligned: Set(1...max(1, view.profiles.count))))
+    }
+}
