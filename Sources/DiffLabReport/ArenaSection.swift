@@ -153,7 +153,7 @@ struct ArenaSection {
         for contestant in results.contestants {
             for (index, failure) in contestant.failures.enumerated() {
                 var report = "—"
-                if contestant.role == .library {
+                if contestant.role == .library && failure.deservesBugReport {
                     let name = findingName(contestant, index)
                     writer.file(name, ArenaFinding(results: results, contestant: contestant, failure: failure).markdown)
                     report = "[bug report](\(name))"
@@ -172,8 +172,9 @@ struct ArenaSection {
         }
         writer.line(
             "Every failure the fuzzer found, shrunk, in the file's order. *contract*: whether the input is within what the engine "
-                + "promises (outside: it repeats an identifier and duplicates are not promised). Each failure of a library has a bug "
-                + "report ready to send upstream, in `\(findingsFolder)/`.")
+                + "promises (outside: it repeats an identifier and duplicates are not promised). A failure of a library has a bug "
+                + "report ready to send upstream, in `\(findingsFolder)/`, when it is a crash or a hang, breaks a promise, or is an update "
+                + "UIKit rejects or that leaves stale cells (`batch-valid`, `staged-valid`) on input the library took without complaint.")
         writer.line("")
         writer.line(Markdown.table(["engine", "#", "signature", "kind", "scope", "contract", "old → new", "message", "report"], rows, rightAligned: [1]))
     }

@@ -84,3 +84,19 @@ public struct ArenaVerdict: Sendable, Equatable {
         shortestCounterexample = shortest?.failure
     }
 }
+
+extension ArenaFailure {
+    /// Whether a failure of a library deserves a bug report upstream:
+    /// - every crash or hang, and every failure inside the library's contract;
+    /// - outside the contract, a `batch-valid` or `staged-valid` failure, which is an update UIKit
+    ///   rejects or one that leaves stale cells, on input the library took without complaint.
+    ///
+    /// Not reported: a library refusing input it does not promise (`engine-failed/…`, e.g. a
+    /// documented throw on a repeated identifier), and the other properties' findings on such
+    /// input (they follow from the same input, or, like an update's destination among repeated
+    /// identifiers, from what the library's interface can say at all).
+    public var deservesBugReport: Bool {
+        if kind != .failure || !outsideContract { return true }
+        return (property == "batch-valid" || property == "staged-valid") && !signature.hasPrefix("engine-failed/")
+    }
+}
