@@ -110,7 +110,7 @@ extension ArenaSection {
         writer.line("")
         writer.line(
             "What each engine's answer held at \(formatGrouped(size)) items (10,000 when every contestant the bench measured has a "
-                + "cell there, else the largest size at which each has one), per profile, \(viewText(view)): changes / offsets moves / minimal moves. "
+                + "measured cell there, else the largest size where each has one, else the largest size), per profile, \(viewText(view)): changes / offsets moves / minimal moves. "
                 + "*changes* (`changeCount`) counts the inserts, deletes, updates and moves the engine reported; for DiffLab's "
                 + "own pairing engines, with IGListKit's offsets moves. *offsets* and *minimal moves* (`offsetsMoves`, "
                 + "`minimalMoves`) are the moves of the engine's pairing under the two move strategies, and exist only for "

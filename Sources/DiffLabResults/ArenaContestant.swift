@@ -132,7 +132,7 @@ public struct ArenaContestant: Sendable, Equatable {
     /// The documentation behind the promises, quoted with where it is (`"line" — file`); at most
     /// 32, each ``ArenaLimits/sentence``.
     public var promiseSources: [String]
-    /// Whether sectioned input was fuzzed too (stage by stage).
+    /// Whether sectioned input was fuzzed too (stage by stage); when not, no failure is sectioned.
     public var sectioned: Bool
     /// How long and on how much it was fuzzed.
     public var fuzz: ArenaFuzzCounts
@@ -188,7 +188,8 @@ public struct ArenaContestant: Sendable, Equatable {
     ///   name that is not 1 to 64 of `[a-z0-9-]`, a role or reference not listed, text longer than
     ///   its ``ArenaLimits``, more than 32 promise sources or 1,000 failures (refused before they
     ///   are read), `fuzz.seconds` outside ``FieldRange/seconds`` and counts outside
-    ///   ``FieldRange/count``, and every error of ``ArenaFailure/init(json:source:path:)``.
+    ///   ``FieldRange/count``, a failure of scope `sectioned` when `sectioned` is false, and every
+    ///   error of ``ArenaFailure/init(json:source:path:)``.
     ///   Unknown members are ignored.
     /// - Complexity: O(size of the object).
     public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
@@ -204,6 +205,13 @@ public struct ArenaContestant: Sendable, Equatable {
             promises: try ArenaPromises(row.requiredObject(.promises, ArenaPromises.Key.self)),
             promiseSources: try row.texts(.promiseSources, count: ArenaLimits.promiseSources, atMost: ArenaLimits.sentence),
             sectioned: try row.requiredBool(.sectioned), fuzz: try ArenaFuzzCounts(row.requiredObject(.fuzz, ArenaFuzzCounts.Key.self)))
-        for failure in try row.objects(.failures, ArenaFailure.Key.self, count: ArenaLimits.failures) { failures.append(try ArenaFailure(failure)) }
+        for failure in try row.objects(.failures, ArenaFailure.Key.self, count: ArenaLimits.failures) {
+            let read = try ArenaFailure(failure)
+            // A sectioned failure of a contestant not fuzzed on sectioned input: the file contradicts itself.
+            guard sectioned || read.scope == .flat else {
+                throw .invalid(source: row.source, field: failure.path(.scope), expected: "\"flat\": the contestant's sectioned is false")
+            }
+            failures.append(read)
+        }
     }
 }

@@ -194,6 +194,9 @@ let arenaRefusals: [ArenaRefusal] = [
         document: arenaDocument(contestant: arenaContestantJSON(extra: #","promiseSources":["# + Array(repeating: #""s""#, count: 33).joined(separator: ",") + "]")),
         message: "a.json: contestants[0].promiseSources is 33 elements, outside its allowed range 0 to 32 sources"),
     ArenaRefusal(
+        document: arenaDocument(contestant: arenaContestantJSON(failure: arenaFailureJSON(scope: #""sectioned""#), sectioned: "false")),
+        message: "a.json: contestants[0].failures[0].scope should be \"flat\": the contestant's sectioned is false"),
+    ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(sectioned: #""yes""#)),
         message: "a.json: contestants[0].sectioned should be true or false, not a string"),
     ArenaRefusal(
