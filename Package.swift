@@ -80,7 +80,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a
         // hang must be seen as such, not take the test runner down).
-        .testTarget(name: "DiffLabHostileTests", dependencies: ["difflab", "DiffLabCLI"]),
+        .testTarget(name: "DiffLabHostileTests", dependencies: ["difflab", "DiffLabCLI", "DiffLabJSON", "DiffLabResults"]),
     ],
     swiftLanguageModes: [.v6]
 )

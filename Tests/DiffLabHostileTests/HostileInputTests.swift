@@ -145,6 +145,9 @@ let catalogue: [HostileCase] = {
         (["gate", "--baseline", "@baseline-empty.json"], "--samples", true, 1),
         (["gate", "--baseline", "@baseline-empty.json"], "--seed", false, 1),
         (["diff", "@list.json", "@list2.json"], "--max-input-bytes", true, 64),
+        (["arena", "--engines", "hashmap", "--no-bench"], "--fuzz-seconds", true, 64),
+        (["arena", "--engines", "hashmap", "--no-bench"], "--workers", true, 64),
+        (["arena", "--engines", "hashmap", "--no-bench"], "--seed", false, 64),
     ]
     for (prefix, flag, zeroIsBad, status) in numericFlags {
         var values = hostileNumbers
@@ -168,6 +171,8 @@ let catalogue: [HostileCase] = {
         (["fuzz", "--cases", "2"], "--junit", 73),
         (["export", "@bench.json", "--format", "csv"], "--out", 73),
         (["merge", "@bench.json"], "--out", 73),
+        // Checked before the first contestant is fuzzed.
+        (["arena", "--engines", "hashmap", "--no-bench", "--fuzz-seconds", "1"], "--out", 73),
         (["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--junit", 1),
         // Checked before the catalogue is read or anything is built.
         (["mutate", "--catalogue", "@no-catalogue"], "--out", 73),
