@@ -364,3 +364,62 @@ struct ProcessEngineTests {
         #expect(failed?.message.contains("the hello within 0.3 s") == true, "\(String(describing: failed))")
     }
 }
+
+/// A temporary folder holding `script` as the executable `engine.sh`.
+private func engineScript(_ script: String) -> Files {
+    let files = Files(["engine.sh": script])
+    chmod(files.path("engine.sh"), 0o755)
+    return files
+}
+
+/// Issue 26's friction: environment assignments.
+extension ProcessEngineTests {
+    /// `VAR=1 ./engine` ran as `exec VAR=1 ./engine` ("exec: VAR=1: not found", exit 127). The
+    /// assignments now reach the engine, and the child is still the engine itself, not a shell.
+    @Test func leadingEnvironmentAssignmentsReachTheEngine() throws {
+        let files = engineScript(
+            """
+            #!/bin/sh
+            if [ "$FRICTION_A" != "x y" ] || [ "$FRICTION_B" != "/2" ]; then
+              echo "FRICTION_A='$FRICTION_A' FRICTION_B='$FRICTION_B'" >&2
+              exit 3
+            fi
+            exec \(difflibCommand)
+            """)
+        let command = "FRICTION_A='x y' FRICTION_B=\"$(printf '%s' /)2\" \(files.path("engine.sh"))"
+        let engine = try ProcessEngine(command: command)
+        defer { engine.stop() }
+        #expect(engine.name == "difflib")
+        #expect(try engine.changes(from: [1, 2], to: [2], comparison: .equality).result == EngineResult(deletes: [0]))
+        let pid = try #require(engine.processID)
+        let commandLine = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)
+        #expect(commandLine.contains("difflib_engine.py"), "the child is not the engine: \(commandLine)")
+    }
+
+    @Test(arguments: [
+        ("./engine --flag", "exec ./engine --flag"),
+        ("VAR=1 ./engine", "VAR=1 exec ./engine"),
+        ("  A=1\tB='x y' C=\"$(echo \"a b\")\" D=$(printf '%s' 'x)') python3 e.py", "  A=1\tB='x y' C=\"$(echo \"a b\")\" D=$(printf '%s' 'x)') exec python3 e.py"),
+        ("A=${HOME:-a b}/x E=\\ z ./e", "A=${HOME:-a b}/x E=\\ z exec ./e"),
+        ("A=1", "A=1 exec"),
+        ("2>/dev/null ./e", "exec 2>/dev/null ./e"),
+        ("A=1 2>/dev/null ./e", "A=1 exec 2>/dev/null ./e"),
+        ("./a=b/engine", "exec ./a=b/engine"),
+        ("=1 ./e", "exec =1 ./e"),
+        // Read with no confidence: left to the shell as they are.
+        ("A='unclosed ./e", "exec A='unclosed ./e"),
+        ("A=1;./e", "exec A=1;./e"),
+        ("A=1\n./e", "exec A=1\n./e"),
+        ("A=1 B=2>x ./e", "exec A=1 B=2>x ./e"),
+        ("A=\"$(echo ", "exec A=\"$(echo "),
+        ("A=\\", "exec A=\\"),
+    ])
+    func assignmentsStayBeforeExec(command: String, script: String) {
+        #expect(ProcessEngine.shellScript(for: command) == script)
+    }
+
+    @Test func deeplyNestedSubstitutionsAreLeftToTheShell() {
+        let command = "A=" + String(repeating: "$(", count: 100_000) + " ./e"
+        #expect(ProcessEngine.shellScript(for: command) == "exec " + command)
+    }
+}
