@@ -131,7 +131,7 @@ public enum DiffLabCommand {
             }
             return try result.get().rawValue
         } catch {
-            console.err("\(programName): \(oneLine(error.message))\n")
+            console.err("\(programName): \(errorText(error.message))\n")
             if error.status == .usage { console.err("Run '\(programName) --help' for usage.\n") }
             return error.status.rawValue
         }
@@ -281,6 +281,31 @@ extension DiffLabCommand {
     static func installSignalHandling() { Cleanup.installSignalHandling() }
 }
 
+/// `message` for standard error: its first line as ``oneLine(_:)``, then the lines it quotes from
+/// another program (an engine's standard error: each starts with ``quotedLinePrefix``, see
+/// ``quotedLines(_:limit:cut:)``) on lines of their own, indented, made harmless again, at most
+/// ``maxQuotedLines`` of at most 1,000 characters (a `…` line or a `…` marks a cut). Any other line
+/// break stays escaped: an error is one line of DiffLab's, and quotes.
+func errorText(_ message: String) -> String {
+    let marker = quotedLinePrefix.dropFirst()
+    var lines: [String] = []
+    for part in message.split(separator: "\n", omittingEmptySubsequences: false) {
+        if lines.isEmpty || part.hasPrefix(marker) {
+            lines.append(String(part))
+        } else {
+            lines[lines.count - 1] += "\n" + part
+        }
+    }
+    let quotes = lines.dropFirst().prefix(maxQuotedLines).map { line in
+        let harmless = harmlessLine(line)
+        return "\n" + (harmless.count > 1_000 ? String(harmless.prefix(1_000)) + "…" : harmless)
+    }
+    return oneLine(lines.first ?? "") + quotes.joined() + (lines.count - 1 > maxQuotedLines ? quotedLinePrefix + "…" : "")
+}
+
+/// The most quoted lines ``errorText(_:)`` prints.
+let maxQuotedLines = 100
+
 /// `message` as one line of at most 1,000 characters: control characters and line or paragraph
 /// separators (which a file's own strings may carry into a message) are escaped as `\u{…}`, and a
 /// longer message is cut with `…`.
@@ -292,12 +317,7 @@ func oneLine(_ message: String) -> String {
             result += "…"
             break
         }
-        let value = scalar.value
-        if value < 0x20 || value == 0x7f || value == 0x2028 || value == 0x2029 || (0x80..<0xa0).contains(value) {
-            result += "\\u{\(String(value, radix: 16))}"
-        } else {
-            result.unicodeScalars.append(scalar)
-        }
+        appendHarmless(scalar, to: &result, keepingTabs: false)
         count += 1
     }
     return result

@@ -161,6 +161,8 @@ final class EngineProcess: Sendable {
     private struct Running {
         var child: PipedChild
         var stderrTail: [UInt8] = []
+        /// Whether bytes before ``stderrTail`` were dropped.
+        var stderrCut = false
         var stderrOpen = true
         /// The last request it answered, if any.
         var answered: Int?
@@ -394,6 +396,7 @@ final class EngineProcess: Sendable {
                 running.stderrTail += chunk[..<count]
                 if running.stderrTail.count > Self.stderrTailBytes * 2 {
                     running.stderrTail.removeFirst(running.stderrTail.count - Self.stderrTailBytes)
+                    running.stderrCut = true
                 }
                 continue
             }
@@ -410,27 +413,28 @@ final class EngineProcess: Sendable {
         let deadline = monotonicNow() + 1
         while !processHasEnded(pid) && monotonicNow() < deadline { usleep(2_000) }
         let exited = processHasEnded(pid)
-        let (status, tail) = terminate(&state)
+        let (status, tail, cut) = terminate(&state)
         let what = exited ? "the engine process \(describeWaitStatus(status))" : "the engine closed its standard output (stopped it)"
-        return EngineFailure(.crashed, "\(what) \(when)\(describeTail(tail))")
+        return EngineFailure(.crashed, "\(what) \(when)\(describeTail(tail, cut: cut))")
     }
 
     /// Stops the child and returns a failure of `kind`: "the engine \(what)".
     private func stopped(_ state: inout State, _ kind: EngineFailure.Kind, _ what: String) -> EngineFailure {
-        let (_, tail) = terminate(&state)
-        return EngineFailure(kind, "the engine \(what)\(describeTail(tail))")
+        let (_, tail, cut) = terminate(&state)
+        return EngineFailure(kind, "the engine \(what)\(describeTail(tail, cut: cut))")
     }
 
     /// A failure of `kind` that leaves the child running (it answered, with an error).
     private func failure(_ state: State, _ kind: EngineFailure.Kind, _ what: String) -> EngineFailure {
-        EngineFailure(kind, "the engine \(what)\(describeTail(state.running?.stderrTail ?? []))")
+        EngineFailure(kind, "the engine \(what)\(describeTail(state.running?.stderrTail ?? [], cut: state.running?.stderrCut ?? false))")
     }
 
     /// Kills the child's process group, reads the rest of its standard error, closes the pipes and
     /// reaps it.
     ///
-    /// - Returns: the raw wait status and the tail of standard error.
-    private func terminate(_ state: inout State) -> (status: Int32, stderrTail: [UInt8]) {
+    /// - Returns: the raw wait status, the tail of standard error and whether bytes before it
+    ///   were dropped.
+    private func terminate(_ state: inout State) -> (status: Int32, stderrTail: [UInt8], cut: Bool) {
         guard let pid = state.running?.child.pid else { preconditionFailure("no child") }
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
@@ -445,14 +449,14 @@ final class EngineProcess: Sendable {
         let running = state.running!
         state.running = nil
         running.child.closePipes()
-        return (waitProcessStatus(pid), Array(running.stderrTail.suffix(Self.stderrTailBytes)))
+        return (waitProcessStatus(pid), running.stderrTail, running.stderrCut)
     }
 
-    /// `; its standard error ends: "…"`, or nothing when it wrote none.
-    private func describeTail(_ tail: [UInt8]) -> String {
-        let text = tail.suffix(Self.stderrTailBytes)
-        guard !text.isEmpty else { return "; command: \(oneLine(command))" }
-        return "; command: \(oneLine(command)); its standard error ends: \(excerpt(text, limit: Self.stderrTailBytes, tail: true))"
+    /// `; command: …`, then, when it wrote any, `; its standard error ends:` and the end of its
+    /// standard error, its lines quoted on lines of their own (``quotedLines(_:limit:cut:)``).
+    private func describeTail(_ tail: [UInt8], cut: Bool) -> String {
+        guard !tail.isEmpty else { return "; command: \(oneLine(command))" }
+        return "; command: \(oneLine(command)); its standard error ends:\(quotedLines(tail[...], limit: Self.stderrTailBytes, cut: cut))"
     }
 }
 

@@ -372,7 +372,7 @@ private func engineScript(_ script: String) -> Files {
     return files
 }
 
-/// Issue 26's friction: environment assignments.
+/// Issue 26's friction: environment assignments, standard error.
 extension ProcessEngineTests {
     /// `VAR=1 ./engine` ran as `exec VAR=1 ./engine` ("exec: VAR=1: not found", exit 127). The
     /// assignments now reach the engine, and the child is still the engine itself, not a shell.
@@ -421,5 +421,26 @@ extension ProcessEngineTests {
     @Test func deeplyNestedSubstitutionsAreLeftToTheShell() {
         let command = "A=" + String(repeating: "$(", count: 100_000) + " ./e"
         #expect(ProcessEngine.shellScript(for: command) == "exec " + command)
+    }
+
+    /// The end of the engine's standard error was quoted as one line, its line breaks as `\u{a}`.
+    /// Its lines are now lines of the message, indented; other control characters stay escaped.
+    @Test func standardErrorIsQuotedLineByLine() throws {
+        let files = engineScript("#!/bin/sh\nprintf 'Traceback: first line\\n\\tsecond line \\033[31mred\\r\\n' >&2\nexit 4\n")
+        let failed = failure { () throws(EngineFailure) in try ProcessEngine(command: files.path("engine.sh")) }
+        let message = try #require(failed?.message)
+        #expect(failed?.kind == .crashed)
+        #expect(message.contains("exited with status 4"), "\(message)")
+        #expect(message.hasSuffix("its standard error ends:\n    | Traceback: first line\n    | \tsecond line \\u{1b}[31mred"), "\(message)")
+        #expect(!message.contains("\\u{a}") && !message.contains("\u{1b}") && !message.contains("\r"), "\(message)")
+        // On the command line: one line of DiffLab's, then the quoted lines.
+        let r = run(["--engine-command", files.path("engine.sh"), "diff", "x.json", "y.json"])
+        #expect(r.status == 1)
+        let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4, "\(r.err)")
+        #expect(lines.first?.hasPrefix("difflab: the engine '\(files.path("engine.sh"))' did not start: crashed: ") == true, "\(r.err)")
+        #expect(lines.dropFirst().first == "    | Traceback: first line", "\(r.err)")
+        #expect(lines.dropFirst(2).first == "    | \tsecond line \\u{1b}[31mred", "\(r.err)")
+        #expect(lines.last == "")
     }
 }
