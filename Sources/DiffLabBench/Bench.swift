@@ -291,7 +291,17 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
     case .overLimit(let warmUp):
         record.skipped = "the first call took \(formatSeconds(warmUp)) (limit \(formatSeconds(options.maxCallSeconds)))"
         return
-    case .measured(let measurement):
+    case .measured(var measurement):
+        if let enginePeak = subject.engineProcessPeakRSS {
+            // This process's figures (its allocations, page faults, CPU time and memory) say
+            // nothing of an engine in another process: left out, and the engine process's peak
+            // taken instead, for a self-timed cell (marked so in the results).
+            measurement.allocatedBytes = nil
+            measurement.allocationRequests = nil
+            measurement.cpuSamples = []
+            measurement.footprint = CallFootprint()
+            measurement.peakRSSBytes = subject.isSelfTimed ? enginePeak() : nil
+        }
         record.measurement = measurement
     }
     // Move counts per strategy from one more call (not timed).

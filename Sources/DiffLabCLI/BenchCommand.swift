@@ -24,7 +24,13 @@ enum BenchCommand {
         call per measurement gives its page faults (getrusage) and its peak resident memory
         above the resident size before it (VmHWM after a reset); under jemalloc also the bytes
         and allocation requests of one call (thread.allocatedp; arena nrequests after a tcache
-        flush).
+        flush). peakRSSBytes is the worker process's peak resident memory so far.
+
+        An engine in another process (--engine-command) times itself (self-timed, marked †),
+        and its cells hold only what can be measured of that process: peakRSSBytes is the peak
+        resident memory of the engine's process over its life so far (VmHWM of
+        /proc/PID/status: the command's own process, since it started or was last restarted);
+        DiffLab's own allocations, page faults, resident memory per call and CPU time are left out.
 
         OPTIONS
           --quick             a few minutes: sizes 1k and 10k (differencekit also 100k), budget

@@ -36,7 +36,7 @@ import Darwin
 ///
 /// Elements must conform to ``WireElement``; other element types fail with
 /// ``EngineFailure/Kind/unsupported``.
-public struct ProcessEngine: ChangesetEngine {
+public struct ProcessEngine: ChangesetEngine, OutOfProcessEngine {
     /// The protocol this engine speaks: `difflab-engine/1`.
     public static let protocolVersion = EngineWire.version
     /// The default time limit for one answer, in seconds.
@@ -148,6 +148,12 @@ public struct ProcessEngine: ChangesetEngine {
 
     /// The running child's process id, if one runs (for tests).
     package var processID: Int32? { process.processID }
+
+    /// The peak resident set size of the running child over its life so far (`VmHWM` in
+    /// `/proc/PID/status`), in bytes: the command's own process (processes it starts are not
+    /// counted), since it started or was last restarted. `nil` when none runs or Linux does not say.
+    /// `difflab bench` reports it as the engine's `peakRSSBytes`.
+    public func engineProcessPeakRSSBytes() -> Int? { process.peakRSSBytes() }
 }
 
 /// The child process behind a ``ProcessEngine`` and its state, guarded by one lock.
@@ -189,6 +195,12 @@ final class EngineProcess: Sendable {
     deinit { stop() }
 
     var processID: Int32? { state.withLock { $0.running?.child.pid } }
+
+    /// The running child's `VmHWM`, in bytes, read under the lock (so the child is not reaped
+    /// meanwhile and its id not reused).
+    func peakRSSBytes() -> Int? {
+        state.withLock { state in state.running.flatMap { procStatusBytes("VmHWM:", pid: $0.child.pid) } }
+    }
 
     /// Starts the child and reads its first `hello`.
     func start() throws(EngineFailure) -> EngineHello {

@@ -372,7 +372,7 @@ private func engineScript(_ script: String) -> Files {
     return files
 }
 
-/// Issue 26's friction: environment assignments, standard error.
+/// Issue 26's friction: environment assignments, standard error, the engine process's memory.
 extension ProcessEngineTests {
     /// `VAR=1 ./engine` ran as `exec VAR=1 ./engine` ("exec: VAR=1: not found", exit 127). The
     /// assignments now reach the engine, and the child is still the engine itself, not a shell.
@@ -442,5 +442,30 @@ extension ProcessEngineTests {
         #expect(lines.dropFirst().first == "    | Traceback: first line", "\(r.err)")
         #expect(lines.dropFirst(2).first == "    | \tsecond line \\u{1b}[31mred", "\(r.err)")
         #expect(lines.last == "")
+    }
+
+    /// `bench` reported DiffLab's own peak resident memory as the engine's. It now reports the
+    /// engine process's (VmHWM), on self-timed cells only, and leaves out the figures it can take
+    /// in its own process only.
+    @Test func benchMeasuresTheEngineProcessMemory() throws {
+        let engine = try ProcessEngine(command: difflibCommand)
+        defer { engine.stop() }
+        let harnessTimedEngine = try ProcessEngine(command: difflibCommand, name: "difflib-harness")
+        defer { harnessTimedEngine.stop() }
+        let atStart = try #require(engine.engineProcessPeakRSSBytes())
+        var options = BenchOptions(
+            engines: [BenchSubject(changes: engine, selfTimed: true), BenchSubject(changes: harnessTimedEngine)], profiles: [.differencekit],
+            sizes: [200], budget: 0.002, maxSamples: 3)
+        options.minSamples = 1
+        let records = runBench(options, allocator: "system")
+        let after = try #require(engine.engineProcessPeakRSSBytes())
+        let selfTimed = try #require(records.first { $0.engine == "difflib" }?.measurement)
+        let peak = try #require(selfTimed.peakRSSBytes)
+        #expect(atStart <= peak && peak <= after, "engine \(atStart)...\(after), reported \(peak), this process \(peakRSS())")
+        #expect(selfTimed.allocatedBytes == nil && selfTimed.footprint == CallFootprint() && selfTimed.cpuSamples.isEmpty)
+        // Timed by the harness: the results could not tell whose memory it was, so none is given.
+        let harnessTimed = try #require(records.first { $0.engine == "difflib-harness" }?.measurement)
+        #expect(harnessTimed.peakRSSBytes == nil && harnessTimed.footprint == CallFootprint() && harnessTimed.cpuSamples.isEmpty)
+        #expect(!harnessTimed.samples.isEmpty)
     }
 }
