@@ -43,10 +43,11 @@ public enum DiffLabCommand {
                                    a request past it fails and the engine is restarted)
 
         EXIT STATUS
-          0 success, 1 check failed (validate, fuzz, replay) or error (gate), 2 regression (gate),
-          4 improvement only (gate), 64 bad command line, 65 bad input data, 66 input file
-          unreadable, 73 output file cannot be written (not a regular file, or unwritable);
-          128+N when ended by signal N (workers stopped, temporary files removed)
+          0 success, 1 check failed (validate, fuzz, replay; bench when an engine failed) or
+          error (gate), 2 regression (gate), 4 improvement only (gate), 64 bad command line,
+          65 bad input data, 66 input file unreadable, 73 output file cannot be written (not a
+          regular file, or unwritable); 128+N when ended by signal N (workers stopped, temporary
+          files removed)
         """
 
     /// One subcommand: its name, its help text and what runs it.
