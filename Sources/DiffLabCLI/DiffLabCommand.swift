@@ -25,7 +25,7 @@ public enum DiffLabCommand {
           report RESULTS.json...   a markdown report with SVG plots from bench and policy results
           export RESULTS.json      a bench results file as github-action-benchmark, Bencher or CSV
           merge PART.json...       join the parts of a sharded bench run (bench --shard K/N)
-          help [COMMAND]           show help for difflab or a command
+          help [COMMAND]           show this help, or a command's
 
         Also: measure (the regression gate's worker; see difflab help measure).
 
@@ -132,7 +132,7 @@ public enum DiffLabCommand {
             }
             return try result.get().rawValue
         } catch {
-            console.err("\(programName): \(errorText(error.message))\n")
+            console.err("\(programName): \(errorText(helpText(error.message, program: programName)))\n")
             if error.status == .usage { console.err("Run '\(programName) --help' for usage.\n") }
             return error.status.rawValue
         }
@@ -244,34 +244,107 @@ public enum DiffLabCommand {
         return (rest, limit ?? InputLimit.defaultBytes)
     }
 
-    static func dispatch(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+    /// Runs the command `arguments` name (without the global options), its help texts naming
+    /// `program` (``helpText(_:program:)``).
+    static func dispatch(_ arguments: [String], console: Console, program: String = programName) throws(CommandError) -> ExitStatus {
         guard let command = arguments.first else {
-            console.err(help + "\n")
+            console.err(helpText(help, program: program) + "\n")
             throw .usage("no command given")
         }
         let rest = Array(arguments.dropFirst())
         switch command {
         case "-h", "--help":
-            console.out(help + "\n")
+            console.out(helpText(help, program: program) + "\n")
         case "help":
             guard rest.count <= 1 else { throw .usage("help takes at most one command name") }
             guard let name = rest.first else {
-                console.out(help + "\n")
+                console.out(helpText(help, program: program) + "\n")
                 return .success
             }
             guard let subcommand = commands.first(where: { $0.name == name }) else {
                 throw .usage("no help for unknown command '\(name)' (commands: \(commands.map(\.name).joined(separator: ", ")))")
             }
-            console.out(subcommand.help() + "\n")
+            console.out(helpText(subcommand.help(), program: program) + "\n")
         case "--version":
             console.out("difflab \(version)\n")
         default:
             guard let subcommand = commands.first(where: { $0.name == command }) else {
                 throw .usage("unknown command '\(command)'")
             }
-            return try subcommand.run(rest, console)
+            return try subcommand.run(rest, naming(console, program: program, asked: rest))
         }
         return .success
+    }
+
+    /// `console`, or, when `arguments` ask a command for its help (`-h` or `--help` before any
+    /// `--`) and `program` is not `difflab`, `console` with the help text the command prints (it
+    /// starts `USAGE: `) naming `program`. Each command prints its own help.
+    private static func naming(_ console: Console, program: String, asked arguments: [String]) -> Console {
+        guard program != "difflab", arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) else {
+            return console
+        }
+        var named = console
+        named.out = { text in console.out(text.hasPrefix("USAGE: ") ? helpText(text, program: program) : text) }
+        return named
+    }
+
+    /// `text`, a help text (or a message pointing to one) written for `difflab`, for the program
+    /// running as `program` (a package's own runner, e.g. `custom-difflab`): the program word of
+    /// its usage lines (`USAGE: difflab fuzz ...`, and the other forms under it up to the first
+    /// blank line, their continued lines realigned) and of its pointers to help (`difflab help NAME`, `difflab COMMAND ... --help`,
+    /// `difflab --help`). Other mentions stay as they are: they name DiffLab, its protocols
+    /// (`difflab-engine/1`) or the `difflab` binary a gate or mutation run builds.
+    ///
+    /// - Complexity: O(text).
+    static func helpText(_ text: String, program: String) -> String {
+        guard program != "difflab" else { return text }
+        let usageIndent = "USAGE: ".count
+        var inUsage = false
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let indent = line.prefix { $0 == " " }
+            let body = line.dropFirst(indent.count)
+            if body.isEmpty { inUsage = false }
+            if body.hasPrefix("USAGE: difflab ") {
+                inUsage = true
+                return String(indent) + "USAGE: " + program + renamingHelpPointers(body.dropFirst("USAGE: difflab".count), program)
+            }
+            if inUsage && body.hasPrefix("difflab ") {
+                return String(indent) + program + renamingHelpPointers(body.dropFirst("difflab".count), program)
+            }
+            if inUsage && indent.count > usageIndent {
+                // A form's options continued under it, aligned past the program word: keep them so.
+                let shifted = max(usageIndent + 1, indent.count + program.count - "difflab".count)
+                return String(repeating: " ", count: shifted) + renamingHelpPointers(body, program)
+            }
+            return renamingHelpPointers(line, program)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `line` with `program` for the word `difflab` where it starts a pointer to help: `difflab
+    /// help`, or `difflab` and up to four words of lower-case letters, digits and `-` among which
+    /// `--help` (`difflab policy --real-time --help`).
+    private static func renamingHelpPointers(_ line: Substring, _ program: String) -> String {
+        let word = "difflab"
+        var result = ""
+        var rest = line[...]
+        while let found = rest.firstRange(of: word) {
+            let before = rest[..<found.lowerBound].last ?? result.last
+            let standsAlone = before.map { !($0.isLetter || $0.isNumber || "-_./".contains($0)) } ?? true
+            var words: [Substring] = []
+            var cursor = found.upperBound
+            while words.count < 4, cursor < rest.endIndex, rest[cursor] == " " {
+                let start = rest.index(after: cursor)
+                let end = rest[start...].firstIndex { !($0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-")) } ?? rest.endIndex
+                guard end > start else { break }
+                words.append(rest[start..<end])
+                cursor = end
+            }
+            let pointer = standsAlone && (words.first == "help" || words.contains("--help"))
+            result += rest[..<found.lowerBound] + (pointer ? program : word)
+            rest = rest[found.upperBound...]
+        }
+        return result + rest
     }
 }
 
