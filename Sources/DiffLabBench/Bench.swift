@@ -153,7 +153,8 @@ public struct BenchRecord: Sendable {
     public var allocator: String
     /// The measurement, or `nil` when skipped.
     public var measurement: Measurement?
-    /// Why it was skipped.
+    /// Why it was skipped: the per-call limit (a planned skip), or ``engineFailedPrefix`` and the
+    /// engine's failure (it crashed, answered wrongly or timed out, at this size or a smaller one).
     public var skipped: String?
     /// Changes reported (offsets moves), and moves under each strategy, from one extra call.
     public var changeCount: Int?
@@ -164,6 +165,19 @@ public struct BenchRecord: Sendable {
     /// Who timed the measurement: the harness, or the engine itself (an out-of-process engine
     /// reporting its own time per request).
     public var timing: BenchTiming = .harness
+}
+
+extension BenchRecord {
+    /// How ``skipped`` starts when the engine failed (``EngineFailure``) rather than being skipped
+    /// by the per-call limit: `the engine failed: `.
+    public static let engineFailedPrefix = "the engine failed: "
+}
+
+extension BenchMeasurement {
+    /// Whether the cell was skipped because its engine failed (crashed, answered wrongly or timed
+    /// out: its ``skipped`` reason starts with ``BenchRecord/engineFailedPrefix``), not by the
+    /// per-call limit.
+    package var engineFailed: Bool { skipped?.hasPrefix(BenchRecord.engineFailedPrefix) ?? false }
 }
 
 /// The name of the floor measurement.
@@ -286,12 +300,22 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
         maxSamples: options.maxSamples, callLimit: options.maxCallSeconds)
     switch measured {
     case .failed(let failure):
-        record.skipped = "the engine failed: \(failure)"
+        record.skipped = BenchRecord.engineFailedPrefix + "\(failure)"
         return
     case .overLimit(let warmUp):
         record.skipped = "the first call took \(formatSeconds(warmUp)) (limit \(formatSeconds(options.maxCallSeconds)))"
         return
-    case .measured(let measurement):
+    case .measured(var measurement):
+        if let enginePeak = subject.engineProcessPeakRSS {
+            // This process's figures (its allocations, page faults, CPU time and memory) say
+            // nothing of an engine in another process: left out, and the engine process's peak
+            // taken instead, for a self-timed cell (marked so in the results).
+            measurement.allocatedBytes = nil
+            measurement.allocationRequests = nil
+            measurement.cpuSamples = []
+            measurement.footprint = CallFootprint()
+            measurement.peakRSSBytes = subject.isSelfTimed ? enginePeak() : nil
+        }
         record.measurement = measurement
     }
     // Move counts per strategy from one more call (not timed).
@@ -303,7 +327,7 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
         record.minimalMoves = c.minimalMoves
     } catch {
         record.measurement = nil
-        record.skipped = "the engine failed: \(error)"
+        record.skipped = BenchRecord.engineFailedPrefix + "\(error)"
     }
 }
 

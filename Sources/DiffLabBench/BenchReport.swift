@@ -22,7 +22,7 @@ extension BenchRecord {
             // 10,240 became 5.06e-320): convert the value explicitly.
             m.allocatedBytes = measurement.allocatedBytes.map { Double($0) }
             m.allocationRequests = measurement.allocationRequests.map { Double($0) }
-            m.peakRSSBytes = Double(measurement.peakRSSBytes)
+            m.peakRSSBytes = measurement.peakRSSBytes.map { Double($0) }
             m.minorFaults = measurement.footprint.minorFaults
             m.majorFaults = measurement.footprint.majorFaults
             m.peakExtraRSSBytes = measurement.footprint.peakExtraRSSBytes.map { Double($0) }

@@ -62,6 +62,18 @@ public struct BenchCall {
     }
 }
 
+/// An engine whose work runs in a process of its own, such as the command line's `ProcessEngine`
+/// (`--engine-command`). The benchmark cannot see into that process with its own counters: for
+/// such an engine it leaves out the figures it takes in its own process (allocations, page faults,
+/// resident memory per call, CPU time) and reports the engine process's peak resident memory
+/// instead (``Measurement/peakRSSBytes``).
+public protocol OutOfProcessEngine: Sendable {
+    /// The peak resident set size of the engine's process over its life so far (`VmHWM` in
+    /// `/proc/PID/status`: from its start, or its last restart), in bytes; `nil` when no process
+    /// runs or Linux does not say.
+    func engineProcessPeakRSSBytes() -> Int?
+}
+
 /// Something the benchmark times on its generated inputs: an engine, built-in or third-party,
 /// or the hash floor.
 ///
@@ -82,18 +94,22 @@ public struct BenchSubject: Sendable {
     public let isSelfTimed: Bool
     /// Whether the subject is a diff engine (the hash floor is not).
     public let isEngine: Bool
+    /// For an engine in a process of its own (``OutOfProcessEngine``), that process's peak resident
+    /// memory so far; `nil` for a subject in this process.
+    public let engineProcessPeakRSS: (@Sendable () -> Int?)?
     @usableFromInline let _prepare: @Sendable (BenchLists) -> BenchCall
 
     /// A subject from its parts; see the properties. `prepare` builds the call for one input.
     @inlinable
     public init(
         name: String, growthExponent: Double, isSelfTimed: Bool = false, isEngine: Bool = true,
-        prepare: @escaping @Sendable (BenchLists) -> BenchCall
+        engineProcessPeakRSS: (@Sendable () -> Int?)? = nil, prepare: @escaping @Sendable (BenchLists) -> BenchCall
     ) {
         self.name = name
         self.growthExponent = growthExponent
         self.isSelfTimed = isSelfTimed
         self.isEngine = isEngine
+        self.engineProcessPeakRSS = engineProcessPeakRSS
         self._prepare = prepare
     }
 
@@ -120,12 +136,14 @@ extension BenchSubject {
     }
 
     /// A result-level engine: times ``ChangesetEngine/changes(from:to:comparison:)``. When
-    /// `selfTimed`, the samples are the engine's own ``EngineChanges/reportedSeconds``.
+    /// `selfTimed`, the samples are the engine's own ``EngineChanges/reportedSeconds``. An
+    /// ``OutOfProcessEngine`` is measured as such (``engineProcessPeakRSS``).
     ///
     /// - Parameter growthExponent: see ``growthExponent`` (default 2).
     @inlinable
     public init<Engine: ChangesetEngine>(changes engine: Engine, selfTimed: Bool = false, growthExponent: Double = 2) {
-        self.init(name: engine.name, growthExponent: growthExponent, isSelfTimed: selfTimed) { lists in
+        let outOfProcess = (engine as? any OutOfProcessEngine).map { process in { @Sendable in process.engineProcessPeakRSSBytes() } }
+        self.init(name: engine.name, growthExponent: growthExponent, isSelfTimed: selfTimed, engineProcessPeakRSS: outOfProcess) { lists in
             switch lists {
             case .ints(let old, let new): BenchCall(changes: engine, old, new, .equality)
             case .models(let old, let new): BenchCall(changes: engine, old, new, .equality)

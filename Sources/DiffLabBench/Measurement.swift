@@ -48,8 +48,11 @@ public struct Measurement: Sendable {
     public var allocatedBytes: UInt64?
     /// Allocation requests of one call (jemalloc arena statistics), when running on jemalloc.
     public var allocationRequests: UInt64?
-    /// Peak resident set size of the process after the measurement, in bytes.
-    public var peakRSSBytes: Int
+    /// Peak resident set size, in bytes, of the process the engine ran in, over its life up to the
+    /// end of the measurement: this process's for an engine in it; for an engine in a process of
+    /// its own (``OutOfProcessEngine``) that process's, and only when the cell is self-timed (so
+    /// its results say which process it was); `nil` otherwise, or where Linux does not say.
+    public var peakRSSBytes: Int?
     /// Page faults and resident memory of one call (the extra, untimed call after the samples).
     public var footprint: CallFootprint = CallFootprint()
     /// ``samples`` summarised.
@@ -257,13 +260,6 @@ public struct CallFootprint: Sendable, Hashable {
         guard fd >= 0 else { return false }
         defer { close(fd) }
         return write(fd, "5", 1) == 1
-    }
-
-    /// A `kB` field of `/proc/self/status` (e.g. `VmRSS:`), in bytes; `nil` if absent or unreadable.
-    static func procStatusBytes(_ field: String) -> Int? {
-        guard let value = procSelfStatus(field), value.hasSuffix(" kB"), let kB = Int(value.dropLast(3)), kB >= 0, kB < Int.max / 1024
-        else { return nil }
-        return kB * 1024
     }
 }
 

@@ -14,7 +14,7 @@ enum BenchCommand {
         """
         USAGE: difflab bench [--quick] [--engines LIST] [--profiles LIST] [--sizes LIST] [--kinds LIST]
                              [--allocators LIST] [--budget SECONDS] [--max-call SECONDS] [--seed S]
-                             [--out FILE]
+                             [--allow-skips] [--out FILE]
 
         Times the engines on generated datasets and writes one JSON results file. Every run also
         measures, in the same process and on the same data, the stdlib reference, a hash floor
@@ -24,7 +24,13 @@ enum BenchCommand {
         call per measurement gives its page faults (getrusage) and its peak resident memory
         above the resident size before it (VmHWM after a reset); under jemalloc also the bytes
         and allocation requests of one call (thread.allocatedp; arena nrequests after a tcache
-        flush).
+        flush). peakRSSBytes is the worker process's peak resident memory so far.
+
+        An engine in another process (--engine-command) times itself (self-timed, marked †),
+        and its cells hold only what can be measured of that process: peakRSSBytes is the peak
+        resident memory of the engine's process over its life so far (VmHWM of
+        /proc/PID/status: the command's own process, since it started or was last restarted);
+        DiffLab's own allocations, page faults, resident memory per call and CPU time are left out.
 
         OPTIONS
           --quick             a few minutes: sizes 1k and 10k (differencekit also 100k), budget
@@ -53,6 +59,8 @@ enum BenchCommand {
           --out FILE          results file (default results/bench-<time>.json): absent or a regular
                               file, checked before the run (exit 73 otherwise), written atomically
                               after the table is printed
+          --allow-skips       exit 0 even when an engine failed (crashed, answered wrongly or timed
+                              out) and its cells were skipped (see EXIT STATUS)
           -h, --help          show this help
 
         THE CALL LIMIT
@@ -63,6 +71,14 @@ enum BenchCommand {
           probes: calls at \(BenchOptions.probeFloor), 10000, ... items, each taken while cheap (a tenth
           of the limit, at most 1 s), timed apart and not reported. A measurement whose first
           call exceeds the limit all the same stops there and is recorded as skipped.
+
+        EXIT STATUS
+          0 every cell was measured or skipped by the call limit; 1 an engine failed in some
+          cell (crashed, answered wrongly or timed out: the cell, and its larger sizes, are
+          skipped with the failure as the reason), unless --allow-skips: the table and the
+          results file are written all the same, and standard error names each engine that
+          failed and its first failure; also 1 when a worker fails. 64 bad command line, 73
+          output file cannot be written.
 
         Progress bars are drawn only when standard error is a terminal; otherwise one line per
         allocator. A Ctrl-C stops the workers and removes their temporary files.
@@ -79,7 +95,7 @@ enum BenchCommand {
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         let parsed = try OptionSpec(
             valued: ["engines", "threads", "profiles", "sizes", "kinds", "allocators", "budget", "max-call", "seed", "shard", "out", "worker-out"],
-            flags: ["quick"]
+            flags: ["quick", "allow-skips"]
         ).parse(arguments)
         if parsed.flag("help") {
             console.out(help + "\n")
@@ -217,7 +233,24 @@ enum BenchCommand {
         }
         try out.write(results.json.serialized() + "\n")
         console.out("results: \(out.path)\n")
+        if !parsed.flag("allow-skips"), let failed = engineFailures(results.measurements) { throw CommandError(.failure, failed) }
         return .success
+    }
+
+    /// The message of a run in which an engine failed, or `nil` when none did: each engine whose
+    /// cells were skipped because it failed (``BenchMeasurement/engineFailed``; not those the
+    /// call limit skipped), with its count of such cells, then the first failure's cell and
+    /// reason (last, so that the engine's standard error quoted in it ends the message).
+    static func engineFailures(_ measurements: [BenchMeasurement]) -> String? {
+        let failed = measurements.filter(\.engineFailed)
+        guard let first = failed.first else { return nil }
+        let engines = deduplicated(failed.map(\.engine)).map { engine in
+            let cells = failed.count { $0.engine == engine }
+            return "'\(engine)' (\(cells) \(cells == 1 ? "cell" : "cells") skipped)"
+        }
+        let reason = (first.skipped ?? "").dropFirst(BenchRecord.engineFailedPrefix.count)
+        return "bench: \(engines.count == 1 ? "engine" : "engines") \(engines.joined(separator: ", ")) failed (--allow-skips lets such a run pass); "
+            + "the first failure, \(first.profile) · \(first.kind) · \(first.size) items · \(first.allocator): \(reason)"
     }
 }
 

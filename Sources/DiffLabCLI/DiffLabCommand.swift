@@ -26,7 +26,7 @@ public enum DiffLabCommand {
           export RESULTS.json      a bench results file as github-action-benchmark, Bencher or CSV
           merge PART.json...       join the parts of a sharded bench run (bench --shard K/N)
           arena [options]          judge engines side by side: fuzz each, bench all (see: difflab arena --help)
-          help [COMMAND]           show help for difflab or a command
+          help [COMMAND]           show this help, or a command's
 
         Also: measure (the regression gate's worker; see difflab help measure).
 
@@ -44,10 +44,11 @@ public enum DiffLabCommand {
                                    a request past it fails and the engine is restarted)
 
         EXIT STATUS
-          0 success, 1 check failed (validate, fuzz, replay) or error (gate), 2 regression (gate),
-          4 improvement only (gate), 64 bad command line, 65 bad input data, 66 input file
-          unreadable, 73 output file cannot be written (not a regular file, or unwritable);
-          128+N when ended by signal N (workers stopped, temporary files removed)
+          0 success, 1 check failed (validate, fuzz, replay; bench when an engine failed) or
+          error (gate), 2 regression (gate), 4 improvement only (gate), 64 bad command line,
+          65 bad input data, 66 input file unreadable, 73 output file cannot be written (not a
+          regular file, or unwritable); 128+N when ended by signal N (workers stopped, temporary
+          files removed)
         """
 
     /// One subcommand: its name, its help text and what runs it.
@@ -135,7 +136,7 @@ public enum DiffLabCommand {
             }
             return try result.get().rawValue
         } catch {
-            console.err("\(programName): \(oneLine(error.message))\n")
+            console.err("\(programName): \(errorText(helpText(error.message, program: programName)))\n")
             if error.status == .usage { console.err("Run '\(programName) --help' for usage.\n") }
             return error.status.rawValue
         }
@@ -269,34 +270,107 @@ public enum DiffLabCommand {
         return (rest, limit ?? InputLimit.defaultBytes)
     }
 
-    static func dispatch(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+    /// Runs the command `arguments` name (without the global options), its help texts naming
+    /// `program` (``helpText(_:program:)``).
+    static func dispatch(_ arguments: [String], console: Console, program: String = programName) throws(CommandError) -> ExitStatus {
         guard let command = arguments.first else {
-            console.err(help + "\n")
+            console.err(helpText(help, program: program) + "\n")
             throw .usage("no command given")
         }
         let rest = Array(arguments.dropFirst())
         switch command {
         case "-h", "--help":
-            console.out(help + "\n")
+            console.out(helpText(help, program: program) + "\n")
         case "help":
             guard rest.count <= 1 else { throw .usage("help takes at most one command name") }
             guard let name = rest.first else {
-                console.out(help + "\n")
+                console.out(helpText(help, program: program) + "\n")
                 return .success
             }
             guard let subcommand = commands.first(where: { $0.name == name }) else {
                 throw .usage("no help for unknown command '\(name)' (commands: \(commands.map(\.name).joined(separator: ", ")))")
             }
-            console.out(subcommand.help() + "\n")
+            console.out(helpText(subcommand.help(), program: program) + "\n")
         case "--version":
             console.out("difflab \(version)\n")
         default:
             guard let subcommand = commands.first(where: { $0.name == command }) else {
                 throw .usage("unknown command '\(command)'")
             }
-            return try subcommand.run(rest, console)
+            return try subcommand.run(rest, naming(console, program: program, asked: rest))
         }
         return .success
+    }
+
+    /// `console`, or, when `arguments` ask a command for its help (`-h` or `--help` before any
+    /// `--`) and `program` is not `difflab`, `console` with the help text the command prints (it
+    /// starts `USAGE: `) naming `program`. Each command prints its own help.
+    private static func naming(_ console: Console, program: String, asked arguments: [String]) -> Console {
+        guard program != "difflab", arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) else {
+            return console
+        }
+        var named = console
+        named.out = { text in console.out(text.hasPrefix("USAGE: ") ? helpText(text, program: program) : text) }
+        return named
+    }
+
+    /// `text`, a help text (or a message pointing to one) written for `difflab`, for the program
+    /// running as `program` (a package's own runner, e.g. `custom-difflab`): the program word of
+    /// its usage lines (`USAGE: difflab fuzz ...`, and the other forms under it up to the first
+    /// blank line, their continued lines realigned) and of its pointers to help (`difflab help NAME`, `difflab COMMAND ... --help`,
+    /// `difflab --help`). Other mentions stay as they are: they name DiffLab, its protocols
+    /// (`difflab-engine/1`) or the `difflab` binary a gate or mutation run builds.
+    ///
+    /// - Complexity: O(text).
+    static func helpText(_ text: String, program: String) -> String {
+        guard program != "difflab" else { return text }
+        let usageIndent = "USAGE: ".count
+        var inUsage = false
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let indent = line.prefix { $0 == " " }
+            let body = line.dropFirst(indent.count)
+            if body.isEmpty { inUsage = false }
+            if body.hasPrefix("USAGE: difflab ") {
+                inUsage = true
+                return String(indent) + "USAGE: " + program + renamingHelpPointers(body.dropFirst("USAGE: difflab".count), program)
+            }
+            if inUsage && body.hasPrefix("difflab ") {
+                return String(indent) + program + renamingHelpPointers(body.dropFirst("difflab".count), program)
+            }
+            if inUsage && indent.count > usageIndent {
+                // A form's options continued under it, aligned past the program word: keep them so.
+                let shifted = max(usageIndent + 1, indent.count + program.count - "difflab".count)
+                return String(repeating: " ", count: shifted) + renamingHelpPointers(body, program)
+            }
+            return renamingHelpPointers(line, program)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `line` with `program` for the word `difflab` where it starts a pointer to help: `difflab
+    /// help`, or `difflab` and up to four words of lower-case letters, digits and `-` among which
+    /// `--help` (`difflab policy --real-time --help`).
+    private static func renamingHelpPointers(_ line: Substring, _ program: String) -> String {
+        let word = "difflab"
+        var result = ""
+        var rest = line[...]
+        while let found = rest.firstRange(of: word) {
+            let before = rest[..<found.lowerBound].last ?? result.last
+            let standsAlone = before.map { !($0.isLetter || $0.isNumber || "-_./".contains($0)) } ?? true
+            var words: [Substring] = []
+            var cursor = found.upperBound
+            while words.count < 4, cursor < rest.endIndex, rest[cursor] == " " {
+                let start = rest.index(after: cursor)
+                let end = rest[start...].firstIndex { !($0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-")) } ?? rest.endIndex
+                guard end > start else { break }
+                words.append(rest[start..<end])
+                cursor = end
+            }
+            let pointer = standsAlone && (words.first == "help" || words.contains("--help"))
+            result += rest[..<found.lowerBound] + (pointer ? program : word)
+            rest = rest[found.upperBound...]
+        }
+        return result + rest
     }
 }
 
@@ -306,6 +380,31 @@ extension DiffLabCommand {
     /// once, first thing; a program embedding the CLI may too.
     static func installSignalHandling() { Cleanup.installSignalHandling() }
 }
+
+/// `message` for standard error: its first line as ``oneLine(_:)``, then the lines it quotes from
+/// another program (an engine's standard error: each starts with ``quotedLinePrefix``, see
+/// ``quotedLines(_:limit:cut:)``) on lines of their own, indented, made harmless again, at most
+/// ``maxQuotedLines`` of at most 1,000 characters (a `…` line or a `…` marks a cut). Any other line
+/// break stays escaped: an error is one line of DiffLab's, and quotes.
+func errorText(_ message: String) -> String {
+    let marker = quotedLinePrefix.dropFirst()
+    var lines: [String] = []
+    for part in message.split(separator: "\n", omittingEmptySubsequences: false) {
+        if lines.isEmpty || part.hasPrefix(marker) {
+            lines.append(String(part))
+        } else {
+            lines[lines.count - 1] += "\n" + part
+        }
+    }
+    let quotes = lines.dropFirst().prefix(maxQuotedLines).map { line in
+        let harmless = harmlessLine(line)
+        return "\n" + (harmless.count > 1_000 ? String(harmless.prefix(1_000)) + "…" : harmless)
+    }
+    return oneLine(lines.first ?? "") + quotes.joined() + (lines.count - 1 > maxQuotedLines ? quotedLinePrefix + "…" : "")
+}
+
+/// The most quoted lines ``errorText(_:)`` prints.
+let maxQuotedLines = 100
 
 /// `message` as one line of at most 1,000 characters: control characters and line or paragraph
 /// separators (which a file's own strings may carry into a message) are escaped as `\u{…}`, and a
@@ -318,12 +417,7 @@ func oneLine(_ message: String) -> String {
             result += "…"
             break
         }
-        let value = scalar.value
-        if value < 0x20 || value == 0x7f || value == 0x2028 || value == 0x2029 || (0x80..<0xa0).contains(value) {
-            result += "\\u{\(String(value, radix: 16))}"
-        } else {
-            result.unicodeScalars.append(scalar)
-        }
+        appendHarmless(scalar, to: &result, keepingTabs: false)
         count += 1
     }
     return result

@@ -37,7 +37,7 @@ public enum DiffLabRunner {
     public static func run(_ arguments: [String], engines: [RegisteredEngine], console: Console = .standard) -> Int32 {
         let registry: EngineRegistry
         do throws(CommandError) { registry = try EngineRegistry(EngineRegistry.builtInEngines + engines) } catch {
-            console.err("\(programName): \(oneLine(error.message))\n")
+            console.err("\(programName): \(errorText(error.message))\n")
             return error.status.rawValue
         }
         return DiffLabCommand.run(arguments, console: console, registry: registry)

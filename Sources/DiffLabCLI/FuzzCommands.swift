@@ -142,7 +142,8 @@ enum FuzzCommand {
         let lastLine = Locked(0.0)
         let showProgress: @Sendable (FuzzProgress) -> Void = { p in
             let rate = p.seconds > 0 ? Int(Double(p.checks) / p.seconds) : 0
-            let line = "fuzz: \(format(p.seconds)) s, \(p.checks) cases (\(rate)/s), \(p.inputs) inputs, \(p.failures) failures, size \(p.size)"
+            let line =
+                "fuzz: \(format(p.seconds)) s, \(p.checks) cases (\(rate)/s), \(p.inputs) inputs, \(failureCounts(p.contractFailures, outside: p.outsideContract)), size \(p.size)"
             if live {
                 console.err("\r" + line + "   ")
             } else if lastLine.withLock({ last in
@@ -202,7 +203,7 @@ enum FuzzCommand {
         console.out(
             "fuzz: inputs by element kind: \(kinds.isEmpty ? "none" : kinds.joined(separator: ", ")); \(report.largeInputs) large lists (largest input \(report.largestInput) items)\n")
         console.out(
-            "fuzz: \(report.checks) cases (\(rate)/s) on \(report.inputs) inputs (\(Int(report.inputsPerSecond))/s) in \(format(report.seconds)) s, \(options.subjects.count) engines × \(options.properties.count) properties, seed \(options.seed): \(inContract) failures\(outside > 0 ? ", \(outside) more outside an engine's contract" : "")\n")
+            "fuzz: \(report.checks) cases (\(rate)/s) on \(report.inputs) inputs (\(Int(report.inputsPerSecond))/s) in \(format(report.seconds)) s, \(options.subjects.count) engines × \(options.properties.count) properties, seed \(options.seed): \(failureCounts(inContract, outside: outside))\n")
         if parsed.flag("json") {
             let summary = JSONValue.object(
                 JSONObject([
@@ -230,6 +231,12 @@ enum FuzzCommand {
             throw CommandError(.failure, "fuzz: no case ran (the run ended before the first input was checked)")
         }
         return failures == 0 ? .success : .failure
+    }
+
+    /// `2 failures`, `0 failures, 4 more outside an engine's contract`: the counts of the progress
+    /// line and the summary, inside the contracts (a failed run) and outside (reported only).
+    static func failureCounts(_ inContract: Int, outside: Int) -> String {
+        "\(inContract) failures" + (outside > 0 ? ", \(outside) more outside an engine's contract" : "")
     }
 
     static func format(_ seconds: Double) -> String {

@@ -93,7 +93,7 @@ struct FuzzSupervisor {
             slots.reset()
             rounds += 1
             let findingsPath = folder + "/round-\(rounds).jsonl"
-            let base = (checks: totals.checks, failures: failures.count)
+            let base = (checks: totals.checks, failures: failures.count, outside: failures.count { $0.outsideContract })
             let pid = try forkChild {
                 var child = round
                 guard slots.openFindings(findingsPath) else { endChild(3) }
@@ -102,7 +102,7 @@ struct FuzzSupervisor {
                     progress(
                         FuzzProgress(
                             inputs: p.inputs, checks: base.checks + p.checks, failures: base.failures + p.failures,
-                            seconds: offset + p.seconds, size: p.size))
+                            outsideContract: base.outside + p.outsideContract, seconds: offset + p.seconds, size: p.size))
                 }
                 endChild(0)
             }

@@ -13,7 +13,8 @@ import Darwin
 ///
 /// ## Process
 /// The child runs `/bin/sh -c "exec COMMAND"` (so a simple command *is* the child, and shell
-/// syntax works), in a process group of its own, with this process's environment and working
+/// syntax works; leading environment assignments stay before the `exec`:
+/// `/bin/sh -c "VAR=1 exec ./engine"`, see ``shellScript(for:)``), in a process group of its own, with this process's environment and working
 /// directory; its standard error is captured and the last part quoted in failure messages. One
 /// child serves every request, one at a time: calls from several threads (the fuzzer's workers)
 /// wait for each other. The child is registered with the run's cleanup (SIGINT, SIGTERM and SIGHUP
@@ -35,7 +36,7 @@ import Darwin
 ///
 /// Elements must conform to ``WireElement``; other element types fail with
 /// ``EngineFailure/Kind/unsupported``.
-public struct ProcessEngine: ChangesetEngine {
+public struct ProcessEngine: ChangesetEngine, OutOfProcessEngine {
     /// The protocol this engine speaks: `difflab-engine/1`.
     public static let protocolVersion = EngineWire.version
     /// The default time limit for one answer, in seconds.
@@ -65,7 +66,8 @@ public struct ProcessEngine: ChangesetEngine {
     /// Starts `command` and checks its `hello`.
     ///
     /// - Parameters:
-    ///   - command: run as `/bin/sh -c "exec COMMAND"`.
+    ///   - command: run as `/bin/sh -c "exec COMMAND"`, or `/bin/sh -c "NAME=value exec REST"` when it
+    ///     starts with environment assignments (``shellScript(for:)``).
     ///   - name: the engine's name; when `nil`, the name from its `hello`. Must satisfy
     ///     ``isValidName(_:)``.
     ///   - requestTimeout: seconds allowed per answer (in ``allowedTimeouts``).
@@ -146,6 +148,12 @@ public struct ProcessEngine: ChangesetEngine {
 
     /// The running child's process id, if one runs (for tests).
     package var processID: Int32? { process.processID }
+
+    /// The peak resident set size of the running child over its life so far (`VmHWM` in
+    /// `/proc/PID/status`), in bytes: the command's own process (processes it starts are not
+    /// counted), since it started or was last restarted. `nil` when none runs or Linux does not say.
+    /// `difflab bench` reports it as the engine's `peakRSSBytes`.
+    public func engineProcessPeakRSSBytes() -> Int? { process.peakRSSBytes() }
 }
 
 /// The child process behind a ``ProcessEngine`` and its state, guarded by one lock.
@@ -159,6 +167,8 @@ final class EngineProcess: Sendable {
     private struct Running {
         var child: PipedChild
         var stderrTail: [UInt8] = []
+        /// Whether bytes before ``stderrTail`` were dropped.
+        var stderrCut = false
         var stderrOpen = true
         /// The last request it answered, if any.
         var answered: Int?
@@ -185,6 +195,12 @@ final class EngineProcess: Sendable {
     deinit { stop() }
 
     var processID: Int32? { state.withLock { $0.running?.child.pid } }
+
+    /// The running child's `VmHWM`, in bytes, read under the lock (so the child is not reaped
+    /// meanwhile and its id not reused).
+    func peakRSSBytes() -> Int? {
+        state.withLock { state in state.running.flatMap { procStatusBytes("VmHWM:", pid: $0.child.pid) } }
+    }
 
     /// Starts the child and reads its first `hello`.
     func start() throws(EngineFailure) -> EngineHello {
@@ -250,7 +266,7 @@ final class EngineProcess: Sendable {
         if state.running != nil, let hello = state.hello { return hello }
         let child: PipedChild
         do {
-            child = try spawnPipedProcess("/bin/sh", ["-c", "exec " + command])
+            child = try spawnPipedProcess("/bin/sh", ["-c", ProcessEngine.shellScript(for: command)])
         } catch {
             throw EngineFailure(.crashed, "cannot start the engine '\(oneLine(command))': \(error.message)")
         }
@@ -392,6 +408,7 @@ final class EngineProcess: Sendable {
                 running.stderrTail += chunk[..<count]
                 if running.stderrTail.count > Self.stderrTailBytes * 2 {
                     running.stderrTail.removeFirst(running.stderrTail.count - Self.stderrTailBytes)
+                    running.stderrCut = true
                 }
                 continue
             }
@@ -408,27 +425,28 @@ final class EngineProcess: Sendable {
         let deadline = monotonicNow() + 1
         while !processHasEnded(pid) && monotonicNow() < deadline { usleep(2_000) }
         let exited = processHasEnded(pid)
-        let (status, tail) = terminate(&state)
+        let (status, tail, cut) = terminate(&state)
         let what = exited ? "the engine process \(describeWaitStatus(status))" : "the engine closed its standard output (stopped it)"
-        return EngineFailure(.crashed, "\(what) \(when)\(describeTail(tail))")
+        return EngineFailure(.crashed, "\(what) \(when)\(describeTail(tail, cut: cut))")
     }
 
     /// Stops the child and returns a failure of `kind`: "the engine \(what)".
     private func stopped(_ state: inout State, _ kind: EngineFailure.Kind, _ what: String) -> EngineFailure {
-        let (_, tail) = terminate(&state)
-        return EngineFailure(kind, "the engine \(what)\(describeTail(tail))")
+        let (_, tail, cut) = terminate(&state)
+        return EngineFailure(kind, "the engine \(what)\(describeTail(tail, cut: cut))")
     }
 
     /// A failure of `kind` that leaves the child running (it answered, with an error).
     private func failure(_ state: State, _ kind: EngineFailure.Kind, _ what: String) -> EngineFailure {
-        EngineFailure(kind, "the engine \(what)\(describeTail(state.running?.stderrTail ?? []))")
+        EngineFailure(kind, "the engine \(what)\(describeTail(state.running?.stderrTail ?? [], cut: state.running?.stderrCut ?? false))")
     }
 
     /// Kills the child's process group, reads the rest of its standard error, closes the pipes and
     /// reaps it.
     ///
-    /// - Returns: the raw wait status and the tail of standard error.
-    private func terminate(_ state: inout State) -> (status: Int32, stderrTail: [UInt8]) {
+    /// - Returns: the raw wait status, the tail of standard error and whether bytes before it
+    ///   were dropped.
+    private func terminate(_ state: inout State) -> (status: Int32, stderrTail: [UInt8], cut: Bool) {
         guard let pid = state.running?.child.pid else { preconditionFailure("no child") }
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
@@ -443,14 +461,138 @@ final class EngineProcess: Sendable {
         let running = state.running!
         state.running = nil
         running.child.closePipes()
-        return (waitProcessStatus(pid), Array(running.stderrTail.suffix(Self.stderrTailBytes)))
+        return (waitProcessStatus(pid), running.stderrTail, running.stderrCut)
     }
 
-    /// `; its standard error ends: "…"`, or nothing when it wrote none.
-    private func describeTail(_ tail: [UInt8]) -> String {
-        let text = tail.suffix(Self.stderrTailBytes)
-        guard !text.isEmpty else { return "; command: \(oneLine(command))" }
-        return "; command: \(oneLine(command)); its standard error ends: \(excerpt(text, limit: Self.stderrTailBytes, tail: true))"
+    /// `; command: …`, then, when it wrote any, `; its standard error ends:` and the end of its
+    /// standard error, its lines quoted on lines of their own (``quotedLines(_:limit:cut:)``).
+    private func describeTail(_ tail: [UInt8], cut: Bool) -> String {
+        guard !tail.isEmpty else { return "; command: \(oneLine(command))" }
+        return "; command: \(oneLine(command)); its standard error ends:\(quotedLines(tail[...], limit: Self.stderrTailBytes, cut: cut))"
+    }
+}
+
+extension ProcessEngine {
+    /// The script `/bin/sh -c` runs for `command`: `exec COMMAND`, so that a simple command replaces
+    /// the shell and *is* the child (the process the lab stops and measures), not a shell around it.
+    ///
+    /// Leading environment assignments (`NAME=value` words, as in `PYTHONHASHSEED=0 python3 e.py`)
+    /// stay before the `exec`: `PYTHONHASHSEED=0 exec python3 e.py`. `exec` is a special built-in,
+    /// and assignments before it reach the command it runs (dash, bash and POSIX shells do so);
+    /// after it, `NAME=value` would be taken for the program's name. An assignment's value may be
+    /// quoted or hold substitutions (`A='x y' B="$(pwd)/lib"`). When an assignment cannot be read
+    /// with confidence — an unclosed quote, or an operator or line break inside the word
+    /// (`A=1;./e`), or substitutions nested deeper than 64 — the script is `exec COMMAND` as it is,
+    /// and the shell reports what is wrong.
+    ///
+    /// - Complexity: O(command).
+    package static func shellScript(for command: String) -> String {
+        let bytes = Array(command.utf8)
+        var index = 0
+        var end = 0
+        while true {
+            while index < bytes.count && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) { index += 1 }
+            guard ShellWords.isAssignment(bytes, at: index) else { break }
+            guard let wordEnd = ShellWords.end(of: bytes, from: index) else { return "exec " + command }
+            index = wordEnd
+            end = wordEnd
+        }
+        guard end > 0 else { return "exec " + command }
+        return String(decoding: bytes[..<end], as: UTF8.self) + " exec" + String(decoding: bytes[end...], as: UTF8.self)
+    }
+}
+
+/// Just enough of the POSIX shell's word syntax to find where a leading assignment word ends
+/// (``ProcessEngine/shellScript(for:)``).
+private enum ShellWords {
+    /// The deepest nesting of quotes and substitutions read.
+    static let maxDepth = 64
+
+    /// Whether the word at `index` starts with `NAME=` (a letter or `_`, then letters, digits or
+    /// `_`, unquoted).
+    static func isAssignment(_ s: [UInt8], at index: Int) -> Bool {
+        func isNameByte(_ c: UInt8, first: Bool) -> Bool {
+            c == UInt8(ascii: "_") || (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "z"))
+                || (!first && c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+        }
+        var i = index
+        while i < s.count && isNameByte(s[i], first: i == index) { i += 1 }
+        return i > index && i < s.count && s[i] == UInt8(ascii: "=")
+    }
+
+    /// The index just past the word starting at `start`: at an unquoted blank or the end.
+    /// `nil` for an unquoted line break or operator (`;`, `&`, `|`, `(`, `)`, `<`, `>`), or
+    /// anything ``skip(_:at:depth:)`` cannot read.
+    static func end(of s: [UInt8], from start: Int) -> Int? {
+        var i = start
+        while i < s.count {
+            switch s[i] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"): return i
+            case UInt8(ascii: "\n"), UInt8(ascii: ";"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                UInt8(ascii: "<"), UInt8(ascii: ">"):
+                return nil
+            default:
+                guard let next = skip(s, at: i, depth: 0) else { return nil }
+                i = next
+            }
+        }
+        return i
+    }
+
+    /// The index past the unit at `i`: a backslash and the byte it escapes, a single- or
+    /// double-quoted string, a backquoted or `$(...)`, `$((...))` or `${...}` substitution, or one
+    /// byte. `nil` when it is not closed, or nested deeper than ``maxDepth``.
+    static func skip(_ s: [UInt8], at i: Int, depth: Int) -> Int? {
+        guard depth < maxDepth else { return nil }
+        switch s[i] {
+        case UInt8(ascii: "\\"):
+            return i + 1 < s.count ? i + 2 : nil
+        case UInt8(ascii: "'"):
+            guard let close = s[(i + 1)...].firstIndex(of: UInt8(ascii: "'")) else { return nil }
+            return close + 1
+        case UInt8(ascii: "\""):
+            var j = i + 1
+            while j < s.count {
+                switch s[j] {
+                case UInt8(ascii: "\""): return j + 1
+                case UInt8(ascii: "\\"): j += 2
+                case UInt8(ascii: "$"), UInt8(ascii: "`"):
+                    guard let next = skip(s, at: j, depth: depth + 1) else { return nil }
+                    j = next
+                default: j += 1
+                }
+            }
+            return nil
+        case UInt8(ascii: "`"):
+            var j = i + 1
+            while j < s.count {
+                if s[j] == UInt8(ascii: "`") { return j + 1 }
+                j += s[j] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            return nil
+        case UInt8(ascii: "$") where i + 1 < s.count && (s[i + 1] == UInt8(ascii: "(") || s[i + 1] == UInt8(ascii: "{")):
+            let (open, close) = s[i + 1] == UInt8(ascii: "(") ? (UInt8(ascii: "("), UInt8(ascii: ")")) : (UInt8(ascii: "{"), UInt8(ascii: "}"))
+            var nesting = 0
+            var j = i + 1
+            while j < s.count {
+                switch s[j] {
+                case open:
+                    nesting += 1
+                    j += 1
+                case close:
+                    nesting -= 1
+                    j += 1
+                    if nesting == 0 { return j }
+                case UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "$"):
+                    guard let next = skip(s, at: j, depth: depth + 1) else { return nil }
+                    j = next
+                default: j += 1
+                }
+            }
+            return nil
+        default:
+            return i + 1
+        }
     }
 }
 

@@ -2,13 +2,14 @@
 import Glibc
 #endif
 
-/// The value of one field of `/proc/self/status` (e.g. `VmRSS:`, `Cpus_allowed:`), trimmed of
-/// blanks; `nil` where the file or the field is missing (not Linux) or unreadable.
+/// The value of one field of `/proc/self/status`, or of `/proc/PID/status` for the process `pid`
+/// (e.g. `VmRSS:`, `VmHWM:`, `Cpus_allowed:`), trimmed of blanks; `nil` where the file or the field
+/// is missing (not Linux, no such process) or unreadable.
 ///
 /// - Complexity: one read of the file (at most 16 KiB).
-package func procSelfStatus(_ field: String) -> String? {
+package func procStatus(_ field: String, pid: Int32? = nil) -> String? {
     #if canImport(Glibc)
-    let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+    let fd = open(pid.map { "/proc/\($0)/status" } ?? "/proc/self/status", O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var buffer = [UInt8](repeating: 0, count: 16_384)
@@ -24,10 +25,20 @@ package func procSelfStatus(_ field: String) -> String? {
     #endif
 }
 
+/// A `kB` field of `/proc/self/status`, or of `/proc/PID/status` for the process `pid` (e.g.
+/// `VmRSS:`, `VmHWM:`), in bytes; `nil` if absent or unreadable.
+///
+/// - Complexity: one read of the file (at most 16 KiB).
+package func procStatusBytes(_ field: String, pid: Int32? = nil) -> Int? {
+    guard let value = procStatus(field, pid: pid), value.hasSuffix(" kB"), let kB = Int(value.dropLast(3)), kB >= 0, kB < Int.max / 1024
+    else { return nil }
+    return kB * 1024
+}
+
 /// The number of cores this process may run on: the CPUs of its affinity mask (`Cpus_allowed`
 /// in `/proc/self/status`), else the cores online; at least 1. CPU quotas of a cgroup are not seen.
 public func availableCores() -> Int {
-    if let mask = procSelfStatus("Cpus_allowed:") {
+    if let mask = procStatus("Cpus_allowed:") {
         // Hexadecimal words separated by commas: count the bits.
         var count = 0
         for c in mask.unicodeScalars where c != "," {

@@ -240,18 +240,25 @@ public struct FuzzProgress: Sendable {
     public var inputs: Int
     /// Checks run so far: one property on one subject for one input (both move strategies).
     public var checks: Int
-    /// Distinct failures found so far.
+    /// Distinct failures found so far, inside and outside the engines' contracts (as
+    /// ``FuzzReport/failures``).
     public var failures: Int
+    /// Of ``failures``, those on inputs outside an engine's contract (as
+    /// ``FuzzReport/outsideContract``): reported, but not a failed run.
+    public var outsideContract: Int
+    /// Failures inside the engines' contracts: broken promises (as ``FuzzReport/contractFailures``).
+    public var contractFailures: Int { failures - outsideContract }
     /// Seconds since the start.
     public var seconds: Double
     /// The list size being generated now.
     public var size: Int
 
     /// Progress from its figures.
-    package init(inputs: Int, checks: Int, failures: Int, seconds: Double, size: Int) {
+    package init(inputs: Int, checks: Int, failures: Int, outsideContract: Int, seconds: Double, size: Int) {
         self.inputs = inputs
         self.checks = checks
         self.failures = failures
+        self.outsideContract = outsideContract
         self.seconds = seconds
         self.size = size
     }
@@ -322,7 +329,8 @@ package func reproduce(
 /// An engine that throws ``EngineFailure`` fails with `engine-failed/<subject>/<kind>` and is
 /// shrunk like any failure.
 ///
-/// - Parameter progress: called about four times a second from a worker thread.
+/// - Parameter progress: called about four times a second from a worker thread, and once more
+///   with the run's totals before it returns.
 public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (FuzzProgress) -> Void = { _ in }) -> FuzzReport {
     struct Shared {
         var nextInput = 0
@@ -333,6 +341,12 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
         var byKind: [FuzzElementKind: Int] = [:]
         var large = 0
         var largest = 0
+
+        func progress(seconds: Double, size: Int) -> FuzzProgress {
+            FuzzProgress(
+                inputs: nextInput, checks: checks, failures: failures.count, outsideContract: failures.count { $0.outsideContract },
+                seconds: seconds, size: size)
+        }
     }
     let shared = Locked(Shared(signatures: options.known))
     let start = monotonicNow()
@@ -435,18 +449,23 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                 let now = monotonicNow() - start
                 guard worker == 0, now - state.lastReport >= 0.25 else { return nil }
                 state.lastReport = now
-                return FuzzProgress(
-                    inputs: state.nextInput, checks: state.checks, failures: state.failures.count, seconds: now, size: size)
+                return state.progress(seconds: now, size: size)
             }
             if let report { progress(report) }
         }
     }
     let seconds = monotonicNow() - start
-    return shared.withLock { state in
-        FuzzReport(
-            inputs: state.nextInput, checks: state.checks, seconds: seconds, failures: state.failures,
-            inputsByKind: state.byKind, largeInputs: state.large, largestInput: state.largest)
+    let (report, last) = shared.withLock { state in
+        (
+            FuzzReport(
+                inputs: state.nextInput, checks: state.checks, seconds: seconds, failures: state.failures,
+                inputsByKind: state.byKind, largeInputs: state.large, largestInput: state.largest),
+            state.progress(seconds: seconds, size: options.size(ofInput: max(state.nextInput - 1, 0)))
+        )
     }
+    // The last figures, so that a display ends on the run's totals.
+    progress(last)
+    return report
 }
 
 /// The list size the libFuzzer target decodes inputs at (its seeds are written at the same size).

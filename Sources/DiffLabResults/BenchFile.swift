@@ -58,7 +58,8 @@ public struct BenchMeasurement: Sendable, Equatable {
     public var allocatedBytes: Double?
     /// Allocation requests of one call (jemalloc only), in ``FieldRange/amount``.
     public var allocationRequests: Double?
-    /// Peak resident set size of the worker after the measurement, in ``FieldRange/amount``.
+    /// Peak resident set size of the worker after the measurement, in ``FieldRange/amount``; in a
+    /// self-timed cell of an engine in another process, that engine process's peak so far.
     public var peakRSSBytes: Double?
     /// Seconds per call, one per sample, in measurement order.
     public var samples: [Double]

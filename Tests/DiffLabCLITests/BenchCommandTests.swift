@@ -247,9 +247,50 @@ struct BenchCommandTests {
     }
 
     /// Every option the commands accept is in their help, with its range.
+    /// `bench` exited 0 when every cell of an engine was skipped because the engine failed: in CI
+    /// that hid a broken engine. It now exits 1, after writing the table and the results, naming
+    /// the engine and its first failure; `--allow-skips` lets such a run pass.
+    @Test func aFailingEngineFailsTheRun() throws {
+        let hello = #"{"type":"hello","protocol":"difflab-engine/1","name":"broken","promises":{"duplicates":true,"minimalMoves":false,"reference":"none"},"batch":false}"#
+        let files = Files(["engine.sh": "#!/bin/sh\nread line\necho '\(hello)'\nread line\necho 'panic: index out of range' >&2\necho '  at diff()' >&2\nexit 3\n"])
+        chmod(files.path("engine.sh"), 0o755)
+        let bench = [
+            "--engine-command", files.path("engine.sh"), "bench", "--engines", "broken,heckel", "--profiles", "reverse", "--sizes", "100,200",
+            "--kinds", "int", "--allocators", "system", "--budget", "0.002",
+        ]
+        let failed = run(bench + ["--out", files.path("failed.json")])
+        #expect(failed.status == 1, "\(failed.err)")
+        #expect(failed.out.contains("skipped: the engine failed: crashed: "), "\(failed.out)")
+        #expect(failed.out.hasSuffix("results: \(files.path("failed.json"))\n"))
+        let lines = failed.err.split(separator: "\n")
+        let error = try #require(lines.first { $0.hasPrefix("difflab: ") })
+        #expect(error.hasPrefix("difflab: bench: engine 'broken' (2 cells skipped) failed (--allow-skips lets such a run pass); the first failure, reverse · int · 100 items · system: crashed: the engine process exited with status 3"), "\(failed.err)")
+        #expect(lines.suffix(2) == ["    | panic: index out of range", "    |   at diff()"], "\(failed.err)")
+        let results = try JSONValue.parse(try String(contentsOfFile: files.path("failed.json"), encoding: .utf8))
+        let cells = try #require(results["measurements"]?.arrayValue).filter { $0["engine"]?.stringValue == "broken" }
+        #expect(cells.count == 2 && cells.allSatisfy { $0["skipped"]?.stringValue?.hasPrefix("the engine failed: crashed: ") == true })
+
+        let allowed = run(bench + ["--allow-skips", "--out", files.path("allowed.json")])
+        #expect(allowed.status == 0, "\(allowed.err)")
+        #expect(!allowed.err.contains("difflab: "), "\(allowed.err)")
+    }
+
+    /// Cells the call limit skips are planned, not failures: the run passes.
+    @Test func cellsSkippedByTheCallLimitPass() throws {
+        let files = Files([:])
+        let r = run([
+            "bench", "--engines", "heckel", "--profiles", "reverse", "--sizes", "100000", "--kinds", "int", "--allocators", "system",
+            "--budget", "0.002", "--max-call", "0.001", "--out", files.path("bench.json"),
+        ])
+        #expect(r.status == 0, "\(r.err)")
+        let results = try JSONValue.parse(try String(contentsOfFile: files.path("bench.json"), encoding: .utf8))
+        let stdlib = try #require(results["measurements"]?.arrayValue?.first { $0["engine"]?.stringValue == "stdlib" })
+        #expect(stdlib["skipped"]?.stringValue?.hasPrefix("projected ") == true, "\(stdlib)")
+    }
+
     @Test func helpListsEveryOptionWithItsRange() {
         let bench = run(["bench", "--help"]).out
-        for option in ["--quick", "--engines", "--threads", "--profiles", "--sizes", "--kinds", "--allocators", "--budget", "--max-call", "--seed", "--out", "--worker-out"] {
+        for option in ["--quick", "--engines", "--threads", "--profiles", "--sizes", "--kinds", "--allocators", "--budget", "--max-call", "--seed", "--out", "--worker-out", "--allow-skips"] {
             #expect(bench.contains(option), "bench --help lacks \(option)")
         }
         #expect(bench.contains("each from 1 to 10000000") && bench.contains("from 0.001 to 600") && bench.contains("from 0.001 to 3600"))

@@ -1,7 +1,22 @@
 @testable import DiffLabCLI
+import DiffLabCore
+import DiffLabEngines
 import DiffLabJSON
 import Testing
 import Foundation
+
+/// Correct on lists without a repeated identifier (heckel's answer); on others it answers no
+/// change at all, and it does not promise them: every failure it has is outside its contract.
+private struct DuplicateBlindEngine: ChangesetEngine {
+    var name: String { "duplicate-blind" }
+    var promises: EnginePromises { EnginePromises(supportsDuplicates: false) }
+    func changes<Element: Diffable>(
+        from old: [Element], to new: [Element], comparison: ComparisonOption
+    ) throws(EngineFailure) -> EngineChanges<Element> {
+        let repeats = Set(old.map(\.diffIdentifier)).count < old.count || Set(new.map(\.diffIdentifier)).count < new.count
+        return EngineChanges(result: repeats ? EngineResult() : EngineResult(HeckelEngine().diff(from: old, to: new, comparison: comparison)))
+    }
+}
 
 @Suite("difflab fuzz and difflab replay")
 struct FuzzCommandTests {
@@ -89,6 +104,24 @@ struct FuzzCommandTests {
         #expect(r.status == 0, "\(r.err)")
         #expect(!r.err.contains("\r"))
         #expect(r.out.contains(" cases ("))
+    }
+
+    /// The progress line said "4 failures" where the summary said "0 failures, 4 more outside an
+    /// engine's contract": both now count alike. (The run ends on a progress line with its totals.)
+    @Test func progressCountsFailuresAsTheSummaryDoes() throws {
+        let files = Files([:])
+        let recorder = Recorder()
+        let terminal = Console(out: recorder.console.out, err: recorder.console.err, errIsTerminal: true)
+        let status = DiffLabRunner.run(
+            ["fuzz", "--cases", "300", "--seed", "5", "--engines", "duplicate-blind", "--corpus", files.path("corpus")],
+            engines: [RegisteredEngine(DuplicateBlindEngine())], console: terminal)
+        #expect(status == 0, "\(recorder.out)\(recorder.err)")
+        let summary = try #require(recorder.out.split(separator: "\n").last { $0.hasPrefix("fuzz: ") && $0.contains(" cases (") })
+        let counts = try #require(summary.components(separatedBy: ": ").last)
+        #expect(counts.hasPrefix("0 failures, ") && counts.hasSuffix(" more outside an engine's contract"), "\(summary)")
+        let progress = recorder.err.components(separatedBy: "\r").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        #expect(progress.last?.contains(", \(counts), size ") == true, "\(progress)")
+        #expect(progress.allSatisfy { $0.contains(" inputs, 0 failures") }, "\(progress)")
     }
 
     /// An empty folder compared nothing and passed (exit 0).

@@ -364,3 +364,108 @@ struct ProcessEngineTests {
         #expect(failed?.message.contains("the hello within 0.3 s") == true, "\(String(describing: failed))")
     }
 }
+
+/// A temporary folder holding `script` as the executable `engine.sh`.
+private func engineScript(_ script: String) -> Files {
+    let files = Files(["engine.sh": script])
+    chmod(files.path("engine.sh"), 0o755)
+    return files
+}
+
+/// Issue 26's friction: environment assignments, standard error, the engine process's memory.
+extension ProcessEngineTests {
+    /// `VAR=1 ./engine` ran as `exec VAR=1 ./engine` ("exec: VAR=1: not found", exit 127). The
+    /// assignments now reach the engine, and the child is still the engine itself, not a shell.
+    @Test func leadingEnvironmentAssignmentsReachTheEngine() throws {
+        let files = engineScript(
+            """
+            #!/bin/sh
+            if [ "$FRICTION_A" != "x y" ] || [ "$FRICTION_B" != "/2" ]; then
+              echo "FRICTION_A='$FRICTION_A' FRICTION_B='$FRICTION_B'" >&2
+              exit 3
+            fi
+            exec \(difflibCommand)
+            """)
+        let command = "FRICTION_A='x y' FRICTION_B=\"$(printf '%s' /)2\" \(files.path("engine.sh"))"
+        let engine = try ProcessEngine(command: command)
+        defer { engine.stop() }
+        #expect(engine.name == "difflib")
+        #expect(try engine.changes(from: [1, 2], to: [2], comparison: .equality).result == EngineResult(deletes: [0]))
+        let pid = try #require(engine.processID)
+        let commandLine = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)
+        #expect(commandLine.contains("difflib_engine.py"), "the child is not the engine: \(commandLine)")
+    }
+
+    @Test(arguments: [
+        ("./engine --flag", "exec ./engine --flag"),
+        ("VAR=1 ./engine", "VAR=1 exec ./engine"),
+        ("  A=1\tB='x y' C=\"$(echo \"a b\")\" D=$(printf '%s' 'x)') python3 e.py", "  A=1\tB='x y' C=\"$(echo \"a b\")\" D=$(printf '%s' 'x)') exec python3 e.py"),
+        ("A=${HOME:-a b}/x E=\\ z ./e", "A=${HOME:-a b}/x E=\\ z exec ./e"),
+        ("A=1", "A=1 exec"),
+        ("2>/dev/null ./e", "exec 2>/dev/null ./e"),
+        ("A=1 2>/dev/null ./e", "A=1 exec 2>/dev/null ./e"),
+        ("./a=b/engine", "exec ./a=b/engine"),
+        ("=1 ./e", "exec =1 ./e"),
+        // Read with no confidence: left to the shell as they are.
+        ("A='unclosed ./e", "exec A='unclosed ./e"),
+        ("A=1;./e", "exec A=1;./e"),
+        ("A=1\n./e", "exec A=1\n./e"),
+        ("A=1 B=2>x ./e", "exec A=1 B=2>x ./e"),
+        ("A=\"$(echo ", "exec A=\"$(echo "),
+        ("A=\\", "exec A=\\"),
+    ])
+    func assignmentsStayBeforeExec(command: String, script: String) {
+        #expect(ProcessEngine.shellScript(for: command) == script)
+    }
+
+    @Test func deeplyNestedSubstitutionsAreLeftToTheShell() {
+        let command = "A=" + String(repeating: "$(", count: 100_000) + " ./e"
+        #expect(ProcessEngine.shellScript(for: command) == "exec " + command)
+    }
+
+    /// The end of the engine's standard error was quoted as one line, its line breaks as `\u{a}`.
+    /// Its lines are now lines of the message, indented; other control characters stay escaped.
+    @Test func standardErrorIsQuotedLineByLine() throws {
+        let files = engineScript("#!/bin/sh\nprintf 'Traceback: first line\\n\\tsecond line \\033[31mred\\r\\n' >&2\nexit 4\n")
+        let failed = failure { () throws(EngineFailure) in try ProcessEngine(command: files.path("engine.sh")) }
+        let message = try #require(failed?.message)
+        #expect(failed?.kind == .crashed)
+        #expect(message.contains("exited with status 4"), "\(message)")
+        #expect(message.hasSuffix("its standard error ends:\n    | Traceback: first line\n    | \tsecond line \\u{1b}[31mred"), "\(message)")
+        #expect(!message.contains("\\u{a}") && !message.contains("\u{1b}") && !message.contains("\r"), "\(message)")
+        // On the command line: one line of DiffLab's, then the quoted lines.
+        let r = run(["--engine-command", files.path("engine.sh"), "diff", "x.json", "y.json"])
+        #expect(r.status == 1)
+        let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4, "\(r.err)")
+        #expect(lines.first?.hasPrefix("difflab: the engine '\(files.path("engine.sh"))' did not start: crashed: ") == true, "\(r.err)")
+        #expect(lines.dropFirst().first == "    | Traceback: first line", "\(r.err)")
+        #expect(lines.dropFirst(2).first == "    | \tsecond line \\u{1b}[31mred", "\(r.err)")
+        #expect(lines.last == "")
+    }
+
+    /// `bench` reported DiffLab's own peak resident memory as the engine's. It now reports the
+    /// engine process's (VmHWM), on self-timed cells only, and leaves out the figures it can take
+    /// in its own process only.
+    @Test func benchMeasuresTheEngineProcessMemory() throws {
+        let engine = try ProcessEngine(command: difflibCommand)
+        defer { engine.stop() }
+        let harnessTimedEngine = try ProcessEngine(command: difflibCommand, name: "difflib-harness")
+        defer { harnessTimedEngine.stop() }
+        let atStart = try #require(engine.engineProcessPeakRSSBytes())
+        var options = BenchOptions(
+            engines: [BenchSubject(changes: engine, selfTimed: true), BenchSubject(changes: harnessTimedEngine)], profiles: [.differencekit],
+            sizes: [200], budget: 0.002, maxSamples: 3)
+        options.minSamples = 1
+        let records = runBench(options, allocator: "system")
+        let after = try #require(engine.engineProcessPeakRSSBytes())
+        let selfTimed = try #require(records.first { $0.engine == "difflib" }?.measurement)
+        let peak = try #require(selfTimed.peakRSSBytes)
+        #expect(atStart <= peak && peak <= after, "engine \(atStart)...\(after), reported \(peak), this process \(peakRSS())")
+        #expect(selfTimed.allocatedBytes == nil && selfTimed.footprint == CallFootprint() && selfTimed.cpuSamples.isEmpty)
+        // Timed by the harness: the results could not tell whose memory it was, so none is given.
+        let harnessTimed = try #require(records.first { $0.engine == "difflib-harness" }?.measurement)
+        #expect(harnessTimed.peakRSSBytes == nil && harnessTimed.footprint == CallFootprint() && harnessTimed.cpuSamples.isEmpty)
+        #expect(!harnessTimed.samples.isEmpty)
+    }
+}

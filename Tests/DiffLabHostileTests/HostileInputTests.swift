@@ -273,8 +273,11 @@ let catalogue: [HostileCase] = {
         [1], output: "engine-failed/hostile/timed-out")
     add(["--engine-command", "@hang-engine.sh", "--engine-timeout", "0.2", "diff", "@list.json", "@list2.json", "--engine", "hostile"], [1],
         message: "timed-out")
+    // A bench whose engine failed writes its results and exits 1, unless --allow-skips.
     add(engine + ["bench", "--engines", "hostile", "--profiles", "reverse", "--sizes", "100", "--kinds", "int", "--allocators", "system",
-        "--budget", "0.01", "--out", "@engine-bench.json"], [0], output: "hostile")
+        "--budget", "0.01", "--out", "@engine-bench.json"], [1], output: "hostile")
+    add(engine + ["bench", "--engines", "hostile", "--profiles", "reverse", "--sizes", "100", "--kinds", "int", "--allocators", "system",
+        "--budget", "0.01", "--allow-skips", "--out", "@engine-bench.json"], [0], output: "hostile")
     // An honest engine passes: `fuzz` stays in one process with an engine process of its own (a
     // forked campaign once took the engine for dead at its first request: "exited with status 0
     // after its hello").
