@@ -21,14 +21,14 @@ import Darwin
 enum ArenaCommand {
     static var help: String {
         """
-        USAGE: \(programName) arena [--engines LIST] [--baselines LIST] [--fuzz-seconds S] [--seed N]
+        USAGE: difflab arena [--engines LIST] [--baselines LIST] [--fuzz-seconds S] [--seed N]
                               [--workers N] [--profiles LIST] [--sizes LIST] [--kinds LIST]
                               [--allocators LIST] [--budget S] [--max-call S] [--out FILE]
                               [--work DIR] [--no-bench]
 
         Judges engines side by side and writes one results file (schema difflab-arena/1) for
-        '\(programName) report':
-          1. each contestant is fuzzed for --fuzz-seconds on --seed, in a '\(programName) fuzz'
+        'difflab report':
+          1. each contestant is fuzzed for --fuzz-seconds on --seed, in a 'difflab fuzz'
              process of its own (crash-isolated; an out-of-process engine given with
              --engine-command is forwarded only to its own run), every property, every element
              kind, duplicates on; each failure is kept with its shrunk counterexample, its scope
@@ -36,7 +36,7 @@ enum ArenaCommand {
              engine's contract, the batch update the engine gave on it and a valid one (DiffLab's
              heckel), and the replay command;
           2. the contestants, except any whose fuzzing found a crash or a hang, are benchmarked
-             together in one '\(programName) bench' run (the bench's options below), embedded
+             together in one 'difflab bench' run (the bench's options below), embedded
              whole in the arena file.
         A contestant's library, version, build, adapter and promise sources come from its
         adapter (ChangesetEngine.about); DiffLab's own engines are labelled with this build.
