@@ -13,7 +13,7 @@ import Synchronization
 /// Its name and promises are the ones the engine program says in its `hello`
 /// (`IGListKit/engine/main.mm` quotes IGListKit's documentation for each); the first start checks
 /// that they still are, and fails every request otherwise.
-public struct IGListKitEngine: ChangesetEngine {
+public struct IGListKitEngine: ChangesetEngine, OutOfProcessEngine {
     /// The environment variable naming the engine program (made by `Scripts/build-iglistkit`).
     public static let environmentVariable = "DIFFLAB_ARENA_IGLISTKIT"
 
@@ -56,6 +56,12 @@ public struct IGListKitEngine: ChangesetEngine {
         from old: [Element], to new: [Element], comparison: ComparisonOption
     ) throws(EngineFailure) -> EngineChanges<Element> {
         try started().changes(from: old, to: new, comparison: comparison)
+    }
+
+    /// The peak resident memory of the engine's process so far (what `difflab bench` reports for
+    /// it), or `nil` before it started.
+    public func engineProcessPeakRSSBytes() -> Int? {
+        process.slot.withLock { $0 }?.engineProcessPeakRSSBytes()
     }
 
     /// The engine process, started (and its `hello` checked against ``name`` and ``promises``)
