@@ -4,6 +4,7 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
+import DiffLabResults
 
 /// One engine the command line can select by name, adapted once to every layer that uses it.
 ///
@@ -161,12 +162,7 @@ public struct EngineRegistry: Sendable {
 
     /// Whether `name` can name an engine: 1 to 64 lower-case ASCII letters, digits, `-`, `_` and
     /// `.`, starting with a letter or digit (names appear in cell names, file names and reports).
-    public static func isValidName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard (1...64).contains(bytes.count) else { return false }
-        func letterOrDigit(_ c: UInt8) -> Bool { (0x61...0x7a).contains(c) || (0x30...0x39).contains(c) }
-        return letterOrDigit(bytes[0]) && bytes.allSatisfy { letterOrDigit($0) || $0 == 0x2d || $0 == 0x5f || $0 == 0x2e }
-    }
+    public static func isValidName(_ name: String) -> Bool { isEngineSlug(name) }
 
     /// Checks an engine name; see ``init(_:)``.
     static func checkName(_ name: String) throws(CommandError) {

@@ -111,7 +111,8 @@ public struct ArenaContestant: Sendable, Equatable {
         case engine, role, library, version, revision, source, build, adapter, promises, promiseSources, sectioned, fuzz, failures
     }
 
-    /// The engine name (1 to 64 lower-case letters, digits and `-`), as bench cells name it.
+    /// The engine name (1 to 64 lower-case letters, digits, `-`, `_` and `.`, starting with a letter or
+    /// digit), as bench cells name it.
     public var engine: String
     /// A library, DiffLab's own engine, or the identity adapter.
     public var role: ArenaRole
@@ -185,7 +186,7 @@ public struct ArenaContestant: Sendable, Equatable {
     /// - Parameter path: the object's JSON path in its file, for messages (e.g. `contestants[1]`).
     /// - Throws: ``ResultsError`` naming the field: a missing required member (all but `revision`,
     ///   `source`, `build`, `adapter`, `promiseSources` and `failures`), a wrong type, an engine
-    ///   name that is not 1 to 64 of `[a-z0-9-]`, a role or reference not listed, text longer than
+    ///   name that is not a valid engine name (1 to 64 of `[a-z0-9._-]`, starting with a letter or digit), a role or reference not listed, text longer than
     ///   its ``ArenaLimits``, more than 32 promise sources or 1,000 failures (refused before they
     ///   are read), `fuzz.seconds` outside ``FieldRange/seconds`` and counts outside
     ///   ``FieldRange/count``, a failure of scope `sectioned` when `sectioned` is false, and every

@@ -94,19 +94,27 @@ extension FieldReader {
         guard isEngineSlug(name) else {
             throw .invalid(
                 source: source, field: path(key),
-                expected: "an engine name of 1 to 64 lower-case letters, digits and '-', not \(JSONValue.string(name).briefDescription)")
+                expected: "an engine name of 1 to 64 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit, not \(JSONValue.string(name).briefDescription)")
         }
         return name
     }
 }
 
-/// Whether `name` is 1 to 64 lower-case ASCII letters, digits and `-`: a name that is safe in a
-/// cell name, a file name and a markdown table. O(1) (at most 65 bytes are looked at).
-func isEngineSlug(_ name: String) -> Bool {
+/// Whether `name` can name an engine: 1 to 64 lower-case ASCII letters, digits, `-`, `_` and `.`,
+/// starting with a letter or digit — safe in a cell name, a file name and a markdown table. The
+/// one rule: the command line's registry (`EngineRegistry.isValidName`) asks this too. O(1) (at
+/// most 65 bytes are looked at).
+package func isEngineSlug(_ name: String) -> Bool {
     var count = 0
     for byte in name.utf8 {
         count += 1
-        guard count <= 64, (0x61...0x7a).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2d else { return false }
+        let letterOrDigit = (0x61...0x7a).contains(byte) || (0x30...0x39).contains(byte)
+        guard count <= 64, letterOrDigit || (count > 1 && (byte == 0x2d || byte == 0x5f || byte == 0x2e)) else { return false }
     }
     return count > 0
+}
+
+/// Whether `text` is 1 to 64 lower-case ASCII letters, digits and `-` (a mutant's name). O(1).
+package func isLowerSlug(_ text: String) -> Bool {
+    (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2d }
 }

@@ -104,7 +104,7 @@ public struct Mutant: Sendable, Equatable {
             .invalid(source: row.source, field: row.path(key), expected: expected)
         }
         let name = try row.requiredString(.name)
-        guard isSlug(name) else { throw invalid(.name, "1 to 64 lower-case letters, digits and '-' (got '\(name)')") }
+        guard isLowerSlug(name) else { throw invalid(.name, "1 to 64 lower-case letters, digits and '-' (got '\(name)')") }
         let patch = try row.requiredString(.patch)
         guard isPatchName(patch, for: name) else { throw invalid(.patch, "'NN-\(name).patch', NN two or more digits (got '\(patch)')") }
         let file = try row.requiredString(.file)
@@ -381,10 +381,6 @@ public struct MutationFile: Sendable, Equatable {
     }
 }
 
-/// Whether `text` is 1 to 64 lower-case ASCII letters, digits and `-`.
-private func isSlug(_ text: String) -> Bool {
-    (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2d }
-}
 
 /// Whether `patch` is `NN-<name>.patch` with two or more digits NN.
 private func isPatchName(_ patch: String, for name: String) -> Bool {

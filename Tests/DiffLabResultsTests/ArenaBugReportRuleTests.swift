@@ -30,3 +30,24 @@ struct ArenaBugReportRuleTests {
         #expect(!failure("engine-failed/x/crashed", outside: true).deservesBugReport)
     }
 }
+
+@Suite("Arena engine names")
+struct ArenaEngineNameTests {
+    /// The reader takes every name the command line can register (`_` and `.` included), so a file
+    /// `difflab arena` writes always reads back.
+    @Test func namesWithUnderscoresAndDotsReadBack() throws {
+        let contestant = ArenaContestant(
+            engine: "my_engine.v2", role: .library, library: "Mine", version: "1", promises: ArenaPromises(duplicates: true, minimalMoves: false, reference: .none),
+            sectioned: false, fuzz: ArenaFuzzCounts(seconds: 1, inputs: 1, cases: 1))
+        let results = ArenaResults(
+            options: ArenaOptions(fuzzSeconds: 1, seed: "1", workers: 1, baselines: ["my_engine.v2"]), contestants: [contestant])
+        let again = try ArenaResults(json: results.json, source: "a.json")
+        #expect(again.contestants.map(\.engine) == ["my_engine.v2"])
+        for bad in ["_x", ".x", "-x", "X", "a b", String(repeating: "a", count: 65), ""] {
+            var hostile = contestant
+            hostile.engine = bad
+            let file = ArenaResults(options: ArenaOptions(fuzzSeconds: 1, seed: "1", workers: 1, baselines: []), contestants: [hostile])
+            #expect(throws: ResultsError.self, "\(bad)") { try ArenaResults(json: file.json, source: "a.json") }
+        }
+    }
+}

@@ -170,10 +170,10 @@ let arenaRefusals: [ArenaRefusal] = [
         message: "a.json: contestants[0].failures[0].kind should be a string, not a boolean"),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(engine: #""Differ Kit""#)),
-        message: "a.json: contestants[0].engine should be an engine name of 1 to 64 lower-case letters, digits and '-', not \"Differ Kit\""),
+        message: "a.json: contestants[0].engine should be an engine name of 1 to 64 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit, not \"Differ Kit\""),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(engine: "\"" + String(repeating: "a", count: 65) + "\"")),
-        message: "a.json: contestants[0].engine should be an engine name of 1 to 64 lower-case letters, digits and '-', not a string"),
+        message: "a.json: contestants[0].engine should be an engine name of 1 to 64 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit, not a string"),
     ArenaRefusal(
         document: arenaDocument(contestants: "[" + arenaContestantJSON() + "," + arenaContestantJSON(failures: "[]") + "]"),
         message: "a.json: contestants[1].engine should be an engine name no other contestant has (\"differencekit\" is also contestants[0]'s)"),
