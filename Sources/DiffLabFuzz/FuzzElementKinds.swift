@@ -237,14 +237,8 @@ extension FuzzElementKind {
                 comparison: .equality
             ).mapElements(\.item)
         case .objects, .objectIdentity:
-            let all = FuzzObject.instances(
-                old.sections.flatMap(\.items), new.sections.flatMap(\.items), identity: self == .objectIdentity)
-            var oldObjects = all.old.makeIterator()
-            var newObjects = all.new.makeIterator()
-            return StagedChangeset(
-                from: old.mapElements { _ in oldObjects.next()! }, to: new.mapElements { _ in newObjects.next()! },
-                engine: engine, comparison: comparison
-            ).mapElements(\.item)
+            let (o, n) = objectSections(old, new)
+            return StagedChangeset(from: o, to: n, engine: engine, comparison: comparison).mapElements(\.item)
         }
     }
 
@@ -269,14 +263,23 @@ extension FuzzElementKind {
                 from: old.mapElements(FuzzString.init), to: new.mapElements(FuzzString.init), comparison: .equality
             ).mapElements(\.item)
         case .objects, .objectIdentity:
-            let all = FuzzObject.instances(
-                old.sections.flatMap(\.items), new.sections.flatMap(\.items), identity: self == .objectIdentity)
-            var oldObjects = all.old.makeIterator()
-            var newObjects = all.new.makeIterator()
-            return try engine.stagedChanges(
-                from: old.mapElements { _ in oldObjects.next()! }, to: new.mapElements { _ in newObjects.next()! },
-                comparison: comparison
-            ).mapElements(\.item)
+            let (o, n) = objectSections(old, new)
+            return try engine.stagedChanges(from: o, to: n, comparison: comparison).mapElements(\.item)
         }
+    }
+
+    /// The sectioned lists as class instances (one per distinct item, or per element under
+    /// identity comparison: ``FuzzObject/instances(_:_:identity:)``), in the same sections.
+    ///
+    /// - Complexity: O(items).
+    @usableFromInline
+    func objectSections(
+        _ old: SectionedList<Int, FuzzItem>, _ new: SectionedList<Int, FuzzItem>
+    ) -> (SectionedList<Int, FuzzObject>, SectionedList<Int, FuzzObject>) {
+        let all = FuzzObject.instances(old.sections.flatMap(\.items), new.sections.flatMap(\.items), identity: self == .objectIdentity)
+        var oldObjects = all.old.makeIterator()
+        var newObjects = all.new.makeIterator()
+        // Each iterator yields exactly one instance per item of its model, in order.
+        return (old.mapElements { _ in oldObjects.next()! }, new.mapElements { _ in newObjects.next()! })
     }
 }
