@@ -114,6 +114,9 @@ enum ArenaCommand {
         let work = try OutputDirectory(parsed.value("work") ?? String(out.path.dropLast(out.path.hasSuffix(".json") ? 5 : 0)) + "-work", option: "--work")
 
         let started = monotonicNow()
+        // Taken before the run: the commit the running binary was built from is the one checked
+        // out now, not at the end of a run that lasts most of an hour.
+        let provenance = RunProvenance.current()
         var results = ArenaResults(
             options: ArenaOptions(fuzzSeconds: fuzzSeconds, seed: String(seed), workers: workers ?? FuzzOptions().workers, baselines: baselines),
             contestants: [])
@@ -134,7 +137,6 @@ enum ArenaCommand {
             }
             results.bench = try bench(benched, parsed, seed: seed, work: work, console: console)
         }
-        let provenance = RunProvenance.current()
         results.createdAt = provenance.createdAt
         results.seconds = monotonicNow() - started
         results.machine = provenance.machine
