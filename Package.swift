@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabResults"]),
         .target(name: "DiffLabJSON"),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
-        .target(name: "DiffLabResults", dependencies: ["DiffLabJSON"]),
+        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabJSON"]),
         .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabReport", "DiffLabResults"]),
         .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .target(
@@ -72,8 +72,8 @@ let package = Package(
         .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
         .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON", "DiffLabResults"]),
-        .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabJSON", "DiffLabResults"]),
-        .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabJSON"]),
+        .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
+        .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabCore", "DiffLabJSON"]),
         .testTarget(
             name: "DiffLabCLITests",
             dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate", "DiffLabReport", "DiffLabResults"],

@@ -162,6 +162,8 @@ public struct BenchRecord: Sendable {
     public var offsetsMoves: Int?
     /// Moves with ``MoveStrategy/minimal``; `nil` for a changeset engine or a subject that is not an engine.
     public var minimalMoves: Int?
+    /// Moves handed to UIKit (``BenchCounts/batchMoves``); `nil` for a subject that is not an engine.
+    public var batchMoves: Int?
     /// Who timed the measurement: the harness, or the engine itself (an out-of-process engine
     /// reporting its own time per request).
     public var timing: BenchTiming = .harness
@@ -325,6 +327,7 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
         record.changeCount = c.changeCount
         record.offsetsMoves = c.offsetsMoves
         record.minimalMoves = c.minimalMoves
+        record.batchMoves = c.batchMoves
     } catch {
         record.measurement = nil
         record.skipped = BenchRecord.engineFailedPrefix + "\(error)"

@@ -56,7 +56,7 @@ public func mergeBenchResults(_ parts: [BenchResults], force: Bool = false) thro
     if !reasons.isEmpty && !force { throw BenchMergeError(reasons: reasons, forcible: true) }
 
     var merged = BenchResults()
-    (merged.machine, merged.toolchain, merged.commit, merged.dirty) = (first.machine, first.toolchain, first.commit, first.dirty)
+    merged.provenance = first.provenance
     merged.options = first.options.unsharded
     if !missing.isEmpty || !repeated.isEmpty || counts.count > 1 {
         // A forced merge keeps the parts it holds, counted against the largest shard count, so
@@ -65,15 +65,16 @@ public func mergeBenchResults(_ parts: [BenchResults], force: Bool = false) thro
         merged.options.shardParts = largest == nil ? nil : Array(seen).sorted()
         merged.options.shardCount = largest
     }
-    merged.createdAt = parts.compactMap(\.createdAt).max()
+    merged.provenance.createdAt = parts.compactMap(\.provenance.createdAt).max()
     // Machine time, capped at the field's range (a file whose sum exceeded it could not be read).
-    merged.seconds = parts.allSatisfy { $0.seconds != nil } ? min(parts.compactMap(\.seconds).reduce(0, +), 1e7) : nil
+    merged.provenance.seconds =
+        parts.allSatisfy { $0.provenance.seconds != nil } ? min(parts.compactMap(\.provenance.seconds).reduce(0, +), 1e7) : nil
     for allocator in parts.flatMap(\.allocators) where !merged.allocators.contains(where: { $0.name == allocator.name }) {
         merged.allocators.append(allocator)
     }
     merged.measurements = addRatios(canonicalOrder(parts.flatMap(\.measurements), options: merged.options, allocators: merged.allocators))
     merged.scaling = scalingFits(merged.measurements)
-    let cores = first.machine.first { $0.name == "cores" }.flatMap { Int($0.value) } ?? availableCores()
+    let cores = first.provenance.machine.first { $0.name == "cores" }.flatMap { Int($0.value) } ?? availableCores()
     merged.targets = benchTargets(merged.measurements, allocator: merged.allocators.first?.name ?? "jemalloc", cores: cores)
     return merged
 }
@@ -86,11 +87,11 @@ private func provenanceDifferences(_ parts: [BenchResults], _ first: BenchResult
             reasons.append("\(field) differs: \(first.source) has \(value(first)), \(part.source) has \(value(part))")
         }
     }
-    differ("commit") { $0.commit ?? "none" }
-    differ("dirty") { $0.dirty.map { "\($0)" } ?? "unknown" }
-    differ("toolchain") { $0.toolchain ?? "none" }
+    differ("commit") { $0.provenance.commit ?? "none" }
+    differ("dirty") { $0.provenance.dirty.map { "\($0)" } ?? "unknown" }
+    differ("toolchain") { $0.provenance.toolchain ?? "none" }
     differ("machine") { results in
-        results.machine.filter { ["cpu", "cores", "memoryBytes"].contains($0.name) }.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+        results.provenance.machine.filter { ["cpu", "cores", "memoryBytes"].contains($0.name) }.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
     }
     differ("allocators") { $0.allocators.map(\.name).joined(separator: ", ") }
     // Options: name the members that differ, not the whole objects.

@@ -32,6 +32,7 @@ extension BenchRecord {
         m.changeCount = changeCount
         m.offsetsMoves = offsetsMoves
         m.minimalMoves = minimalMoves
+        m.batchMoves = batchMoves
         return m
     }
 }

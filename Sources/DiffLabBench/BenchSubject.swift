@@ -36,14 +36,21 @@ public struct BenchCounts: Sendable, Hashable {
     public var offsetsMoves: Int?
     /// Moves with ``MoveStrategy/minimal``; `nil` for a changeset engine.
     public var minimalMoves: Int?
+    /// Moves handed to UIKit: those of the batch update the engine's answer is applied as. For a
+    /// pairing engine, the moves of ``DiffResult/forBatchUpdates()`` of its offsets result (as
+    /// IGListKit applies it); for a changeset engine, its moves summed over its stages when it has
+    /// stages, else those of its own batch form when it has one, else those of its result.
+    public var batchMoves: Int?
 
     /// Counts; see the properties.
-    public init(changeCount: Int, offsetsMoves: Int? = nil, minimalMoves: Int? = nil) {
+    public init(changeCount: Int, offsetsMoves: Int? = nil, minimalMoves: Int? = nil, batchMoves: Int? = nil) {
         self.changeCount = changeCount
         self.offsetsMoves = offsetsMoves
         self.minimalMoves = minimalMoves
+        self.batchMoves = batchMoves
     }
 }
+
 
 /// One subject's call prepared on one input: the lists are built before, outside any timing.
 public struct BenchCall {
@@ -200,7 +207,8 @@ extension BenchCall {
                 let offsets = DiffResult(matching: matching, moves: .offsets)
                 return BenchCounts(
                     changeCount: offsets.changeCount, offsetsMoves: offsets.moves.count,
-                    minimalMoves: DiffResult(matching: matching, moves: .minimal).moves.count)
+                    minimalMoves: DiffResult(matching: matching, moves: .minimal).moves.count,
+                    batchMoves: offsets.forBatchUpdates().moves.count)
             })
     }
 
@@ -216,7 +224,8 @@ extension BenchCall {
                 return seconds
             },
             counts: { () throws(EngineFailure) -> BenchCounts in
-                BenchCounts(changeCount: try engine.changes(from: old, to: new, comparison: comparison).result.changeCount)
+                let answer = try engine.changes(from: old, to: new, comparison: comparison)
+                return BenchCounts(changeCount: answer.result.changeCount, batchMoves: answer.batchMoveCount)
             })
     }
 

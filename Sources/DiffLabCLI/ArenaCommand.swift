@@ -137,12 +137,8 @@ enum ArenaCommand {
             }
             results.bench = try bench(benched, parsed, seed: seed, work: work, console: console)
         }
-        results.createdAt = provenance.createdAt
-        results.seconds = monotonicNow() - started
-        results.machine = provenance.machine
-        results.toolchain = provenance.toolchain
-        results.commit = provenance.commit
-        results.dirty = provenance.dirty
+        results.provenance = provenance
+        results.provenance.seconds = monotonicNow() - started
         try out.write(results.json.serialized(pretty: true) + "\n")
         console.out(summary(results) + "results: \(out.path)\n")
         return .success
@@ -179,16 +175,15 @@ enum ArenaCommand {
             failures.append(try failure(found, engine: engine))
         }
         let about = engine.about
-        return ArenaContestant(
-            engine: engine.name, role: role(of: engine), library: clipped(about?.library ?? "DiffLab \(engine.name)", ArenaLimits.label),
+        let stated = EngineAbout(
+            library: clipped(about?.library ?? "DiffLab \(engine.name)", ArenaLimits.label),
             version: clipped(about?.version ?? "DiffLab \(DiffLabCommand.version)", ArenaLimits.label),
             revision: about?.revision.map { clipped($0, ArenaLimits.name) }, source: about?.source.map { clipped($0, ArenaLimits.line) },
             build: clipped(about?.build ?? (about == nil ? "part of DiffLab" : ""), ArenaLimits.line),
             adapter: about?.adapter.map { clipped($0, ArenaLimits.sentence) },
-            promises: ArenaPromises(
-                duplicates: engine.promises.supportsDuplicates, minimalMoves: engine.promises.minimalMoves,
-                reference: ArenaReference(rawValue: engine.promises.reference.rawValue) ?? .none),
-            promiseSources: (about?.promiseSources ?? []).prefix(ArenaLimits.promiseSources.range.upperBound).map { clipped($0, ArenaLimits.sentence) },
+            promiseSources: (about?.promiseSources ?? []).prefix(ArenaLimits.promiseSources.range.upperBound).map { clipped($0, ArenaLimits.sentence) })
+        return ArenaContestant(
+            engine: engine.name, role: role(of: engine), about: stated, promises: engine.promises,
             sectioned: engine.fuzz.sectionedChanges != nil || engine.fuzz.isPairing,
             fuzz: ArenaFuzzCounts(seconds: summary.seconds, inputs: summary.inputs, cases: summary.cases), failures: failures)
     }

@@ -204,12 +204,8 @@ enum BenchCommand {
         let primary = allocators.first ?? current
         let targets = benchTargets(rows, allocator: primary)
 
-        results.createdAt = Int(time(nil))
-        results.seconds = monotonicNow() - started
-        results.machine = machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) }
-        results.toolchain = commandOutput("swift --version") ?? "unknown"
-        results.commit = commandOutput("git rev-parse HEAD")
-        results.dirty = commandOutput("git status --porcelain --untracked-files=no 2>/dev/null | head -1") != nil
+        results.provenance = RunProvenance.current()
+        results.provenance.seconds = monotonicNow() - started
         results.options = BenchRunOptions(
             quick: parsed.flag("quick"), engines: options.engines.map(\.name), profiles: options.profiles.map(\.rawValue),
             sizes: options.sizes, kinds: options.kinds.map(\.rawValue), budgetSeconds: options.budget, maxCallSeconds: options.maxCallSeconds,

@@ -127,10 +127,8 @@ enum MutateCommand {
             root: root, commit: commit, scratch: scratch)
 
         var file = MutationFile(seconds: seconds, seed: seed, catalogue: folder)
-        file.createdAt = Int(time(nil))
-        file.machine = machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) }
-        file.toolchain = commandOutput("swift --version") ?? "unknown"
-        file.commit = commit
+        file.provenance = RunProvenance.current()
+        file.provenance.commit = commit  // HEAD, where the mutants are planted
         let started = monotonicNow()
         for (index, mutant) in selected.enumerated() {
             console.err("mutate: [\(index + 1)/\(selected.count)] \(mutant.name) (\(mutant.area.rawValue)): building\n")

@@ -125,10 +125,7 @@ enum PolicyCommand {
             throw CommandError(.failure, "policy: an engine failed: \(error)")
         }
         var file = PolicyGridResults()
-        file.createdAt = Int(time(nil))
-        file.machine = machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) }
-        file.toolchain = commandOutput("swift --version") ?? "unknown"
-        file.commit = commandOutput("git rev-parse HEAD")
+        file.provenance = RunProvenance.current()
         file.options = PolicyGridOptions(
             duration: plan.spec.duration, drainSeconds: PolicyConfig.drainSeconds, repeats: plan.spec.repeats, latencyBound: plan.latencyBound,
             engine: plan.spec.engine.name, backgroundEngine: plan.spec.backgroundEngine?.name, quick: plan.quick)

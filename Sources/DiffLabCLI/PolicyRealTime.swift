@@ -100,10 +100,7 @@ enum PolicyRealTime {
             }
         }
         var file = PolicyResults()
-        file.createdAt = Int(time(nil))
-        file.machine = machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) }
-        file.toolchain = commandOutput("swift --version") ?? "unknown"
-        file.commit = commandOutput("git rev-parse HEAD")
+        file.provenance = RunProvenance.current()
         file.crossover = PolicyCrossover(batch: crossovers.batch, reloadFallback: crossovers.reload)
         file.runs = results.map(\.runRecord)
         try out.write(file.json.serialized() + "\n")

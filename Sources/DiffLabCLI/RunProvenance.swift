@@ -6,21 +6,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Where and when a run was made, as every results file records it: the time, the machine, the
-/// toolchain, the commit and whether the checkout had uncommitted changes.
-struct RunProvenance {
-    /// Seconds since 1970 when the run was recorded.
-    var createdAt: Int
-    /// The machine's description (CPU, cores, memory, kernel).
-    var machine: [DisplayField]
-    /// `swift --version`'s first line, or `unknown`.
-    var toolchain: String
-    /// `git rev-parse HEAD` of the working directory, when it is a checkout.
-    var commit: String?
-    /// Whether tracked files differ from the commit; `nil` when there is no checkout.
-    var dirty: Bool?
-
-    /// The provenance of a run recorded now, in the working directory.
+extension RunProvenance {
+    /// The provenance of a run recorded now, in the working directory: the time, the machine,
+    /// `swift --version`'s first line (or `unknown`), `git rev-parse HEAD` when the directory is
+    /// a checkout, and whether tracked files differ from it (`nil` outside a checkout). The run's
+    /// `seconds` are the caller's to set when it ends.
     static func current() -> RunProvenance {
         let commit = commandOutput("git rev-parse HEAD")
         return RunProvenance(

@@ -220,6 +220,18 @@ public protocol ChangesetEngine: Sendable {
 }
 
 extension EngineChanges {
+    /// The moves this answer hands to UIKit: summed over ``stages`` when there are stages (each
+    /// stage is its own `performBatchUpdates` call), else those of ``batch`` when there is one,
+    /// else those of ``result``. A count, not a check: the moves are not validated here.
+    ///
+    /// - Complexity: O(number of stages).
+    public var batchMoveCount: Int {
+        if let stages { return stages.reduce(0) { $0 + $1.changes.moves.count } }
+        return (batch ?? result).moves.count
+    }
+}
+
+extension EngineChanges {
     /// The flat result, checked against the lists' lengths (see
     /// ``DiffResult/init(checking:oldCount:newCount:)``).
     ///

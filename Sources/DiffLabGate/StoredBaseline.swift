@@ -105,9 +105,9 @@ public struct StoredBaseline: Sendable, Equatable {
         }
         self.cells = cells
         self.values = values
-        candidate = "difflab bench results" + (bench.commit.map { " at \($0.prefix(12))" } ?? "")
-        cpu = bench.machine.first { $0.name == Self.cpuField }?.value
-        toolchain = bench.toolchain
+        candidate = "difflab bench results" + (bench.provenance.commit.map { " at \($0.prefix(12))" } ?? "")
+        cpu = bench.provenance.machine.first { $0.name == Self.cpuField }?.value
+        toolchain = bench.provenance.toolchain
     }
 
     /// The machine field that names the CPU model.

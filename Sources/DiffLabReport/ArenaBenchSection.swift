@@ -110,12 +110,13 @@ extension ArenaSection {
         writer.line("")
         writer.line(
             "What each engine's answer held at \(formatGrouped(size)) items (10,000 when every contestant the bench measured has a "
-                + "measured cell there, else the largest size where each has one, else the largest size), per profile, \(viewText(view)): changes / offsets moves / minimal moves. "
-                + "*changes* (`changeCount`) counts the inserts, deletes, updates and moves the engine reported; for DiffLab's "
-                + "own pairing engines, with IGListKit's offsets moves. *offsets* and *minimal moves* (`offsetsMoves`, "
-                + "`minimalMoves`) are the moves of the engine's pairing under the two move strategies, and exist only for "
-                + "pairing engines: a library is a changeset engine that reports its own moves, which the bench counts inside "
-                + "*changes* only, so its move columns are —.")
+                + "measured cell there, else the largest size where each has one, else the largest size), per profile, \(viewText(view)): "
+                + "changes / moves handed to UIKit. *changes* (`changeCount`) counts the inserts, deletes, updates and moves the "
+                + "engine reported; for DiffLab's own pairing engines, with IGListKit's offsets moves. *moves handed to UIKit* "
+                + "(`batchMoves`) are those of the batch update the answer is applied as: a library's moves summed over its stages "
+                + "(DifferenceKit, Differentiator) or those of its one batch; for a pairing engine, those of the batch form of its "
+                + "offsets result. A cell of a file written before `batchMoves` existed shows —. Fewer moves is not better in "
+                + "itself: a move can stand for a delete and an insert, and an engine that pairs fewer items reports fewer moves.")
         writer.line("")
         let rows = measured.map { engine in
             [Markdown.code(engine)]
@@ -123,7 +124,7 @@ extension ArenaSection {
                     guard let m = view.cell(engine, profile, size) else { return "—" }
                     if m.skipped != nil { return "skipped" }
                     func count(_ value: Int?) -> String { value.map { formatGrouped($0) } ?? "—" }
-                    return "\(count(m.changeCount)) / \(count(m.offsetsMoves)) / \(count(m.minimalMoves))"
+                    return "\(count(m.changeCount)) / \(count(m.batchMoves))"
                 }
         }
         writer.line(Markdown.table(["engine"] + view.profiles.map(Markdown.text), rows, rightAligned: Set(1...max(1, view.profiles.count))))

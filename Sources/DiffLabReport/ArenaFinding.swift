@@ -14,8 +14,8 @@ struct ArenaFinding {
 
     /// The library as the title names it: `DifferenceKit 1.3.0`.
     private var libraryLabel: String {
-        let name = contestant.library.isEmpty ? contestant.engine : contestant.library
-        return contestant.version.isEmpty ? name : name + " " + contestant.version
+        let name = contestant.displayName
+        return contestant.about.version.isEmpty ? name : name + " " + contestant.about.version
     }
 
     /// What went wrong, in a few words, for the title.
@@ -56,10 +56,10 @@ struct ArenaFinding {
                 + (failure.scope == .sectioned ? "Sectioned lists are written section by section. " : "")
                 + (failure.duplicates ? "This input repeats an identifier." : "Every identifier in each list is unique."))
         lines.append("")
-        lines.append("## What \(Markdown.text(contestant.library.isEmpty ? contestant.engine : contestant.library)) produced")
+        lines.append("## What \(Markdown.text(contestant.displayName)) produced")
         lines.append("")
         if let batch = failure.batch {
-            lines.append("The batch update it gave for this input" + (contestant.adapter.map { " (adapter: " + Markdown.text($0) + ")" } ?? "") + ":")
+            lines.append("The batch update it gave for this input" + (contestant.about.adapter.map { " (adapter: " + Markdown.text($0) + ")" } ?? "") + ":")
             lines.append("")
             lines.append(Markdown.codeBlock(batch))
         } else {
@@ -88,8 +88,8 @@ struct ArenaFinding {
         lines.append("")
         lines.append(promiseParagraph)
         lines.append("")
-        for (index, source) in contestant.promiseSources.enumerated() { lines.append("\(index + 1). " + Markdown.literal(source)) }
-        if !contestant.promiseSources.isEmpty { lines.append("") }
+        for (index, source) in contestant.about.promiseSources.enumerated() { lines.append("\(index + 1). " + Markdown.literal(source)) }
+        if !contestant.about.promiseSources.isEmpty { lines.append("") }
         lines.append("## How it was found")
         lines.append("")
         lines.append(howFound)
@@ -106,11 +106,11 @@ struct ArenaFinding {
 
     /// The library, version, revision, source and build, on one line.
     private var identification: String {
-        var parts = ["**Library:** " + Markdown.text(contestant.library.isEmpty ? contestant.engine : contestant.library)]
-        parts.append("**version:** " + (contestant.version.isEmpty ? "not given" : Markdown.text(contestant.version)))
-        if let revision = contestant.revision { parts.append("**revision:** " + Markdown.literal(revision)) }
-        if let source = contestant.source { parts.append("**source:** " + Markdown.literal(source)) }
-        if let build = contestant.build { parts.append("**built:** " + Markdown.text(build)) }
+        var parts = ["**Library:** " + Markdown.text(contestant.displayName)]
+        parts.append("**version:** " + (contestant.about.version.isEmpty ? "not given" : Markdown.text(contestant.about.version)))
+        if let revision = contestant.about.revision { parts.append("**revision:** " + Markdown.literal(revision)) }
+        if let source = contestant.about.source { parts.append("**source:** " + Markdown.literal(source)) }
+        if let build = contestant.about.build { parts.append("**built:** " + Markdown.text(build)) }
         return parts.joined(separator: " · ")
     }
 
@@ -118,10 +118,10 @@ struct ArenaFinding {
         let promises = contestant.promises
         let declared =
             "DiffLab's adapter declares: " + ArenaSection.promisesText(promises) + "."
-            + (contestant.promiseSources.isEmpty ? "" : " The documentation it follows:")
+            + (contestant.about.promiseSources.isEmpty ? "" : " The documentation it follows:")
         if failure.outsideContract {
             return "**No.** The input is outside what the library promises"
-                + (failure.duplicates && !promises.duplicates ? " (it repeats an identifier, and duplicates are not promised)" : "")
+                + (failure.duplicates && !promises.supportsDuplicates ? " (it repeats an identifier, and duplicates are not promised)" : "")
                 + ", so this may be documented behaviour; it is reported so you can decide. " + declared
         }
         return "**Yes.** The input is within what the library promises"
@@ -136,7 +136,7 @@ struct ArenaFinding {
             + "Signature " + Markdown.literal(failure.signature) + "; kind `\(failure.kind.rawValue)`, scope `\(failure.scope.rawValue)`"
         if let kind = failure.elementKind { text += "; elements handed to the library as " + Markdown.literal(kind) }
         text += "."
-        if let commit = results.commit { text += " DiffLab commit " + Markdown.literal(commit) + "." }
+        if let commit = results.provenance.commit { text += " DiffLab commit " + Markdown.literal(commit) + "." }
         return text
     }
 }

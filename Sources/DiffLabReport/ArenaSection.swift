@@ -1,3 +1,4 @@
+import DiffLabCore
 import DiffLabResults
 
 /// The "Arena" section of a report, from one `difflab-arena/1` file: the run, the contestants and
@@ -48,12 +49,7 @@ struct ArenaSection {
     }
 
     private func writeHeader(_ writer: inout ReportWriter) {
-        var rows = Markdown.provenanceRows(createdAt: results.createdAt, machine: results.machine, toolchain: results.toolchain)
-            .map { $0.map(Markdown.text) }
-        if let commit = results.commit {
-            rows.append(["commit", Markdown.literal(commit) + (results.dirty.map { $0 ? " (with uncommitted changes)" : " (clean)" } ?? "")])
-        }
-        if let seconds = results.seconds { rows.append(["run time", NumberStyle.seconds.format(seconds)]) }
+        var rows = Markdown.provenanceRows(results.provenance, text: Markdown.text)
         let options = results.options
         rows.append(["fuzzing per contestant", NumberStyle.seconds.format(options.fuzzSeconds)])
         rows.append(["seed", Markdown.literal(options.seed)])
@@ -69,9 +65,9 @@ struct ArenaSection {
         writer.line("")
         let rows = results.contestants.map { c in
             [
-                Markdown.code(c.engine), c.role.rawValue, Markdown.text(c.library),
-                Markdown.text(c.version) + (c.revision.map { " at " + Markdown.literal($0) } ?? ""), c.source.map(Markdown.literal) ?? "—",
-                c.build.map(Markdown.text) ?? "—", c.adapter.map(Markdown.text) ?? "—", Self.promisesText(c.promises),
+                Markdown.code(c.engine), c.role.rawValue, Markdown.text(c.about.library),
+                Markdown.text(c.about.version) + (c.about.revision.map { " at " + Markdown.literal($0) } ?? ""), c.about.source.map(Markdown.literal) ?? "—",
+                c.about.build.map(Markdown.text) ?? "—", c.about.adapter.map(Markdown.text) ?? "—", Self.promisesText(c.promises),
             ]
         }
         writer.line(Markdown.table(["engine", "role", "library", "version", "source", "build", "adapter", "promises"], rows))
@@ -80,21 +76,21 @@ struct ArenaSection {
                 + "moves are the fewest the engine's own pairing allows, and the reference its pairing must equal (`none`, "
                 + "`unique-identifiers`, `minimal-script`, `heckel`).")
         writer.line("")
-        let quoted = results.contestants.filter { !$0.promiseSources.isEmpty }
+        let quoted = results.contestants.filter { !$0.about.promiseSources.isEmpty }
         guard !quoted.isEmpty else { return }
         writer.line("Where the promises are written (quoted from each library's documentation, as the file gives them):")
         writer.line("")
         for contestant in quoted {
             writer.line(Markdown.code(contestant.engine) + ":")
             writer.line("")
-            for (index, source) in contestant.promiseSources.enumerated() { writer.line("\(index + 1). " + Markdown.text(source)) }
+            for (index, source) in contestant.about.promiseSources.enumerated() { writer.line("\(index + 1). " + Markdown.text(source)) }
             writer.line("")
         }
     }
 
     /// `duplicates: no, minimal moves: yes, reference: heckel`.
-    static func promisesText(_ promises: ArenaPromises) -> String {
-        "duplicates: \(promises.duplicates ? "yes" : "no"), minimal moves: \(promises.minimalMoves ? "yes" : "no"), reference: \(promises.reference.rawValue)"
+    static func promisesText(_ promises: EnginePromises) -> String {
+        "duplicates: \(promises.supportsDuplicates ? "yes" : "no"), minimal moves: \(promises.minimalMoves ? "yes" : "no"), reference: \(promises.reference.rawValue)"
     }
 
     private func writeVerdicts(_ writer: inout ReportWriter) {

@@ -105,12 +105,7 @@ struct BenchSection {
     }
 
     private func writeHeader(_ writer: inout ReportWriter) {
-        var rows = Markdown.provenanceRows(createdAt: results.createdAt, machine: results.machine, toolchain: results.toolchain)
-        if let commit = results.commit {
-            let state = results.dirty.map { $0 ? " (with uncommitted changes)" : " (clean)" } ?? ""
-            rows.append(["commit", Markdown.code(commit) + state])
-        }
-        if let seconds = results.seconds { rows.append(["run time", NumberStyle.seconds.format(seconds)]) }
+        var rows = Markdown.provenanceRows(results.provenance)
         if !results.allocators.isEmpty { rows.append(["allocators", results.allocators.map(\.name).joined(separator: ", ")]) }
         rows.append(contentsOf: results.options.displayFields.map { ["option: " + $0.name, $0.value] })
         rows.append(["measurements", "\(results.measurements.count) cells, \(results.measurements.filter { $0.skipped != nil }.count) skipped"])
@@ -341,7 +336,7 @@ struct BenchSection {
     }
 
     private func writeParallel(_ writer: inout ReportWriter) {
-        let cores = results.machine.first { $0.name == "cores" }.flatMap { Int($0.value) } ?? 1
+        let cores = results.provenance.machine.first { $0.name == "cores" }.flatMap { Int($0.value) } ?? 1
         let speedups = parallelSpeedups(results.measurements, cores: cores)
         guard !speedups.isEmpty else { return }
         writer.line("### Parallel pairing")

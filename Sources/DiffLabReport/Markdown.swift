@@ -39,12 +39,18 @@ enum Markdown {
     }
 
     /// The rows every section's header starts with: when the run was made, on what machine, with
-    /// which toolchain (those the file has). O(machine).
-    static func provenanceRows(createdAt: Int?, machine: [DisplayField], toolchain: String?) -> [[String]] {
+    /// which toolchain, at which commit (clean or not) and how long it took (those the file has).
+    /// `text` formats the date, machine and toolchain cells; the commit is a literal. O(machine).
+    static func provenanceRows(_ provenance: RunProvenance, text: (String) -> String = { $0 }) -> [[String]] {
         var rows: [[String]] = []
-        if let createdAt { rows.append(["date", utcDateTime(createdAt)]) }
-        for field in machine { rows.append(["machine: " + field.name, machineValue(field)]) }
-        if let toolchain { rows.append(["toolchain", toolchain]) }
+        if let createdAt = provenance.createdAt { rows.append(["date", utcDateTime(createdAt)]) }
+        for field in provenance.machine { rows.append(["machine: " + field.name, machineValue(field)]) }
+        if let toolchain = provenance.toolchain { rows.append(["toolchain", toolchain]) }
+        rows = rows.map { $0.map(text) }
+        if let commit = provenance.commit {
+            rows.append(["commit", literal(commit) + (provenance.dirty.map { $0 ? " (with uncommitted changes)" : " (clean)" } ?? "")])
+        }
+        if let seconds = provenance.seconds { rows.append(["run time", NumberStyle.seconds.format(seconds)]) }
         return rows
     }
 

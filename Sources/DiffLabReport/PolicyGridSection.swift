@@ -223,8 +223,7 @@ struct PolicyGridSection {
     }
 
     private func writeHeader(_ writer: inout ReportWriter) {
-        var rows = Markdown.provenanceRows(createdAt: results.createdAt, machine: results.machine, toolchain: results.toolchain)
-        if let commit = results.commit { rows.append(["commit", Markdown.code(commit)]) }
+        var rows = Markdown.provenanceRows(results.provenance)
         if let o = results.options {
             rows.append(["engine", o.engine])
             if let background = o.backgroundEngine { rows.append(["background engine", background]) }

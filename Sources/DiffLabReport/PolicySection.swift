@@ -56,8 +56,7 @@ struct PolicySection {
     }
 
     private func writeHeader(_ writer: inout ReportWriter) {
-        var rows = Markdown.provenanceRows(createdAt: results.createdAt, machine: results.machine, toolchain: results.toolchain)
-        if let commit = results.commit { rows.append(["commit", Markdown.code(commit)]) }
+        var rows = Markdown.provenanceRows(results.provenance)
         var seen: Set<String> = []
         let engines = results.runs.compactMap(\.engine).filter { seen.insert($0).inserted }
         if !engines.isEmpty { rows.append(["engine", engines.joined(separator: ", ")]) }

@@ -1,3 +1,4 @@
+import DiffLabCore
 import DiffLabJSON
 
 /// What a contestant of the arena is.
@@ -10,56 +11,30 @@ public enum ArenaRole: String, Sendable, Hashable, CaseIterable {
     case identityAdapter = "identity-adapter"
 }
 
-/// The reference an engine's pairing must equal, as its adapter declares it: the raw values of
-/// DiffLabCore's `EngineReference` (this module does not depend on DiffLabCore).
-public enum ArenaReference: String, Sendable, Hashable, CaseIterable {
-    /// No reference: only the result-only properties are checked.
-    case none
-    /// On unique identifiers, the pairing equals Heckel's.
-    case uniqueIdentifiers = "unique-identifiers"
-    /// As ``uniqueIdentifiers``, and the insert/delete script is minimal.
-    case minimalScript = "minimal-script"
-    /// The pairing equals IGListKit's `IGListDiff` on every input, duplicates included.
-    case heckel
-}
-
-/// What a contestant's adapter declares the engine promises (DiffLabCore's `EnginePromises`).
-public struct ArenaPromises: Sendable, Equatable {
+extension EnginePromises {
+    /// The member names of a promises object, each written once.
     enum Key: String { case duplicates, minimalMoves, reference }
 
-    /// Whether a list may repeat an identifier.
-    public var duplicates: Bool
-    /// Whether the moves are the fewest the engine's own pairing allows.
-    public var minimalMoves: Bool
-    /// The reference the pairing must equal.
-    public var reference: ArenaReference
-
-    /// Promises; see the properties.
-    public init(duplicates: Bool, minimalMoves: Bool, reference: ArenaReference) {
-        self.duplicates = duplicates
-        self.minimalMoves = minimalMoves
-        self.reference = reference
-    }
-
-    /// The promises object (every member written). O(1).
+    /// The promises object as files and the engine protocol write it: `duplicates`,
+    /// `minimalMoves` and `reference` (``EngineReference``'s raw value), every member written. O(1).
     public var json: JSONValue {
         var w = FieldWriter<Key>()
-        w.set(.duplicates, duplicates)
+        w.set(.duplicates, supportsDuplicates)
         w.set(.minimalMoves, minimalMoves)
         w.set(.reference, reference.rawValue)
         return w.json
     }
 
-    /// Reads a promises object: every member required, `reference` one of ``ArenaReference``'s
-    /// names. - Throws: ``ResultsError`` naming the field. - Complexity: O(1).
+    /// Reads a promises object: every member required, `reference` one of ``EngineReference``'s
+    /// raw values. - Throws: ``ResultsError`` naming the field. - Complexity: O(1).
     public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
         try self.init(FieldReader<Key>(json, source: source, path: path))
     }
 
     init(_ row: FieldReader<Key>) throws(ResultsError) {
         self.init(
-            duplicates: try row.requiredBool(.duplicates), minimalMoves: try row.requiredBool(.minimalMoves),
-            reference: try row.requiredCase(.reference, ArenaReference.self))
+            supportsDuplicates: try row.requiredBool(.duplicates), minimalMoves: try row.requiredBool(.minimalMoves),
+            reference: try row.requiredCase(.reference, EngineReference.self))
     }
 }
 
@@ -116,23 +91,13 @@ public struct ArenaContestant: Sendable, Equatable {
     public var engine: String
     /// A library, DiffLab's own engine, or the identity adapter.
     public var role: ArenaRole
-    /// The display name, e.g. `DifferenceKit`; ``ArenaLimits/label``.
-    public var library: String
-    /// The version label, e.g. `1.3.0`; ``ArenaLimits/label``.
-    public var version: String
-    /// The source revision (a commit); ``ArenaLimits/name``.
-    public var revision: String?
-    /// Where the source is (an address); ``ArenaLimits/line``.
-    public var source: String?
-    /// How it was built, e.g. `SwiftPM, by URL at 1.3.0`; ``ArenaLimits/line``.
-    public var build: String?
-    /// How the adapter applies the library, in a sentence; ``ArenaLimits/sentence``.
-    public var adapter: String?
+    /// Where the engine comes from, as its adapter states it (``EngineAbout``), written as the
+    /// contestant's own members: `library` and `version` (each ``ArenaLimits/label``), `revision`
+    /// (``ArenaLimits/name``), `source` and `build` (``ArenaLimits/line``), `adapter`
+    /// (``ArenaLimits/sentence``), and `promiseSources` (at most 32, each ``ArenaLimits/sentence``).
+    public var about: EngineAbout
     /// What the adapter declares the engine promises.
-    public var promises: ArenaPromises
-    /// The documentation behind the promises, quoted with where it is (`"line" — file`); at most
-    /// 32, each ``ArenaLimits/sentence``.
-    public var promiseSources: [String]
+    public var promises: EnginePromises
     /// Whether sectioned input was fuzzed too (stage by stage); when not, no failure is sectioned.
     public var sectioned: Bool
     /// How long and on how much it was fuzzed.
@@ -142,24 +107,20 @@ public struct ArenaContestant: Sendable, Equatable {
 
     /// A contestant; see the properties. Not checked: ``ArenaResults/init(json:source:)`` checks files.
     public init(
-        engine: String, role: ArenaRole, library: String, version: String, revision: String? = nil, source: String? = nil, build: String? = nil,
-        adapter: String? = nil, promises: ArenaPromises, promiseSources: [String] = [], sectioned: Bool, fuzz: ArenaFuzzCounts,
+        engine: String, role: ArenaRole, about: EngineAbout, promises: EnginePromises, sectioned: Bool, fuzz: ArenaFuzzCounts,
         failures: [ArenaFailure] = []
     ) {
         self.engine = engine
         self.role = role
-        self.library = library
-        self.version = version
-        self.revision = revision
-        self.source = source
-        self.build = build
-        self.adapter = adapter
+        self.about = about
         self.promises = promises
-        self.promiseSources = promiseSources
         self.sectioned = sectioned
         self.fuzz = fuzz
         self.failures = failures
     }
+
+    /// The name to show for the contestant: its library's, or its engine's when that is empty.
+    public var displayName: String { about.library.isEmpty ? engine : about.library }
 
     /// The contestant object (absent optional members are left out; `promiseSources` and
     /// `failures` always written). O(size).
@@ -167,14 +128,14 @@ public struct ArenaContestant: Sendable, Equatable {
         var w = FieldWriter<Key>()
         w.set(.engine, engine)
         w.set(.role, role.rawValue)
-        w.set(.library, library)
-        w.set(.version, version)
-        w.set(.revision, revision)
-        w.set(.source, source)
-        w.set(.build, build)
-        w.set(.adapter, adapter)
+        w.set(.library, about.library)
+        w.set(.version, about.version)
+        w.set(.revision, about.revision)
+        w.set(.source, about.source)
+        w.set(.build, about.build)
+        w.set(.adapter, about.adapter)
         w.set(.promises, promises.json)
-        w.set(.promiseSources, strings: promiseSources)
+        w.set(.promiseSources, strings: about.promiseSources)
         w.set(.sectioned, sectioned)
         w.set(.fuzz, fuzz.json)
         w.set(.failures, .array(failures.map(\.json)))
@@ -198,13 +159,14 @@ public struct ArenaContestant: Sendable, Equatable {
     }
 
     init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            engine: try row.requiredEngineName(.engine), role: try row.requiredCase(.role, ArenaRole.self),
+        let about = EngineAbout(
             library: try row.requiredText(.library, atMost: ArenaLimits.label), version: try row.requiredText(.version, atMost: ArenaLimits.label),
             revision: try row.optionalText(.revision, atMost: ArenaLimits.name), source: try row.optionalText(.source, atMost: ArenaLimits.line),
             build: try row.optionalText(.build, atMost: ArenaLimits.line), adapter: try row.optionalText(.adapter, atMost: ArenaLimits.sentence),
-            promises: try ArenaPromises(row.requiredObject(.promises, ArenaPromises.Key.self)),
-            promiseSources: try row.texts(.promiseSources, count: ArenaLimits.promiseSources, atMost: ArenaLimits.sentence),
+            promiseSources: try row.texts(.promiseSources, count: ArenaLimits.promiseSources, atMost: ArenaLimits.sentence))
+        self.init(
+            engine: try row.requiredEngineName(.engine), role: try row.requiredCase(.role, ArenaRole.self), about: about,
+            promises: try EnginePromises(row.requiredObject(.promises, EnginePromises.Key.self)),
             sectioned: try row.requiredBool(.sectioned), fuzz: try ArenaFuzzCounts(row.requiredObject(.fuzz, ArenaFuzzCounts.Key.self)))
         for failure in try row.objects(.failures, ArenaFailure.Key.self, count: ArenaLimits.failures) {
             let read = try ArenaFailure(failure)

@@ -63,25 +63,20 @@ public struct ArenaOptions: Sendable, Equatable {
 ///
 /// Unknown members are ignored, as in the other results files.
 public struct ArenaResults: Sendable, Equatable {
-    enum Key: String, ProvenanceKey { case schema, createdAt, seconds, machine, toolchain, commit, dirty, options, contestants, bench }
+    enum Key: String, ProvenanceKey {
+        case schema, createdAt, seconds, machine, toolchain, commit, dirty, options, contestants, bench
+        static var runSeconds: Key? { .seconds }
+        static var dirtyFlag: Key? { .dirty }
+    }
 
     /// The schema this type reads and writes.
     public static let schema = "difflab-arena/1"
 
     /// What the caller called the input (usually its path); not written.
     public var source: String
-    /// Unix seconds when the run was written, in ``FieldRange/unixTime``.
-    public var createdAt: Int?
-    /// Wall-clock seconds the run took, in ``FieldRange/runSeconds``.
-    public var seconds: Double?
-    /// The machine's description (cpu, cores, kernel…), in order.
-    public var machine: [DisplayField]
-    /// The Swift toolchain that built the run.
-    public var toolchain: String?
-    /// The commit of DiffLab that ran (`null` outside a checkout).
-    public var commit: String?
-    /// Whether tracked files had uncommitted changes.
-    public var dirty: Bool?
+    /// When, where and with what the run was made (with its `seconds` and `dirty` flag); the
+    /// commit is DiffLab's.
+    public var provenance = RunProvenance()
     /// What the run was asked to do.
     public var options: ArenaOptions
     /// The engines, in run order.
@@ -93,7 +88,6 @@ public struct ArenaResults: Sendable, Equatable {
     /// ``init(json:source:)`` checks files (a writer can read its ``json`` back to check it).
     public init(source: String = "", options: ArenaOptions, contestants: [ArenaContestant], bench: BenchResults? = nil) {
         self.source = source
-        machine = []
         self.options = options
         self.contestants = contestants
         self.bench = bench
@@ -104,11 +98,7 @@ public struct ArenaResults: Sendable, Equatable {
     public var json: JSONValue {
         var w = FieldWriter<Key>()
         w.set(.schema, Self.schema)
-        // `createdAt` first, then `seconds`: the members in a bench file's order.
-        w.set(.createdAt, createdAt)
-        w.set(.seconds, seconds)
-        w.set(Provenance(createdAt: createdAt, machine: machine, toolchain: toolchain, commit: commit))
-        w.set(.dirty, dirty)
+        w.set(provenance)
         w.set(.options, options.json)
         w.set(.contestants, .array(contestants.map(\.json)))
         w.set(.bench, bench?.json, null: false)
@@ -148,10 +138,7 @@ public struct ArenaResults: Sendable, Equatable {
                 expected: "a contestant's engine name; \(JSONValue.string(baseline).briefDescription) names no contestant")
         }
         self.init(source: source, options: options, contestants: contestants)
-        let provenance = try root.provenance()
-        (createdAt, machine, toolchain, commit) = (provenance.createdAt, provenance.machine, provenance.toolchain, provenance.commit)
-        seconds = try root.optionalDouble(.seconds, in: .runSeconds)
-        dirty = try root.optionalBool(.dirty)
+        provenance = try root.provenance()
         if let document = root.present(.bench) {
             do {
                 bench = try BenchResults(json: document, source: source)

@@ -63,7 +63,7 @@ public struct ArenaVerdict: Sendable, Equatable {
     public init(_ contestant: ArenaContestant) {
         uniqueIdentifiers = ArenaCheck()
         duplicates = ArenaCheck()
-        duplicatesPromised = contestant.promises.duplicates
+        duplicatesPromised = contestant.promises.supportsDuplicates
         var sectioned = ArenaCheck()
         promisesKept = ArenaCheck()
         var shortest: (length: Int, failure: ArenaFailure)?

@@ -22,7 +22,7 @@ public struct BenchMeasurement: Sendable, Equatable {
     /// The member names, each written once.
     enum Key: String {
         case engine, profile, size, kind, allocator, skipped, timing, median, min, p90, p99, mad, cpuMedian, callsPerSample
-        case allocatedBytes, allocationRequests, peakRSSBytes, samples, cpuSamples, changeCount, offsetsMoves, minimalMoves
+        case allocatedBytes, allocationRequests, peakRSSBytes, samples, cpuSamples, changeCount, offsetsMoves, minimalMoves, batchMoves
         case speedupOverStdlib, ratioToFloor, ratioToPartitionedFloor, minorFaults, majorFaults, peakExtraRSSBytes
     }
 
@@ -83,6 +83,10 @@ public struct BenchMeasurement: Sendable, Equatable {
     public var offsetsMoves: Int?
     /// Moves with minimal moves, in ``FieldRange/count``; `nil` for a changeset engine.
     public var minimalMoves: Int?
+    /// Moves handed to UIKit, in ``FieldRange/count``: those of the batch update the engine's
+    /// answer is applied as (summed over a changeset engine's stages). `nil` for the hash floor
+    /// and in files written before the field existed.
+    public var batchMoves: Int?
 
     /// A cell with no figures (timed by the harness).
     public init(engine: String, profile: String, size: Int, kind: String, allocator: String) {
@@ -126,6 +130,7 @@ public struct BenchMeasurement: Sendable, Equatable {
         w.set(.changeCount, changeCount)
         w.set(.offsetsMoves, offsetsMoves)
         w.set(.minimalMoves, minimalMoves)
+        w.set(.batchMoves, batchMoves)
         w.set(.speedupOverStdlib, speedupOverStdlib)
         w.set(.ratioToFloor, ratioToFloor)
         w.set(.ratioToPartitionedFloor, ratioToPartitionedFloor)
@@ -183,6 +188,7 @@ public struct BenchMeasurement: Sendable, Equatable {
         changeCount = try row.optionalInt(.changeCount, in: .count)
         offsetsMoves = try row.optionalInt(.offsetsMoves, in: .count)
         minimalMoves = try row.optionalInt(.minimalMoves, in: .count)
+        batchMoves = try row.optionalInt(.batchMoves, in: .count)
     }
 }
 
@@ -464,8 +470,10 @@ public struct BenchRunOptions: Sendable, Equatable {
 
 /// A `difflab-bench/1` results file, written by `difflab bench`.
 public struct BenchResults: Sendable, Equatable {
-    enum Key: String {
+    enum Key: String, ProvenanceKey {
         case schema, createdAt, seconds, machine, toolchain, commit, dirty, options, allocators, measurements, scaling, targets
+        static var runSeconds: Key? { .seconds }
+        static var dirtyFlag: Key? { .dirty }
     }
 
     /// The schema this type reads and writes.
@@ -473,18 +481,9 @@ public struct BenchResults: Sendable, Equatable {
 
     /// What the caller called the input (usually its path); not written.
     public var source: String
-    /// Unix seconds when the run was written, in ``FieldRange/unixTime``.
-    public var createdAt: Int?
-    /// Wall-clock seconds the run took, in ``FieldRange/runSeconds``.
-    public var seconds: Double?
-    /// The machine's description (cpu, cores, kernel…), in order.
-    public var machine: [DisplayField]
-    /// The Swift toolchain that built the run.
-    public var toolchain: String?
-    /// The commit measured (`null` outside a checkout).
-    public var commit: String?
-    /// Whether tracked files had uncommitted changes.
-    public var dirty: Bool?
+    /// When, where and with what the run was made (with its `seconds` and `dirty` flag); the
+    /// commit is the one measured.
+    public var provenance = RunProvenance()
     /// The options the run used.
     public var options: BenchRunOptions
     /// The allocators, in file order.
@@ -499,7 +498,6 @@ public struct BenchResults: Sendable, Equatable {
     /// An empty results file named `source`.
     public init(source: String = "") {
         self.source = source
-        machine = []
         options = BenchRunOptions()
         allocators = []
         measurements = []
@@ -511,12 +509,7 @@ public struct BenchResults: Sendable, Equatable {
     public var json: JSONValue {
         var w = FieldWriter<Key>()
         w.set(.schema, Self.schema)
-        w.set(.createdAt, createdAt)
-        w.set(.seconds, seconds)
-        w.set(.machine, DisplayField.json(machine))
-        w.set(.toolchain, toolchain)
-        w.set(.commit, commit, null: true)
-        w.set(.dirty, dirty)
+        w.set(provenance)
         w.set(.options, options.json)
         w.set(.allocators, .array(allocators.map(\.json)))
         w.set(.measurements, .array(measurements.map(\.json)))
@@ -539,12 +532,7 @@ public struct BenchResults: Sendable, Equatable {
         try checkSchema(json, Self.schema, source: source)
         let root = try FieldReader<Key>(json, source: source, path: "")
         self.init(source: source)
-        createdAt = try root.optionalInt(.createdAt, in: .unixTime)
-        seconds = try root.optionalDouble(.seconds, in: .runSeconds)
-        machine = try root.displayFields(.machine)
-        toolchain = try root.optionalString(.toolchain)
-        commit = try root.optionalString(.commit)
-        dirty = try root.optionalBool(.dirty)
+        provenance = try root.provenance()
         if let reader = try root.object(.options, BenchRunOptions.Key.self) { options = try BenchRunOptions(reader) }
         for row in try root.objects(.allocators, BenchAllocator.Key.self) { allocators.append(try BenchAllocator(row)) }
         for row in try root.objects(.measurements, BenchMeasurement.Key.self) { measurements.append(try BenchMeasurement(row)) }

@@ -262,42 +262,50 @@ func article(_ value: JSONValue) -> String {
 }
 
 /// A record key enum that has the provenance members every run's results file carries first:
-/// when it ran, on what machine, with which toolchain, at which commit.
+/// when it ran, on what machine, with which toolchain, at which commit; and, for the files whose
+/// schema has them, how long the run took (``runSeconds``) and whether the checkout was dirty
+/// (``dirtyFlag``).
 protocol ProvenanceKey: RawRepresentable where RawValue == String {
     static var createdAt: Self { get }
     static var machine: Self { get }
     static var toolchain: Self { get }
     static var commit: Self { get }
+    /// The member of the run's wall-clock seconds, when the schema has one.
+    static var runSeconds: Self? { get }
+    /// The member of the dirty flag, when the schema has one.
+    static var dirtyFlag: Self? { get }
 }
 
-/// When, where and with what a run's results were made (the members of ``ProvenanceKey``).
-struct Provenance: Sendable, Equatable {
-    /// In ``FieldRange/unixTime``.
-    var createdAt: Int?
-    /// The machine, in order.
-    var machine: [DisplayField] = []
-    /// The Swift toolchain.
-    var toolchain: String?
-    /// The commit (`null` outside a checkout).
-    var commit: String?
+extension ProvenanceKey {
+    static var runSeconds: Self? { nil }
+    static var dirtyFlag: Self? { nil }
 }
 
 extension FieldWriter where Key: ProvenanceKey {
-    /// Writes `provenance`'s members in file order (`commit` as `null` when unknown). O(machine).
-    mutating func set(_ provenance: Provenance) {
+    /// Writes `provenance`'s members in file order: `createdAt`, `seconds`, `machine`,
+    /// `toolchain`, `commit` (as `null` when unknown), `dirty`; `seconds` and `dirty` only when
+    /// the schema has them. O(machine).
+    mutating func set(_ provenance: RunProvenance) {
         set(.createdAt, provenance.createdAt)
+        if let key = Key.runSeconds { set(key, provenance.seconds) }
         set(.machine, DisplayField.json(provenance.machine))
         set(.toolchain, provenance.toolchain)
         set(.commit, provenance.commit, null: true)
+        if let key = Key.dirtyFlag { set(key, provenance.dirty) }
     }
 }
 
 extension FieldReader where Key: ProvenanceKey {
-    /// Reads the provenance members. - Throws: ``ResultsError`` for a wrong type, or `createdAt`
-    /// outside ``FieldRange/unixTime``. - Complexity: O(machine).
-    func provenance() throws(ResultsError) -> Provenance {
-        Provenance(
-            createdAt: try optionalInt(.createdAt, in: .unixTime), machine: try displayFields(.machine), toolchain: try optionalString(.toolchain),
-            commit: try optionalString(.commit))
+    /// Reads the provenance members the schema has. - Throws: ``ResultsError`` for a wrong type,
+    /// `createdAt` outside ``FieldRange/unixTime`` or `seconds` outside ``FieldRange/runSeconds``.
+    /// - Complexity: O(machine).
+    func provenance() throws(ResultsError) -> RunProvenance {
+        var provenance = RunProvenance(createdAt: try optionalInt(.createdAt, in: .unixTime))
+        if let key = Key.runSeconds { provenance.seconds = try optionalDouble(key, in: .runSeconds) }
+        provenance.machine = try displayFields(.machine)
+        provenance.toolchain = try optionalString(.toolchain)
+        provenance.commit = try optionalString(.commit)
+        if let key = Key.dirtyFlag { provenance.dirty = try optionalBool(key) }
+        return provenance
     }
 }

@@ -303,14 +303,8 @@ public struct MutationFile: Sendable, Equatable {
 
     /// What the caller called the input (usually its path); not written.
     public var source: String
-    /// In ``FieldRange/unixTime``.
-    public var createdAt: Int?
-    /// The machine it ran on, in order.
-    public var machine: [DisplayField]
-    /// The Swift toolchain that built the mutants.
-    public var toolchain: String?
-    /// The commit the mutants were planted in (`null` outside a checkout).
-    public var commit: String?
+    /// When, where and with what the run was made.
+    public var provenance = RunProvenance()
     /// Seconds of fuzzing per mutant, in ``FieldRange/runSeconds``.
     public var seconds: Double
     /// The fuzzing seed (any unsigned 64-bit integer, written as a decimal string).
@@ -323,7 +317,6 @@ public struct MutationFile: Sendable, Equatable {
     /// An empty file.
     public init(source: String = "", seconds: Double, seed: UInt64, catalogue: String) {
         self.source = source
-        machine = []
         self.seconds = seconds
         self.seed = seed
         self.catalogue = catalogue
@@ -342,7 +335,7 @@ public struct MutationFile: Sendable, Equatable {
     public var json: JSONValue {
         var w = FieldWriter<Key>()
         w.set(.schema, Self.schema)
-        w.set(Provenance(createdAt: createdAt, machine: machine, toolchain: toolchain, commit: commit))
+        w.set(provenance)
         w.set(.seconds, seconds)
         w.set(.seed, String(seed))
         w.set(.catalogue, catalogue)
@@ -369,8 +362,7 @@ public struct MutationFile: Sendable, Equatable {
         }
         guard let seconds = try root.optionalDouble(.seconds, in: .runSeconds) else { throw .missingField(source: source, path: "seconds") }
         self.init(source: source, seconds: seconds, seed: seed, catalogue: try root.requiredString(.catalogue))
-        let provenance = try root.provenance()
-        (createdAt, machine, toolchain, commit) = (provenance.createdAt, provenance.machine, provenance.toolchain, provenance.commit)
+        provenance = try root.provenance()
         for row in try root.objects(.results, MutantResult.Key.self) { results.append(try MutantResult(row)) }
         let killed = try root.requiredInt(.killed, in: .count)
         let scored = try root.requiredInt(.scored, in: .count)

@@ -229,14 +229,8 @@ public struct PolicyResults: Sendable, Equatable {
 
     /// What the caller called the input (usually its path); not written.
     public var source: String
-    /// In ``FieldRange/unixTime``.
-    public var createdAt: Int?
-    /// The machine it ran on, in order.
-    public var machine: [DisplayField]
-    /// The Swift toolchain that built the run.
-    public var toolchain: String?
-    /// The commit measured (`null` outside a checkout).
-    public var commit: String?
+    /// When, where and with what the run was made.
+    public var provenance = RunProvenance()
     /// The crossover sizes (`nil` when the file has none).
     public var crossover: PolicyCrossover?
     /// One row per simulation run, in file order.
@@ -245,7 +239,6 @@ public struct PolicyResults: Sendable, Equatable {
     /// An empty results file named `source`.
     public init(source: String = "") {
         self.source = source
-        machine = []
         runs = []
     }
 
@@ -253,7 +246,7 @@ public struct PolicyResults: Sendable, Equatable {
     public var json: JSONValue {
         var w = FieldWriter<Key>()
         w.set(.schema, Self.schema)
-        w.set(Provenance(createdAt: createdAt, machine: machine, toolchain: toolchain, commit: commit))
+        w.set(provenance)
         w.set(.crossoverSize, crossover?.json, null: false)
         w.set(.runs, .array(runs.map(\.json)))
         return w.json
@@ -280,8 +273,7 @@ public struct PolicyResults: Sendable, Equatable {
         try checkSchema(json, Self.schema, source: source)
         let root = try FieldReader<Key>(json, source: source, path: "")
         self.init(source: source)
-        let provenance = try root.provenance()
-        (createdAt, machine, toolchain, commit) = (provenance.createdAt, provenance.machine, provenance.toolchain, provenance.commit)
+        provenance = try root.provenance()
         if let reader = try root.object(.crossoverSize, PolicyCrossover.Key.self) { crossover = try PolicyCrossover(reader) }
         for row in try root.objects(.runs, PolicyRun.Key.self) { runs.append(try PolicyRun(row)) }
     }

@@ -611,14 +611,8 @@ public struct PolicyGridResults: Sendable, Equatable {
 
     /// What the caller called the input (usually its path); not written.
     public var source: String
-    /// In ``FieldRange/unixTime``.
-    public var createdAt: Int?
-    /// The machine it ran on, in order.
-    public var machine: [DisplayField]
-    /// The Swift toolchain that built the run.
-    public var toolchain: String?
-    /// The commit measured (`null` outside a checkout).
-    public var commit: String?
+    /// When, where and with what the run was made.
+    public var provenance = RunProvenance()
     /// The run's options.
     public var options: PolicyGridOptions?
     /// The modelled costs.
@@ -635,7 +629,6 @@ public struct PolicyGridResults: Sendable, Equatable {
     /// An empty results file named `source`.
     public init(source: String = "") {
         self.source = source
-        machine = []
         (profiles, crossovers, recommendations, runs) = ([], [], [], [])
     }
 
@@ -643,7 +636,7 @@ public struct PolicyGridResults: Sendable, Equatable {
     public var json: JSONValue {
         var w = FieldWriter<Key>()
         w.set(.schema, Self.schema)
-        w.set(Provenance(createdAt: createdAt, machine: machine, toolchain: toolchain, commit: commit))
+        w.set(provenance)
         w.set(.options, options?.json, null: false)
         w.set(.costs, costs?.json(asFile: false), null: false)
         w.set(.profiles, .array(profiles.map(\.json)))
@@ -663,8 +656,7 @@ public struct PolicyGridResults: Sendable, Equatable {
         try checkSchema(json, Self.schema, source: source)
         let root = try FieldReader<Key>(json, source: source, path: "")
         self.init(source: source)
-        let provenance = try root.provenance()
-        (createdAt, machine, toolchain, commit) = (provenance.createdAt, provenance.machine, provenance.toolchain, provenance.commit)
+        provenance = try root.provenance()
         if let reader = try root.object(.options, PolicyGridOptions.Key.self) { options = try PolicyGridOptions(reader) }
         if let reader = try root.object(.costs, PolicyCostsRecord.Key.self) { costs = try PolicyCostsRecord(reader) }
         for row in try root.objects(.profiles, PolicyProfileRow.Key.self) { profiles.append(try PolicyProfileRow(row)) }

@@ -170,6 +170,34 @@ struct BenchTests {
         #expect(benchTable(rows).contains("differencekit · int · 200 items · system"))
     }
 
+    @Test func batchMovesCountWhatIsHandedToUIKit() throws {
+        // A pairing engine: the moves of the batch form of its offsets result, which turns a moved
+        // and updated item into a delete and an insert (so fewer than the offsets moves on some
+        // profile).
+        let hashmap = try #require(BenchSubject.builtIns.first { $0.name == "hashmap" })
+        var fewer = false
+        for profile in DatasetProfile.allCases {
+            let lists = BenchLists(AbstractDataset(profile, size: 300, seed: 3), kind: .int)
+            guard case .ints(let old, let new) = lists else { Issue.record("not int lists"); return }
+            let counts = try #require(try hashmap.prepare(lists).counts?())
+            let offsets = HashMapEngine().diff(from: old, to: new, moves: .offsets)
+            #expect(counts.offsetsMoves == offsets.moves.count, "\(profile)")
+            #expect(counts.batchMoves == offsets.forBatchUpdates().moves.count, "\(profile)")
+            if let batch = counts.batchMoves, batch < offsets.moves.count { fewer = true }
+        }
+        #expect(fewer, "no profile moves an updated item: the batch form's moves were never fewer")
+        let lists = BenchLists(AbstractDataset(.reorderHeavy, size: 300, seed: 3), kind: .int)
+
+        // A changeset engine with stages: the moves of every stage, not those of its net result.
+        let staged = BenchSubject(changes: StagedMovesEngine(), growthExponent: 1)
+        let stagedCounts = try #require(try staged.prepare(lists).counts?())
+        #expect(stagedCounts.batchMoves == 3)
+        #expect(stagedCounts.changeCount == 1)
+        #expect(stagedCounts.offsetsMoves == nil && stagedCounts.minimalMoves == nil)
+        #expect(EngineChanges<IntElement>(result: EngineResult(moves: [Move(from: 0, to: 1)]), batch: EngineResult()).batchMoveCount == 0)
+        #expect(EngineChanges<IntElement>(result: EngineResult(moves: [Move(from: 0, to: 1)])).batchMoveCount == 1)
+    }
+
     @Test func slowMeasurementsAreSkippedWithAReason() {
         var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "myers" }, profiles: [.reverse], sizes: [300, 30_000], budget: 0.002, maxSamples: 3)
         // Loose enough for the calls at 300 items on a loaded machine; the 30,000-item calls
@@ -253,4 +281,16 @@ func expectRejected(
     let error = #expect(throws: ConfigurationError.self, sourceLocation: sourceLocation) { try validate() }
     #expect(error?.field == field, sourceLocation: sourceLocation)
     #expect(error?.description.hasPrefix("\(field) must be ") == true, sourceLocation: sourceLocation)
+}
+
+/// A changeset engine whose answer is one move in its net result and two stages of one and two
+/// moves (a count fixture: the answer is not a valid diff of anything).
+private struct StagedMovesEngine: ChangesetEngine {
+    var name: String { "staged-moves" }
+    var promises: EnginePromises { EnginePromises() }
+    func changes<Element: Diffable>(from old: [Element], to new: [Element], comparison: ComparisonOption) throws(EngineFailure) -> EngineChanges<Element> {
+        let one = EngineResult(moves: [Move(from: 0, to: 1)])
+        let two = EngineResult(moves: [Move(from: 0, to: 1), Move(from: 1, to: 0)])
+        return EngineChanges(result: one, stages: [EngineStage(data: old, changes: one), EngineStage(data: new, changes: two)])
+    }
 }

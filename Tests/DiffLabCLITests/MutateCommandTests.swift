@@ -96,10 +96,10 @@ struct MutateCommandTests {
 
     func sampleFile() -> MutationFile {
         var file = MutationFile(source: "m.json", seconds: 30, seed: UInt64.max, catalogue: "Corpus/mutants")
-        file.createdAt = 1_700_000_000
-        file.machine = [DisplayField(name: "cpu", value: "x")]
-        file.toolchain = "swift 6"
-        file.commit = "abc"
+        file.provenance.createdAt = 1_700_000_000
+        file.provenance.machine = [DisplayField(name: "cpu", value: "x")]
+        file.provenance.toolchain = "swift 6"
+        file.provenance.commit = "abc"
         var killed = MutantResult(name: "a", area: .hashmap, check: .fuzz, equivalent: false, outcome: .killed)
         killed.secondsToKill = 1.25
         killed.inputsToKill = 300

@@ -30,7 +30,7 @@ struct ArenaCommandTests {
         #expect(results.options.baselines == ["hashmap"])
         let bench = try #require(results.bench)
         #expect(Set(bench.measurements.filter(\.isMeasured).map(\.engine)).isSuperset(of: ["hashmap", "stdlib"]))
-        #expect(results.commit == nil || results.commit?.count == 40)
+        #expect(results.provenance.commit == nil || results.provenance.commit?.count == 40)
 
         let report = runDifflab(["report", out, "--out", scratch.file("report")], in: scratch.path)
         #expect(report.status == 0, "\(report)")

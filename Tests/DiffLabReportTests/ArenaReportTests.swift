@@ -1,3 +1,4 @@
+import DiffLabCore
 import DiffLabJSON
 import DiffLabReport
 import DiffLabResults
@@ -10,7 +11,7 @@ import Testing
 /// A bench cell of the arena's synthetic bench (`int`, jemalloc unless said).
 private func cell(
     _ engine: String, _ profile: String, _ size: Int, _ median: Double?, allocator: String = "jemalloc", bytes: Double? = nil, changes: Int? = nil,
-    offsets: Int? = nil, minimal: Int? = nil, skipped: String? = nil
+    offsets: Int? = nil, minimal: Int? = nil, batchMoves: Int? = nil, skipped: String? = nil
 ) -> BenchMeasurement {
     var m = BenchMeasurement(engine: engine, profile: profile, size: size, kind: "int", allocator: allocator)
     m.median = median
@@ -19,6 +20,7 @@ private func cell(
     m.changeCount = changes
     m.offsetsMoves = offsets
     m.minimalMoves = minimal
+    m.batchMoves = batchMoves
     m.skipped = skipped
     return m
 }
@@ -37,9 +39,11 @@ private func contestant(
     _ engine: String, _ role: ArenaRole = .library, library: String? = nil, duplicates: Bool = true, sectioned: Bool = true, failures: [ArenaFailure] = []
 ) -> ArenaContestant {
     ArenaContestant(
-        engine: engine, role: role, library: library ?? "Lib-" + engine, version: "1.0 (abc), mechanical build",
-        promises: ArenaPromises(duplicates: duplicates, minimalMoves: false, reference: .none),
-        promiseSources: ["\"Elements must be unique\" — README.md"], sectioned: sectioned, fuzz: ArenaFuzzCounts(seconds: 60, inputs: 100, cases: 700),
+        engine: engine, role: role,
+        about: EngineAbout(
+            library: library ?? "Lib-" + engine, version: "1.0 (abc), mechanical build", promiseSources: ["\"Elements must be unique\" — README.md"]),
+        promises: EnginePromises(supportsDuplicates: duplicates, minimalMoves: false, reference: .none),
+        sectioned: sectioned, fuzz: ArenaFuzzCounts(seconds: 60, inputs: 100, cases: 700),
         failures: failures)
 }
 
@@ -56,8 +60,8 @@ private func syntheticArena(bench: Bool = true) -> ArenaResults {
         cell("differencekit", "p2", 100, 2e-5, bytes: 4_000),
         cell("identity", "p1", 100, 1.1e-5),
         cell("identity", "p2", 100, 2.2e-5),
-        cell("hashmap", "p1", 10_000, 1e-3, changes: 1_000, offsets: 400, minimal: 300),
-        cell("differencekit", "p1", 10_000, 8e-3, changes: 1_200),
+        cell("hashmap", "p1", 10_000, 1e-3, changes: 1_000, offsets: 400, minimal: 300, batchMoves: 380),
+        cell("differencekit", "p1", 10_000, 8e-3, changes: 1_200, batchMoves: 450),
         cell("differencekit", "p2", 10_000, nil, skipped: "too slow"),
         cell("identity", "p1", 10_000, 1.1e-3),
         // Another allocator: not the view shown (jemalloc is).
@@ -83,11 +87,11 @@ private func syntheticArena(bench: Bool = true) -> ArenaResults {
                 failures: [failure("staged-valid", scope: .sectioned, duplicates: true, outsideContract: true)]),
             contestant("evil", library: hostileName, failures: [failure("batch-valid", message: hostileMessage)]),
         ], bench: bench ? benchResults : nil)
-    results.createdAt = 1_795_979_336
-    results.machine = [DisplayField(name: "cpu", value: "Xeon <b>")]
-    results.toolchain = "Swift 6.3.1"
-    results.commit = "abc123"
-    results.dirty = false
+    results.provenance.createdAt = 1_795_979_336
+    results.provenance.machine = [DisplayField(name: "cpu", value: "Xeon <b>")]
+    results.provenance.toolchain = "Swift 6.3.1"
+    results.provenance.commit = "abc123"
+    results.provenance.dirty = false
     return results
 }
 
@@ -153,9 +157,9 @@ private func cells(_ line: String) -> [String] {
                 == ["`differencekit`", "28.3 µs (2)", "8 ms (1)"])
         // Memory: DiffLab's median over profiles (2,000 and 4,000 bytes → 3 kB).
         #expect(try row(markdown, after: "### Memory", "`differencekit`") == ["`differencekit`", "3 kB (2) / —", "—"])
-        // Moves at 10,000 (every measured contestant has a cell there): a library has changes only.
-        #expect(try row(markdown, after: "### Moves", "`differencekit`") == ["`differencekit`", "1,200 / — / —", "skipped"])
-        #expect(try row(markdown, after: "### Moves", "`hashmap`") == ["`hashmap`", "1,000 / 400 / 300", "—"])
+        // Moves at 10,000 (every measured contestant has a cell there): changes and the moves handed to UIKit.
+        #expect(try row(markdown, after: "### Moves", "`differencekit`") == ["`differencekit`", "1,200 / 450", "skipped"])
+        #expect(try row(markdown, after: "### Moves", "`hashmap`") == ["`hashmap`", "1,000 / 380", "—"])
         #expect(markdown.contains("`int` elements under jemalloc"))
     }
 

@@ -33,10 +33,10 @@ private func candidate(_ setting: PolicySettingRecord, _ hitch: Double, _ low: D
 
 func syntheticGrid() -> PolicyGridResults {
     var results = PolicyGridResults(source: "grid.json")
-    results.createdAt = 1_795_977_384
-    results.machine = [DisplayField(name: "hostname", value: "grid-box")]
-    results.toolchain = "Swift version 6.3.1"
-    results.commit = "def456"
+    results.provenance.createdAt = 1_795_977_384
+    results.provenance.machine = [DisplayField(name: "hostname", value: "grid-box")]
+    results.provenance.toolchain = "Swift version 6.3.1"
+    results.provenance.commit = "def456"
     results.options = PolicyGridOptions(duration: 3, drainSeconds: 1, repeats: 3, latencyBound: 0.1, engine: "hashmap", quick: true)
     var costs = PolicyCostsRecord()
     costs.applyBaseCost = 0.0005

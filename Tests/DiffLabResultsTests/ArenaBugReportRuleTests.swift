@@ -1,3 +1,4 @@
+import DiffLabCore
 import DiffLabResults
 import Testing
 
@@ -37,7 +38,8 @@ struct ArenaEngineNameTests {
     /// `difflab arena` writes always reads back.
     @Test func namesWithUnderscoresAndDotsReadBack() throws {
         let contestant = ArenaContestant(
-            engine: "my_engine.v2", role: .library, library: "Mine", version: "1", promises: ArenaPromises(duplicates: true, minimalMoves: false, reference: .none),
+            engine: "my_engine.v2", role: .library, about: EngineAbout(library: "Mine", version: "1"),
+            promises: EnginePromises(supportsDuplicates: true, minimalMoves: false, reference: .none),
             sectioned: false, fuzz: ArenaFuzzCounts(seconds: 1, inputs: 1, cases: 1))
         let results = ArenaResults(
             options: ArenaOptions(fuzzSeconds: 1, seed: "1", workers: 1, baselines: ["my_engine.v2"]), contestants: [contestant])

@@ -1,3 +1,4 @@
+import DiffLabCore
 import DiffLabJSON
 import DiffLabResults
 import Testing
@@ -19,8 +20,8 @@ func arenaContestant(
     _ engine: String, role: ArenaRole = .library, duplicates: Bool = true, sectioned: Bool = true, failures: [ArenaFailure] = []
 ) -> ArenaContestant {
     ArenaContestant(
-        engine: engine, role: role, library: engine.uppercased(), version: "1.0",
-        promises: ArenaPromises(duplicates: duplicates, minimalMoves: false, reference: .none), sectioned: sectioned,
+        engine: engine, role: role, about: EngineAbout(library: engine.uppercased(), version: "1.0"),
+        promises: EnginePromises(supportsDuplicates: duplicates, minimalMoves: false, reference: .none), sectioned: sectioned,
         fuzz: ArenaFuzzCounts(seconds: 60, inputs: 100, cases: 700), failures: failures)
 }
 
@@ -29,10 +30,12 @@ func fullArenaResults() -> ArenaResults {
     var bench = fullBenchResults()
     bench.source = "a.json"
     var library = ArenaContestant(
-        engine: "differencekit", role: .library, library: "DifferenceKit", version: "1.3.0", revision: "073b96a",
-        source: "https://github.com/ra1028/DifferenceKit", build: "SwiftPM, by URL at 1.3.0", adapter: "StagedChangeset, stage by stage",
-        promises: ArenaPromises(duplicates: false, minimalMoves: false, reference: .uniqueIdentifiers),
-        promiseSources: ["\"Differentiable elements must be unique\" — README.md"], sectioned: true,
+        engine: "differencekit", role: .library,
+        about: EngineAbout(
+            library: "DifferenceKit", version: "1.3.0", revision: "073b96a", source: "https://github.com/ra1028/DifferenceKit",
+            build: "SwiftPM, by URL at 1.3.0", adapter: "StagedChangeset, stage by stage",
+            promiseSources: ["\"Differentiable elements must be unique\" — README.md"]),
+        promises: EnginePromises(supportsDuplicates: false, minimalMoves: false, reference: .uniqueIdentifiers), sectioned: true,
         fuzz: ArenaFuzzCounts(seconds: 60.2, inputs: 12_345, cases: 234_567))
     library.failures = [
         ArenaFailure(
@@ -44,12 +47,12 @@ func fullArenaResults() -> ArenaResults {
     var results = ArenaResults(
         source: "a.json", options: ArenaOptions(fuzzSeconds: 60, seed: "18446744073709551615", workers: 2, baselines: ["hashmap"]),
         contestants: [library, arenaContestant("hashmap", role: .difflab), arenaContestant("identity", role: .identityAdapter)], bench: bench)
-    results.createdAt = 1_795_979_336
-    results.seconds = 600.5
-    results.machine = [DisplayField(name: "cpu", value: "Xeon"), DisplayField(name: "cores", value: "2")]
-    results.toolchain = "Swift 6.3.1"
-    results.commit = "abc"
-    results.dirty = true
+    results.provenance.createdAt = 1_795_979_336
+    results.provenance.seconds = 600.5
+    results.provenance.machine = [DisplayField(name: "cpu", value: "Xeon"), DisplayField(name: "cores", value: "2")]
+    results.provenance.toolchain = "Swift 6.3.1"
+    results.provenance.commit = "abc"
+    results.provenance.dirty = true
     return results
 }
 
@@ -67,7 +70,7 @@ func fullArenaResults() -> ArenaResults {
         #expect(document.objectValue?.keys.prefix(7) == ["schema", "createdAt", "seconds", "machine", "toolchain", "commit", "dirty"])
         var bare = results
         bare.bench = nil
-        bare.commit = nil
+        bare.provenance.commit = nil
         #expect(bare.json["bench"] == nil && bare.json["commit"] == .null)
         #expect(try ArenaResults(json: reparsed(bare.json), source: "a.json") == bare)
     }
@@ -231,7 +234,7 @@ func arenaRefusalsNameTheField(_ refusal: ArenaRefusal) throws {
         contestant: arenaContestantJSON(
             failures: "[" + Array(repeating: arenaFailureJSON(message: "\"" + String(repeating: "m", count: 100_000) + "\""), count: 2).joined(separator: ",") + "]",
             library: "\"" + String(repeating: "é", count: 200) + "\""))
-    #expect(try ArenaResults(json: JSONValue.parse(atLimits), source: "a.json").contestants[0].library.unicodeScalars.count == 200)
+    #expect(try ArenaResults(json: JSONValue.parse(atLimits), source: "a.json").contestants[0].about.library.unicodeScalars.count == 200)
 }
 
 // MARK: - Verdict rules

@@ -59,17 +59,18 @@ func fullMeasurement(timing: BenchTiming = .harness) -> BenchMeasurement {
     m.changeCount = 12
     m.offsetsMoves = 3
     m.minimalMoves = 2
+    m.batchMoves = 2
     return m
 }
 
 func fullBenchResults() -> BenchResults {
     var results = BenchResults(source: "b.json")
-    results.createdAt = 1_795_979_336
-    results.seconds = 12.5
-    results.machine = [DisplayField(name: "cpu", value: "Xeon"), DisplayField(name: "cores", value: "2")]
-    results.toolchain = "Swift 6.3.1"
-    results.commit = "abc"
-    results.dirty = false
+    results.provenance.createdAt = 1_795_979_336
+    results.provenance.seconds = 12.5
+    results.provenance.machine = [DisplayField(name: "cpu", value: "Xeon"), DisplayField(name: "cores", value: "2")]
+    results.provenance.toolchain = "Swift 6.3.1"
+    results.provenance.commit = "abc"
+    results.provenance.dirty = false
     results.options = BenchRunOptions(
         quick: true, engines: ["hashmap"], profiles: ["differencekit"], sizes: [1_000, 10_000], kinds: ["int"], budgetSeconds: 0.15,
         maxCallSeconds: 6, seed: "42", moves: "offsets", probeFloor: 1_000)
@@ -93,9 +94,9 @@ func fullBenchResults() -> BenchResults {
 
 func fullPolicyResults() -> PolicyResults {
     var results = PolicyResults(source: "p.json")
-    results.createdAt = 1_795_977_384
-    results.machine = [DisplayField(name: "cpu", value: "Xeon")]
-    results.toolchain = "Swift"
+    results.provenance.createdAt = 1_795_977_384
+    results.provenance.machine = [DisplayField(name: "cpu", value: "Xeon")]
+    results.provenance.toolchain = "Swift"
     results.crossover = PolicyCrossover(batch: 10_000, reloadFallback: nil)
     var run = PolicyRun(policy: "main", engine: "hashmap", listSize: 1_000, allowsReloadingOnTooManyUpdates: true)
     run.updateInterval = 0.05
@@ -135,6 +136,31 @@ func fullPolicyResults() -> PolicyResults {
         let results = fullBenchResults()
         #expect(try BenchResults(json: reparsed(results.json), source: "b.json") == results)
         #expect(try BenchResults(json: reparsed(BenchResults(source: "e").json), source: "e") == BenchResults(source: "e"))
+    }
+
+    /// One provenance record for every file: written first, in one order, with `seconds` and
+    /// `dirty` only where the schema has them (a policy file drops them; a mutation file's
+    /// `seconds` is its fuzzing time, not the run's).
+    @Test func provenanceIsOneRecordWrittenInOneOrder() throws {
+        let bench = fullBenchResults()
+        #expect(bench.json.objectValue?.keys.prefix(7) == ["schema", "createdAt", "seconds", "machine", "toolchain", "commit", "dirty"])
+        var policy = fullPolicyResults()
+        policy.provenance.seconds = 9
+        policy.provenance.dirty = true
+        let document = try reparsed(policy.json)
+        #expect(document.objectValue?.keys.prefix(5) == ["schema", "createdAt", "machine", "toolchain", "commit"])
+        #expect(document["seconds"] == nil && document["dirty"] == nil)
+        let read = try PolicyResults(json: document, source: "p.json")
+        #expect(read.provenance.seconds == nil && read.provenance.dirty == nil)
+        #expect(read.provenance.machine == policy.provenance.machine && read.provenance.createdAt == policy.provenance.createdAt)
+        var mutation = MutationFile(seconds: 30, seed: 1, catalogue: "c")
+        mutation.provenance = bench.provenance
+        let mutationRead = try MutationFile(json: reparsed(mutation.json), source: "m.json")
+        #expect(mutationRead.seconds == 30 && mutationRead.provenance.seconds == nil && mutationRead.provenance.commit == "abc")
+        // The run's seconds keep their range where they are provenance.
+        var object = try #require(bench.json.objectValue)
+        object["seconds"] = 1e300
+        #expect(throws: ResultsError.self) { try BenchResults(json: .object(object), source: "b.json") }
     }
 
     @Test(arguments: BenchTiming.allCases) func benchMeasurement(timing: BenchTiming) throws {
