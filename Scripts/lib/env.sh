@@ -34,3 +34,12 @@ if [ "${need_valgrind:-0}" = 1 ] && ! command -v valgrind >/dev/null 2>&1; then
     echo "no apt-get: install valgrind yourself; the gate will not count instructions" >&2
   fi
 fi
+
+# A stage header with the time since the outermost script started (DIFFLAB_STAGE_START is
+# inherited by the scripts it calls), so a CI log shows where the minutes go.
+DIFFLAB_STAGE_START="${DIFFLAB_STAGE_START:-$(date +%s)}"
+export DIFFLAB_STAGE_START
+stage() {
+  local elapsed=$(( $(date +%s) - DIFFLAB_STAGE_START ))
+  printf '== [%d:%02d] %s\n' $((elapsed / 60)) $((elapsed % 60)) "$*"
+}
