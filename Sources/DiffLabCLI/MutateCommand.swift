@@ -16,7 +16,7 @@ enum MutateCommand {
     static var help: String {
         """
         USAGE: difflab mutate [--quick | --only a,b] [--seconds N] [--seed S] [--catalogue DIR]
-                              [--jobs N] [--out FILE]
+                              [--configuration release|debug] [--jobs N] [--out FILE]
 
         Mutation testing: how many planted bugs does the fuzzer catch? For each mutant of the
         catalogue (DIR/catalogue.json, schema \(MutantCatalogue.schema); one patch file per
@@ -24,7 +24,8 @@ enum MutateCommand {
           1. one git worktree of HEAD under .build/mutate/worktree is made, or reset to HEAD
              (`git reset --hard`, `git clean -fd`: its .build stays, so builds are incremental);
           2. the mutant's patch is applied with `git apply`;
-          3. `swift build -c release --product difflab` builds it;
+          3. `swift build -c release --product difflab` builds it (`-c debug` with
+             --configuration debug);
           4. its check runs:
              fuzz        the mutant's `difflab fuzz --seconds N --seed S --json --corpus TMP`
                          with SWIFT_BACKTRACE=enable=no and SWIFT_DETERMINISTIC_HASHING=1:
@@ -49,6 +50,10 @@ enum MutateCommand {
           --seconds N        fuzzing seconds per mutant, \(formatBound(secondsRange.lowerBound)) to \(formatBound(secondsRange.upperBound)) (default \(formatBound(defaultSeconds)))
           --seed S           the fuzzing seed, 0 to 2^64 - 1 (default 1)
           --catalogue DIR    the catalogue folder (default \(defaultCatalogue))
+          --configuration C  how the mutants are built: release (default; the binary users
+                             run) or debug (unoptimized: a mutant's incremental build takes
+                             seconds instead of minutes and the fuzzer runs several times
+                             slower; CI's quick subset). The results file records it
           --jobs N           parallel build jobs, \(describe(jobsRange)) (default \(defaultJobs))
           --out FILE         results file (default results/mutation-<UTC time>.json): absent or a
                              regular file, checked before the run
@@ -88,10 +93,12 @@ enum MutateCommand {
         var commit: String
         /// The run's private temporary folder.
         var scratch: String
+        /// How the mutants are built.
+        var configuration: MutationFile.Configuration = .release
     }
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec(valued: ["only", "seconds", "seed", "catalogue", "jobs", "out"], flags: ["quick"]).parse(arguments)
+        let parsed = try OptionSpec(valued: ["only", "seconds", "seed", "catalogue", "configuration", "jobs", "out"], flags: ["quick"]).parse(arguments)
         if parsed.flag("help") {
             console.out(help + "\n")
             return .success
@@ -101,6 +108,12 @@ enum MutateCommand {
         let seconds = try parsed.value("seconds").map { text throws(CommandError) in try parseNumber(text, "--seconds", in: secondsRange) }
             ?? defaultSeconds
         let seed = try parsed.value("seed").map { text throws(CommandError) in try parseSeed(text) } ?? 1
+        let configuration = try parsed.value("configuration").map { text throws(CommandError) in
+            guard let value = MutationFile.Configuration(rawValue: text) else {
+                throw .usage("--configuration must be release or debug (got '\(text)')")
+            }
+            return value
+        } ?? .release
         let jobs = try parsed.value("jobs").map { text throws(CommandError) in try parseInteger(text, "--jobs", in: jobsRange) } ?? defaultJobs
         let only = try parsed.value("only").map { text throws(CommandError) in
             try deduplicated(parseList(text, "--only") { name throws(CommandError) in name })
@@ -124,9 +137,10 @@ enum MutateCommand {
         try makeDirectories(root + "/.build/mutate")
         let settings = Settings(
             seconds: seconds, seed: seed, jobs: jobs, catalogue: folder.hasPrefix("/") ? folder : currentDirectory() + "/" + folder,
-            root: root, commit: commit, scratch: scratch)
+            root: root, commit: commit, scratch: scratch, configuration: configuration)
 
         var file = MutationFile(seconds: seconds, seed: seed, catalogue: folder)
+        file.configuration = configuration
         file.provenance = RunProvenance.current()
         file.provenance.commit = commit  // HEAD, where the mutants are planted
         let started = monotonicNow()
@@ -151,7 +165,7 @@ enum MutateCommand {
         }
         if !errors.isEmpty { score += "; \(errors.count) errors (\(errors.map(\.name).joined(separator: ", ")))" }
         let took = Int((monotonicNow() - started).rounded())
-        console.out(score + "; \(took) s\n")
+        console.out(score + "; \(took) s" + (file.configuration == .debug ? " (debug builds)" : "") + "\n")
         try out.write(file.json.serialized() + "\n")
         console.out("results: \(out.path)\n")
         return file.killed == file.scored && refuted.isEmpty ? .success : .failure
@@ -220,7 +234,8 @@ enum MutateCommand {
         }
         let buildStart = monotonicNow()
         let jobs = String(settings.jobs)
-        var build = [("swift", ["build", "-c", "release", "--product", "difflab", "--package-path", path, "--jobs", jobs])]
+        let configuration = settings.configuration.rawValue
+        var build = [("swift", ["build", "-c", configuration, "--product", "difflab", "--package-path", path, "--jobs", jobs])]
         if mutant.check == .swiftTest { build.append(("swift", ["build", "--build-tests", "--package-path", path, "--jobs", jobs])) }
         let built = try GateBuilds.runLoggedSteps(build, log: log)
         result.buildSeconds = monotonicNow() - buildStart
@@ -229,7 +244,7 @@ enum MutateCommand {
             return result
         }
         switch mutant.check {
-        case .fuzz: try fuzz(path + "/.build/release/difflab", settings, into: &result)
+        case .fuzz: try fuzz(path + "/.build/\(configuration)/difflab", settings, into: &result)
         case .swiftTest: try test(path, filter: mutant.testFilter ?? "", settings, into: &result)
         }
         if result.equivalent && result.outcome == .killed {

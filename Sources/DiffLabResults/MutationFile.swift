@@ -296,7 +296,19 @@ public struct MutantResult: Sendable, Equatable {
 
 /// A `difflab-mutation/1` results file, written by `difflab mutate`.
 public struct MutationFile: Sendable, Equatable {
-    enum Key: String, ProvenanceKey { case schema, createdAt, machine, toolchain, commit, seconds, seed, catalogue, killed, scored, score, results }
+    enum Key: String, ProvenanceKey {
+        case schema, createdAt, machine, toolchain, commit, seconds, seed, catalogue, configuration, killed, scored, score, results
+    }
+
+    /// How the mutants were built: SwiftPM's build configuration.
+    public enum Configuration: String, Sendable, Hashable, CaseIterable {
+        /// `swift build -c release`: the binary users run (the default, and a file without the
+        /// member).
+        case release
+        /// `swift build -c debug`: unoptimized; incremental builds of a mutant take seconds
+        /// instead of minutes, and the fuzzer runs several times slower (CI's quick subset).
+        case debug
+    }
 
     /// The schema this type reads and writes.
     public static let schema = "difflab-mutation/1"
@@ -311,6 +323,8 @@ public struct MutationFile: Sendable, Equatable {
     public var seed: UInt64
     /// The catalogue read (its path).
     public var catalogue: String
+    /// How the mutants were built (`configuration`; absent in a file means ``Configuration/release``).
+    public var configuration: Configuration = .release
     /// One record per mutant run, in catalogue order.
     public var results: [MutantResult]
 
@@ -339,6 +353,7 @@ public struct MutationFile: Sendable, Equatable {
         w.set(.seconds, seconds)
         w.set(.seed, String(seed))
         w.set(.catalogue, catalogue)
+        w.set(.configuration, configuration.rawValue)
         w.set(.killed, killed)
         w.set(.scored, scored)
         w.set(.score, score)
@@ -363,6 +378,7 @@ public struct MutationFile: Sendable, Equatable {
         guard let seconds = try root.optionalDouble(.seconds, in: .runSeconds) else { throw .missingField(source: source, path: "seconds") }
         self.init(source: source, seconds: seconds, seed: seed, catalogue: try root.requiredString(.catalogue))
         provenance = try root.provenance()
+        if root.present(.configuration) != nil { configuration = try root.requiredCase(.configuration, Configuration.self) }
         for row in try root.objects(.results, MutantResult.Key.self) { results.append(try MutantResult(row)) }
         let killed = try root.requiredInt(.killed, in: .count)
         let scored = try root.requiredInt(.scored, in: .count)

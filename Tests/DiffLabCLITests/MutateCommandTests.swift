@@ -122,6 +122,16 @@ struct MutateCommandTests {
         let file = sampleFile()
         #expect(file.killed == 2 && file.scored == 4 && file.score == 0.5)
         #expect(try MutationFile(json: try JSONValue.parse(file.json.serialized()), source: "m.json") == file)
+        // The build configuration is recorded; a file without it was built in release mode.
+        #expect(file.json["configuration"] == "release")
+        var debug = file
+        debug.configuration = .debug
+        #expect(try MutationFile(json: try JSONValue.parse(debug.json.serialized()), source: "m.json").configuration == .debug)
+        var older = file.json
+        set(&older, "configuration", .null)
+        guard case .object(var members) = older else { return }
+        members["configuration"] = nil
+        #expect(try MutationFile(json: .object(members), source: "m.json").configuration == .release)
     }
 
     /// The decoder reads a file as hostile: each bad field is named.
@@ -139,6 +149,7 @@ struct MutateCommandTests {
         ("score", .integer(1), "m.json: score should be killed / scored = 0.5"),
         ("score", .integer(2), "m.json: score is 2.0, outside its allowed range 0 to 1"),
         ("schema", .string("difflab-mutation/2"), "m.json: unknown schema \"difflab-mutation/2\""),
+        ("configuration", .string("fast"), "m.json: configuration should be one of \"release\", \"debug\""),
     ])
     func theMutationFileDecoderRejectsBadFields(path: String, value: JSONValue, message: String) throws {
         var json = sampleFile().json
@@ -171,7 +182,7 @@ struct MutateCommandTests {
         ["mutate", "--seconds", "0"], ["mutate", "--seconds", "3601"], ["mutate", "--seconds", "nan"], ["mutate", "--seed", "-1"],
         ["mutate", "--jobs", "0"], ["mutate", "--jobs", "257"], ["mutate", "--quick", "--only", "heckel-lost-update-flag"],
         ["mutate", "--only", "no-such-mutant"], ["mutate", "--only", "a,,b"], ["mutate", "extra"], ["mutate", "--frobnicate"],
-        ["mutate", "--seconds"],
+        ["mutate", "--seconds"], ["mutate", "--configuration", "fast"], ["mutate", "--configuration", ""],
     ])
     func flagErrorsExit64(arguments: [String]) {
         let r = run(arguments)
