@@ -47,12 +47,7 @@ func fullArenaResults() -> ArenaResults {
     var results = ArenaResults(
         source: "a.json", options: ArenaOptions(fuzzSeconds: 60, seed: "18446744073709551615", workers: 2, baselines: ["hashmap"]),
         contestants: [library, arenaContestant("hashmap", role: .difflab), arenaContestant("identity", role: .identityAdapter)], bench: bench)
-    results.provenance.createdAt = 1_795_979_336
-    results.provenance.seconds = 600.5
-    results.provenance.machine = [DisplayField(name: "cpu", value: "Xeon"), DisplayField(name: "cores", value: "2")]
-    results.provenance.toolchain = "Swift 6.3.1"
-    results.provenance.commit = "abc"
-    results.provenance.dirty = true
+    results.provenance = fullProvenance(seconds: 600.5, dirty: true)
     return results
 }
 

@@ -63,14 +63,16 @@ func fullMeasurement(timing: BenchTiming = .harness) -> BenchMeasurement {
     return m
 }
 
+/// A provenance with every member set.
+func fullProvenance(seconds: Double = 12.5, dirty: Bool = false) -> RunProvenance {
+    RunProvenance(
+        createdAt: 1_795_979_336, seconds: seconds, machine: [DisplayField(name: "cpu", value: "Xeon"), DisplayField(name: "cores", value: "2")],
+        toolchain: "Swift 6.3.1", commit: "abc", dirty: dirty)
+}
+
 func fullBenchResults() -> BenchResults {
     var results = BenchResults(source: "b.json")
-    results.provenance.createdAt = 1_795_979_336
-    results.provenance.seconds = 12.5
-    results.provenance.machine = [DisplayField(name: "cpu", value: "Xeon"), DisplayField(name: "cores", value: "2")]
-    results.provenance.toolchain = "Swift 6.3.1"
-    results.provenance.commit = "abc"
-    results.provenance.dirty = false
+    results.provenance = fullProvenance()
     results.options = BenchRunOptions(
         quick: true, engines: ["hashmap"], profiles: ["differencekit"], sizes: [1_000, 10_000], kinds: ["int"], budgetSeconds: 0.15,
         maxCallSeconds: 6, seed: "42", moves: "offsets", probeFloor: 1_000)
