@@ -38,8 +38,9 @@ public struct BenchCounts: Sendable, Hashable {
     public var minimalMoves: Int?
     /// Moves handed to UIKit: those of the batch update the engine's answer is applied as. For a
     /// pairing engine, the moves of ``DiffResult/forBatchUpdates()`` of its offsets result (as
-    /// IGListKit applies it); for a changeset engine, its moves summed over its stages when it has
-    /// stages, else those of its own batch form when it has one, else those of its result.
+    /// IGListKit applies it); for a changeset engine, ``EngineChanges/batchMoveCount``: its moves
+    /// summed over its stages when it has stages, else those of its own batch form when it has
+    /// one, else those of DiffLab's batch form of its result.
     public var batchMoves: Int?
 
     /// Counts; see the properties.

@@ -222,12 +222,20 @@ public protocol ChangesetEngine: Sendable {
 extension EngineChanges {
     /// The moves this answer hands to UIKit: summed over ``stages`` when there are stages (each
     /// stage is its own `performBatchUpdates` call), else those of ``batch`` when there is one,
-    /// else those of ``result``. A count, not a check: the moves are not validated here.
+    /// else those of ``result`` that DiffLab's batch conversion keeps
+    /// (``DiffResult/forBatchUpdates()`` turns a move of an updated item into a delete and an
+    /// insert). A count, not a check: the moves are not validated here, and a malformed answer
+    /// is counted as it is.
     ///
-    /// - Complexity: O(number of stages).
+    /// - Complexity: O(number of stages), or O(k) for k changes of the result.
     public var batchMoveCount: Int {
         if let stages { return stages.reduce(0) { $0 + $1.changes.moves.count } }
-        return (batch ?? result).moves.count
+        if let batch { return batch.moves.count }
+        guard !result.updates.isEmpty else { return result.moves.count }
+        var updated = Set(result.updates.map(\.from))
+        var kept = 0
+        for move in result.moves where updated.remove(move.from) == nil { kept += 1 }
+        return kept
     }
 }
 

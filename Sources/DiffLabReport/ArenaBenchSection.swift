@@ -113,9 +113,10 @@ extension ArenaSection {
                 + "measured cell there, else the largest size where each has one, else the largest size), per profile, \(viewText(view)): "
                 + "changes / moves handed to UIKit. *changes* (`changeCount`) counts the inserts, deletes, updates and moves the "
                 + "engine reported; for DiffLab's own pairing engines, with IGListKit's offsets moves. *moves handed to UIKit* "
-                + "(`batchMoves`) are those of the batch update the answer is applied as: a library's moves summed over its stages "
-                + "(DifferenceKit, Differentiator) or those of its one batch; for a pairing engine, those of the batch form of its "
-                + "offsets result. A cell of a file written before `batchMoves` existed shows —. Fewer moves is not better in "
+                + "(`batchMoves`) are those of the batch updates the answer is applied as: a library's moves summed over its stages "
+                + "when it stages its updates, else those of its one batch, else those of DiffLab's batch form of its result; for a "
+                + "pairing engine, those of the batch form of its offsets result. A cell of a file written before `batchMoves` existed "
+                + "shows —. Fewer moves is not better in "
                 + "itself: a move can stand for a delete and an insert, and an engine that pairs fewer items reports fewer moves.")
         writer.line("")
         let rows = measured.map { engine in

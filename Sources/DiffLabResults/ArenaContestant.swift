@@ -15,8 +15,10 @@ extension EnginePromises {
     /// The member names of a promises object, each written once.
     enum Key: String { case duplicates, minimalMoves, reference }
 
-    /// The promises object as files and the engine protocol write it: `duplicates`,
-    /// `minimalMoves` and `reference` (``EngineReference``'s raw value), every member written. O(1).
+    /// The promises object of an arena file: `duplicates`, `minimalMoves` and `reference`
+    /// (``EngineReference``'s raw value), every member written; the same members as the
+    /// `promises` of the engine protocol's hello (which its own reader checks more strictly:
+    /// it refuses unknown members). O(1).
     public var json: JSONValue {
         var w = FieldWriter<Key>()
         w.set(.duplicates, supportsDuplicates)
@@ -119,7 +121,7 @@ public struct ArenaContestant: Sendable, Equatable {
         self.failures = failures
     }
 
-    /// The name to show for the contestant: its library's, or its engine's when that is empty.
+    /// The name to show for the contestant: its library's, or its engine's when that is empty. O(1).
     public var displayName: String { about.library.isEmpty ? engine : about.library }
 
     /// The contestant object (absent optional members are left out; `promiseSources` and

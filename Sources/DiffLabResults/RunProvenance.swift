@@ -18,7 +18,7 @@ public struct RunProvenance: Sendable, Equatable {
     /// Whether tracked files had uncommitted changes (bench and arena files).
     public var dirty: Bool?
 
-    /// A provenance; every member defaults to unknown.
+    /// A provenance; every member defaults to unknown. O(machine).
     public init(
         createdAt: Int? = nil, seconds: Double? = nil, machine: [DisplayField] = [], toolchain: String? = nil, commit: String? = nil,
         dirty: Bool? = nil

@@ -196,6 +196,11 @@ struct BenchTests {
         #expect(stagedCounts.offsetsMoves == nil && stagedCounts.minimalMoves == nil)
         #expect(EngineChanges<IntElement>(result: EngineResult(moves: [Move(from: 0, to: 1)]), batch: EngineResult()).batchMoveCount == 0)
         #expect(EngineChanges<IntElement>(result: EngineResult(moves: [Move(from: 0, to: 1)])).batchMoveCount == 1)
+        // No batch form of its own: DiffLab's conversion turns the move of an updated item into a
+        // delete and an insert, so only the other move reaches UIKit.
+        let movedAndUpdated = EngineResult(updates: [Update(from: 0, to: 1)], moves: [Move(from: 0, to: 1), Move(from: 1, to: 0)])
+        #expect(EngineChanges<IntElement>(result: movedAndUpdated).batchMoveCount == 1)
+        #expect(try EngineChanges<IntElement>(result: movedAndUpdated).checkedBatch(oldCount: 2, newCount: 2).moves.count == 1)
     }
 
     @Test func slowMeasurementsAreSkippedWithAReason() {
