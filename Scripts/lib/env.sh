@@ -37,7 +37,9 @@ fi
 
 # A stage header with the time since the outermost script started (DIFFLAB_STAGE_START is
 # inherited by the scripts it calls), so a CI log shows where the minutes go.
-DIFFLAB_STAGE_START="${DIFFLAB_STAGE_START:-$(date +%s)}"
+case "${DIFFLAB_STAGE_START:-}" in
+  '' | *[!0-9]*) DIFFLAB_STAGE_START="$(date +%s)" ;;  # unset or not a number: start now
+esac
 export DIFFLAB_STAGE_START
 stage() {
   local elapsed=$(( $(date +%s) - DIFFLAB_STAGE_START ))
