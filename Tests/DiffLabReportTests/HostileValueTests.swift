@@ -166,6 +166,7 @@ func policyRun(_ extra: String, listSize: String = "10") -> String {
     // A count has no fraction (the bench once wrote bit patterns such as 5.06e-320 here).
     RangeCase(json: benchCell(#""allocatedBytes":5.06e-320"#), path: "measurements[0].allocatedBytes", allowed: "0 to 9,007,199,254,740,992 (2^53), a whole number"),
     RangeCase(json: benchCell(#""offsetsMoves":-3"#), path: "measurements[0].offsetsMoves", allowed: "0 to 9,007,199,254,740,992 (2^53)"),
+    RangeCase(json: benchCell(#""batchMoves":-3"#), path: "measurements[0].batchMoves", allowed: "0 to 9,007,199,254,740,992 (2^53)"),
     RangeCase(json: benchCell(#""speedupOverStdlib":1e10"#), path: "measurements[0].speedupOverStdlib", allowed: "0 to 1,000,000,000"),
     RangeCase(
         json: #"{"schema":"difflab-bench/1","createdAt":-9223372036854775808}"#, path: "createdAt",
@@ -205,7 +206,7 @@ func valuesAtTheEdgesOfTheirRangesMakeAReport() throws {
          "measurements":[
           {"engine":"hashmap","profile":"p","size":0,"kind":"int","allocator":"jemalloc","median":86400,"min":0,"samples":[0,86400],
            "allocatedBytes":9007199254740992,"allocationRequests":0,"ratioToFloor":1e9,"speedupOverStdlib":0,"callsPerSample":1,
-           "changeCount":9007199254740992,"offsetsMoves":0,"minimalMoves":9007199254740992},
+           "changeCount":9007199254740992,"offsetsMoves":0,"minimalMoves":9007199254740992,"batchMoves":9007199254740992},
           {"engine":"hashmap","profile":"p","size":1000000000,"kind":"int","allocator":"jemalloc","median":5e-324,"samples":[5e-324],
            "allocatedBytes":1,"allocationRequests":9007199254740992,"ratioToFloor":5e-324,"speedupOverStdlib":1e9,
            "callsPerSample":1000000000,"offsetsMoves":9007199254740992,"minimalMoves":0}],
