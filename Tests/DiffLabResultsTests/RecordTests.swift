@@ -264,6 +264,22 @@ func fullPolicyResults() -> PolicyResults {
         #expect(results.settings.map(\.name).contains("coalescing"))
     }
 
+    /// The committed arena runs: the first (before `batchMoves` existed) and the re-run that counts
+    /// the moves each contestant hands to UIKit.
+    @Test(arguments: [("results/arena-20261203-224118.json", false), ("results/arena-20261204-031317.json", true)])
+    func arenaResultsDecodeAndReencodeToTheSameDocument(path: String, countsBatchMoves: Bool) throws {
+        let document = try committedJSON(path)
+        let results = try ArenaResults(json: document, source: path)
+        #expect(results.contestants.count == 12)
+        #expect(results.contestants.filter { $0.role == .library }.count == 7)
+        #expect(results.json == document)
+        let bench = try #require(results.bench)
+        let engines = Set(results.contestants.map(\.engine))
+        let measured = bench.measurements.filter { $0.isMeasured && engines.contains($0.engine) }
+        #expect(!measured.isEmpty)
+        #expect(measured.allSatisfy { ($0.batchMoves != nil) == countsBatchMoves })
+    }
+
     @Test func storedGateBaselineDecodesAndReencodes() throws {
         let document = try committedJSON("results/baselines/gate-quick.json")
         let baseline = try StoredBaselineFile(json: document, source: "gate-quick.json")
