@@ -34,6 +34,8 @@ let package = Package(
         .library(name: "DiffLabResults", targets: ["DiffLabResults"]),
         .library(name: "DiffLabRunner", targets: ["DiffLabCLI"]),
         .executable(name: "difflab", targets: ["difflab"]),
+        // DiffLab's own maintenance commands (mutate, coverage): not part of DiffLabRunner.
+        .executable(name: "difflab-dev", targets: ["difflab-dev"]),
         // libFuzzer target: swift build -c release --sanitize=fuzzer --sanitize=address --product difflab-fuzz
         .executable(name: "difflab-fuzz", targets: ["DiffLabFuzzTarget"]),
         // libFuzzer target over the file decoders: the same flags, --product difflab-decode-fuzz
@@ -62,6 +64,8 @@ let package = Package(
             name: "DiffLab",
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport", "DiffLabResults", "DiffLabCLI"]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
+        .target(name: "DiffLabDev", dependencies: ["DiffLabCLI", "DiffLabBench", "DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
+        .executableTarget(name: "difflab-dev", dependencies: ["DiffLabCLI", "DiffLabDev"]),
         .executableTarget(name: "DiffLabFuzzTarget", dependencies: ["DiffLabFuzz"]),
         .executableTarget(name: "DiffLabDecodeFuzzTarget", dependencies: ["DiffLabCLI"]),
         .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz"], path: "Tests/Support"),
@@ -76,11 +80,11 @@ let package = Package(
         .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabCore", "DiffLabJSON"]),
         .testTarget(
             name: "DiffLabCLITests",
-            dependencies: ["DiffLabCLI", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate", "DiffLabReport", "DiffLabResults"],
+            dependencies: ["DiffLabCLI", "DiffLabDev", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate", "DiffLabReport", "DiffLabResults"],
             exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a
         // hang must be seen as such, not take the test runner down).
-        .testTarget(name: "DiffLabHostileTests", dependencies: ["difflab", "DiffLabCLI", "DiffLabJSON", "DiffLabResults"]),
+        .testTarget(name: "DiffLabHostileTests", dependencies: ["difflab", "difflab-dev", "DiffLabCLI", "DiffLabJSON", "DiffLabResults"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,14 +18,37 @@ import Darwin
 ///
 /// Made for comparing libraries: a runner that registers adapters of other libraries (with
 /// ``ChangesetEngine/about``) gets their versions, builds and promise sources into the file.
-enum ArenaCommand {
-    static var help: String {
-        """
-        USAGE: difflab arena [--engines LIST] [--baselines LIST] [--fuzz-seconds S] [--seed N]
-                              [--workers N] [--profiles LIST] [--sizes LIST] [--kinds LIST]
-                              [--allocators LIST] [--budget S] [--max-call S] [--out FILE]
-                              [--work DIR] [--no-bench]
+enum ArenaCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let engines = Option.engines(
+            help: "the contestants",
+            defaultText: "every engine this runner registered beyond DiffLab's, every --engine-command engine, and hashmap, heckel, myers and stdlib")
+        let baselines = Option.engines(
+            "baselines", help: "the engines the report's speed ratios divide by, each a contestant",
+            defaultText: "hashmap,differencekit, each only when a contestant")
+        let fuzzSeconds = Option.number(
+            "fuzz-seconds", "S", in: ArenaCommand.allowedFuzzSeconds, default: 60, help: "seconds of fuzzing per contestant")
+        let seed = Option.seed(default: 1, help: "the fuzzing and bench seed")
+        let workers = Option.integer(
+            "workers", in: FuzzOptions.allowedWorkers, help: "fuzzing workers per contestant", defaultText: "the fuzzer's")
+        // The bench's own declarations: the same parsing, help and checks, handed to its run.
+        let profiles = BenchCommand.Options().profiles
+        let sizes = BenchCommand.Options().sizes
+        let kinds = BenchCommand.Options().kinds
+        let allocators = BenchCommand.Options().allocators
+        let budget = BenchCommand.Options().budget
+        let maxCall = BenchCommand.Options().maxCall
+        let noBench = Flag("no-bench", help: "fuzz only (the file has no bench)")
+        let out = Option.output(help: "the results file", defaultText: "results/arena-<date>.json")
+        let work = Option.output(
+            "work", "DIR", help: "where the runs' counterexamples (replayable regression files) and the bench's own results go",
+            defaultText: "beside --out, named after it with -work")
+        init() {}
+    }
 
+    static let name = "arena"
+    static let abstract = "judge engines side by side: fuzz each, bench all"
+    static let discussion = """
         Judges engines side by side and writes one results file (schema difflab-arena/1) for
         'difflab report':
           1. each contestant is fuzzed for --fuzz-seconds on --seed, in a 'difflab fuzz'
@@ -41,77 +64,43 @@ enum ArenaCommand {
         A contestant's library, version, build, adapter and promise sources come from its
         adapter (ChangesetEngine.about); DiffLab's own engines are labelled with this build.
 
-        OPTIONS
-          --engines LIST       the contestants (default: every engine this runner registered
-                               beyond DiffLab's, every --engine-command engine, and hashmap, heckel,
-                               myers and stdlib)
-          --baselines LIST     the engines the report's speed ratios divide by (default:
-                               hashmap,differencekit, each only when a contestant)
-          --fuzz-seconds S     seconds of fuzzing per contestant (default 60; 1 to 86,400)
-          --seed N             the fuzzing and bench seed (default 1)
-          --workers N          fuzzing workers per contestant (default: the fuzzer's)
-          --profiles LIST, --sizes LIST, --kinds LIST, --allocators LIST, --budget S, --max-call S
-                               passed to the bench (defaults: the standard profiles, 1000,10000,
-                               100000,1000000, int, jemalloc, 0.2 s, the bench's max call)
-          --no-bench           fuzz only (the file has no bench)
-          --out FILE           the results file (default results/arena-<date>.json)
-          --work DIR           where the runs' counterexamples (replayable regression files)
-                               and the bench's own results go (default: beside --out, named
-                               after it with -work)
-
+        The bench's options (--profiles, --sizes, --kinds, --allocators, --budget, --max-call) are
+        handed to it; the arena's defaults for them are the standard profiles, 1000,10000,100000,
+        1000000, int, jemalloc, 0.2 s and the bench's call limit.
+        """
+    static let epilogue = """
         Exit status: 0 written (whatever the verdicts: the file holds them), 1 a fuzz or bench run
         could not be made or read, 64 bad command line, 73 an output cannot be written.
         """
-    }
 
     /// The contestants from DiffLab itself when `--engines` is not given.
     static let difflabDefaults = ["hashmap", "heckel", "myers", "stdlib"]
     /// The allowed seconds of fuzzing per contestant.
     static let allowedFuzzSeconds = 1.0...86_400.0
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec(
-            valued: [
-                "engines", "baselines", "fuzz-seconds", "seed", "workers", "profiles", "sizes", "kinds", "allocators",
-                "budget", "max-call", "out", "work",
-            ],
-            flags: ["no-bench"]
-        ).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        guard parsed.positionals.isEmpty else { throw .usage("arena takes no files (got '\(parsed.positionals[0])')") }
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let registry = EngineRegistry.current
         let builtInNames = Set(EngineRegistry.builtInEngines.map(\.name))
-        let names: [String]
-        if let text = parsed.value("engines") {
-            names = deduplicated(try parseList(text, "--engines") { name throws(CommandError) in try parseEngine(name).name })
-        } else {
-            names = registry.engines.map(\.name).filter { !builtInNames.contains($0) } + difflabDefaults
-        }
+        let names =
+            parsed[\.engines].map { $0.map(\.name) } ?? (registry.engines.map(\.name).filter { !builtInNames.contains($0) } + difflabDefaults)
         let contestants = try names.map { name throws(CommandError) in try parseEngine(name) }
         guard contestants.count <= ArenaLimits.contestants.range.upperBound else {
             throw .usage("--engines: at most \(ArenaLimits.contestants.range.upperBound) contestants (got \(contestants.count))")
         }
         let baselines: [String]
-        if let text = parsed.value("baselines") {
-            baselines = deduplicated(try parseList(text, "--baselines") { name throws(CommandError) in
-                guard names.contains(name) else { throw .usage("--baselines: '\(name)' is not a contestant (contestants: \(names.joined(separator: ", ")))") }
-                return name
-            })
+        if let named = parsed[\.baselines] {
+            baselines = named.map(\.name)
+            if let stranger = baselines.first(where: { !names.contains($0) }) {
+                throw .usage("--baselines: '\(stranger)' is not a contestant (contestants: \(names.joined(separator: ", ")))")
+            }
         } else {
             baselines = ["hashmap", "differencekit"].filter(names.contains)
         }
-        let fuzzSeconds = try parsed.value("fuzz-seconds").map { text throws(CommandError) in
-            try parseNumber(text, "--fuzz-seconds", in: allowedFuzzSeconds)
-        } ?? 60
-        let seed = try parsed.value("seed").map { text throws(CommandError) in try parseSeed(text) } ?? 1
-        let workers = try parsed.value("workers").map { text throws(CommandError) in
-            try parseInteger(text, "--workers", in: FuzzOptions.allowedWorkers)
-        }
-        let out = try OutputFile(parsed.value("out") ?? "results/arena-\(timestamp()).json", option: "--out")
-        let work = try OutputDirectory(parsed.value("work") ?? String(out.path.dropLast(out.path.hasSuffix(".json") ? 5 : 0)) + "-work", option: "--work")
+        let fuzzSeconds = parsed.required(\.fuzzSeconds)
+        let seed = parsed.required(\.seed)
+        let workers = parsed[\.workers]
+        let out = try OutputFile(parsed[\.out] ?? "results/arena-\(timestamp()).json", option: "--out")
+        let work = try OutputDirectory(parsed[\.work] ?? String(out.path.dropLast(out.path.hasSuffix(".json") ? 5 : 0)) + "-work", option: "--work")
 
         let started = monotonicNow()
         // Taken before the run: the commit the running binary was built from is the one checked
@@ -130,7 +119,7 @@ enum ArenaCommand {
                 "arena: \(engine.name): \(contestant.fuzz.cases) cases on \(contestant.fuzz.inputs) inputs, \(inContract) failures, \(contestant.failures.count - inContract) outside its contract\n")
             results.contestants.append(contestant)
         }
-        if !parsed.flag("no-bench") {
+        if !parsed[\.noBench] {
             let benched = names.filter { !unfit.contains($0) }
             if !unfit.isEmpty {
                 console.err("arena: not benchmarked (their fuzzing found a crash or a hang): \(unfit.joined(separator: ", "))\n")
@@ -204,7 +193,7 @@ enum ArenaCommand {
         var index = 0
         while index < forwarded.count {
             let option = forwarded[index]
-            guard option == "--max-input-bytes", index + 1 < forwarded.count else {
+            guard option == "--" + GlobalOptions().maxInputBytes.name, index + 1 < forwarded.count else {
                 index += 1
                 continue
             }
@@ -359,16 +348,16 @@ enum ArenaCommand {
 
     /// Benchmarks `names` together in one `bench` process and reads its results back.
     static func bench(
-        _ names: [String], _ parsed: ParsedArguments, seed: UInt64, work: OutputDirectory, console: Console
+        _ names: [String], _ parsed: Parsed<Options>, seed: UInt64, work: OutputDirectory, console: Console
     ) throws(CommandError) -> BenchResults? {
         guard !names.isEmpty else { return nil }
         let file = try work.file("bench.json")
-        let profiles = parsed.value("profiles") ?? DatasetProfile.allCases.map(\.rawValue).joined(separator: ",")
+        let profiles = parsed.raw(\.profiles) ?? DatasetProfile.allCases.map(\.rawValue).joined(separator: ",")
         var arguments = ["bench", "--engines", names.joined(separator: ","), "--seed", String(seed), "--out", file.path]
-        arguments += ["--profiles", profiles, "--sizes", parsed.value("sizes") ?? "1000,10000,100000,1000000"]
-        arguments += ["--kinds", parsed.value("kinds") ?? "int", "--allocators", parsed.value("allocators") ?? "jemalloc"]
-        arguments += ["--budget", parsed.value("budget") ?? "0.2", "--allow-skips"]
-        if let maxCall = parsed.value("max-call") { arguments += ["--max-call", maxCall] }
+        arguments += ["--profiles", profiles, "--sizes", parsed.raw(\.sizes) ?? "1000,10000,100000,1000000"]
+        arguments += ["--kinds", parsed.raw(\.kinds) ?? "int", "--allocators", parsed.raw(\.allocators) ?? "jemalloc"]
+        arguments += ["--budget", parsed.raw(\.budget) ?? "0.2", "--allow-skips"]
+        if let maxCall = parsed.raw(\.maxCall) { arguments += ["--max-call", maxCall] }
         console.err("arena: benchmarking \(names.joined(separator: ", "))\n")
         let status = try runSelf(arguments, environment: [:])
         guard status == 0 else { throw CommandError(.failure, "arena: the bench run ended with status \(status)") }

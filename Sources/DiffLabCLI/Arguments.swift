@@ -1,89 +1,4 @@
 
-/// A small command-line parser: long options with or without a value, and positionals.
-///
-/// Accepts `--name value`, `--name=value`, flags (`--name`), `-h` as `--help`, and `--` to end
-/// options. Every mistake — an unknown option, a missing or unexpected value, an option given
-/// twice, too many or too few positionals — is a ``CommandError/usage(_:)``.
-struct ParsedArguments: Sendable, Equatable {
-    /// Positional arguments, in order.
-    var positionals: [String] = []
-    /// Option values by name (without dashes).
-    var values: [String: String] = [:]
-    /// Flags given (without dashes).
-    var flags: Set<String> = []
-
-    /// The value of option `name`, if given.
-    func value(_ name: String) -> String? { values[name] }
-    /// Whether flag `name` was given.
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-}
-
-/// The options one command accepts.
-struct OptionSpec: Sendable {
-    /// Options that take a value.
-    var valued: Set<String>
-    /// Options that take none.
-    var flags: Set<String>
-
-    /// A spec; `help` is always accepted as a flag.
-    init(valued: Set<String> = [], flags: Set<String> = []) {
-        self.valued = valued
-        self.flags = flags.union(["help"])
-    }
-
-    /// Parses `arguments` (the command's own, after its name).
-    ///
-    /// - Throws: ``CommandError`` with status ``ExitStatus/usage`` on any mistake.
-    /// - Complexity: O(arguments).
-    func parse(_ arguments: [String]) throws(CommandError) -> ParsedArguments {
-        var parsed = ParsedArguments()
-        var index = 0
-        var optionsEnded = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-                parsed.positionals.append(argument)
-                continue
-            }
-            if argument == "--" {
-                optionsEnded = true
-                continue
-            }
-            if argument == "-h" {
-                parsed.flags.insert("help")
-                continue
-            }
-            guard argument.hasPrefix("--") else { throw .usage("unknown option '\(argument)'") }
-            let body = argument.dropFirst(2)
-            let name: String
-            var inlineValue: String?
-            if let equals = body.firstIndex(of: "=") {
-                name = String(body[..<equals])
-                inlineValue = String(body[body.index(after: equals)...])
-            } else {
-                name = String(body)
-            }
-            if flags.contains(name) {
-                guard inlineValue == nil else { throw .usage("option '--\(name)' takes no value") }
-                parsed.flags.insert(name)
-            } else if valued.contains(name) {
-                guard parsed.values[name] == nil else { throw .usage("option '--\(name)' given twice") }
-                if let inlineValue {
-                    parsed.values[name] = inlineValue
-                } else {
-                    guard index < arguments.count else { throw .usage("option '--\(name)' needs a value") }
-                    parsed.values[name] = arguments[index]
-                    index += 1
-                }
-            } else {
-                throw .usage("unknown option '--\(name)'")
-            }
-        }
-        return parsed
-    }
-}
-
 /// Resolves an engine name through the running program's registry (``EngineRegistry/current``).
 ///
 /// - Throws: a usage error listing the engines.
@@ -95,7 +10,7 @@ func parseEngine(_ name: String) throws(CommandError) -> RegisteredEngine {
 ///
 /// - Throws: a usage error for an empty list or an empty element (`1,,2`, `1,`), or whatever
 ///   `element` throws.
-func parseList<T>(_ text: String, _ option: String, _ element: (String) throws(CommandError) -> T) throws(CommandError) -> [T] {
+package func parseList<T>(_ text: String, _ option: String, _ element: (String) throws(CommandError) -> T) throws(CommandError) -> [T] {
     var result: [T] = []
     let names = text.split(separator: ",", omittingEmptySubsequences: false)
     guard names.contains(where: { !$0.isEmpty }) else { throw .usage("\(option) expects a comma-separated list") }
@@ -121,7 +36,7 @@ where T.RawValue == String {
 
 /// `values` without repeats, in first-seen order: a list option that names one thing twice
 /// means it once. - Complexity: O(n) expected.
-func deduplicated<T: Hashable>(_ values: [T]) -> [T] {
+package func deduplicated<T: Hashable>(_ values: [T]) -> [T] {
     var seen: Set<T> = []
     return values.filter { seen.insert($0).inserted }
 }
@@ -176,7 +91,7 @@ func describe(_ range: ClosedRange<Int>) -> String {
 }
 
 /// A range bound as people write it: `0.001`, `3600`, `1000000`.
-func formatBound(_ value: Double) -> String {
+package func formatBound(_ value: Double) -> String {
     if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
     return "\(value)"
 }

@@ -4,10 +4,15 @@ import DiffLabEngines
 import DiffLabJSON
 
 /// `difflab validate UPDATE.json`.
-enum ValidateCommand {
-    static let help = """
-        USAGE: difflab validate UPDATE.json
+enum ValidateCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let file = Positionals("UPDATE.json", count: 1...1) { "validate needs one file, UPDATE.json (got \($0))" }
+        init() {}
+    }
 
+    static let name = "validate"
+    static let abstract = "check a batch update against UIKit's rules"
+    static let discussion = """
         Checks one UICollectionView batch update against UIKit's performBatchUpdates rules.
         UPDATE.json ('-' for standard input) holds:
           {"before":[item counts per section],"after":[...],
@@ -24,21 +29,14 @@ enum ValidateCommand {
         OUTPUT
           valid                  (exit 0) when UIKit accepts the update;
           one line per violation (exit 1), with UIKit's exception message.
-
+        """
+    static let epilogue = """
         EXIT STATUS
           0 valid, 1 invalid, 64 bad command line, 65 malformed input, 66 input file unreadable
         """
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec().parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        guard parsed.positionals.count == 1 else {
-            throw .usage("validate needs one file, UPDATE.json (got \(parsed.positionals.count))")
-        }
-        let path = parsed.positionals[0]
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        let path = parsed[\.file][0]
         let update = try BatchUpdateJSON.decode(try readJSON(path), what: path)
         let violations = update.violations()
         if violations.isEmpty {
@@ -51,11 +49,18 @@ enum ValidateCommand {
 }
 
 /// `difflab stages OLD.json NEW.json [--engine E] [--strings R]`.
-enum StagesCommand {
-    static var help: String {
-        """
-        USAGE: difflab stages OLD.json NEW.json [--engine NAME] [--strings RULE]
+enum StagesCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let files = Positionals("OLD.json NEW.json", count: 2...2) { "stages needs two files, OLD.json and NEW.json (got \($0))" }
+        let engine = Option.engine(
+            "engine", default: "hashmap", help: "pairs sections and items: an engine that exposes its pairing", among: { $0.level == .pairing })
+        let strings = Option.strings
+        init() {}
+    }
 
+    static let name = "stages"
+    static let abstract = "split a sectioned diff into valid batch-update stages"
+    static let discussion = """
         Splits a sectioned diff into stages that are each a valid batch update on their own
         intermediate data (as DifferenceKit's StagedChangeset): updates, then deletes, then
         section inserts and moves, then item inserts and moves (across sections too).
@@ -63,45 +68,32 @@ enum StagesCommand {
         INPUT
           Each file holds [{"id": S, "items": [elements]}, ...]: S a string or number, elements
           as in 'difflab diff' (a scalar, or {"id": ..., "content": ...}). Numbers and strings
-          compare as in 'difflab diff': integers exactly, strings literally by default.
+          compare as in 'difflab diff': integers exactly, strings literally by default (with
+          --strings canonical, the data shows the first spelling read, OLD before NEW).
 
         OUTPUT
           A JSON array of stages: {"data": [sections, as the input], "changes": {the keys of
           'difflab validate' input, without before/after}}. The last stage's data is NEW.
-
-        OPTIONS
-          --engine NAME   pairs sections and items, an engine that exposes its pairing:
-                          \(EngineRegistry.current.engines.filter { $0.level == .pairing }.map(\.name).joined(separator: ", ")) (default: hashmap)
-          --strings RULE  literal (default): strings compare code point for code point;
-                          canonical: up to Unicode canonical equivalence (the data then
-                          shows the first spelling read, OLD before NEW)
-          -h, --help      show this help
-
+        """
+    static let epilogue = """
         EXIT STATUS
           0 success, 64 bad command line, 65 bad input data, 66 input file unreadable
         """
-    }
 
     typealias Model = JSONSections
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) {
-        let parsed = try OptionSpec(valued: ["engine", "strings"]).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return
-        }
-        guard parsed.positionals.count == 2 else {
-            throw .usage("stages needs two files, OLD.json and NEW.json (got \(parsed.positionals.count))")
-        }
-        let engine = try parseEngine(parsed.value("engine") ?? "hashmap")
-        var decoder = ElementDecoder(strings: try parseStrings(parsed.value("strings")))
-        let old = try model(try readJSON(parsed.positionals[0]), what: parsed.positionals[0], &decoder)
-        let new = try model(try readJSON(parsed.positionals[1]), what: parsed.positionals[1], &decoder)
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        let files = parsed[\.files]
+        let engine = parsed.required(\.engine)
+        var decoder = ElementDecoder(strings: parsed.required(\.strings))
+        let old = try model(try readJSON(files[0]), what: files[0], &decoder)
+        let new = try model(try readJSON(files[1]), what: files[1], &decoder)
         let changeset = try engine.stages(old, new)
         let stages: [JSONValue] = changeset.stages.map { stage in
             .object(JSONObject([("data", encode(stage.data)), ("changes", BatchUpdateJSON.encodeChanges(stage.changes))]))
         }
         console.out(JSONValue.array(stages).serialized() + "\n")
+        return .success
     }
 
     /// Decodes a sectioned list; `decoder` applies the `--strings` rule to section ids and items.

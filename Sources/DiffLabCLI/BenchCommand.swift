@@ -9,13 +9,60 @@ import Glibc
 #endif
 
 /// `difflab bench`.
-enum BenchCommand {
-    static var help: String {
-        """
-        USAGE: difflab bench [--quick] [--engines LIST] [--profiles LIST] [--sizes LIST] [--kinds LIST]
-                             [--allocators LIST] [--budget SECONDS] [--max-call SECONDS] [--seed S]
-                             [--allow-skips] [--out FILE]
+enum BenchCommand: DeclaredCommand {
+    /// An allocator a bench runs under: one worker process each.
+    enum Allocator: String, CaseIterable, Hashable, Sendable {
+        case system, jemalloc
+    }
 
+    struct Options: DeclaredOptions {
+        let quick = Flag(
+            "quick", help: "a few minutes: sizes 1k and 10k (differencekit also 100k), budget 0.15 s, call limit 6 s, 3 to 60 samples "
+                + "(default: 5 to 200)")
+        let engines = Option.engines(help: "engines to time")
+        let threads = Option<[Int]>(
+            "threads", "LIST",
+            help: "also hashmap's partitioned pairing on each of these thread counts, as hashmap-<t>t (1 is hashmap itself; "
+                + "hashmap-parallel runs on every core); the speed-up and efficiency over hashmap are printed per cell",
+            constraint: "each " + rangeText(BenchCommand.threadsRange)
+        ) { text throws(CommandError) in
+            try parseList(text, "--threads") { t throws(CommandError) in try parseInteger(t, "--threads", in: BenchCommand.threadsRange) }
+        }
+        let profiles = Option<[DatasetProfile]>.names("profiles", noun: "profile", help: "dataset profiles", defaultText: "all")
+        let sizes = Option.sizes(
+            "sizes", in: BenchOptions.sizeRange, most: BenchCommand.maxSizeCount, help: "list sizes",
+            defaultText: "1000,10000,100000,1000000; --quick 1000,10000,100000")
+        let kinds = Option<[ElementKind]>.names(
+            "kinds", noun: "element kind", help: "element kinds (model and object run on differencekit and small-edit only)",
+            defaultText: "int, model and object; --quick: int")
+        let allocators = Option<[Allocator]>.names(
+            "allocators", noun: "allocator", default: [.jemalloc, .system],
+            help: "allocators, side by side: one worker process each, jemalloc via LD_PRELOAD of libjemalloc.so.2")
+        let budget = Option.number(
+            "budget", "SECONDS", in: BenchOptions.budgetRange, help: "sampling time per measurement", defaultText: "1; --quick 0.15")
+        let maxCall = Option.number(
+            "max-call", "SECONDS", in: BenchOptions.maxCallSecondsRange, help: "the per-call time limit (see THE CALL LIMIT)",
+            defaultText: "12; --quick 6")
+        let seed = Option.seed(default: BenchOptions.full.seed, help: "dataset seed")
+        let shard = Option<BenchShard>(
+            "shard", "K/N",
+            help: "only part K of N: whole series (element kind × profile, every size and engine), balanced by predicted cost; "
+                + "`difflab merge` joins the parts",
+            constraint: "N from 1 to \(BenchShard.countRange.upperBound), K from 1 to N", parse: parseShard)
+        let out = Option.output(
+            help: "results file: absent or a regular file, checked before the run (exit 73 otherwise), written atomically after the "
+                + "table is printed",
+            defaultText: "results/bench-<time>.json")
+        let allowSkips = Flag(
+            "allow-skips", help: "exit 0 even when an engine failed (crashed, answered wrongly or timed out) and its cells were skipped "
+                + "(see EXIT STATUS)")
+        let workerOut = Option.output("worker-out", hidden: true, help: "internal: the per-allocator worker's results file")
+        init() {}
+    }
+
+    static let name = "bench"
+    static let abstract = "time the engines on generated datasets"
+    static let discussion = """
         Times the engines on generated datasets and writes one JSON results file. Every run also
         measures, in the same process and on the same data, the stdlib reference, a hash floor
         (one open-addressing table built over the old ids and probed with the new ones) and a
@@ -31,38 +78,9 @@ enum BenchCommand {
         resident memory of the engine's process over its life so far (VmHWM of
         /proc/PID/status: the command's own process, since it started or was last restarted);
         DiffLab's own allocations, page faults, resident memory per call and CPU time are left out.
-
-        OPTIONS
-          --quick             a few minutes: sizes 1k and 10k (differencekit also 100k), budget
-                              0.15 s, call limit 6 s, 3 to 60 samples (default: 5 to 200)
-          --engines LIST      \(EngineRegistry.current.names) (default all)
-          --threads LIST      also hashmap's partitioned pairing on each of these thread counts,
-                              \(describe(threadsRange)), as hashmap-<t>t (1 is hashmap itself;
-                              hashmap-parallel runs on every core: \(availableCores()) here); the
-                              speed-up and efficiency over hashmap are printed per cell
-          --profiles LIST     \(DatasetProfile.allCases.prefix(5).map(\.rawValue).joined(separator: ", ")),
-                              \(DatasetProfile.allCases.dropFirst(5).map(\.rawValue).joined(separator: ", ")) (default all)
-          --sizes LIST        up to \(maxSizeCount) list sizes, each \(describe(BenchOptions.sizeRange))
-                              (default 1000,10000,100000,1000000; --quick 1000,10000,100000)
-          --kinds LIST        int, model, object (default: int, model and object; model and object
-                              run on differencekit and small-edit only; --quick: int)
-          --allocators LIST   system, jemalloc (default both, side by side: one worker process each,
-                              jemalloc via LD_PRELOAD of libjemalloc.so.2)
-          --budget SECONDS    sampling time per measurement, \(describeNumbers(BenchOptions.budgetRange))
-                              (default 1; --quick 0.15)
-          --max-call SECONDS  the per-call time limit, \(describeNumbers(BenchOptions.maxCallSecondsRange))
-                              (default 12; --quick 6); see below
-          --seed S            dataset seed, 0 to \(UInt64.max) (default 42)
-          --shard K/N         only part K of N (N from 1 to \(BenchShard.countRange.upperBound)): whole series
-                              (element kind × profile, every size and engine), balanced by
-                              predicted cost; `difflab merge` joins the parts
-          --out FILE          results file (default results/bench-<time>.json): absent or a regular
-                              file, checked before the run (exit 73 otherwise), written atomically
-                              after the table is printed
-          --allow-skips       exit 0 even when an engine failed (crashed, answered wrongly or timed
-                              out) and its cells were skipped (see EXIT STATUS)
-          -h, --help          show this help
-
+        """
+    static var epilogue: String {
+        """
         THE CALL LIMIT
           No single call runs much past the limit, whatever the sizes. A measurement whose call is
           projected to take longer is skipped and says why in the results. The projection is from
@@ -92,28 +110,14 @@ enum BenchCommand {
     /// The most entries of `--sizes`.
     static let maxSizeCount = 32
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec(
-            valued: ["engines", "threads", "profiles", "sizes", "kinds", "allocators", "budget", "max-call", "seed", "shard", "out", "worker-out"],
-            flags: ["quick", "allow-skips"]
-        ).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        guard parsed.positionals.isEmpty else { throw .usage("bench takes no files") }
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         // The output is checked first: a bad path fails now, not after the run.
-        let workerOut = try parsed.value("worker-out").map { path throws(CommandError) in try OutputFile(path, option: "--worker-out") }
-        let out = workerOut != nil ? nil : try OutputFile(parsed.value("out") ?? "results/bench-\(timestamp()).json", option: "--out")
-        var options = parsed.flag("quick") ? BenchOptions.quick : BenchOptions.full
-        if let text = parsed.value("engines") {
-            options.engines = try deduplicated(parseList(text, "--engines") { name throws(CommandError) in name }).map { name throws(CommandError) in
-                try parseEngine(name).bench
-            }
-        }
-        if let text = parsed.value("threads") {
+        let workerOut = try parsed[\.workerOut].map { path throws(CommandError) in try OutputFile(path, option: "--worker-out") }
+        let out = workerOut != nil ? nil : try OutputFile(parsed[\.out] ?? "results/bench-\(timestamp()).json", option: "--out")
+        var options = parsed[\.quick] ? BenchOptions.quick : BenchOptions.full
+        if let engines = parsed[\.engines] { options.engines = engines.map(\.bench) }
+        if let counts = parsed[\.threads] {
             // hashmap on t threads, as hashmap-<t>t (1 thread is hashmap itself).
-            let counts = try parseList(text, "--threads") { t throws(CommandError) in try parseInteger(t, "--threads", in: threadsRange) }
             for t in Set(counts).sorted() where t > 1 {
                 let engine = HashMapEngine(partitioning: .measured, threads: t)
                 if !options.engines.contains(where: { $0.name == engine.name }) {
@@ -121,25 +125,13 @@ enum BenchCommand {
                 }
             }
         }
-        if let text = parsed.value("profiles") {
-            options.profiles = deduplicated(try parseNames(text, "--profiles", "profile"))
-        }
-        if let text = parsed.value("sizes") {
-            options.sizes = try parseSizes(text, "--sizes", in: BenchOptions.sizeRange, most: maxSizeCount)
-        }
-        if let text = parsed.value("kinds") {
-            options.kinds = deduplicated(try parseNames(text, "--kinds", "element kind"))
-        }
-        if let text = parsed.value("budget") {
-            options.budget = try parseNumber(text, "--budget", in: BenchOptions.budgetRange)
-        }
-        if let text = parsed.value("max-call") {
-            options.maxCallSeconds = try parseNumber(text, "--max-call", in: BenchOptions.maxCallSecondsRange)
-        }
-        if let text = parsed.value("seed") {
-            options.seed = try parseSeed(text)
-        }
-        if let text = parsed.value("shard") { options.shard = try parseShard(text) }
+        if let profiles = parsed[\.profiles] { options.profiles = profiles }
+        if let sizes = parsed[\.sizes] { options.sizes = sizes }
+        if let kinds = parsed[\.kinds] { options.kinds = kinds }
+        if let budget = parsed[\.budget] { options.budget = budget }
+        if let maxCall = parsed[\.maxCall] { options.maxCallSeconds = maxCall }
+        options.seed = parsed.required(\.seed)
+        if let shard = parsed[\.shard] { options.shard = shard }
         do throws(ConfigurationError) { try options.validate() } catch { throw .usage("bench: \(error)") }
         let current = JemallocStats.current == nil ? "system" : "jemalloc"
 
@@ -155,13 +147,7 @@ enum BenchCommand {
         }
         guard let out else { return .success }
 
-        var allocators = ["jemalloc", "system"]
-        if let text = parsed.value("allocators") {
-            allocators = deduplicated(try parseList(text, "--allocators") { name throws(CommandError) in
-                guard name == "system" || name == "jemalloc" else { throw .usage("unknown allocator '\(name)' (expected system or jemalloc)") }
-                return name
-            })
-        }
+        var allocators = parsed.required(\.allocators).map(\.rawValue)
         let jemallocPath = jemallocLibraryPath()
         if allocators.contains("jemalloc") && jemallocPath == nil && current != "jemalloc" {
             console.err("\(programName): libjemalloc.so.2 not found (apt-get install -y libjemalloc-dev); measuring the system allocator only\n")
@@ -183,7 +169,7 @@ enum BenchCommand {
                 let file = "\(folder)/\(allocator).json"
                 var environment: [String: String?] = ["LD_PRELOAD": nil]
                 if allocator == "jemalloc" { environment["LD_PRELOAD"] = jemallocPath }
-                let status = try runSelf(["bench"] + Array(arguments) + ["--worker-out", file], environment: environment)
+                let status = try runSelf(["bench"] + parsed.arguments + ["--worker-out", file], environment: environment)
                 guard status == 0 else { throw CommandError(.failure, "the \(allocator) worker failed (status \(status))") }
                 let document = try readJSON(file)
                 do throws(ResultsError) { records = try BenchWorkerOutput(json: document, source: file).measurements } catch {
@@ -207,7 +193,7 @@ enum BenchCommand {
         results.provenance = RunProvenance.current()
         results.provenance.seconds = monotonicNow() - started
         results.options = BenchRunOptions(
-            quick: parsed.flag("quick"), engines: options.engines.map(\.name), profiles: options.profiles.map(\.rawValue),
+            quick: parsed[\.quick], engines: options.engines.map(\.name), profiles: options.profiles.map(\.rawValue),
             sizes: options.sizes, kinds: options.kinds.map(\.rawValue), budgetSeconds: options.budget, maxCallSeconds: options.maxCallSeconds,
             seed: String(options.seed), moves: "offsets", probeFloor: BenchOptions.probeFloor)
         if let shard = options.shard {
@@ -229,7 +215,7 @@ enum BenchCommand {
         }
         try out.write(results.json.serialized() + "\n")
         console.out("results: \(out.path)\n")
-        if !parsed.flag("allow-skips"), let failed = engineFailures(results.measurements) { throw CommandError(.failure, failed) }
+        if !parsed[\.allowSkips], let failed = engineFailures(results.measurements) { throw CommandError(.failure, failed) }
         return .success
     }
 
@@ -277,7 +263,7 @@ func parseShard(_ text: String) throws(CommandError) -> BenchShard {
 }
 
 /// `YYYYMMDD-HHMMSS` in UTC, for file names.
-func timestamp() -> String {
+package func timestamp() -> String {
     var now = time(nil)
     var parts = tm()
     gmtime_r(&now, &parts)

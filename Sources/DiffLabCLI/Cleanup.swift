@@ -28,9 +28,9 @@ import Darwin
 /// On the normal path each command removes what it made itself (with `defer`); the registry only
 /// matters for interruption. In-process callers (the tests) never install signal handling, and
 /// registering is harmless there.
-final class Cleanup: Sendable {
+package final class Cleanup: Sendable {
     /// The process-wide registry.
-    static let shared = Cleanup()
+    package static let shared = Cleanup()
 
     private struct State {
         var files: Set<String> = []
@@ -73,7 +73,7 @@ final class Cleanup: Sendable {
     /// interruption. The caller removes it with ``removeTemporaryDirectory(_:)`` when done.
     ///
     /// - Throws: ``CommandError`` (73) with the system's reason.
-    func makeTemporaryDirectory(_ prefix: String) throws(CommandError) -> String {
+    package func makeTemporaryDirectory(_ prefix: String) throws(CommandError) -> String {
         var base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         if base.isEmpty { base = "/tmp" }
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
@@ -86,7 +86,7 @@ final class Cleanup: Sendable {
     }
 
     /// Removes a folder made by ``makeTemporaryDirectory(_:)`` with everything in it, and forgets it.
-    func removeTemporaryDirectory(_ path: String) {
+    package func removeTemporaryDirectory(_ path: String) {
         removeTree(path)
         state.withLock { _ = $0.directories.remove(path) }
     }

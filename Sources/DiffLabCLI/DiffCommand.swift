@@ -3,12 +3,34 @@ import DiffLabEngines
 import DiffLabJSON
 
 /// `difflab diff OLD.json NEW.json [--engine E] [--batch] [--moves S] [--sections F,T] [--strings R]`.
-enum DiffCommand {
-    static var help: String {
-        """
-        USAGE: difflab diff OLD.json NEW.json [--engine NAME] [--moves STRATEGY] [--batch] [--sections FROM,TO]
-                            [--strings RULE]
+enum DiffCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let files = Positionals("OLD.json NEW.json", count: 2...2) { "diff needs two files, OLD.json and NEW.json (got \($0))" }
+        let engine = Option.engine(
+            "engine", default: "heckel", help: "the engine",
+            details: """
+                  heckel   IGListKit's IGListDiff semantics
+                  hashmap  the same output as heckel, optimised
+                  myers    pairing from a minimal edit script
+                  stdlib   Swift's difference(from:) + inferringMoves()
+                """)
+        let moves = Option<MoveStrategy>.choice(
+            "moves", "STRATEGY", default: .offsets, help: "which items move (pairing engines)",
+            details: """
+                offsets: IGListKit's rule, an item moves when oldIndex - deletesBefore + insertsBefore != newIndex
+                minimal: fewest moves; a longest increasing run stays put
+                """)
+        let batch = Flag("batch", help: "print the result safe for one UIKit performBatchUpdates: updates become delete + insert (forBatchUpdates())")
+        let sections = Option<(from: Int, to: Int)>(
+            "sections", "FROM,TO", help: "address items as [section, item] index paths: old indices in section FROM, new indices in section TO",
+            constraint: "two non-negative integers, e.g. 0,1", parse: DiffCommand.parseSections)
+        let strings = Option.strings
+        init() {}
+    }
 
+    static let name = "diff"
+    static let abstract = "diff two lists with any engine"
+    static let discussion = """
         Diffs two lists and prints one JSON object on standard output:
           {"inserts":[...],"deletes":[...],"updates":[...],"moves":[{"from":i,"to":j},...]}
         inserts are new indices, deletes and updates old indices (all ascending); moves go from
@@ -24,58 +46,24 @@ enum DiffCommand {
           numbers are an error. Strings compare literally, code point for code point, as IGListKit
           compares NSString identifiers: "\\u00e9" (é) and "e\\u0301" (e + combining accent) are two
           different items. --strings canonical treats such canonically equivalent spellings as one.
-
-        OPTIONS
-          --engine NAME       \(EngineRegistry.current.names) (default: heckel)
-                                heckel   IGListKit's IGListDiff semantics
-                                hashmap  the same output as heckel, optimised
-                                myers    pairing from a minimal edit script
-                                stdlib   Swift's difference(from:) + inferringMoves()
-          --moves STRATEGY    offsets (default): IGListKit's rule, an item moves when
-                                oldIndex - deletesBefore + insertsBefore != newIndex
-                              minimal: fewest moves; a longest increasing run stays put
-          --batch             print the result safe for one UIKit performBatchUpdates:
-                              updates become delete + insert (forBatchUpdates())
-          --sections F,T      address items as [section, item] index paths: old indices in
-                              section F, new indices in section T
-          --strings RULE      how strings in identifiers and content compare:
-                                literal (default)  code point for code point (UTF-8 bytes)
-                                canonical          Unicode canonical equivalence (Swift's
-                                                   String ==); two keys of one object that
-                                                   are equivalent are then an error (65)
-          -h, --help          show this help
-
+        """
+    static let epilogue = """
         EXIT STATUS
           0 success, 64 bad command line, 65 bad input data, 66 input file unreadable
         """
-    }
 
-    static let options = OptionSpec(valued: ["engine", "moves", "sections", "strings"], flags: ["batch"])
-
-    static func run(_ arguments: [String], console: Console) throws(CommandError) {
-        let parsed = try options.parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return
-        }
-        guard parsed.positionals.count == 2 else {
-            throw .usage("diff needs two files, OLD.json and NEW.json (got \(parsed.positionals.count))")
-        }
-        let engine = try parseEngine(parsed.value("engine") ?? "heckel")
-        let movesName = parsed.value("moves") ?? "offsets"
-        guard let moves = MoveStrategy(rawValue: movesName) else {
-            throw .usage("unknown move strategy '\(movesName)' (expected offsets or minimal)")
-        }
-        let sections = try parsed.value("sections").map { text throws(CommandError) in try parseSections(text) }
-        var decoder = ElementDecoder(strings: try parseStrings(parsed.value("strings")))
-
-        let old = try readList(parsed.positionals[0], &decoder)
-        let new = try readList(parsed.positionals[1], &decoder)
-        if engine.level == .changeset && parsed.value("moves") != nil {
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        let files = parsed[\.files]
+        let engine = parsed.required(\.engine)
+        var decoder = ElementDecoder(strings: parsed.required(\.strings))
+        let old = try readList(files[0], &decoder)
+        let new = try readList(files[1], &decoder)
+        if engine.level == .changeset && parsed.isGiven(\.moves) {
             throw .usage("--moves applies to pairing engines; engine '\(engine.name)' reports its own moves")
         }
-        let result = try engine.diff(old, new, moves: moves, batch: parsed.flag("batch"))
-        console.out(render(result, sections: sections).serialized() + "\n")
+        let result = try engine.diff(old, new, moves: parsed.required(\.moves), batch: parsed[\.batch])
+        console.out(render(result, sections: parsed[\.sections]).serialized() + "\n")
+        return .success
     }
 
     /// Parses `F,T` into two non-negative section indices.

@@ -6,43 +6,11 @@ public enum DiffLabCommand {
     /// The version printed by `difflab --version`.
     public static let version = "0.1.0"
 
-    static let help = """
-        USAGE: difflab <command> [options]
+    /// The prose of `difflab --help`; the usage line, the commands and the options are generated.
+    static let discussion = "DiffLab: a performance lab and fuzzing harness for list-diffing engines."
 
-        DiffLab: a performance lab and fuzzing harness for list-diffing engines.
-
-        COMMANDS
-          diff OLD.json NEW.json   diff two lists with any engine (see: difflab diff --help)
-          validate UPDATE.json     check a batch update against UIKit's rules
-          stages OLD.json NEW.json split a sectioned diff into valid batch-update stages
-          fuzz [options]           property-based fuzzing of every engine (see: difflab fuzz --help)
-          replay [PATH...]         re-run saved counterexamples (default Corpus/regressions)
-          coverage TRACEFILE       line coverage of a fuzzing run, every line not reached
-          bench [options]          time the engines on generated datasets (see: difflab bench --help)
-          policy [options]         which diffing policy, move strategy and thresholds: a scenario grid
-          gate [options]           regression gate: this build against a baseline (see: difflab gate --help)
-          mutate [options]         mutation testing: plant catalogued bugs, count those the fuzzer kills
-          report RESULTS.json...   a markdown report with SVG plots from bench and policy results
-          export RESULTS.json      a bench results file as github-action-benchmark, Bencher or CSV
-          merge PART.json...       join the parts of a sharded bench run (bench --shard K/N)
-          arena [options]          judge engines side by side: fuzz each, bench all (see: difflab arena --help)
-          help [COMMAND]           show this help, or a command's
-
-        Also: measure (the regression gate's worker; see difflab help measure).
-
-        OPTIONS
-          -h, --help               show this help
-          --version                print the version
-          --max-input-bytes N      with any command: the most bytes read from one input file or
-                                   stream (default 64 MiB; 1 to 64 GiB)
-          --engine-command CMD     with any command: an engine in another process, spoken to over
-                                   the difflab-engine/1 JSON-lines protocol (docs/engine-protocol.md),
-                                   selectable by its name like a built-in; may be repeated
-          --engine-name NAME       after --engine-command: the engine's name (default: the name
-                                   it gives in its hello)
-          --engine-timeout SECONDS after --engine-command: the time limit per request (default 10;
-                                   a request past it fails and the engine is restarted)
-
+    /// `difflab --help`'s last section.
+    static let epilogue = """
         EXIT STATUS
           0 success, 1 check failed (validate, fuzz, replay; bench when an engine failed) or
           error (gate), 2 regression (gate), 4 improvement only (gate), 64 bad command line,
@@ -51,64 +19,100 @@ public enum DiffLabCommand {
           files removed)
         """
 
-    /// One subcommand: its name, its help text and what runs it.
-    struct Subcommand: Sendable {
-        var name: String
-        /// The help text, computed when asked (it lists the registered engines).
-        var help: @Sendable () -> String
-        var run: @Sendable ([String], Console) throws(CommandError) -> ExitStatus
+    /// The top-level help: usage, the commands (each with its words and what it does), the
+    /// global options (declared in ``GlobalOptions``), the exit statuses.
+    static func help(commands: [Subcommand] = commands, tool: String = "difflab") -> String {
+        var rows: [(String, String)] = []
+        for command in commands where !command.hidden {
+            rows.append((command.synopsis, command.abstract))
+            rows += command.subcommands.map { ($0.synopsis, $0.abstract) }
+        }
+        rows.append(("help [COMMAND]", "show this help, or a command's"))
+        let column = min(26, rows.map(\.0.count).max() ?? 0) + 2
+        let indent = String(repeating: " ", count: column)
+        let list = rows.map { synopsis, abstract in
+            let lines = wrapped(abstract, width: helpWidth - 2 - column)
+            let head = synopsis.count + 1 < column ? synopsis + String(repeating: " ", count: column - synopsis.count) + lines[0]
+                : synopsis + "\n  " + indent + lines[0]
+            return "  " + ([head] + lines.dropFirst().map { indent + $0 }).joined(separator: "\n  ")
+        }
+        let hiddenNote = commands.filter(\.hidden).map { "Also: \($0.name) (\($0.abstract); see \(tool) help \($0.name))." }
+        let version = Flag("version", help: "print the version")
+        return """
+            USAGE: \(tool) <command> [options]
+
+            \(discussion)
+
+            COMMANDS
+            \(list.joined(separator: "\n"))
+            \(hiddenNote.isEmpty ? "" : "\n" + hiddenNote.joined(separator: "\n") + "\n")
+            OPTIONS
+            \(optionsSection([helpDeclaration, version] + GlobalOptions.declarations))
+
+            \(epilogue)
+            """
     }
 
-    /// Every subcommand, in the order of the help text. `help NAME`, `NAME --help` and dispatch all
-    /// read this one list.
-    static let commands: [Subcommand] = [
-        Subcommand(name: "diff", help: { DiffCommand.help }) { arguments, console throws(CommandError) in
-            try DiffCommand.run(arguments, console: console)
-            return .success
-        },
-        Subcommand(name: "validate", help: { ValidateCommand.help }) { arguments, console throws(CommandError) in
-            try ValidateCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "stages", help: { StagesCommand.help }) { arguments, console throws(CommandError) in
-            try StagesCommand.run(arguments, console: console)
-            return .success
-        },
-        Subcommand(name: "fuzz", help: { FuzzCommand.help }) { arguments, console throws(CommandError) in
-            try FuzzCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "replay", help: { ReplayCommand.help }) { arguments, console throws(CommandError) in
-            try ReplayCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "coverage", help: { CoverageCommand.help }) { arguments, console throws(CommandError) in
-            try CoverageCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "bench", help: { BenchCommand.help }) { arguments, console throws(CommandError) in
-            try BenchCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "policy", help: { PolicyCommand.help }) { arguments, console throws(CommandError) in
-            try PolicyCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "gate", help: { GateCommand.help }) { arguments, console throws(CommandError) in
-            try GateCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "mutate", help: { MutateCommand.help }) { arguments, console throws(CommandError) in
-            try MutateCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "measure", help: { MeasureCommand.help }) { arguments, console throws(CommandError) in
-            try MeasureCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "report", help: { ReportCommand.help }) { arguments, console throws(CommandError) in
-            try ReportCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "export", help: { ExportCommand.help }) { arguments, console throws(CommandError) in
-            try ExportCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "merge", help: { MergeCommand.help }) { arguments, console throws(CommandError) in
-            try MergeCommand.run(arguments, console: console)
-        },
-        Subcommand(name: "arena", help: { ArenaCommand.help }) { arguments, console throws(CommandError) in
-            try ArenaCommand.run(arguments, console: console)
-        },
+    /// One subcommand: its name, its help and what runs it, all from its ``DeclaredCommand``.
+    package struct Subcommand: Sendable {
+        /// The words that select it (`diff`, `policy real-time`).
+        package var name: String
+        /// What it does, for the list of commands.
+        var abstract: String
+        /// Its words and positionals for the list of commands (`diff OLD.json NEW.json`,
+        /// `fuzz [options]`).
+        var synopsis: String
+        /// Left out of the list of commands (the gate's worker, `measure`).
+        var hidden: Bool
+        /// The help text, computed when asked (it lists the registered engines).
+        package var help: @Sendable () -> String
+        /// Its declarations, and how many stored properties its options have (a test checks
+        /// the two agree).
+        package var declarations: @Sendable () -> [any Declaration]
+        package var storedPropertyCount: @Sendable () -> Int
+        /// Commands under it, selected by the next word (`policy real-time`).
+        package var subcommands: [Subcommand]
+        var run: @Sendable ([String], Console) throws(CommandError) -> ExitStatus
+
+        /// The subcommand `command` declares.
+        package init<Command: DeclaredCommand>(_ command: Command.Type, hidden: Bool = false, subcommands: [Subcommand] = []) {
+            name = Command.name
+            abstract = Command.abstract
+            let words = Command.Options.declarations.first { $0.shape.isPositionals }?.name
+            synopsis = Command.name + " " + (words ?? "[options]")
+            self.hidden = hidden
+            help = { Command.help }
+            declarations = { Command.Options.declarations }
+            storedPropertyCount = { Command.Options.storedPropertyCount }
+            self.subcommands = subcommands
+            run = { arguments, console throws(CommandError) in
+                if let word = arguments.first, let sub = subcommands.first(where: { $0.name == Command.name + " " + word }) {
+                    return try sub.run(Array(arguments.dropFirst()), console)
+                }
+                return try Command.main(arguments, console: console)
+            }
+        }
+
+        /// This command and those under it, depth first.
+        package var all: [Subcommand] { [self] + subcommands.flatMap(\.all) }
+    }
+
+    /// Every subcommand of `difflab`, in the order of the help text. `help NAME`, `NAME --help`,
+    /// dispatch and the command-line reference all read this one list.
+    package static let commands: [Subcommand] = [
+        Subcommand(DiffCommand.self),
+        Subcommand(ValidateCommand.self),
+        Subcommand(StagesCommand.self),
+        Subcommand(FuzzCommand.self),
+        Subcommand(ReplayCommand.self),
+        Subcommand(BenchCommand.self),
+        Subcommand(PolicyCommand.self, subcommands: [Subcommand(PolicyRealTimeCommand.self)]),
+        Subcommand(GateCommand.self),
+        Subcommand(ReportCommand.self),
+        Subcommand(ExportCommand.self),
+        Subcommand(MergeCommand.self),
+        Subcommand(ArenaCommand.self),
+        Subcommand(MeasureCommand.self, hidden: true),
     ]
 
     /// Runs `difflab` with `arguments` (without the program name), the engines of `registry`
@@ -116,21 +120,24 @@ public enum DiffLabCommand {
     ///
     /// - Returns: the exit status.
     public static func run(_ arguments: [String], console: Console = .standard, registry: EngineRegistry = .builtIns) -> Int32 {
+        run(arguments, console: console, registry: registry, commands: commands)
+    }
+
+    /// Runs a command line of `commands` (`difflab`'s, or `difflab-dev`'s) with `arguments`.
+    package static func run(_ arguments: [String], console: Console, registry: EngineRegistry, commands: [Subcommand], tool: String = "difflab") -> Int32 {
         do throws(CommandError) {
-            let (rest, limit) = try extractInputLimit(arguments)
-            let forwarded = limit == InputLimit.defaultBytes ? [] : ["--max-input-bytes", String(limit)]
+            let (rest, global) = try GlobalOptions.extract(arguments)
+            let limit = global[\.maxInputBytes] ?? InputLimit.defaultBytes
             let result = InputLimit.$bytes.withValue(limit) { () -> Result<ExitStatus, CommandError> in
-                let extracted = Result { () throws(CommandError) in try extractEngineCommands(rest) }
-                guard case .success(let (commandArguments, engines, engineOptions)) = extracted else {
-                    return extracted.map { _ in .success }
-                }
+                let started = Result { () throws(CommandError) in try global.startEngines() }
+                guard case .success(let engines) = started else { return started.map { _ in .success } }
                 let extended: EngineRegistry
                 do throws(CommandError) { extended = try EngineRegistry(registry.engines + engines) } catch {
                     return .failure(error)
                 }
                 return EngineRegistry.$current.withValue(extended) {
-                    $forwardedArguments.withValue(forwarded + engineOptions) {
-                        Result { () throws(CommandError) -> ExitStatus in try dispatch(commandArguments, console: console) }
+                    $forwardedArguments.withValue(global.forwarded) {
+                        Result { () throws(CommandError) -> ExitStatus in try dispatch(rest, console: console, commands: commands, tool: tool) }
                     }
                 }
             }
@@ -148,151 +155,45 @@ public enum DiffLabCommand {
 
     /// The `--engine-command` option (with its `--engine-name` and `--engine-timeout`) that
     /// started the out-of-process engine `name` in this run, or none. The engines of
-    /// `--engine-command` options are registered last, in the order of the options
-    /// (``run(_:console:registry:)``), so the k-th group of options started the k-th of the
-    /// registry's last engines.
+    /// `--engine-command` options are registered last, in the order of the options, so the k-th
+    /// group of options started the k-th of the registry's last engines.
     static func engineArguments(named name: String) -> [String] {
-        var groups: [[String]] = []
-        var index = 0
-        let forwarded = forwardedArguments
-        while index + 1 < forwarded.count {
-            let (option, value) = (forwarded[index], forwarded[index + 1])
-            index += 2
-            if option == "--engine-command" {
-                groups.append([option, value])
-            } else if option.hasPrefix("--engine-"), !groups.isEmpty {
-                groups[groups.count - 1] += [option, value]
-            }
-        }
+        let groups = GlobalOptions.engineGroups(forwardedArguments)
         let names = EngineRegistry.current.engines.suffix(groups.count).map(\.name)
         return zip(names, groups).first { $0.0 == name }?.1 ?? []
     }
 
-    /// Takes the global out-of-process engine options out of `arguments` (before any `--`) and
-    /// starts each engine: `--engine-command CMD` starts one (see ``ProcessEngine``), and an
-    /// `--engine-name NAME` or `--engine-timeout SECONDS` after it names it or sets its time limit
-    /// per request. Each may be given as `--option value` or `--option=value`; several engines may
-    /// be given.
-    ///
-    /// - Returns: the other arguments, the engines (self-timed) and the options to forward to
-    ///   workers.
-    /// - Throws: a usage error for a missing value, a name or timeout without a command before it,
-    ///   or one given twice for the same command; a failure (exit 1) when an engine does not start.
-    static func extractEngineCommands(_ arguments: [String]) throws(CommandError) -> ([String], [RegisteredEngine], [String]) {
-        struct Pending {
-            var command: String
-            var name: String?
-            var timeout: Double?
-        }
-        var rest: [String] = []
-        var pending: [Pending] = []
-        var forwarded: [String] = []
-        var index = 0
-        let options = ["--engine-command", "--engine-name", "--engine-timeout"]
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if argument == "--" {
-                rest += arguments[(index - 1)...]
-                break
-            }
-            guard let option = options.first(where: { argument == $0 || argument.hasPrefix($0 + "=") }) else {
-                rest.append(argument)
-                continue
-            }
-            let value: String
-            if argument == option {
-                guard index < arguments.count else { throw .usage("option '\(option)' needs a value") }
-                value = arguments[index]
-                index += 1
-            } else {
-                value = String(argument.dropFirst(option.count + 1))
-            }
-            forwarded += [option, value]
-            if option == "--engine-command" {
-                guard !value.allSatisfy(\.isWhitespace) else { throw .usage("--engine-command needs a command, not an empty string") }
-                pending.append(Pending(command: value))
-                continue
-            }
-            guard !pending.isEmpty else { throw .usage("\(option) must follow the --engine-command it applies to") }
-            if option == "--engine-name" {
-                guard pending[pending.count - 1].name == nil else { throw .usage("--engine-name given twice for one --engine-command") }
-                try EngineRegistry.checkName(value)
-                pending[pending.count - 1].name = value
-            } else {
-                guard pending[pending.count - 1].timeout == nil else { throw .usage("--engine-timeout given twice for one --engine-command") }
-                pending[pending.count - 1].timeout = try parseNumber(value, "--engine-timeout", in: ProcessEngine.allowedTimeouts)
-            }
-        }
-        var engines: [RegisteredEngine] = []
-        for engine in pending {
-            do throws(EngineFailure) {
-                let process = try ProcessEngine(
-                    command: engine.command, name: engine.name, requestTimeout: engine.timeout ?? ProcessEngine.defaultRequestTimeout)
-                engines.append(RegisteredEngine(process, selfTimed: true))
-            } catch {
-                throw CommandError(.failure, "the engine '\(engine.command)' did not start: \(error)")
-            }
-        }
-        return (rest, engines, forwarded)
-    }
-
-    /// Takes the global `--max-input-bytes N` (or `=N`) out of `arguments` (before any `--`).
-    ///
-    /// - Throws: a usage error for a missing or out-of-range value, or the option given twice.
-    static func extractInputLimit(_ arguments: [String]) throws(CommandError) -> ([String], Int) {
-        var rest: [String] = []
-        var limit: Int?
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if argument == "--" {
-                rest += arguments[(index - 1)...]
-                break
-            }
-            let option = "--max-input-bytes"
-            guard argument == option || argument.hasPrefix(option + "=") else {
-                rest.append(argument)
-                continue
-            }
-            guard limit == nil else { throw .usage("option '\(option)' given twice") }
-            let text: String
-            if argument == option {
-                guard index < arguments.count else { throw .usage("option '\(option)' needs a value") }
-                text = arguments[index]
-                index += 1
-            } else {
-                text = String(argument.dropFirst(option.count + 1))
-            }
-            limit = try parseInteger(text, option, in: InputLimit.allowedBytes)
-        }
-        return (rest, limit ?? InputLimit.defaultBytes)
-    }
-
     /// Runs the command `arguments` name (without the global options), its help texts naming
     /// `program` (``helpText(_:program:)``).
-    static func dispatch(_ arguments: [String], console: Console, program: String = programName) throws(CommandError) -> ExitStatus {
+    static func dispatch(
+        _ arguments: [String], console: Console, program: String = programName, commands: [Subcommand] = commands, tool: String = "difflab"
+    ) throws(CommandError) -> ExitStatus {
+        let topHelp = help(commands: commands, tool: tool)
         guard let command = arguments.first else {
-            console.err(helpText(help, program: program) + "\n")
+            console.err(helpText(topHelp, program: program) + "\n")
             throw .usage("no command given")
         }
         let rest = Array(arguments.dropFirst())
         switch command {
         case "-h", "--help":
-            console.out(helpText(help, program: program) + "\n")
+            console.out(helpText(topHelp, program: program) + "\n")
         case "help":
-            guard rest.count <= 1 else { throw .usage("help takes at most one command name") }
-            guard let name = rest.first else {
-                console.out(helpText(help, program: program) + "\n")
+            if rest == ["--reference"] {
+                console.out(reference(commands: commands, tool: tool))
                 return .success
             }
-            guard let subcommand = commands.first(where: { $0.name == name }) else {
-                throw .usage("no help for unknown command '\(name)' (commands: \(commands.map(\.name).joined(separator: ", ")))")
+            guard rest.count <= 2 else { throw .usage("help takes at most one command name") }
+            guard !rest.isEmpty else {
+                console.out(helpText(topHelp, program: program) + "\n")
+                return .success
+            }
+            let name = rest.joined(separator: " ")
+            guard let subcommand = commands.flatMap(\.all).first(where: { $0.name == name }) else {
+                throw .usage("no help for unknown command '\(name)' (commands: \(commands.flatMap(\.all).map(\.name).joined(separator: ", ")))")
             }
             console.out(helpText(subcommand.help(), program: program) + "\n")
         case "--version":
-            console.out("difflab \(version)\n")
+            console.out("\(tool) \(version)\n")
         default:
             guard let subcommand = commands.first(where: { $0.name == command }) else {
                 throw .usage("unknown command '\(command)'")
@@ -409,7 +310,7 @@ let maxQuotedLines = 100
 /// `message` as one line of at most 1,000 characters: control characters and line or paragraph
 /// separators (which a file's own strings may carry into a message) are escaped as `\u{…}`, and a
 /// longer message is cut with `…`.
-func oneLine(_ message: String) -> String {
+package func oneLine(_ message: String) -> String {
     var result = ""
     var count = 0
     for scalar in message.unicodeScalars {

@@ -31,6 +31,16 @@ public enum DiffLabRunner {
         exit(run(Array(CommandLine.arguments.dropFirst()), engines: engines))
     }
 
+    /// Runs another command line of DiffLab's (`difflab-dev`: `commands`, named `tool`) on the
+    /// built-in engines with the same signal handling, global options and error rules, and exits
+    /// with its status.
+    package static func main(commands: [DiffLabCommand.Subcommand], tool: String) -> Never {
+        DiffLabCommand.installSignalHandling()
+        let name = programName(fromArgv0: CommandLine.arguments.first)
+        runningProgram.withLock { $0 = name }
+        exit(DiffLabCommand.run(Array(CommandLine.arguments.dropFirst()), console: .standard, registry: .builtIns, commands: commands, tool: tool))
+    }
+
     /// Runs `arguments` (without the program name) with `engines` registered after the built-ins.
     ///
     /// - Returns: the exit status; see `difflab --help`.

@@ -3,11 +3,19 @@ import DiffLabResults
 
 /// `difflab export`: a `difflab-bench/1` file in a standard format for the dashboards teams
 /// already use.
-enum ExportCommand {
-    static var help: String {
-        """
-        USAGE: difflab export RESULTS.json --format FORMAT [--out FILE]
+enum ExportCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let file = Positionals("RESULTS.json", count: 1...1) { _ in "export takes one results file (see 'difflab help export')" }
+        let format = Option<ExportFormat>.choice("format", "FORMAT", help: "the format (see above)").required()
+        let out = Option.output(
+            help: "where to write: absent or a regular file (exit 73 otherwise), written atomically", defaultText: "standard output")
+        init() {}
+    }
 
+    static let name = "export"
+    static let abstract = "a bench results file as github-action-benchmark, Bencher or CSV"
+    static var discussion: String {
+        """
         Writes a difflab bench results file (schema \(BenchResults.schema), a merged one
         included) as:
           github-action-benchmark  its customSmallerIsBetter JSON: one entry per measured cell,
@@ -21,32 +29,17 @@ enum ExportCommand {
           csv                      one row per cell (skipped ones with their reason) with every
                                    statistic (RFC 4180; times in seconds)
         Skipped cells have no value and are left out of the JSON formats.
-
-        OPTIONS
-          --format FORMAT   \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))
-          --out FILE        where to write (default: standard output); absent or a regular file
-                            (exit 73 otherwise), written atomically
-          -h, --help        show this help
-
+        """
+    }
+    static let epilogue = """
         Exit status: 0 written, 64 bad command line, 65 not a bench results file (or a number
         outside its range, or a cell named twice), 66 unreadable, 73 bad output path.
         """
-    }
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec(valued: ["format", "out"]).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
-            throw .usage("export takes one results file (see 'difflab help export')")
-        }
-        guard let name = parsed.value("format") else { throw .usage("export needs --format (\(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")))") }
-        guard let format = ExportFormat(rawValue: name) else {
-            throw .usage("unknown format '\(name)' for --format (expected one of: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-        let out = try parsed.value("out").map { file throws(CommandError) in try OutputFile(file, option: "--out") }
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        let path = parsed[\.file][0]
+        let format = parsed.required(\.format)
+        let out = try parsed[\.out].map { file throws(CommandError) in try OutputFile(file, option: "--out") }
         let document = try readJSON(path)
         let text: String
         do throws(ResultsError) {

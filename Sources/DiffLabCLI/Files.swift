@@ -27,9 +27,9 @@ import Darwin
 /// Commands construct their `OutputFile`s when they parse their options, so an unwritable
 /// `--out` fails at once, before minutes of work, and the run's table is printed before the file
 /// is written, so it survives a failed write.
-struct OutputFile: Sendable {
+package struct OutputFile: Sendable {
     /// The path as the user gave it.
-    let path: String
+    package let path: String
     /// The option that named it, for messages (e.g. `--out`).
     let option: String
 
@@ -38,7 +38,7 @@ struct OutputFile: Sendable {
     /// - Throws: ``CommandError`` with ``ExitStatus/cantCreate`` (73) naming the option, the path
     ///   and what is wrong with it.
     /// - Complexity: O(path components) system calls.
-    init(_ path: String, option: String) throws(CommandError) {
+    package init(_ path: String, option: String) throws(CommandError) {
         self.path = path
         self.option = option
         try check()
@@ -82,7 +82,7 @@ struct OutputFile: Sendable {
     }
 
     /// Writes `text`; see ``write(_:)-([UInt8])``.
-    func write(_ text: String) throws(CommandError) { try write(Array(text.utf8)) }
+    package func write(_ text: String) throws(CommandError) { try write(Array(text.utf8)) }
 
     /// Writes `bytes` atomically: creates missing parents, writes a temporary file beside the
     /// target, checks the target again and renames the temporary file over it.
@@ -90,7 +90,7 @@ struct OutputFile: Sendable {
     /// - Throws: ``CommandError`` (73) naming the path and the system's reason; the temporary file
     ///   is removed.
     /// - Complexity: O(bytes).
-    func write(_ bytes: [UInt8]) throws(CommandError) {
+    package func write(_ bytes: [UInt8]) throws(CommandError) {
         try makeDirectories(Self.parent(of: path))
         let temporary = "\(path).tmp-\(getpid())-\(Self.counter.next())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -249,7 +249,7 @@ func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
 /// `mkdir -p`: creates `path` and its missing parents.
 ///
 /// - Throws: ``CommandError`` (73) naming the component that could not be created.
-func makeDirectories(_ path: String) throws(CommandError) {
+package func makeDirectories(_ path: String) throws(CommandError) {
     guard !path.isEmpty, path != ".", path != "/" else { return }
     var prefix = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {
@@ -267,7 +267,7 @@ func makeDirectories(_ path: String) throws(CommandError) {
 ///   block the reader forever, a device would be read as data).
 /// Whether anything (a file, a folder, a link, even a dangling one) exists at `path`: a default
 /// input that exists is read, and fails loudly if it is bad, instead of being silently skipped.
-func pathExists(_ path: String) -> Bool {
+package func pathExists(_ path: String) -> Bool {
     var status = stat()
     return lstat(path, &status) == 0 || errno != ENOENT
 }

@@ -4,14 +4,52 @@ import DiffLabFuzz
 import DiffLabJSON
 
 /// `difflab fuzz`.
-enum FuzzCommand {
-    static var help: String {
-        """
-        USAGE: difflab fuzz [--seconds N] [--cases N] [--seed S] [--engines a,b] [--properties p,q]
-                            [--max-size N] [--large-size N] [--large-every N] [--elements LIST]
-                            [--workers N] [--check-seconds N] [--corpus DIR] [--json]
-               difflab fuzz --write-seeds DIR [--cases N] [--seed S]
+enum FuzzCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let seconds = Option.number(
+            "seconds", in: FuzzOptions.allowedSeconds, help: "stop after N seconds", defaultText: "10 when --cases is not given")
+        let cases = Option.integer("cases", in: FuzzOptions.allowedInputs, help: "stop after N generated inputs (--write-seeds: N seeds)")
+        let seed = Option.seed(default: FuzzOptions().seed, help: "the run's seed; the same seed generates the same inputs")
+        let engines = Option.engines(help: "engines to check")
+        let properties = Option<[Property]>.names("properties", noun: "property", help: "properties to check", defaultText: "all")
+        let maxSize = Option.integer(
+            "max-size", in: FuzzOptions.allowedMaxSize, default: FuzzOptions().maxSize,
+            help: "largest small-list size; sizes grow from 1 to N and start over")
+        let largeSize = Option.integer(
+            "large-size", in: FuzzOptions.allowedLargeSize, default: FuzzOptions().largeSize,
+            help: "largest size of the periodic large lists (0 or a value not above --max-size: no large lists)")
+        let largeEvery = Option.integer(
+            "large-every", in: FuzzOptions.allowedLargeEvery, default: FuzzOptions().largeEvery, help: "one input in N is a large list")
+        let elements = Option<[FuzzElementKind]>.names(
+            "elements", noun: "element kind", help: "element kinds to present the lists as", defaultText: "all")
+        let workers = Option.integer("workers", in: FuzzOptions.allowedWorkers, default: FuzzOptions().workers, help: "threads")
+        let checkSeconds = Option.number(
+            "check-seconds", in: FuzzSupervisor.allowedCheckSeconds, default: 10, help: "one check running longer than N seconds has hung",
+            details: "The fuzzing process, which runs apart from this one, is also stopped (and the run goes on from the next input) "
+                + "when it shows no progress outside any check for 6 × N seconds, at least 60.")
+        let corpus = Option.output("corpus", "DIR", default: "Corpus/regressions", help: "where counterexamples are saved")
+        let json = Flag(
+            "json",
+            help: "make the last line of standard output {\"cases\": N, \"seconds\": S, \"failures\": [...]}; each failure gives its "
+                + "signature, shrunkItems, inputsToFind, secondsToFind (seconds into the run when the failing input was checked) and "
+                + "crashed (true for a crash or hang)")
+        let junit = Option.output(
+            "junit",
+            help: "also write JUnit XML: one test case per property × engine, failed with the shrunk counterexample (an error for a "
+                + "crash or hang); a run that checked no case is an error case; checked before the run (exit 73 for a path that is "
+                + "not a regular file)")
+        let writeSeeds = Option.output(
+            "write-seeds", "DIR",
+            help: "instead of fuzzing, write the byte encodings of N generated inputs (--cases, default 16) to DIR as libFuzzer seeds "
+                + "for difflab-fuzz")
+        init() {}
+    }
 
+    static let name = "fuzz"
+    static let abstract = "property-based fuzzing of every engine"
+    static let otherForms = [UsageForm<Options>(required: [\.writeSeeds], optional: [\.cases, \.seed])]
+    static var discussion: String {
+        """
         Property-based fuzzing: generates pairs of lists (mutation profiles: \(MutationProfile.allCases.map(\.description).joined(separator: ", "));
         unique or few distinct identifiers; the same items cut into sections; corrupted batch
         updates), hands them to every engine as one of the element kinds (\(FuzzElementKind.allCases.map(\.rawValue).joined(separator: ", ")))
@@ -23,41 +61,9 @@ enum FuzzCommand {
 
         PROPERTIES
           \(Property.allCases.map(\.rawValue).joined(separator: ", "))
-
-        OPTIONS
-          --seconds N      stop after N seconds, 0.001 to 31536000 (default 10 when --cases is
-                           not given)
-          --cases N        stop after N generated inputs, 1 to 1000000000
-          --seed S         the run's seed, 0 to 2^64 - 1 (default 1); the same seed generates the
-                           same inputs
-          --engines LIST   engines to check (default all: \(EngineRegistry.current.names))
-          --properties L   properties to check (default all)
-          --max-size N     largest small-list size, 1 to 10000; sizes grow from 1 to N and start
-                           over (default 24)
-          --large-size N   largest size of the periodic large lists, 0 to 10000 (default 2000;
-                           0 or a value not above --max-size: no large lists)
-          --large-every N  one input in N is a large list, 2 to 1000000 (default 1024)
-          --elements LIST  element kinds to present the lists as (default all: \(FuzzElementKind.allCases.map(\.rawValue).joined(separator: ", ")))
-          --workers N      threads, 1 to 256 (default 2)
-          --check-seconds N  one check running longer than N seconds has hung, 0.1 to 3600
-                           (default 10); the fuzzing process, which runs apart from this
-                           one, is also stopped (and the run goes on from the next input)
-                           when it shows no progress outside any check for 6 × N seconds,
-                           at least 60
-          --corpus DIR     where counterexamples are saved (default Corpus/regressions)
-          --json           make the last line of standard output
-                           {"cases": N, "seconds": S, "failures": [...]}; each failure
-                           gives its signature, shrunkItems, inputsToFind, secondsToFind
-                           (seconds into the run when the failing input was checked) and
-                           crashed (true for a crash or hang)
-          --junit FILE     also write JUnit XML: one test case per property × engine, failed
-                           with the shrunk counterexample (an error for a crash or hang); a
-                           run that checked no case is an error case; checked before the run
-                           (exit 73 for a path that is not a regular file)
-          --write-seeds D  instead of fuzzing, write the byte encodings of N generated inputs
-                           (default 16) to D as libFuzzer seeds for difflab-fuzz
-          -h, --help       show this help
-
+        """
+    }
+    static let epilogue = """
         An engine that traps, crashes or hangs does not end the run: the campaign runs in a child
         process; the check that crashed or hung it is replayed on its own, shrunk (one process per
         candidate), and reported as <property>/<engine>/crashed-<SIGNAL> or .../hung, and the run
@@ -72,56 +78,23 @@ enum FuzzCommand {
         EXIT STATUS
           0 no failure, 1 a property failed or no case ran, 64 bad command line
         """
-    }
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec(
-            valued: [
-                "seconds", "cases", "seed", "engines", "properties", "max-size", "large-size", "large-every", "elements",
-                "workers", "check-seconds", "corpus", "write-seeds", "junit",
-            ],
-            flags: ["json"]
-        ).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        guard parsed.positionals.isEmpty else { throw .usage("fuzz takes no files (got '\(parsed.positionals[0])')") }
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         var options = FuzzOptions()
-        options.inputs = try parsed.value("cases").map { text throws(CommandError) in
-            try parseInteger(text, "--cases", in: FuzzOptions.allowedInputs)
-        }
-        options.seconds = try parsed.value("seconds").map { text throws(CommandError) in
-            try parseNumber(text, "--seconds", in: FuzzOptions.allowedSeconds)
-        }
+        options.inputs = parsed[\.cases]
+        options.seconds = parsed[\.seconds]
         if options.inputs == nil && options.seconds == nil { options.seconds = 10 }
-        if let text = parsed.value("seed") { options.seed = try parseSeed(text) }
-        if let text = parsed.value("engines") {
-            // Each engine and property once, as bench and policy do: a repeated name is not more checks.
-            options.subjects = try deduplicated(parseList(text, "--engines") { name throws(CommandError) in name }).map { name throws(CommandError) in
-                try parseEngine(name).fuzz
-            }
-        }
-        if let text = parsed.value("properties") {
-            options.properties = deduplicated(try parseNames(text, "--properties", "property"))
-        }
-        if let text = parsed.value("max-size") {
-            options.maxSize = try parseInteger(text, "--max-size", in: FuzzOptions.allowedMaxSize)
-        }
-        if let text = parsed.value("large-size") {
-            options.largeSize = try parseInteger(text, "--large-size", in: FuzzOptions.allowedLargeSize)
-        }
-        if let text = parsed.value("large-every") {
-            options.largeEvery = try parseInteger(text, "--large-every", in: FuzzOptions.allowedLargeEvery)
-        }
-        if let text = parsed.value("elements") {
-            options.elements = deduplicated(try parseNames(text, "--elements", "element kind"))
-        }
-        if let text = parsed.value("workers") { options.workers = try parseInteger(text, "--workers", in: FuzzOptions.allowedWorkers) }
-        let checkSeconds = try parsed.value("check-seconds").map { text throws(CommandError) in
-            try parseNumber(text, "--check-seconds", in: FuzzSupervisor.allowedCheckSeconds)
-        } ?? 10
-        if let path = parsed.value("write-seeds") {
+        options.seed = parsed.required(\.seed)
+        // Each engine and property once, as bench and policy do: a repeated name is not more checks.
+        if let engines = parsed[\.engines] { options.subjects = engines.map(\.fuzz) }
+        if let properties = parsed[\.properties] { options.properties = properties }
+        options.maxSize = parsed.required(\.maxSize)
+        options.largeSize = parsed.required(\.largeSize)
+        options.largeEvery = parsed.required(\.largeEvery)
+        if let elements = parsed[\.elements] { options.elements = elements }
+        options.workers = parsed.required(\.workers)
+        let checkSeconds = parsed.required(\.checkSeconds)
+        if let path = parsed[\.writeSeeds] {
             let directory = try OutputDirectory(path, option: "--write-seeds")
             let count = options.inputs ?? 16
             // Every seed file is checked before the first is written.
@@ -133,8 +106,8 @@ enum FuzzCommand {
             return .success
         }
         // Checked now: a counterexample found after minutes must have somewhere to go.
-        let corpus = try OutputDirectory(parsed.value("corpus") ?? "Corpus/regressions", option: "--corpus")
-        let junit = try parsed.value("junit").map { path throws(CommandError) in try OutputFile(path, option: "--junit") }
+        let corpus = try OutputDirectory(parsed.required(\.corpus), option: "--corpus")
+        let junit = try parsed[\.junit].map { path throws(CommandError) in try OutputFile(path, option: "--junit") }
 
         // On a terminal (isatty(2), see Console.standard) the progress line rewrites itself with
         // "\r"; in a log, never: one plain line every five seconds.
@@ -204,7 +177,7 @@ enum FuzzCommand {
             "fuzz: inputs by element kind: \(kinds.isEmpty ? "none" : kinds.joined(separator: ", ")); \(report.largeInputs) large lists (largest input \(report.largestInput) items)\n")
         console.out(
             "fuzz: \(report.checks) cases (\(rate)/s) on \(report.inputs) inputs (\(Int(report.inputsPerSecond))/s) in \(format(report.seconds)) s, \(options.subjects.count) engines × \(options.properties.count) properties, seed \(options.seed): \(failureCounts(inContract, outside: outside))\n")
-        if parsed.flag("json") {
+        if parsed[\.json] {
             let summary = JSONValue.object(
                 JSONObject([
                     ("cases", .integer(report.checks)), ("inputs", .integer(report.inputs)),
@@ -239,36 +212,34 @@ enum FuzzCommand {
         "\(inContract) failures" + (outside > 0 ? ", \(outside) more outside an engine's contract" : "")
     }
 
-    static func format(_ seconds: Double) -> String {
-        let tenths = Int((seconds * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
-    }
+    static func format(_ seconds: Double) -> String { formatTenths(seconds) }
 }
 
 /// `difflab replay [PATH...]`.
-enum ReplayCommand {
-    static let help = """
-        USAGE: difflab replay [PATH...]
+enum ReplayCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let paths = Positionals("[PATH...]", count: 0...Int.max) { "replay takes any number of paths (got \($0))" }
+        init() {}
+    }
 
+    static let name = "replay"
+    static let abstract = "re-run saved counterexamples (default Corpus/regressions)"
+    static let discussion = """
         Re-runs saved counterexamples: each PATH is a case file or a directory of them (default
         Corpus/regressions). A case passes when its property now holds on every engine. Every
         field of a case file is checked (lists of at most 10000 items, at most 1000
         corruptions, each field in its documented range); a damaged file is exit 65 naming the
         file and the field.
-
+        """
+    static let epilogue = """
         EXIT STATUS
           0 all pass, 1 a case fails, names an engine not registered here, or no case file
           was found, 64 bad command line,
           65 damaged case file, 66 missing path
         """
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec().parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        let paths = parsed.positionals.isEmpty ? ["Corpus/regressions"] : parsed.positionals
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        let paths = parsed[\.paths].isEmpty ? ["Corpus/regressions"] : parsed[\.paths]
         var files: [String] = []
         for path in paths {
             if let inside = try jsonFiles(in: path) { files += inside } else { files.append(path) }
@@ -312,4 +283,10 @@ enum ReplayCommand {
         console.out("replay: \(files.count - failed - outside) passed, \(failed) failed\(notes)\n")
         return failed == 0 ? .success : .failure
     }
+}
+
+/// `seconds` with one decimal, as the fuzzer's progress and summary print it (`12.3`).
+package func formatTenths(_ seconds: Double) -> String {
+    let tenths = Int((seconds * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
 }

@@ -56,6 +56,6 @@ enum GateBaselineStorage {
     /// Whether `stored` was measured on this machine's CPU model with this toolchain (instruction
     /// counts are comparable only then).
     static func sameMachine(_ stored: StoredBaseline) -> Bool {
-        stored.cpu == (machineJSONFields().first { $0.0 == "cpu" }?.1 ?? "") && stored.toolchain == (commandOutput("swift --version") ?? "")
+        stored.isComparable(cpu: machineJSONFields().first { $0.0 == "cpu" }?.1 ?? "", toolchain: commandOutput("swift --version") ?? "")
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 /// The gate's builder: the candidate and the baseline as binaries to run (this executable, a
 /// given binary, or a git revision or a patched HEAD built in a worktree under `.build/gate/`),
 /// launched through equal-length links after checking they speak the measuring protocol.
-enum GateBuilds {
+package enum GateBuilds {
     /// A difflab binary to measure.
     struct Build {
         /// "baseline" or "candidate".
@@ -153,7 +153,7 @@ enum GateBuilds {
     ///   (`` `git apply x` exited 1; see LOG ``).
     /// - Throws: ``CommandError`` when a step cannot be started.
     /// - Complexity: the steps' own.
-    static func runLoggedSteps(_ steps: [(String, [String])], log: String) throws(CommandError) -> String? {
+    package static func runLoggedSteps(_ steps: [(String, [String])], log: String) throws(CommandError) -> String? {
         defer { unlink(log + ".step") }
         for (tool, arguments) in steps {
             let status = try runProcess(tool, arguments, stdout: log + ".step", stderr: log + ".step")

@@ -13,11 +13,12 @@ import Glibc
 /// `difflab gate`: the regression gate. Builds the baseline revision in a git worktree (or takes
 /// a stored baseline), then measures it and the candidate side by side through their
 /// `difflab measure` workers, and decides with ``DiffLabGate``.
-enum GateCommand {
-    static var help: String {
+enum GateCommand: DeclaredCommand {
+    typealias Options = GatePlan.Options
+    static let name = "gate"
+    static let abstract = "regression gate: this build against a baseline"
+    static var discussion: String {
         """
-        USAGE: difflab gate [--quick] [--base REV | --baseline FILE] [options]
-
         Compares this build (the candidate) with a baseline and exits 0 pass, 2 regression,
         4 improvement only (0 with --improvements-pass or "improvementExitCode": 0), 1 error.
         The gate fails closed: a run that compared nothing (no cell had a metric measured on both
@@ -44,44 +45,14 @@ enum GateCommand {
         Temporary files (the launch links, captured worker output, callgrind output) live in one
         private folder, <TMPDIR or /tmp>/difflab-gate-XXXXXX, removed when the gate ends or is
         interrupted (SIGINT, SIGTERM, SIGHUP).
-
-        OPTIONS
-          --quick               the engines × 3 profiles at 10k items
-          --engines LIST        the engines of the default matrix: \(EngineRegistry.current.names)
-                                (default: the engines this program registers beyond the
-                                built-ins, or heckel, hashmap and myers when there are none)
-          --product NAME        the executable product to build at the baseline revision
-                                (default difflab; a package's own runner for its engines)
-          --base REV            the baseline revision (see above)
-          --baseline FILE       a stored baseline instead of a build (deterministic metrics only):
-                                a --save-baseline file, or a difflab bench results file (a merged
-                                one included: its jemalloc cells' allocation figures)
-          --save-baseline FILE  also store the candidate's deterministic metrics as a baseline
-          --cells LIST          exact cells instead of the default matrix
-          --rounds N            interleaved time rounds, 3 to 1,000 (default 16 quick, 20 full)
-          --samples N           samples per cell per round, 1 to 10,000 (default 8)
-          --thresholds FILE     default Corpus/gate/thresholds.json when it exists, else
-                        built-in defaults equal to DiffLab's checked-in file
-          --head-binary PATH    the candidate's difflab (default: this executable)
-          --head-patch FILE     the candidate is HEAD with this patch applied, built in a worktree
-          --base-binary PATH    a baseline difflab already built (skips building REV)
-          --no-instructions     skip valgrind
-          --improvements-pass   exit 0 when the only findings are improvements
-          --out FILE            JSON report (default .build/gate/gate.json)
-          --summary FILE        markdown summary (default .build/gate/summary.md); it is also
-                                printed, and appended to $GITHUB_STEP_SUMMARY when that is set
-          --junit FILE          also JUnit XML: one test case per gated cell, failed when a metric
-                                regressed (the message gives the evidence), an error when the run
-                                compared nothing
-          --seed S              dataset seed, 0 to 2^64-1 (default 42)
-          -h, --help            show this help
-
+        """
+    }
+    static let epilogue = """
         A package of its own (see README, "Test your own engine") gates its engines the same
         way from its own git repository: the baseline revision is checked out in a worktree and
         the package in the current folder (at the same place in the repository) is built there
         with --product.
         """
-    }
 
     /// The default quick matrix: `engines` × 3 profiles at 10k int items.
     static func quickCells(_ engines: [String]) -> [String] {
@@ -146,24 +117,24 @@ enum GateCommand {
         }
     }
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
+    static func main(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
         do {
-            return try gate(arguments, console: console)
+            return try parseAndRun(arguments, console: console)
         } catch {
-            // The gate's contract: 1 for every error, so CI can tell errors from regressions (2).
+            // The gate's contract: 1 for every error (a bad command line included), so CI can
+            // tell errors from regressions (2).
             throw CommandError(.failure, error.message)
         }
+    }
+
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        try gate(parsed, console: console)
     }
 
     /// The gate: the plan, the builds, the measurements, the baseline stored or read, the
     /// verdict written. Each step lives in its own type (``GatePlan``, ``GateBuilds``,
     /// ``GateMeasurements``, ``GateBaselineStorage``, ``GateWriters``).
-    static func gate(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try GatePlan.spec.parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
+    static func gate(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let plan = try GatePlan(parsed)
         let started = monotonicNow()
         let dirty = commandOutput("git status --porcelain --untracked-files=no 2>/dev/null | head -1") != nil
@@ -216,7 +187,7 @@ func currentExecutablePath() -> String {
 }
 
 /// The current working directory.
-func currentDirectory() -> String {
+package func currentDirectory() -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     guard getcwd(&buffer, buffer.count) != nil else { return "." }
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -240,7 +211,7 @@ func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences("'"
 
 extension String {
     /// Without leading and trailing whitespace and newlines.
-    func trimmingCharacters() -> String {
+    package func trimmingCharacters() -> String {
         String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 

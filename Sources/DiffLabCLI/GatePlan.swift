@@ -37,64 +37,91 @@ struct GatePlan {
     var headPatch: String?
 
     /// The gate's options.
-    static let spec = OptionSpec(
-        valued: [
-            "base", "baseline", "save-baseline", "cells", "rounds", "samples", "thresholds", "head-binary", "head-patch",
-            "base-binary", "out", "summary", "seed", "engines", "product", "junit",
-        ],
-        flags: ["quick", "no-instructions", "improvements-pass"])
+    struct Options: DeclaredOptions {
+        let quick = Flag("quick", help: "the engines × 3 profiles at 10k items")
+        let engines = Option.engines(
+            help: "the engines of the default matrix",
+            defaultText: "the engines this program registers beyond the built-ins, or heckel, hashmap and myers when there are none")
+        let product = Option.text(
+            "product", "NAME", default: "difflab", help: "the executable product to build at the baseline revision (a package's own runner for its engines)"
+        ) { text throws(CommandError) in
+            do throws(CommandError) { try EngineRegistry.checkName(text) } catch {
+                throw .usage("--product must name an executable product: 1 to 64 lower-case letters, digits, '-', '_' or '.' (got '\(text)')")
+            }
+        }
+        let base = Option.text("base", "REV", help: "the baseline revision (see above)")
+        let baseline = Option.text(
+            "baseline", "FILE",
+            help: "a stored baseline instead of a build (deterministic metrics only): a --save-baseline file, or a difflab bench results "
+                + "file (a merged one included: its jemalloc cells' allocation figures)")
+        let saveBaseline = Option.output("save-baseline", help: "also store the candidate's deterministic metrics as a baseline")
+        let cells = Option<[String]>(
+            "cells", "LIST", help: "exact cells (subject:profile:kind:size) instead of the default matrix",
+            constraint: "a comma-separated list, each cell once", parse: GatePlan.parseCells)
+        let rounds = Option.integer("rounds", in: GateCommand.roundsRange, help: "interleaved time rounds", defaultText: "16 quick, 20 full")
+        let samples = Option.integer("samples", in: GateCommand.samplesRange, default: 8, help: "samples per cell per round")
+        let thresholds = Option.text(
+            "thresholds", "FILE", help: "the thresholds file",
+            defaultText: "Corpus/gate/thresholds.json when it exists, else built-in defaults equal to DiffLab's checked-in file")
+        let headBinary = Option.text("head-binary", "PATH", help: "the candidate's difflab", defaultText: "this executable")
+        let headPatch = Option.text("head-patch", "FILE", help: "the candidate is HEAD with this patch applied, built in a worktree")
+        let baseBinary = Option.text("base-binary", "PATH", help: "a baseline difflab already built (skips building REV)")
+        let noInstructions = Flag("no-instructions", help: "skip valgrind")
+        let improvementsPass = Flag("improvements-pass", help: "exit 0 when the only findings are improvements")
+        let out = Option.output(default: ".build/gate/gate.json", help: "JSON report")
+        let summary = Option.output(
+            "summary", default: ".build/gate/summary.md",
+            help: "markdown summary; it is also printed, and appended to $GITHUB_STEP_SUMMARY when that is set")
+        let junit = Option.output(
+            "junit",
+            help: "also JUnit XML: one test case per gated cell, failed when a metric regressed (the message gives the evidence), an "
+                + "error when the run compared nothing")
+        let seed = Option.seed(default: 42, help: "dataset seed")
+        init() {}
+    }
 
     /// Checks `parsed` (the outputs first) and reads the thresholds.
     ///
     /// - Throws: a usage error for conflicting or malformed options, exit 73 for a bad output
     ///   path, 1 for a bad thresholds file.
-    init(_ parsed: ParsedArguments) throws(CommandError) {
-        guard parsed.positionals.isEmpty else { throw .usage("gate takes no files") }
-        let exclusive = ["base", "baseline", "base-binary"].filter { parsed.value($0) != nil }
-        guard exclusive.count <= 1 else { throw .usage("give only one of --base, --baseline and --base-binary") }
-        guard parsed.value("head-binary") == nil || parsed.value("head-patch") == nil else {
+    init(_ parsed: Parsed<Options>) throws(CommandError) {
+        guard [parsed.isGiven(\.base), parsed.isGiven(\.baseline), parsed.isGiven(\.baseBinary)].filter({ $0 }).count <= 1 else {
+            throw .usage("give only one of --base, --baseline and --base-binary")
+        }
+        guard !(parsed.isGiven(\.headBinary) && parsed.isGiven(\.headPatch)) else {
             throw .usage("give only one of --head-binary and --head-patch")
         }
         // Output paths are checked before minutes of work.
-        outFile = try OutputFile(parsed.value("out") ?? ".build/gate/gate.json", option: "--out")
-        summaryFile = try OutputFile(parsed.value("summary") ?? ".build/gate/summary.md", option: "--summary")
-        junitFile = try parsed.value("junit").map { path throws(CommandError) in try OutputFile(path, option: "--junit") }
+        outFile = try OutputFile(parsed.required(\.out), option: "--out")
+        summaryFile = try OutputFile(parsed.required(\.summary), option: "--summary")
+        junitFile = try parsed[\.junit].map { path throws(CommandError) in try OutputFile(path, option: "--junit") }
         // GitHub Actions' step summary: appended to, and checked now like every output path.
         stepSummary = try getenv("GITHUB_STEP_SUMMARY").map { String(cString: $0) }.flatMap { path throws(CommandError) in
             path.isEmpty ? nil : try OutputFile(path, option: "$GITHUB_STEP_SUMMARY")
         }
-        saveBaseline = try parsed.value("save-baseline").map { path throws(CommandError) in try OutputFile(path, option: "--save-baseline") }
-        (thresholds, thresholdsSource) = try GateCommand.thresholds(file: parsed.value("thresholds"))
-        quick = parsed.flag("quick")
-        noInstructions = parsed.flag("no-instructions")
-        improvementsPass = parsed.flag("improvements-pass")
-        guard parsed.value("cells") == nil || parsed.value("engines") == nil else { throw .usage("give only one of --cells and --engines") }
-        let engines =
-            try parsed.value("engines").map { text throws(CommandError) in
-                try deduplicated(parseList(text, "--engines") { name throws(CommandError) in try parseEngine(name).name })
-            } ?? GateCommand.defaultEngines
-        product = parsed.value("product") ?? "difflab"
-        do throws(CommandError) { try EngineRegistry.checkName(product) } catch {
-            throw .usage("--product must name an executable product: 1 to 64 lower-case letters, digits, '-', '_' or '.' (got '\(product)')")
-        }
-        cells = try Self.cells(parsed, engines: engines, quick: quick)
-        rounds = try parsed.value("rounds").map { text throws(CommandError) in try parseInteger(text, "--rounds", in: GateCommand.roundsRange) } ?? (quick ? 16 : 20)
-        samples = try parsed.value("samples").map { text throws(CommandError) in try parseInteger(text, "--samples", in: GateCommand.samplesRange) } ?? 8
-        seed = try parsed.value("seed").map { text throws(CommandError) in try parseSeed(text) } ?? 42
-        (base, baseline, baseBinary) = (parsed.value("base"), parsed.value("baseline"), parsed.value("base-binary"))
-        (headBinary, headPatch) = (parsed.value("head-binary"), parsed.value("head-patch"))
+        saveBaseline = try parsed[\.saveBaseline].map { path throws(CommandError) in try OutputFile(path, option: "--save-baseline") }
+        (thresholds, thresholdsSource) = try GateCommand.thresholds(file: parsed[\.thresholds])
+        quick = parsed[\.quick]
+        noInstructions = parsed[\.noInstructions]
+        improvementsPass = parsed[\.improvementsPass]
+        guard !(parsed.isGiven(\.cells) && parsed.isGiven(\.engines)) else { throw .usage("give only one of --cells and --engines") }
+        let engines = parsed[\.engines].map { deduplicated($0.map(\.name)) } ?? GateCommand.defaultEngines
+        product = parsed.required(\.product)
+        cells = parsed[\.cells] ?? (quick ? GateCommand.quickCells(engines) : GateCommand.fullCells(engines))
+        rounds = parsed[\.rounds] ?? (quick ? 16 : 20)
+        samples = parsed.required(\.samples)
+        seed = parsed.required(\.seed)
+        (base, baseline, baseBinary) = (parsed[\.base], parsed[\.baseline], parsed[\.baseBinary])
+        (headBinary, headPatch) = (parsed[\.headBinary], parsed[\.headPatch])
     }
 
-    /// The cells: `--cells`, or the default matrix of `engines` (quick or full), each once.
-    static func cells(_ parsed: ParsedArguments, engines: [String], quick: Bool) throws(CommandError) -> [String] {
-        let cells =
-            try parsed.value("cells").map { text throws(CommandError) in
-                try parseList(text, "--cells") { name throws(CommandError) in
-                    do throws(BenchCellError) {
-                        return try BenchCell(parsing: name, engines: EngineRegistry.current.benchSubjects).description
-                    } catch { throw .usage(error.description) }
-                }
-            } ?? (quick ? GateCommand.quickCells(engines) : GateCommand.fullCells(engines))
+    /// `--cells`: each a cell of the registry's subjects, each once.
+    static func parseCells(_ text: String) throws(CommandError) -> [String] {
+        let cells = try parseList(text, "--cells") { name throws(CommandError) in
+            do throws(BenchCellError) {
+                return try BenchCell(parsing: name, engines: EngineRegistry.current.benchSubjects).description
+            } catch { throw .usage(error.description) }
+        }
         var seen: Set<String> = []
         if let repeated = cells.first(where: { !seen.insert($0).inserted }) { throw .usage("--cells lists \(repeated) more than once") }
         return cells

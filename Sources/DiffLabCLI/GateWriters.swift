@@ -4,39 +4,19 @@ import DiffLabGate
 /// report, the markdown summary (printed, and appended to `$GITHUB_STEP_SUMMARY`), the JUnit XML
 /// and the exit status.
 enum GateWriters {
-    /// Every cell's comparisons: time (only against a built baseline, `timed`), then each
-    /// deterministic metric against the baseline build or the stored baseline.
+    /// Every cell's comparisons (``compareCells(_:time:candidate:baseline:thresholds:)``):
+    /// time only against a built baseline (`timed`), then each deterministic metric against the
+    /// baseline build or the stored baseline.
     static func compare(_ plan: GatePlan, _ measured: GateMeasurements, timed: Bool, stored: StoredBaseline?) -> [GateComparison] {
-        let timeComparisons: [GateComparison] =
-            timed
-            ? compareTimes(
-                plan.cells.map { TimeSamples(cell: $0, base: measured.timeRounds["baseline"]?[$0] ?? [], head: measured.timeRounds["candidate"]?[$0] ?? []) },
-                thresholds: plan.thresholds)
-            : []
-        let storedIsComparable = stored.map(GateBaselineStorage.sameMachine) ?? false
-        var comparisons: [GateComparison] = []
-        for (index, cell) in plan.cells.enumerated() {
-            if timed { comparisons.append(timeComparisons[index]) }
-            for metric in GateMetric.allCases where metric.isDeterministic {
-                let (headValue, headProblem) = measured.deterministic("candidate", cell, metric)
-                var baseValue: Double?
-                var baseProblem: String?
-                if let stored {
-                    baseValue = stored.value(cell, metric)
-                    if metric == .instructions && !storedIsComparable {
-                        baseProblem = "the stored baseline comes from another machine or toolchain; instruction counts are not comparable"
-                        baseValue = nil
-                    }
-                } else {
-                    (baseValue, baseProblem) = measured.deterministic("baseline", cell, metric)
-                }
-                comparisons.append(
-                    compareDeterministic(
-                        cell: cell, metric: metric, base: baseValue, head: headValue, thresholds: plan.thresholds,
-                        note: headProblem ?? baseProblem ?? ""))
+        let baseline: GateBaselineValues =
+            if let stored {
+                .stored(stored, comparable: GateBaselineStorage.sameMachine(stored))
+            } else {
+                .built { cell, metric in measured.deterministic("baseline", cell, metric) }
             }
-        }
-        return comparisons
+        return compareCells(
+            plan.cells, time: timed ? (measured.timeRounds["baseline"] ?? [:], measured.timeRounds["candidate"] ?? [:]) : nil,
+            candidate: { cell, metric in measured.deterministic("candidate", cell, metric) }, baseline: baseline, thresholds: plan.thresholds)
     }
 
     /// Writes `report` (JSON, summary, JUnit, step summary), prints the summary, and gives the

@@ -120,17 +120,6 @@ struct ElementDecoder: Sendable {
     }
 }
 
-/// Parses the `--strings` option (absent means `literal`).
-///
-/// - Throws: a usage error naming the option and the allowed values.
-func parseStrings(_ value: String?) throws(CommandError) -> JSONStringComparison {
-    guard let value else { return .literal }
-    guard let rule = JSONStringComparison(rawValue: value) else {
-        throw .usage("unknown value '\(value)' for --strings (expected literal or canonical)")
-    }
-    return rule
-}
-
 /// Reads and decodes a list file for a command.
 ///
 /// - Throws: exit 66 when unreadable, exit 65 for malformed JSON or a wrong element shape.
@@ -141,7 +130,7 @@ func readList(_ path: String, _ decoder: inout ElementDecoder) throws(CommandErr
 /// Reads and parses a JSON file for a command.
 ///
 /// - Throws: exit 66 when unreadable, exit 65 for malformed JSON.
-func readJSON(_ path: String) throws(CommandError) -> JSONValue {
+package func readJSON(_ path: String) throws(CommandError) -> JSONValue {
     let bytes = try readInputFile(path)
     do {
         return try JSONValue.parse(bytes: bytes)

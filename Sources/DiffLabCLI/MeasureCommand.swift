@@ -9,48 +9,53 @@ import DiffLabResults
 /// the *baseline* build's `difflab measure` and the candidate's side by side, so this command must
 /// keep accepting these options and printing these fields for as long as the protocol name stays.
 /// It is not listed in `difflab --help`; people use `difflab gate`.
-enum MeasureCommand {
+enum MeasureCommand: DeclaredCommand {
     /// The protocol name printed by `difflab measure --protocol`.
     static let protocolName = MeasureResponse.protocolName
 
     /// The allowed range of `--samples`: 1 to 10,000 samples per cell.
     static let allowedSamples = 1...10_000
 
-    static let help = """
-        USAGE: difflab measure --protocol
-               difflab measure --cells LIST [--samples N] [--seed S] [--instructions]
+    struct Options: DeclaredOptions {
+        let protocolFlag = Flag("protocol", help: "print the protocol name (\(MeasureCommand.protocolName)) and exit")
+        let cells = Option<[BenchCell]>(
+            "cells", "LIST", help: "the cells to measure (subject:profile:kind:size)", constraint: "a comma-separated list"
+        ) { text throws(CommandError) in
+            try parseList(text, "--cells") { text throws(CommandError) in
+                do throws(BenchCellError) { return try BenchCell(parsing: text, engines: EngineRegistry.current.benchSubjects) } catch {
+                    throw .usage(error.description)
+                }
+            }
+        }
+        let samples = Option.integer("samples", in: MeasureCommand.allowedSamples, default: 10, help: "samples per cell")
+        let seed = Option.seed(default: 42, help: "dataset seed")
+        let instructions = Flag(
+            "instructions", help: "one warm-up call, then one call inside difflabMeasuredCall, for valgrind --tool=callgrind "
+                + "--toggle-collect=*difflabMeasuredCall*")
+        init() {}
+    }
 
+    static let name = "measure"
+    static let abstract = "the regression gate's worker"
+    static let mainForm: UsageForm<Options>? = UsageForm(required: [\.protocolFlag])
+    static let otherForms = [UsageForm<Options>(required: [\.cells], optional: [\.samples, \.seed, \.instructions])]
+    static let discussion = """
         The gate's worker (protocol \(protocolName)). Measures each cell
         (subject:profile:kind:size, e.g. hashmap:differencekit:int:10000; subject an engine,
         hash-floor, or validate for the batch-update validator; size 1 to 10000000) on its
         seeded dataset and prints one JSON object: {"protocol", "results": [{"cell", "samples" (seconds per call),
         "callsPerSample", "allocatedBytes", "allocationRequests"}]}. Allocation figures need jemalloc
-        (LD_PRELOAD). With --instructions each cell gets one warm-up call and then one call inside
-        difflabMeasuredCall, for valgrind --tool=callgrind --toggle-collect=*difflabMeasuredCall*.
-        --samples N takes 1 to 10000 samples per cell (default 10); --seed S, 0 to 2^64 - 1 (default 42).
+        (LD_PRELOAD).
         """
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec(valued: ["cells", "samples", "seed"], flags: ["protocol", "instructions"]).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        if parsed.flag("protocol") {
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        if parsed[\.protocolFlag] {
             console.out(protocolName + "\n")
             return .success
         }
-        guard parsed.positionals.isEmpty else { throw .usage("measure takes no files") }
-        guard let cellList = parsed.value("cells") else { throw .usage("measure needs --cells") }
-        let cells = try parseList(cellList, "--cells") { text throws(CommandError) in
-            do throws(BenchCellError) { return try BenchCell(parsing: text, engines: EngineRegistry.current.benchSubjects) } catch {
-                throw .usage(error.description)
-            }
-        }
-        let samples = try parsed.value("samples").map { text throws(CommandError) in
-            try parseInteger(text, "--samples", in: allowedSamples)
-        } ?? 10
-        let seed = try parsed.value("seed").map { text throws(CommandError) in try parseSeed(text) } ?? 42
+        guard let cells = parsed[\.cells] else { throw .usage("measure needs --cells") }
+        let samples = parsed.required(\.samples)
+        let seed = parsed.required(\.seed)
         var response = MeasureResponse(results: [])
         for cell in cells {
             let call: BenchCall
@@ -62,7 +67,7 @@ enum MeasureCommand {
                 throw CommandError(.failure, "\(cell): the engine failed: \(error)")
             }
             var record = MeasureCellResult(cell: cell.description)
-            if parsed.flag("instructions") {
+            if parsed[\.instructions] {
                 difflabMeasuredCall { _ = try? call.run() }
             } else {
                 let measurement = measure(budget: 0, minSamples: samples, maxSamples: samples) { _ = try? call.run() }

@@ -3,11 +3,22 @@ import DiffLabJSON
 import DiffLabResults
 
 /// `difflab merge`: the parts of a sharded `difflab bench` run joined into one results file.
-enum MergeCommand {
-    static var help: String {
-        """
-        USAGE: difflab merge PART.json... --out FILE [--force]
+enum MergeCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let files = Positionals("PART.json...", count: 1...BenchShard.countRange.upperBound) { count in
+            count == 0
+                ? "merge needs the parts' results files (see 'difflab help merge')"
+                : "merge takes at most \(BenchShard.countRange.upperBound) files (the most parts a run has; got \(count))"
+        }
+        let out = Option.output(help: "the merged file: absent or a regular file (exit 73 otherwise), written atomically").required()
+        let force = Flag("force", help: "merge parts that differ (the differences are printed)")
+        init() {}
+    }
 
+    static let name = "merge"
+    static let abstract = "join the parts of a sharded bench run (bench --shard K/N)"
+    static var discussion: String {
+        """
         Joins the results files of `difflab bench --shard K/N` (K = 1 … N, schema
         \(BenchResults.schema)) into one, equal to what `difflab bench` without --shard would have
         written: the same cells, options and schema. Ratios are recomputed from the same references,
@@ -20,41 +31,28 @@ enum MergeCommand {
         Otherwise merge refuses, naming each file and field that differs (exit 65), unless
         --force; the merged options then list the parts it holds. A cell found in two files is
         always refused.
-
-        OPTIONS
-          --out FILE   the merged file: absent or a regular file (exit 73 otherwise), written
-                       atomically
-          --force      merge parts that differ (the differences are printed)
-          -h, --help   show this help
-
+        """
+    }
+    static let epilogue = """
         Exit status: 0 merged, 64 bad command line, 65 a file is not a bench results file or the
         parts do not belong together, 66 a file cannot be read, 73 bad output path.
         """
-    }
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec(valued: ["out"], flags: ["force"]).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        guard !parsed.positionals.isEmpty else { throw .usage("merge needs the parts' results files (see 'difflab help merge')") }
-        guard let path = parsed.value("out") else { throw .usage("merge needs --out FILE") }
-        guard parsed.positionals.count <= BenchShard.countRange.upperBound else {
-            throw .usage("merge takes at most \(BenchShard.countRange.upperBound) files (the most parts a run has; got \(parsed.positionals.count))")
-        }
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        let files = parsed[\.files]
+        let path = parsed.required(\.out)
         var named: Set<String> = []
-        if let repeated = parsed.positionals.first(where: { !named.insert($0).inserted }) { throw .usage("merge: \(repeated) is given twice") }
+        if let repeated = files.first(where: { !named.insert($0).inserted }) { throw .usage("merge: \(repeated) is given twice") }
         let out = try OutputFile(path, option: "--out")
         var parts: [BenchResults] = []
-        for file in parsed.positionals {
+        for file in files {
             let document = try readJSON(file)
             do throws(ResultsError) { parts.append(try BenchResults(json: document, source: file)) } catch { throw .data(error.description) }
         }
         let merged: BenchResults
         do throws(BenchMergeError) {
             merged = try mergeBenchResults(parts, force: false)
-        } catch where parsed.flag("force") && error.forcible {
+        } catch where parsed[\.force] && error.forcible {
             console.err("merge: merging anyway (--force): " + error.reasons.joined(separator: "; ") + "\n")
             do throws(BenchMergeError) { merged = try mergeBenchResults(parts, force: true) } catch { throw .data(error.description) }
         } catch {

@@ -10,7 +10,7 @@ import Glibc
 
 /// `difflab policy`: the scenario grid, its crossovers and recommendations (and, with
 /// `--real-time`, ``PolicyRealTime``).
-enum PolicyCommand {
+enum PolicyCommand: DeclaredCommand {
     /// At most this many simulated events (frames and updates, over every run and repeat): about
     /// 30 times the full grid's 0.13 billion, some ten minutes here.
     static let maxEvents = 4_000_000_000.0
@@ -21,15 +21,60 @@ enum PolicyCommand {
     /// At most this many values in each list option.
     static let maxListCount = 16
 
-    static var help: String {
-        """
-        USAGE: difflab policy [--quick] [--recommend] [--sizes LIST] [--frame-rates LIST]
-                              [--intervals LIST] [--edits LIST] [--policies LIST] [--moves LIST]
-                              [--adaptive-thresholds LIST] [--coalescing LIST] [--reload-thresholds LIST]
-                              [--repeats N] [--duration SECONDS] [--latency-bound SECONDS]
-                              [--costs FILE] [--engine NAME] [--background-engine NAME] [--out FILE]
-               difflab policy --real-time ... (see difflab policy --real-time --help)
+    struct Options: DeclaredOptions {
+        let quick = Flag("quick", help: "sizes 1000,10000,100000; intervals frame,0.25; 3 repeats of 10 s")
+        let recommend = Flag("recommend", help: "print the recommendation table")
+        let sizes = Option.sizes(
+            "sizes", in: PolicyConfig.listSizeRange, most: PolicyCommand.maxListCount, help: "list sizes",
+            defaultText: "1000,3000,10000,30000,100000,300000,1000000")
+        let frameRates = Option<[Double]>.list(
+            "frame-rates", help: "display refresh rates, Hz", constraint: "each \(rangeText(PolicyConfig.frameRateRange))",
+            defaultText: "60,120"
+        ) { t throws(CommandError) in try parseNumber(t, "--frame-rates", in: PolicyConfig.frameRateRange) }
+        let intervals = Option<[PolicyUpdateInterval]>.list(
+            "intervals", help: "seconds between updates, or `frame` (one update per frame)",
+            constraint: "each frame or \(rangeText(PolicyConfig.updateIntervalRange))", defaultText: "frame,0.05,0.25,1"
+        ) { t throws(CommandError) -> PolicyUpdateInterval in
+            t == "frame" ? .everyFrame : .seconds(try parseNumber(t, "--intervals", in: PolicyConfig.updateIntervalRange))
+        }
+        let edits = Option<[Double]>.list(
+            "edits", help: "edits per update, % of the list (at least one edit)", constraint: "each \(rangeText(PolicyCommand.editShareRange))",
+            defaultText: "1,10"
+        ) { t throws(CommandError) in try parseNumber(t, "--edits", in: PolicyCommand.editShareRange) / 100 }
+        let policies = Option<[DiffPolicy]>.names("policies", noun: "policy", help: "diffing policies", defaultText: "all")
+        let moves = Option<[MoveStrategy]>.names("moves", noun: "move strategy", help: "move strategies", defaultText: "both")
+        let adaptiveThresholds = Option.sizes(
+            "adaptive-thresholds", in: PolicyConfig.listSizeRange, most: PolicyCommand.maxListCount, help: "maxItemCountToRunOnMain values",
+            defaultText: "1000,10000,100000")
+        let coalescing = Option<[CoalescingIntervals]>.list(
+            "coalescing", help: "coalescing intervals MIN/INCREMENT/MAX seconds, MIN ≤ MAX",
+            constraint: "each value \(rangeText(PolicyConfig.coalescingRange))", defaultText: "0.01/0.01/0.1,0.05/0.025/0.25,0.1/0.05/0.5",
+            element: PolicyPlan.parseCoalescing)
+        let reloadThresholds = Option<[Int?]>.list(
+            "reload-thresholds", help: "`none` or the changes above which an update is a full reload (IGListKit: 100)",
+            constraint: "each none or \(rangeText(PolicyConfig.editsRange))", defaultText: "none,100,1000,10000"
+        ) { t throws(CommandError) -> Int? in t == "none" ? nil : try parseInteger(t, "--reload-thresholds", in: PolicyConfig.editsRange) }
+        let repeats = Option.integer("repeats", in: PolicyGridSpec.repeatsRange, help: "repeats of every run", defaultText: "5; --quick 3")
+        let duration = Option.number(
+            "duration", "SECONDS", in: PolicyConfig.durationRange, help: "virtual seconds of updates per run", defaultText: "30; --quick 10")
+        let latencyBound = Option.number(
+            "latency-bound", "SECONDS", in: PolicyCommand.latencyBoundRange, default: 0.25, help: "p99 update latency a recommendation may have")
+        let costs = Option.text(
+            "costs", "FILE", help: "modelled costs, JSON",
+            details: """
+                {"schema":"\(PolicyCostsRecord.schema)", "applyBaseCost": s, "layoutCostPerItem": s, "batchCostPerChange": s, "reloadCostPerItem": s, "frameWork": s, "device": "..."}: every member optional but schema, each cost \(rangeText(PolicyCosts.range)) s; an unknown member or bad value exits 65. Defaults and their sources:
+                \(PolicyCommand.costsHelp)
+                """)
+        let engine = Option.engine("engine", default: "hashmap", help: "the diff engine")
+        let backgroundEngine = Option.engine("background-engine", help: "the engine of diffs off the main thread (default: --engine)")
+        let out = Option.output(
+            help: "results file: absent or a regular file, checked before the runs (exit 73 otherwise)", defaultText: "results/policy-<time>.json")
+        init() {}
+    }
 
+    static let name = "policy"
+    static let abstract = "which diffing policy, move strategy and thresholds: a scenario grid"
+    static let discussion = """
         Answers: which policy, move strategy and thresholds keep my list smooth? For every
         workload (list size × frame rate × update interval × edits per update) it simulates every
         setting (policy × move strategy × adaptive threshold × coalescing intervals × reload
@@ -41,8 +86,8 @@ enum PolicyCommand {
         Diff costs are measured: the real engine diffs real lists (versions 1 to 32 updates apart,
         both move strategies, one round per repeat, interleaved). Applying an update and the
         app's per-frame work are modelled costs (--costs). Runs are simulated in virtual time, so
-        the grid (thousands of runs) takes minutes; `--real-time` runs the same model on real
-        threads as a check.
+        the grid (thousands of runs) takes minutes; `difflab policy real-time` runs the same model
+        on real threads as a check (see difflab help policy real-time).
 
         Prints and writes (JSON, schema difflab-policy/2):
           - crossovers: the smallest list size from which background diffing clearly beats main
@@ -51,43 +96,9 @@ enum PolicyCommand {
           - recommendations (--recommend prints them): per list-size band and frame rate, the
             setting with the least hitch time whose p99 update latency stays within
             --latency-bound and that drops no update, with the runner-up of another policy.
-
-        OPTIONS
-          --quick                 sizes 1000,10000,100000; intervals frame,0.25; 3 repeats of 10 s
-          --recommend             print the recommendation table
-          --sizes LIST            list sizes, each \(describe(PolicyConfig.listSizeRange)) (default 1000,3000,10000,30000,
-                                  100000,300000,1000000)
-          --frame-rates LIST      Hz, each \(describeNumbers(PolicyConfig.frameRateRange)) (default 60,120)
-          --intervals LIST        seconds between updates, each \(describeNumbers(PolicyConfig.updateIntervalRange)),
-                                  or `frame` (one update per frame) (default frame,0.05,0.25,1)
-          --edits LIST            edits per update, % of the list, each \(describeNumbers(Self.editShareRange)) (at least one edit;
-                                  default 1,10)
-          --policies LIST         main, background, adaptive, coalescing (default all)
-          --moves LIST            offsets, minimal (default both)
-          --adaptive-thresholds LIST  maxItemCountToRunOnMain values, each \(describe(PolicyConfig.listSizeRange))
-                                  (default 1000,10000,100000)
-          --coalescing LIST       MIN/INCREMENT/MAX seconds each \(describeNumbers(PolicyConfig.coalescingRange)), MIN ≤ MAX
-                                  (default 0.01/0.01/0.1,0.05/0.025/0.25,0.1/0.05/0.5)
-          --reload-thresholds LIST  `none` or changes above which the update is a full reload,
-                                  each \(describe(PolicyConfig.editsRange)) (default none,100,1000,10000; IGListKit: 100)
-          --repeats N             \(describe(PolicyGridSpec.repeatsRange)) (default 5; --quick 3)
-          --duration SECONDS      virtual seconds of updates per run, \(describeNumbers(PolicyConfig.durationRange))
-                                  (default 30; --quick 10)
-          --latency-bound SECONDS p99 update latency a recommendation may have, \(describeNumbers(Self.latencyBoundRange))
-                                  (default 0.25)
-          --costs FILE            modelled costs, JSON: {"schema":"\(PolicyCostsRecord.schema)", "applyBaseCost": s,
-                                  "layoutCostPerItem": s, "batchCostPerChange": s, "reloadCostPerItem": s,
-                                  "frameWork": s, "device": "..."}:
-                                  every member optional but schema, each cost \(describeNumbers(PolicyCosts.range)) s;
-                                  an unknown member or bad value exits 65. Defaults and their sources:
-        \(costsHelp)
-          --engine NAME           the diff engine: \(EngineRegistry.current.names) (default hashmap)
-          --background-engine NAME  the engine of diffs off the main thread (default: --engine)
-          --out FILE              results file (default results/policy-<time>.json): absent or a
-                                  regular file, checked before the runs (exit 73 otherwise)
-          --real-time             the real-thread lab instead (its own options)
-          -h, --help              show this help
-
+        """
+    static var epilogue: String {
+        """
         A grid larger than \(Int(maxEvents / 1e9)) billion simulated frames and updates, or whose diff costs would take
         more than \(Int(maxDiffWork / 1e9)) billion items of diffing to measure, is refused (exit 64).
         """
@@ -95,7 +106,7 @@ enum PolicyCommand {
 
     /// The costs' defaults and sources, for the help.
     static var costsHelp: String {
-        PolicyCosts.parameters.map { "            \($0.name) = \($0.value): \($0.source)" }.joined(separator: "\n")
+        PolicyCosts.parameters.map { "  \($0.name) = \($0.value): \($0.source)" }.joined(separator: "\n")
     }
 
     /// Edits per update, % of the list: 0.0001 to 100.
@@ -103,20 +114,8 @@ enum PolicyCommand {
     /// The latency bound: 1 ms to 1 hour.
     static let latencyBoundRange: ClosedRange<Double> = 0.001...3600
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        if arguments.contains("--real-time") { return try PolicyRealTime.run(arguments, console: console) }
-        let parsed = try OptionSpec(
-            valued: [
-                "sizes", "frame-rates", "intervals", "edits", "policies", "moves", "adaptive-thresholds", "coalescing", "reload-thresholds",
-                "repeats", "duration", "latency-bound", "costs", "engine", "background-engine", "out",
-            ], flags: ["quick", "recommend"]
-        ).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        guard parsed.positionals.isEmpty else { throw .usage("policy takes no files") }
-        let out = try OutputFile(parsed.value("out") ?? "results/policy-\(timestamp()).json", option: "--out")
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        let out = try OutputFile(parsed[\.out] ?? "results/policy-\(timestamp()).json", option: "--out")
         let plan = try PolicyPlan(parsed)
         let outcome: (profiles: [PolicyProfileRow], runs: [PolicyGridRun])
         do throws(EngineFailure) {
@@ -135,7 +134,7 @@ enum PolicyCommand {
         file.crossovers = PolicyAnalysis.crossovers(outcome.runs)
         file.recommendations = PolicyAnalysis.recommendations(outcome.runs, latencyBound: plan.latencyBound)
         console.out(PolicyText.crossovers(file.crossovers) + "\n")
-        if parsed.flag("recommend") {
+        if parsed[\.recommend] {
             console.out(PolicyText.recommendations(file.recommendations) + "\n")
         } else {
             console.out("\(file.recommendations.count) recommendations written (--recommend prints them)\n")
@@ -173,23 +172,21 @@ struct PolicyPlan {
     var costsSource = "defaults"
     var costsDevice: String?
 
-    init(_ parsed: ParsedArguments) throws(CommandError) {
-        quick = parsed.flag("quick")
+    init(_ parsed: Parsed<PolicyCommand.Options>) throws(CommandError) {
+        quick = parsed[\.quick]
         var grid = quick ? PolicyGrid.quick : PolicyGrid.full
         try Self.readGridLists(parsed, into: &grid)
-        let engine = try parseEngine(parsed.value("engine") ?? "hashmap").policy
-        let background = try parsed.value("background-engine").map { name throws(CommandError) in try parseEngine(name).policy }
+        let engine = parsed.required(\.engine).policy
+        let background = parsed[\.backgroundEngine]?.policy
         if !engine.derivesMoves || background.map({ !$0.derivesMoves }) == true {
             // A result-level engine has its own moves: one strategy stands for them.
             grid.moveStrategies = [.offsets]
         }
-        let repeats = try parsed.value("repeats").map { t throws(CommandError) in try parseInteger(t, "--repeats", in: PolicyGridSpec.repeatsRange) } ?? (quick ? 3 : 5)
-        let duration = try parsed.value("duration").map { t throws(CommandError) in try parseNumber(t, "--duration", in: PolicyConfig.durationRange) } ?? (quick ? 10 : 30)
-        latencyBound = try parsed.value("latency-bound").map { t throws(CommandError) in
-            try parseNumber(t, "--latency-bound", in: PolicyCommand.latencyBoundRange)
-        } ?? 0.25
+        let repeats = parsed[\.repeats] ?? (quick ? 3 : 5)
+        let duration = parsed[\.duration] ?? (quick ? 10 : 30)
+        latencyBound = parsed.required(\.latencyBound)
         var costs = PolicyCosts.defaults
-        if let path = parsed.value("costs") {
+        if let path = parsed[\.costs] {
             let record = try PolicyCommand.readCostsRecord(path)
             (costs, costsSource, costsDevice) = (record.costs, path, record.device)
         }
@@ -197,42 +194,17 @@ struct PolicyPlan {
         try Self.checkSize(spec)
     }
 
-    /// The grid's list options, each replacing the default when given.
-    static func readGridLists(_ parsed: ParsedArguments, into grid: inout PolicyGrid) throws(CommandError) {
-        let most = PolicyCommand.maxListCount
-        if let text = parsed.value("sizes") { grid.sizes = try parseSizes(text, "--sizes", in: PolicyConfig.listSizeRange, most: most) }
-        if let text = parsed.value("frame-rates") {
-            grid.frameRates = deduplicated(try limited(parseList(text, "--frame-rates") { t throws(CommandError) in try parseNumber(t, "--frame-rates", in: PolicyConfig.frameRateRange) }, "--frame-rates"))
-        }
-        if let text = parsed.value("intervals") {
-            grid.intervals = deduplicated(try limited(parseList(text, "--intervals") { t throws(CommandError) -> PolicyUpdateInterval in
-                t == "frame" ? .everyFrame : .seconds(try parseNumber(t, "--intervals", in: PolicyConfig.updateIntervalRange))
-            }, "--intervals"))
-        }
-        if let text = parsed.value("edits") {
-            grid.editShares = deduplicated(try limited(parseList(text, "--edits") { t throws(CommandError) in try parseNumber(t, "--edits", in: PolicyCommand.editShareRange) / 100 }, "--edits"))
-        }
-        if let text = parsed.value("policies") { grid.policies = deduplicated(try parseNames(text, "--policies", "policy")) }
-        if let text = parsed.value("moves") { grid.moveStrategies = deduplicated(try parseNames(text, "--moves", "move strategy")) }
-        if let text = parsed.value("adaptive-thresholds") {
-            grid.adaptiveThresholds = try parseSizes(text, "--adaptive-thresholds", in: PolicyConfig.listSizeRange, most: most)
-        }
-        if let text = parsed.value("coalescing") {
-            grid.coalescing = deduplicated(try limited(parseList(text, "--coalescing", parseCoalescing), "--coalescing"))
-        }
-        if let text = parsed.value("reload-thresholds") {
-            grid.reloadThresholds = deduplicated(try limited(parseList(text, "--reload-thresholds") { t throws(CommandError) -> Int? in
-                t == "none" ? nil : try parseInteger(t, "--reload-thresholds", in: PolicyConfig.editsRange)
-            }, "--reload-thresholds"))
-        }
-    }
-
-    /// `values` when there are at most ``PolicyCommand/maxListCount``.
-    static func limited<T>(_ values: [T], _ option: String) throws(CommandError) -> [T] {
-        guard values.count <= PolicyCommand.maxListCount else {
-            throw .usage("\(option) expects at most \(PolicyCommand.maxListCount) values (got \(values.count))")
-        }
-        return values
+    /// The grid's list options, each replacing the default when given (each value once).
+    static func readGridLists(_ parsed: Parsed<PolicyCommand.Options>, into grid: inout PolicyGrid) throws(CommandError) {
+        if let sizes = parsed[\.sizes] { grid.sizes = sizes }
+        if let rates = parsed[\.frameRates] { grid.frameRates = deduplicated(rates) }
+        if let intervals = parsed[\.intervals] { grid.intervals = deduplicated(intervals) }
+        if let edits = parsed[\.edits] { grid.editShares = deduplicated(edits) }
+        if let policies = parsed[\.policies] { grid.policies = policies }
+        if let moves = parsed[\.moves] { grid.moveStrategies = moves }
+        if let thresholds = parsed[\.adaptiveThresholds] { grid.adaptiveThresholds = thresholds }
+        if let coalescing = parsed[\.coalescing] { grid.coalescing = deduplicated(coalescing) }
+        if let thresholds = parsed[\.reloadThresholds] { grid.reloadThresholds = deduplicated(thresholds) }
     }
 
     /// `MIN/INCREMENT/MAX`, seconds.

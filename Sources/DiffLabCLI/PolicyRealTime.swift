@@ -7,15 +7,41 @@ import DiffLabResults
 import Glibc
 #endif
 
-/// `difflab policy --real-time`: the policy lab on real threads in real time, a check on the
+/// `difflab policy real-time`: the policy lab on real threads in real time, a check on the
 /// scenario grid's virtual-time simulation.
-enum PolicyRealTime {
-    static var help: String {
-        """
-        USAGE: difflab policy --real-time [--quick] [--policies LIST] [--sizes LIST] [--interval SECONDS]
-                              [--frame-rate HZ] [--frame-work SECONDS] [--duration SECONDS]
-                              [--moves STRATEGY] [--costs FILE] [--engine NAME] [--out FILE]
+enum PolicyRealTimeCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let quick = Flag("quick", help: "sizes 1000,10000,100000 and 1.5 s per run")
+        let policies = Option<[DiffPolicy]>.names("policies", noun: "policy", help: "diffing policies", defaultText: "all")
+        let sizes = Option.sizes(
+            "sizes", in: PolicyConfig.listSizeRange, most: BenchCommand.maxSizeCount, help: "list sizes",
+            defaultText: "1000,10000,100000,1000000")
+        let interval = Option.number(
+            "interval", "SECONDS", in: PolicyConfig.updateIntervalRange, default: 0.05, help: "seconds between updates")
+        let frameRate = Option.number("frame-rate", "HZ", in: PolicyConfig.frameRateRange, default: 60, help: "display refresh rate")
+        let frameWork = Option.number(
+            "frame-work", "SECONDS", in: PolicyConfig.frameWorkRange, help: "main-thread work per frame",
+            defaultText: "\(formatBound(PolicyCosts.defaults.frameWork)), or the costs file's")
+        let duration = Option.number(
+            "duration", "SECONDS", in: PolicyConfig.durationRange, help: "seconds of updates per run", defaultText: "3; --quick 1.5")
+        let edits = Option.integer("edits", in: PolicyConfig.editsRange, default: 20, help: "edits per update")
+        let moves = Option<MoveStrategy>.choice("moves", "STRATEGY", default: .offsets, help: "which items move")
+        let costs = Option.text("costs", "FILE", help: "modelled costs from a difflab-policy-costs/1 file (see difflab help policy)")
+        let engine = Option.engine("engine", default: "hashmap", help: "the diff engine")
+        let backgroundEngine = Option.engine(
+            "background-engine",
+            help: "the engine of diffs off the main thread (default: --engine), e.g. hashmap-parallel, which uses every core for large lists")
+        let out = Option.output(
+            help: "results file: absent or a regular file, checked before the runs (exit 73 otherwise), written atomically after the "
+                + "table is printed",
+            defaultText: "results/policy-<time>.json")
+        init() {}
+    }
 
+    static let name = "policy real-time"
+    static let abstract = "the policy lab on real threads in real time: a check on the grid"
+    static var discussion: String {
+        """
         Runs an app's main thread on a real thread drawing frames (per-frame work at 60 or 120 Hz) while a
         stream of list updates is diffed under each policy, with and without IGListKit's updater
         fallback (more than 100 changes → a full reload):
@@ -42,54 +68,26 @@ enum PolicyRealTime {
         Each run lasts the duration, then at most \(formatBound(PolicyConfig.drainSeconds)) s more while the updates still pending
         are applied (plus one diff already under way); updates not applied by then are counted
         as dropped. Every size runs each policy twice: without and with the fallback.
-
-        OPTIONS
-          --quick              sizes 1000,10000,100000 and 1.5 s per run
-          --policies LIST      main, background, adaptive, coalescing (default all)
-          --sizes LIST         up to \(BenchCommand.maxSizeCount) list sizes, each \(describe(PolicyConfig.listSizeRange))
-                               (default 1000,10000,100000,1000000)
-          --interval SECONDS   seconds between updates, \(describeNumbers(PolicyConfig.updateIntervalRange)) (default 0.05)
-          --frame-rate HZ      display refresh rate, \(describeNumbers(PolicyConfig.frameRateRange)) (default 60)
-          --frame-work SECONDS main-thread work per frame, \(describeNumbers(PolicyConfig.frameWorkRange)) (default 0.004)
-          --duration SECONDS   seconds of updates per run, \(describeNumbers(PolicyConfig.durationRange))
-                               (default 3; --quick 1.5)
-          --edits N            edits per update, \(describe(PolicyConfig.editsRange)) (default 20)
-          --moves STRATEGY     offsets (IGListKit's rule) or minimal (default offsets)
-          --costs FILE         modelled costs from a difflab-policy-costs/1 file (see difflab policy --help)
-          --engine NAME        the diff engine: \(EngineRegistry.current.names) (default hashmap)
-          --background-engine NAME  the engine of diffs off the main thread (default: --engine),
-                               e.g. hashmap-parallel, which uses every core for large lists
-          --out FILE           results file (default results/policy-<time>.json): absent or a
-                               regular file, checked before the runs (exit 73 otherwise), written
-                               atomically after the table is printed
-          -h, --help           show this help
-
+        """
+    }
+    static let epilogue = """
         Progress bars are drawn only when standard error is a terminal; otherwise one line per
         size. A Ctrl-C ends the run at once, leaving no results file.
         """
-    }
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec(
-            valued: [
-                "policies", "sizes", "interval", "frame-rate", "frame-work", "duration", "edits", "moves", "costs", "engine", "background-engine", "out",
-            ],
-            flags: ["quick", "real-time"]
-        ).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        guard parsed.positionals.isEmpty else { throw .usage("policy takes no files") }
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         // The output is checked first: a bad path fails now, not after the runs.
-        let out = try OutputFile(parsed.value("out") ?? "results/policy-\(timestamp()).json", option: "--out")
+        let out = try OutputFile(parsed[\.out] ?? "results/policy-\(timestamp()).json", option: "--out")
         let plan = try Plan(parsed)
         var results: [PolicyResult] = []
         for size in plan.sizes {
             if !console.errIsTerminal { console.err("policy: \(size) items, \(plan.policies.count * 2) runs\n") }
             results += try runSize(size, plan, console: console, done: results.count)
         }
-        let crossovers = (batch: crossover(results, plan.sizes, fallback: false), reload: crossover(results, plan.sizes, fallback: true))
+        let crossovers = (
+            batch: PolicyAnalysis.realTimeCrossover(results, plan.sizes, fallback: false),
+            reload: PolicyAnalysis.realTimeCrossover(results, plan.sizes, fallback: true)
+        )
         console.out(table(results) + "\n\n")
         for (name, size) in [("batch updates", crossovers.batch), ("with the reload fallback", crossovers.reload)] {
             if let size {
@@ -122,28 +120,19 @@ enum PolicyRealTime {
         var engine: RegisteredEngine
         var backgroundEngine: RegisteredEngine?
 
-        init(_ parsed: ParsedArguments) throws(CommandError) {
-            let quick = parsed.flag("quick")
-            if let text = parsed.value("policies") { policies = deduplicated(try parseNames(text, "--policies", "policy")) }
-            sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
-            if let text = parsed.value("sizes") { sizes = try parseSizes(text, "--sizes", in: PolicyConfig.listSizeRange, most: BenchCommand.maxSizeCount) }
-            func seconds(_ name: String, _ range: ClosedRange<Double>, _ fallback: Double) throws(CommandError) -> Double {
-                guard let text = parsed.value(name) else { return fallback }
-                return try parseNumber(text, "--\(name)", in: range)
-            }
-            interval = try seconds("interval", PolicyConfig.updateIntervalRange, 0.05)
-            frameRate = try seconds("frame-rate", PolicyConfig.frameRateRange, 60)
-            costs = try parsed.value("costs").map { path throws(CommandError) in try PolicyCommand.readCosts(path) } ?? .defaults
-            frameWork = try seconds("frame-work", PolicyConfig.frameWorkRange, costs.frameWork)
-            if let text = parsed.value("moves") {
-                let named: [MoveStrategy] = try parseNames(text, "--moves", "move strategy")
-                guard named.count == 1 else { throw .usage("--moves expects one strategy in real time (got '\(text)')") }
-                moves = named[0]
-            }
-            duration = try seconds("duration", PolicyConfig.durationRange, quick ? 1.5 : 3)
-            engine = try parseEngine(parsed.value("engine") ?? "hashmap")
-            backgroundEngine = try parsed.value("background-engine").map { name throws(CommandError) in try parseEngine(name) }
-            edits = try parsed.value("edits").map { t throws(CommandError) in try parseInteger(t, "--edits", in: PolicyConfig.editsRange) } ?? 20
+        init(_ parsed: Parsed<Options>) throws(CommandError) {
+            let quick = parsed[\.quick]
+            if let named = parsed[\.policies] { policies = named }
+            sizes = parsed[\.sizes] ?? (quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000])
+            interval = parsed.required(\.interval)
+            frameRate = parsed.required(\.frameRate)
+            costs = try parsed[\.costs].map { path throws(CommandError) in try PolicyCommand.readCosts(path) } ?? .defaults
+            frameWork = parsed[\.frameWork] ?? costs.frameWork
+            moves = parsed.required(\.moves)
+            duration = parsed[\.duration] ?? (quick ? 1.5 : 3)
+            engine = parsed.required(\.engine)
+            backgroundEngine = parsed[\.backgroundEngine]
+            edits = parsed.required(\.edits)
         }
 
         /// One run's settings.
@@ -195,21 +184,6 @@ enum PolicyRealTime {
             }
         }
         return results
-    }
-
-    /// The crossover, as the grid defines it: the smallest size from which background beats main
-    /// on hitch time beyond noise (20% and 1 ms/s lower) at that size and every larger one.
-    static func crossover(_ results: [PolicyResult], _ sizes: [Int], fallback: Bool) -> Int? {
-        func hitch(_ policy: DiffPolicy, _ size: Int) -> Double? {
-            results.first {
-                $0.config.policy == policy && $0.config.listSize == size && $0.config.allowsReloadingOnTooManyUpdates == fallback
-            }?.hitchTimeRatio
-        }
-        func wins(_ size: Int) -> Bool {
-            guard let main = hitch(.main, size), let background = hitch(.background, size) else { return false }
-            return PolicyAnalysis.clearWinExcess(main: main, background: background) > 0
-        }
-        return sizes.indices.first { index in sizes[index...].allSatisfy(wins) }.map { sizes[$0] }
     }
 
     /// The table of every run, with the simulation's prediction beside it.

@@ -7,7 +7,7 @@ import Darwin
 
 /// The first line a shell command prints, or `nil` when it fails. For facts about the machine
 /// (toolchain version, commit), not for anything a result depends on.
-func commandOutput(_ command: String) -> String? {
+package func commandOutput(_ command: String) -> String? {
     guard let pipe = popen(command + " 2>/dev/null", "r") else { return nil }
     var output = ""
     var buffer = [CChar](repeating: 0, count: 4096)
@@ -49,7 +49,7 @@ func runProcess(
 ///
 /// - Returns: the child's process id, for ``waitProcess(_:)``.
 /// - Throws: ``CommandError`` (exit 1) when the process cannot be started.
-func spawnProcess(
+package func spawnProcess(
     _ executable: String, _ arguments: [String], environment changes: [String: String?] = [:], stdout: String? = nil,
     stderr: String? = nil, argumentZero: String? = nil
 ) throws(CommandError) -> pid_t {
@@ -181,7 +181,7 @@ private func spawn(
 ///
 /// - Throws: ``CommandError`` (exit 1) naming `what` and the limit it broke.
 /// - Returns: the exit status, as ``waitProcess(_:)``.
-func waitProcess(_ pid: pid_t, writing output: String, maxBytes: Int, seconds: Double, what: String) throws(CommandError) -> Int32 {
+package func waitProcess(_ pid: pid_t, writing output: String, maxBytes: Int, seconds: Double, what: String) throws(CommandError) -> Int32 {
     let deadline = monotonicNow() + seconds
     // Poll without reaping; waitProcess reaps once the child has ended.
     while !processHasEnded(pid) {
@@ -204,13 +204,13 @@ func waitProcess(_ pid: pid_t, writing output: String, maxBytes: Int, seconds: D
 /// Waits for the child `pid`.
 ///
 /// - Returns: its exit status, or 128 + the signal number when a signal ended it.
-func waitProcess(_ pid: pid_t) -> Int32 {
+package func waitProcess(_ pid: pid_t) -> Int32 {
     let status = waitProcessStatus(pid)
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
 }
 
 /// Waits for the child `pid` and returns its raw wait status (see ``describeWaitStatus(_:)``).
-func waitProcessStatus(_ pid: pid_t) -> Int32 {
+package func waitProcessStatus(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
     // Wait without reaping, forget the child, then reap: the cleanup thread never signals an id
     // that has been reaped (and might be reused).
@@ -240,7 +240,7 @@ func processHasEnded(_ pid: pid_t) -> Bool {
 }
 
 /// `exited with status 3`, `was killed by signal 9 (SIGKILL: Killed)`: a raw wait status in words.
-func describeWaitStatus(_ status: Int32) -> String {
+package func describeWaitStatus(_ status: Int32) -> String {
     let signal = status & 0x7f
     guard signal != 0 else { return "exited with status \((status >> 8) & 0xff)" }
     let text = strsignal(signal).map { String(cString: $0) } ?? "unknown"

@@ -9,13 +9,22 @@ import DiffLabResults
 /// logic stays in Swift beside the code that writes the results, nothing needs a network, Python or
 /// a virtual environment, the output is deterministic (same inputs, byte-identical files) and so
 /// testable, and GitHub renders SVG images linked from markdown.
-enum ReportCommand {
-    static let help = """
-        USAGE: difflab report RESULTS.json... [--out DIR]
+enum ReportCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let files = Positionals("RESULTS.json...", count: 1...Int.max) { _ in "report needs at least one results file (see 'difflab help report')" }
+        let out = Option.text("out", "DIR", help: "where to write; created if missing", defaultText: "results/reports/report-<time>") {
+            text throws(CommandError) in
+            guard !text.isEmpty else { throw .usage("--out expects a directory") }
+        }
+        init() {}
+    }
 
+    static let name = "report"
+    static let abstract = "a markdown report with SVG plots from bench, policy and arena results"
+    static let discussion = """
         Writes DIR/report.md and the SVG plots it shows, from results files of `difflab bench`
         (schema difflab-bench/1), `difflab policy` (its scenario grid, schema difflab-policy/2),
-        `difflab policy --real-time` (schema difflab-policy/1) and the arena (schema
+        `difflab policy real-time` (schema difflab-policy/1) and the arena (schema
         difflab-arena/1), given in any order and recognised by their "schema" field. Sections for
         a kind of file not given are left out; several files of one kind get a section each.
 
@@ -45,10 +54,8 @@ enum ReportCommand {
 
         The plots are SVG drawn by DiffLab's own Swift code, not matplotlib: no Python or network
         needed, deterministic output, and GitHub renders SVG linked from markdown.
-
-        OPTIONS
-          --out DIR    where to write (default results/reports/report-<time>); created if missing
-
+        """
+    static let epilogue = """
         Every number is checked against its field's documented range (times and samples 0 to
         86,400 s, sizes 0 to 10^9 items, counts 0 to 2^53, ratios 0 to 10^9, createdAt 1970 to
         9999, hitchTimeRatio 0 to 1,000 ms/s, cpuUtilisation 0 to 1,024; in an arena file, text
@@ -60,20 +67,13 @@ enum ReportCommand {
         holds a number outside its range), 66 a file cannot be read.
         """
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec(valued: ["out"]).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        guard !parsed.positionals.isEmpty else { throw .usage("report needs at least one results file (see 'difflab help report')") }
-        let path = parsed.value("out") ?? "results/reports/report-\(timestamp())"
-        guard !path.isEmpty else { throw .usage("--out expects a directory") }
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        let path = parsed[\.out] ?? "results/reports/report-\(timestamp())"
         // Checked before reading anything: a folder that cannot take the report fails at once.
         let directory = try OutputDirectory(path, option: "--out")
 
         var inputs: [ResultsFile] = []
-        for path in parsed.positionals {
+        for path in parsed[\.files] {
             let document = try readJSON(path)
             do {
                 inputs.append(try ResultsFile(document, source: path))
@@ -83,7 +83,7 @@ enum ReportCommand {
         }
         let report: Report
         do {
-            report = try makeReport(inputs, options: ReportOptions(invocation: (["difflab", "report"] + arguments).joined(separator: " ")))
+            report = try makeReport(inputs, options: ReportOptions(invocation: (["difflab", "report"] + parsed.arguments).joined(separator: " ")))
         } catch {
             throw .data(error.description)
         }

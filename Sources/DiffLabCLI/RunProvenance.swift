@@ -11,7 +11,7 @@ extension RunProvenance {
     /// `swift --version`'s first line (or `unknown`), `git rev-parse HEAD` when the directory is
     /// a checkout, and whether tracked files differ from it (`nil` outside a checkout). The run's
     /// `seconds` are the caller's to set when it ends.
-    static func current() -> RunProvenance {
+    package static func current() -> RunProvenance {
         let commit = commandOutput("git rev-parse HEAD")
         return RunProvenance(
             createdAt: Int(time(nil)), machine: machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) },

@@ -43,7 +43,7 @@ struct BenchCommandTests {
     @Test func policyNamesTheCrossover() throws {
         let files = Files([:])
         let out = files.path("policy.json")
-        let r = run(["policy", "--real-time", "--sizes", "500,1000", "--policies", "main,background", "--duration", "0.2", "--out", out])
+        let r = run(["policy", "real-time", "--sizes", "500,1000", "--policies", "main,background", "--duration", "0.2", "--out", out])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("crossover (batch updates): "))
         #expect(r.out.contains("crossover (with the reload fallback): "))
@@ -111,7 +111,7 @@ struct BenchCommandTests {
             #expect(access(files.path("never.json"), F_OK) != 0)
         }
         #expect(run(small + ["--costs", files.path("absent.json")]).status == 66)
-        #expect(run(["policy", "--real-time", "--sizes", "200", "--duration", "0.05", "--costs", files.path("typo.json")]).status == 65)
+        #expect(run(["policy", "real-time", "--sizes", "200", "--duration", "0.05", "--costs", files.path("typo.json")]).status == 65)
     }
 
     /// List options out of shape, and a grid too large to finish, are refused at once (64).
@@ -149,7 +149,7 @@ struct BenchCommandTests {
         #expect(r.out.contains("differencekit · int · 20000 items · system: hashmap-2t (2 threads) ×"))
         let policyOut = files.path("policy.json")
         let p = run([
-            "policy", "--real-time", "--sizes", "200", "--policies", "main,background", "--duration", "0.05", "--background-engine", "hashmap-parallel",
+            "policy", "real-time", "--sizes", "200", "--policies", "main,background", "--duration", "0.05", "--background-engine", "hashmap-parallel",
             "--out", policyOut,
         ])
         #expect(p.status == 0, "\(p.err)")
@@ -183,7 +183,7 @@ struct BenchCommandTests {
     ])
     func policyRefusesHostileNumbers(arguments: [String]) {
         let files = Files([:])
-        let r = run(["policy", "--real-time"] + arguments + ["--out", files.path("never.json")])
+        let r = run(["policy", "real-time"] + arguments + ["--out", files.path("never.json")])
         #expect(r.status == 64, "\(arguments): \(r.err)")
         #expect(r.err.contains(arguments[0]) && r.err.contains("from "))
         #expect(r.out.isEmpty)
@@ -239,7 +239,7 @@ struct BenchCommandTests {
             ["bench", "--engines", "hashmap", "--profiles", "differencekit", "--sizes", "200", "--kinds", "int", "--budget", "0.001",
              "--allocators", "system", "--out", files.path("b.json")], console: console)
         let policy = DiffLabCommand.run(
-            ["policy", "--real-time", "--sizes", "200", "--policies", "main", "--duration", "0.01", "--out", files.path("p.json")], console: console)
+            ["policy", "real-time", "--sizes", "200", "--policies", "main", "--duration", "0.01", "--out", files.path("p.json")], console: console)
         #expect(bench == 0 && policy == 0, "\(recorder.err)")
         #expect(recorder.err.contains("\r") == terminal)
         #expect(recorder.err.contains("bench: system allocator: 4 measured, 0 skipped\n"))
@@ -293,24 +293,24 @@ struct BenchCommandTests {
         for option in ["--quick", "--engines", "--threads", "--profiles", "--sizes", "--kinds", "--allocators", "--budget", "--max-call", "--seed", "--out", "--worker-out", "--allow-skips"] {
             #expect(bench.contains(option), "bench --help lacks \(option)")
         }
-        #expect(bench.contains("each from 1 to 10000000") && bench.contains("from 0.001 to 600") && bench.contains("from 0.001 to 3600"))
-        let realTime = run(["policy", "--real-time", "--help"]).out
+        #expect(bench.contains("each 1 to 10000000") && bench.contains("0.001 to 600") && bench.contains("0.001 to 3600"))
+        let realTime = run(["policy", "real-time", "--help"]).out
         for option in [
             "--quick", "--policies", "--sizes", "--interval", "--frame-rate", "--frame-work", "--duration", "--moves", "--costs", "--engine",
             "--background-engine", "--out",
         ] {
-            #expect(realTime.contains(option), "policy --real-time --help lacks \(option)")
+            #expect(realTime.contains(option), "policy real-time --help lacks \(option)")
         }
-        #expect(realTime.contains("from 1 to 1000") && realTime.contains("from 0.001 to 60") && realTime.contains("from 0.01 to 600"))
+        #expect(realTime.contains("1 to 1000") && realTime.contains("0.001 to 60") && realTime.contains("0.01 to 600"))
         let policy = run(["policy", "--help"]).out
         for option in [
             "--quick", "--recommend", "--sizes", "--frame-rates", "--intervals", "--edits", "--policies", "--moves", "--adaptive-thresholds",
             "--coalescing", "--reload-thresholds", "--repeats", "--duration", "--latency-bound", "--costs", "--engine", "--background-engine",
-            "--out", "--real-time",
+            "--out",
         ] {
             #expect(policy.contains(option), "policy --help lacks \(option)")
         }
-        #expect(policy.contains("from 1 to 1000") && policy.contains("from 0.001 to 60") && policy.contains("from 0.01 to 600"))
+        #expect(policy.contains("1 to 1000") && policy.contains("0.001 to 60") && policy.contains("0.01 to 600"))
         // Every cost parameter and where its default comes from.
         for parameter in PolicyCosts.parameters { #expect(policy.contains(parameter.name + " = " + parameter.value)) }
     }

@@ -1,4 +1,5 @@
 @testable import DiffLabCLI
+@testable import DiffLabDev
 import Testing
 
 @Suite("difflab coverage")
@@ -117,14 +118,14 @@ struct CoverageCommandTests {
             "bad.json": #"{"schema": "difflab-coverage-exemptions/1", "exemptions": [{"file": "x"}]}"#,
             "ok.json": #"{"schema": "difflab-coverage-exemptions/1", "exemptions": []}"#,
         ])
-        let r = run(["coverage", files.path("t.lcov"), "--root", "/r", "--exemptions", files.path("ok.json")])
+        let r = runDev(["coverage", files.path("t.lcov"), "--root", "/r", "--exemptions", files.path("ok.json")])
         #expect(r.status == 1)
         #expect(r.out.contains("Sources/DiffLabEngines/Toy.swift:3-5"))
-        let bad = run(["coverage", files.path("t.lcov"), "--exemptions", files.path("bad.json")])
+        let bad = runDev(["coverage", files.path("t.lcov"), "--exemptions", files.path("bad.json")])
         #expect(bad.status == 65)
         #expect(bad.err.contains("\"exemptions\"[0].lineContains"))
-        #expect(run(["coverage"]).status == 64)
-        #expect(run(["coverage", files.path("missing.lcov")]).status == 66)
+        #expect(runDev(["coverage"]).status == 64)
+        #expect(runDev(["coverage", files.path("missing.lcov")]).status == 66)
     }
 
     /// The committed exemptions file parses.

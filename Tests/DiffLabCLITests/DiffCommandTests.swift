@@ -1,4 +1,5 @@
 import DiffLabCLI
+import DiffLabDev
 import DiffLabJSON
 import DiffLabCore
 import Testing
@@ -16,6 +17,13 @@ final class Recorder: Sendable {
     }
     var out: String { output.withLock { $0 } }
     var err: String { errors.withLock { $0 } }
+}
+
+/// Runs `difflab-dev` in process and records what it writes.
+func runDev(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
+    let recorder = Recorder()
+    let status = DevCommands.run(arguments, console: recorder.console)
+    return (status, recorder.out, recorder.err)
 }
 
 func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
@@ -154,16 +162,16 @@ struct DiffCommandTests {
         BadInput(name: "array id", arguments: ["diff", bad.path("badid.json"), bad.path("ok.json")], status: 65, message: "must be a string or a number"),
         BadInput(name: "unknown key", arguments: ["diff", bad.path("extra.json"), bad.path("ok.json")], status: 65, message: "unknown key \"colour\""),
         BadInput(name: "unknown engine", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--engine", "fast"], status: 64, message: "unknown engine 'fast'"),
-        BadInput(name: "unknown moves", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--moves", "few"], status: 64, message: "unknown move strategy"),
+        BadInput(name: "unknown moves", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--moves", "few"], status: 64, message: "--moves expects one of: offsets, minimal (got 'few')"),
         BadInput(name: "unknown flag", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--fast"], status: 64, message: "unknown option '--fast'"),
         BadInput(name: "missing value", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--engine"], status: 64, message: "needs a value"),
         BadInput(name: "flag with value", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--batch=yes"], status: 64, message: "takes no value"),
         BadInput(
             name: "bad --strings", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--strings", "nfc"], status: 64,
-            message: "unknown value 'nfc' for --strings (expected literal or canonical)"),
+            message: "--strings expects one of: literal, canonical (got 'nfc')"),
         BadInput(
             name: "bad stages --strings", arguments: ["stages", bad.path("ok.json"), bad.path("ok.json"), "--strings=NFD"], status: 64,
-            message: "unknown value 'NFD' for --strings (expected literal or canonical)"),
+            message: "--strings expects one of: literal, canonical (got 'NFD')"),
         BadInput(name: "integer beyond the Double range", arguments: ["diff", bad.path("huge.json"), bad.path("ok.json")], status: 65, message: "huge.json: malformed JSON at line 1, column 5: number out of range (magnitude above about 1.8e308"),
         BadInput(
             name: "canonically equivalent keys with --strings canonical",

@@ -47,7 +47,7 @@ struct FuzzCommandTests {
         (["fuzz", "--workers", "0"], "--workers expects an integer from 1 to 256 (got '0')"),
         (["fuzz", "--workers", "100000"], "--workers expects an integer from 1 to 256"),
         (["fuzz", "--seed", "-3"], "--seed expects an integer from 0 to 18446744073709551615"),
-        (["fuzz", "file.json"], "fuzz takes no files"),
+        (["fuzz", "file.json"], "unexpected argument 'file.json' (this command takes no files)"),
     ])
     func badArgumentsAreUsageErrors(arguments: [String], message: String) {
         let r = run(arguments)

@@ -234,7 +234,7 @@ struct GateWorktreeTests {
 @Suite("Gate parts: plan, baselines, JUnit")
 struct GatePartsTests {
     static func plan(_ arguments: [String]) throws -> GatePlan {
-        try GatePlan(try GatePlan.spec.parse(arguments + ["--out", "/tmp/never-written-gate.json", "--summary", "/tmp/never-written-summary.md"]))
+        try GatePlan(try GatePlan.Options.parse(arguments + ["--out", "/tmp/never-written-gate.json", "--summary", "/tmp/never-written-summary.md"]))
     }
 
     /// Which revision is built: `--base`; HEAD when the tree is dirty or a patch is gated; else

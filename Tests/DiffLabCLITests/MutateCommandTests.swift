@@ -1,4 +1,5 @@
 @testable import DiffLabCLI
+@testable import DiffLabDev
 import DiffLabJSON
 import DiffLabResults
 import Testing
@@ -185,24 +186,24 @@ struct MutateCommandTests {
         ["mutate", "--seconds"], ["mutate", "--configuration", "fast"], ["mutate", "--configuration", ""],
     ])
     func flagErrorsExit64(arguments: [String]) {
-        let r = run(arguments)
+        let r = runDev(arguments)
         #expect(r.status == 64, "\(arguments): \(r.err)")
         #expect(r.err.hasPrefix("difflab: "))
     }
 
     @Test func helpIsRegistered() {
-        let r = run(["help", "mutate"])
+        let r = runDev(["help", "mutate"])
         #expect(r.status == 0)
-        #expect(r.out.contains("USAGE: difflab mutate"))
-        #expect(run(["--help"]).out.contains("mutate [options]"))
+        #expect(r.out.contains("USAGE: difflab-dev mutate"))
+        #expect(runDev(["--help"]).out.contains("mutate [options]"))
     }
 
     @Test func aBadCatalogueIsExit65AndAMissingOneExit66() {
         let files = Files(["catalogue.json": #"{"schema": "difflab-mutants/1", "mutants": [{"name": "x"}]}"#])
-        let bad = run(["mutate", "--catalogue", files.directory])
+        let bad = runDev(["mutate", "--catalogue", files.directory])
         #expect(bad.status == 65)
         #expect(bad.err.contains("missing field mutants[0].patch"), "\(bad.err)")
-        #expect(run(["mutate", "--catalogue", files.directory + "/none"]).status == 66)
+        #expect(runDev(["mutate", "--catalogue", files.directory + "/none"]).status == 66)
     }
 }
 

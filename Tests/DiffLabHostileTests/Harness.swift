@@ -16,6 +16,14 @@ enum Binary {
         let folder = me.lastIndex(of: "/").map { String(me[..<$0]) } ?? "."
         return folder + "/difflab"
     }()
+
+    /// `difflab-dev` beside it: the maintainers' commands (mutate, coverage).
+    static let devPath = path + "-dev"
+
+    /// The binary that runs `arguments`' command.
+    static func path(for arguments: [String]) -> String {
+        arguments.contains { $0 == "mutate" || $0 == "coverage" } ? devPath : path
+    }
 }
 
 /// What one run of `difflab` did.
@@ -34,7 +42,7 @@ struct Outcome: CustomStringConvertible {
     }
 
     /// The lines of standard error that are DiffLab's error messages.
-    var errorLines: [Substring] { stderr.split(separator: "\n").filter { $0.hasPrefix("difflab: ") } }
+    var errorLines: [Substring] { stderr.split(separator: "\n").filter { $0.hasPrefix("difflab: ") || $0.hasPrefix("difflab-dev: ") } }
 }
 
 /// A private folder under /tmp for one test, removed (with everything in it) by ``remove()``.
@@ -115,7 +123,7 @@ func startDifflab(_ arguments: [String], stdin: String = "/dev/null", in directo
     posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     // The child runs in `directory` through `env -C`, so relative defaults (results/...) land there.
-    let argv = (["env", "-C", directory, "SWIFT_BACKTRACE=enable=no"] + environment + [Binary.path] + arguments).map { strdup($0) } + [nil]
+    let argv = (["env", "-C", directory, "SWIFT_BACKTRACE=enable=no"] + environment + [Binary.path(for: arguments)] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
     guard posix_spawnp(&pid, "env", &actions, nil, argv, environ) == 0 else { return nil }

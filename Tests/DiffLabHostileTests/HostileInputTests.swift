@@ -127,9 +127,9 @@ let catalogue: [HostileCase] = {
         (["fuzz"], "--large-every", true, 64), (["fuzz"], "--check-seconds", true, 64),
         (tinyBench.filter { $0 != "--sizes" && $0 != "100" }, "--sizes", true, 64), (tinyBench, "--budget", true, 64),
         (tinyBench, "--seed", false, 64),
-        (["policy", "--real-time", "--sizes", "100", "--policies", "main"], "--interval", true, 64),
-        (["policy", "--real-time", "--sizes", "100", "--policies", "main"], "--frame-rate", true, 64),
-        (["policy", "--real-time", "--sizes", "100", "--policies", "main"], "--frame-work", false, 64),
+        (["policy", "real-time", "--sizes", "100", "--policies", "main"], "--interval", true, 64),
+        (["policy", "real-time", "--sizes", "100", "--policies", "main"], "--frame-rate", true, 64),
+        (["policy", "real-time", "--sizes", "100", "--policies", "main"], "--frame-work", false, 64),
         (["policy", "--sizes", "100", "--policies", "main"], "--duration", true, 64),
         (["policy", "--policies", "main"], "--sizes", true, 64),
         (["policy", "--sizes", "100", "--policies", "main"], "--frame-rates", true, 64),
@@ -216,11 +216,11 @@ let catalogue: [HostileCase] = {
     add(["report", "@results-1e308.json", "--out", "@dir/report"], [0, 65])
     add(["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], [1])
     add(["gate", "--baseline", "@baseline-wrong.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], [1])
-    add(["policy", "--real-time", "--frame-rate", "inf"], [64], message: "--frame-rate")
-    add(["policy", "--real-time", "--frame-rate", "0.0001"], [64], message: "--frame-rate")
+    add(["policy", "real-time", "--frame-rate", "inf"], [64], message: "--frame-rate")
+    add(["policy", "real-time", "--frame-rate", "0.0001"], [64], message: "--frame-rate")
     add(["policy", "--duration", "inf"], [64], message: "--duration")
-    add(["policy", "--real-time", "--frame-work", "inf"], [64], message: "--frame-work")
-    add(["policy", "--real-time", "--interval", "1e300"], [64], message: "--interval")
+    add(["policy", "real-time", "--frame-work", "inf"], [64], message: "--frame-work")
+    add(["policy", "real-time", "--interval", "1e300"], [64], message: "--interval")
     add(["bench", "--budget", "inf"], [64], message: "--budget")
     add(["bench", "--sizes", "1000000000000"], [64], message: "--sizes")
     add(["fuzz", "--seconds", "1e-300"], [64], message: "--seconds")

@@ -193,7 +193,7 @@ func wrongInputsGiveTypedErrors(_ bad: BadInput) throws {
     #expect(message.contains("r.json") && message.contains("difflab-bench/1") && message.contains("difflab-policy/1"))
 }
 
-/// A `difflab policy --real-time` file shows the simulation's prediction beside each run; a file
+/// A `difflab policy real-time` file shows the simulation's prediction beside each run; a file
 /// without it shows no such columns.
 @Test func realTimeRunsShowTheSimulationBesideThem() throws {
     let checked = #"""

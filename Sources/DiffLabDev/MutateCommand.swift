@@ -1,4 +1,5 @@
 import DiffLabBench
+import DiffLabCLI
 import DiffLabCore
 import DiffLabJSON
 import DiffLabResults
@@ -12,12 +13,30 @@ import Darwin
 /// `difflab mutate`: mutation testing of the fuzzer. Plants each bug of a catalogue
 /// (`Corpus/mutants/`) in a worktree of HEAD, builds it, and checks whether the fuzzer (or, for
 /// code the fuzzer does not run, a test filter) kills it.
-enum MutateCommand {
-    static var help: String {
-        """
-        USAGE: difflab mutate [--quick | --only a,b] [--seconds N] [--seed S] [--catalogue DIR]
-                              [--configuration release|debug] [--jobs N] [--out FILE]
+enum MutateCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let quick = Flag("quick", help: "only the catalogue's quick subset (\"quick\": true)")
+        let only = Option<[String]>(
+            "only", "LIST", help: "only these mutants, by name", constraint: "a comma-separated list"
+        ) { text throws(CommandError) in try deduplicated(parseList(text, "--only") { name throws(CommandError) in name }) }
+        let seconds = Option.number(
+            "seconds", in: MutateCommand.secondsRange, default: MutateCommand.defaultSeconds, help: "fuzzing seconds per mutant")
+        let seed = Option.seed(default: 1, help: "the fuzzing seed")
+        let catalogue = Option.text("catalogue", "DIR", default: MutateCommand.defaultCatalogue, help: "the catalogue folder")
+        let configuration = Option<MutationFile.Configuration>.choice(
+            "configuration", "C", default: .release,
+            help: "how the mutants are built: release (the binary users run) or debug (unoptimized: a mutant's incremental build takes "
+                + "seconds instead of minutes and the fuzzer runs several times slower; CI's quick subset); the results file records it")
+        let jobs = Option.integer("jobs", in: MutateCommand.jobsRange, default: MutateCommand.defaultJobs, help: "parallel build jobs")
+        let out = Option.output(help: "results file: absent or a regular file, checked before the run", defaultText: "results/mutation-<UTC time>.json")
+        init() {}
+    }
 
+    static let name = "mutate"
+    static let tool = "difflab-dev"
+    static let abstract = "mutation testing: plant catalogued bugs, count those the fuzzer kills"
+    static var discussion: String {
+        """
         Mutation testing: how many planted bugs does the fuzzer catch? For each mutant of the
         catalogue (DIR/catalogue.json, schema \(MutantCatalogue.schema); one patch file per
         mutant beside it), in catalogue order:
@@ -43,28 +62,14 @@ enum MutateCommand {
         "equivalent" in the catalogue, with the reason no property can kill them, are run but
         not scored), and writes a JSON file (schema \(MutationFile.schema)). Build logs:
         .build/mutate/<name>.log.
-
-        OPTIONS
-          --quick            only the catalogue's quick subset ("quick": true)
-          --only LIST        only these mutants, by name
-          --seconds N        fuzzing seconds per mutant, \(formatBound(secondsRange.lowerBound)) to \(formatBound(secondsRange.upperBound)) (default \(formatBound(defaultSeconds)))
-          --seed S           the fuzzing seed, 0 to 2^64 - 1 (default 1)
-          --catalogue DIR    the catalogue folder (default \(defaultCatalogue))
-          --configuration C  how the mutants are built: release (default; the binary users
-                             run) or debug (unoptimized: a mutant's incremental build takes
-                             seconds instead of minutes and the fuzzer runs several times
-                             slower; CI's quick subset). The results file records it
-          --jobs N           parallel build jobs, \(describe(jobsRange)) (default \(defaultJobs))
-          --out FILE         results file (default results/mutation-<UTC time>.json): absent or a
-                             regular file, checked before the run
-          -h, --help         show this help
-
+        """
+    }
+    static let epilogue = """
         EXIT STATUS
           0 every non-equivalent mutant killed, 1 a mutant survived, a mutant marked equivalent
           was killed (the claim is wrong), or an error, 64 bad command line, 65 bad catalogue,
           66 catalogue or patch unreadable, 73 output file cannot be written
         """
-    }
 
     /// The allowed range of `--seconds`: fuzzing seconds per mutant.
     static let secondsRange = 1.0...3_600.0
@@ -97,32 +102,18 @@ enum MutateCommand {
         var configuration: MutationFile.Configuration = .release
     }
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec(valued: ["only", "seconds", "seed", "catalogue", "configuration", "jobs", "out"], flags: ["quick"]).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        guard parsed.positionals.isEmpty else { throw .usage("mutate takes no files (got '\(parsed.positionals[0])')") }
-        guard !parsed.flag("quick") || parsed.value("only") == nil else { throw .usage("give only one of --quick and --only") }
-        let seconds = try parsed.value("seconds").map { text throws(CommandError) in try parseNumber(text, "--seconds", in: secondsRange) }
-            ?? defaultSeconds
-        let seed = try parsed.value("seed").map { text throws(CommandError) in try parseSeed(text) } ?? 1
-        let configuration = try parsed.value("configuration").map { text throws(CommandError) in
-            guard let value = MutationFile.Configuration(rawValue: text) else {
-                throw .usage("--configuration must be release or debug (got '\(text)')")
-            }
-            return value
-        } ?? .release
-        let jobs = try parsed.value("jobs").map { text throws(CommandError) in try parseInteger(text, "--jobs", in: jobsRange) } ?? defaultJobs
-        let only = try parsed.value("only").map { text throws(CommandError) in
-            try deduplicated(parseList(text, "--only") { name throws(CommandError) in name })
-        }
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        guard !(parsed[\.quick] && parsed.isGiven(\.only)) else { throw .usage("give only one of --quick and --only") }
+        let seconds = parsed.required(\.seconds)
+        let seed = parsed.required(\.seed)
+        let configuration = parsed.required(\.configuration)
+        let jobs = parsed.required(\.jobs)
+        let only = parsed[\.only]
         // The output is checked first: a bad path fails now, not after an hour of builds.
-        let out = try OutputFile(parsed.value("out") ?? "results/mutation-\(timestamp()).json", option: "--out")
-        let folder = parsed.value("catalogue") ?? defaultCatalogue
+        let out = try OutputFile(parsed[\.out] ?? "results/mutation-\(timestamp()).json", option: "--out")
+        let folder = parsed.required(\.catalogue)
         let catalogue = try readCatalogue(folder)
-        let selected = try select(catalogue, quick: parsed.flag("quick"), only: only)
+        let selected = try select(catalogue, quick: parsed[\.quick], only: only)
         // Every patch is readable before the first build.
         for mutant in selected { _ = try readInputFile(folder + "/" + mutant.patch) }
 
@@ -361,7 +352,7 @@ enum MutateCommand {
     static func summary(of result: MutantResult) -> String {
         var words = result.outcome.rawValue
         if result.crashed { words += " (crash)" }
-        if let seconds = result.secondsToKill { words += " in \(FuzzCommand.format(seconds)) s" }
+        if let seconds = result.secondsToKill { words += " in \(formatTenths(seconds)) s" }
         if let signature = result.signature { words += ": \(signature)" }
         if let shrunk = result.shrunkItems { words += ", shrunk to \(shrunk) items" }
         if let note = result.note { words += " — \(note)" }
@@ -380,7 +371,7 @@ enum MutateCommand {
             let outcome = r.equivalent ? (r.outcome == .survived ? "equivalent" : "\(r.outcome.rawValue) (equiv.)") : r.outcome.rawValue
             lines.append(
                 pad(r.name, 36) + pad(r.area.rawValue, 19) + pad(outcome + (r.crashed ? " (crash)" : ""), 18)
-                    + pad(r.secondsToKill.map { FuzzCommand.format($0) } ?? "–", 9) + pad(r.inputsToKill.map(String.init) ?? "–", 9)
+                    + pad(r.secondsToKill.map { formatTenths($0) } ?? "–", 9) + pad(r.inputsToKill.map(String.init) ?? "–", 9)
                     + pad(r.shrunkItems.map(String.init) ?? "–", 8) + oneLine([r.signature, r.note].compactMap { $0 }.joined(separator: "; ")))
         }
         return lines.joined(separator: "\n")

@@ -1,3 +1,4 @@
+import DiffLabCLI
 import DiffLabJSON
 
 /// Line and branch coverage read from an LCOV tracefile (`llvm-cov export -format=lcov`).
@@ -106,10 +107,26 @@ struct CoverageExemption: Sendable, Equatable {
 }
 
 /// `difflab coverage`: what a coverage run reached, and every line it did not.
-enum CoverageCommand {
-    static let help = """
-        USAGE: difflab coverage TRACEFILE [--root DIR] [--require LIST] [--exemptions FILE]
+enum CoverageCommand: DeclaredCommand {
+    struct Options: DeclaredOptions {
+        let file = Positionals("TRACEFILE", count: 1...1) { _ in "coverage takes one tracefile" }
+        let root = Option.text(
+            "root", "DIR", help: "paths are shown relative to DIR",
+            defaultText: "the working directory's path as the tracefile spells it, when it starts with it")
+        let require = Option<[String]>(
+            "require", "LIST", default: CoverageCommand.defaultRequired,
+            help: "paths (ends of file paths, or folders) whose every line must be reached or exempted", constraint: "a comma-separated list",
+            defaultText: CoverageCommand.defaultRequired.joined(separator: ",")
+        ) { text throws(CommandError) in try parseList(text, "--require") { item throws(CommandError) in item } }
+        let exemptions = Option.text(
+            "exemptions", "FILE", help: "the exemptions file", defaultText: "\(CoverageCommand.defaultExemptions) when it exists")
+        init() {}
+    }
 
+    static let name = "coverage"
+    static let tool = "difflab-dev"
+    static let abstract = "line coverage of a fuzzing run, every line not reached"
+    static let discussion = """
         Reads an LCOV tracefile (llvm-cov export -format=lcov; Scripts/fuzz-coverage makes one from
         a run of difflab fuzz) and prints line and branch coverage per folder and per file, then
         every line not reached, with its source text, grouped into ranges. A line may be exempted
@@ -117,15 +134,8 @@ enum CoverageCommand {
         exemptions file lists {"file", "lineContains", "reason"} entries, matched by the end of the
         path and the line's text, so they survive edits elsewhere in the file. An exemption that
         matches no unreached line is reported as stale.
-
-        OPTIONS
-          --root DIR        paths are shown relative to DIR (default: the working directory's
-                            path as the tracefile spells it, when it starts with it)
-          --require LIST    paths (ends of file paths, or folders) whose every line must be
-                            reached or exempted (default Sources/DiffLabEngines,
-                            Sources/DiffLabCore/DiffResult.swift)
-          --exemptions F    default Corpus/coverage/exemptions.json when it exists
-
+        """
+    static let epilogue = """
         EXIT STATUS
           0 every required line reached or exempted, 1 some are not (or the tracefile covers
           no required file), 64 bad command line, 65 malformed tracefile or exemptions,
@@ -135,23 +145,15 @@ enum CoverageCommand {
     static let defaultRequired = ["Sources/DiffLabEngines", "Sources/DiffLabCore/DiffResult.swift"]
     static let defaultExemptions = "Corpus/coverage/exemptions.json"
 
-    static func run(_ arguments: [String], console: Console) throws(CommandError) -> ExitStatus {
-        let parsed = try OptionSpec(valued: ["root", "require", "exemptions"]).parse(arguments)
-        if parsed.flag("help") {
-            console.out(help + "\n")
-            return .success
-        }
-        guard parsed.positionals.count == 1 else { throw .usage("coverage takes one tracefile") }
-        let tracePath = parsed.positionals[0]
-        let required = try parsed.value("require").map { text throws(CommandError) in
-            try parseList(text, "--require") { item throws(CommandError) in item }
-        } ?? defaultRequired
+    static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        let tracePath = parsed[\.file][0]
+        let required = parsed.required(\.require)
         var exemptions: [CoverageExemption] = []
-        if let path = parsed.value("exemptions") ?? (pathExists(defaultExemptions) ? defaultExemptions : nil) {
+        if let path = parsed[\.exemptions] ?? (pathExists(defaultExemptions) ? defaultExemptions : nil) {
             exemptions = try CoverageExemption.list(try readJSON(path), name: path)
         }
         let report = try LCOVReport(parsing: Substring(decoding: try readInputFile(tracePath), as: UTF8.self), name: tracePath)
-        let base = parsed.value("root") ?? currentDirectory()
+        let base = parsed[\.root] ?? currentDirectory()
         let root = base.hasSuffix("/") ? base : base + "/"
         func shown(_ path: String) -> String {
             if path.hasPrefix(root) { return String(path.dropFirst(root.count)) }

@@ -1,0 +1,20 @@
+import DiffLabCLI
+
+/// `difflab-dev`: the commands for maintaining DiffLab itself, apart from the `difflab` runner
+/// every user's package builds: `mutate` (mutation testing of the fuzzer, on DiffLab's own
+/// catalogue and sources) and `coverage` (the fuzzer's line coverage of DiffLab's own engines).
+/// They parse, help and report by the same declarations and rules as `difflab`'s commands.
+package enum DevCommands {
+    /// The commands, in the order of `difflab-dev --help`.
+    package static let commands: [DiffLabCommand.Subcommand] = [
+        DiffLabCommand.Subcommand(MutateCommand.self),
+        DiffLabCommand.Subcommand(CoverageCommand.self),
+    ]
+
+    /// Runs `difflab-dev` with `arguments` (without the program name) on the built-in engines.
+    ///
+    /// - Returns: the exit status.
+    package static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+        DiffLabCommand.run(arguments, console: console, registry: .builtIns, commands: commands, tool: "difflab-dev")
+    }
+}
