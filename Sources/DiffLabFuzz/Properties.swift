@@ -152,13 +152,15 @@ public struct FuzzSubject: Sendable {
         sectionedChanges = { old, new, kind throws(EngineFailure) in try kind.stagedChanges(engine, old, new) }
     }
 
-    /// The engines DiffLab ships, pairing-level: heckel, hashmap, hashmap-partitioned (the
-    /// partitioned and parallel pairing on lists of any size), myers, stdlib. (`hashmap-parallel`
-    /// is `hashmap` on the lists a fuzzer generates.)
-    public static let builtIns: [FuzzSubject] = [
-        FuzzSubject(HeckelEngine()), FuzzSubject(HashMapEngine()), FuzzSubject(HashMapEngine.partitionedEverywhere),
-        FuzzSubject(MyersEngine()), FuzzSubject(StdlibEngine()),
-    ]
+    /// The engines DiffLab ships, pairing-level, from the one table (``BuiltInEngines``): heckel,
+    /// hashmap, hashmap-partitioned (the partitioned and parallel pairing on lists of any size),
+    /// myers, stdlib. `hashmap-parallel` is not ``BuiltInEngines/Uses/fuzzed``: it is `hashmap`
+    /// on the lists a fuzzer generates.
+    public static let builtIns: [FuzzSubject] = {
+        var visitor = _FuzzSubjects()
+        BuiltInEngines.visitAll(&visitor)
+        return visitor.subjects
+    }()
 
     /// The pairing-level subject's diff of `old` into `new`.
     ///
@@ -178,6 +180,16 @@ public struct FuzzSubject: Sendable {
         let old = input.oldSections.sections.map(\.id)
         let new = input.newSections.sections.map(\.id)
         return Set(old).count != old.count || Set(new).count != new.count
+    }
+}
+
+/// Builds ``FuzzSubject/builtIns`` from the table, each subject specialized for its engine.
+private struct _FuzzSubjects: BuiltInEngineVisitor {
+    var subjects: [FuzzSubject] = []
+
+    mutating func visit<Engine: DiffEngine>(_ engine: Engine, growth: EngineGrowth, uses: BuiltInEngines.Uses) {
+        guard uses.contains(.fuzzed) else { return }
+        subjects.append(FuzzSubject(engine))
     }
 }
 
