@@ -47,7 +47,7 @@ let package = Package(
     targets: [
         .target(name: "DiffLabCore"),
         .target(name: "DiffLabEngines", dependencies: ["DiffLabCore"]),
-        .target(name: "DiffLabBatch", dependencies: ["DiffLabCore", "DiffLabEngines"]),
+        .target(name: "DiffLabBatch", dependencies: ["DiffLabCore"]),
         .target(name: "DiffLabFuzz", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON"]),
         .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabResults"]),
         .target(name: "DiffLabJSON"),
