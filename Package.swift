@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "DiffLabJSON"),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
         .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabJSON"]),
-        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabReport", "DiffLabResults"]),
+        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .target(
             name: "DiffLabCLI",

@@ -1,3 +1,5 @@
+import DiffLabResults
+
 
 /// A small command-line parser: long options with or without a value, and positionals.
 ///
@@ -176,7 +178,4 @@ func describe(_ range: ClosedRange<Int>) -> String {
 }
 
 /// A range bound as people write it: `0.001`, `3600`, `1000000`.
-func formatBound(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-    return "\(value)"
-}
+func formatBound(_ value: Double) -> String { formatPlain(value) }

@@ -2,6 +2,7 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
+import DiffLabResults
 
 /// `difflab fuzz`.
 enum FuzzCommand {
@@ -239,10 +240,7 @@ enum FuzzCommand {
         "\(inContract) failures" + (outside > 0 ? ", \(outside) more outside an engine's contract" : "")
     }
 
-    static func format(_ seconds: Double) -> String {
-        let tenths = Int((seconds * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
-    }
+    static func format(_ seconds: Double) -> String { formatFixed(seconds, decimals: 1) }
 }
 
 /// `difflab replay [PATH...]`.
