@@ -2,18 +2,20 @@
 // DiffLab — a performance lab and fuzzing harness for list-diffing engines.
 //
 // Layers (no back-edges):
-//   DiffLabCore (vocabulary) ← DiffLabEngines ← DiffLabBatch (UIKit's batch-update model)
-//     ← DiffLabFuzz (property-based fuzzing) ← DiffLabCLI ← difflab
-//   DiffLabBench (benchmarks, policy lab) sits beside DiffLabFuzz, on the engines and the batch model
-//   (its `validate` cell times the validator).
+//   DiffLabCore (vocabulary) ← DiffLabEngines (the built-in engines and their one table,
+//     `BuiltInEngines`) ← DiffLabFuzz (property-based fuzzing) ← DiffLabCLI ← difflab
+//   DiffLabBatch (UIKit's batch-update model) is on DiffLabCore only: it takes any engine, and the
+//     staged changeset's default engine lives in the umbrella module. DiffLabFuzz uses it.
+//   DiffLabBench (benchmarks, policy lab) sits beside DiffLabFuzz, on the engines, the batch model
+//   (its `validate` cell times the validator) and DiffLabResults (its files and formatters).
+//   DiffLabJSON is a leaf utility. DiffLabResults (on DiffLabCore and DiffLabJSON) is the single
+//   home of DiffLab's own file schemas as typed records (bench, policy, arena, mutation, gate,
+//   JUnit XML) and of the one set of number, time, byte and date formatters.
 //   DiffLabGate (regression-gate statistics and verdicts) and DiffLabReport (markdown reports with
-//   SVG plots) read measurements, not engines; the CLI drives them. The gate's summary formats
-//   numbers with DiffLabReport's formatters.
-//   DiffLabJSON is a leaf utility used by the CLI and later layers. DiffLabResults (on DiffLabJSON
-//   only) is the single home of DiffLab's own file schemas as typed records: bench, policy and
-//   the gate write and read their files through it.
+//   SVG plots) read measurements, not engines, through DiffLabResults; neither depends on the
+//   other. The CLI drives them.
 //   DiffLabCLI is the runner: the `difflab` command line as a library (`DiffLabRunner.main(engines:)`),
-//   with the one engine registry and the out-of-process engine protocol.
+//   with the engine registry (built from `BuiltInEngines`) and the out-of-process engine protocol.
 //   DiffLab is the umbrella product: `import DiffLab` re-exports every public module.
 import PackageDescription
 
@@ -49,13 +51,13 @@ let package = Package(
     targets: [
         .target(name: "DiffLabCore"),
         .target(name: "DiffLabEngines", dependencies: ["DiffLabCore"]),
-        .target(name: "DiffLabBatch", dependencies: ["DiffLabCore", "DiffLabEngines"]),
+        .target(name: "DiffLabBatch", dependencies: ["DiffLabCore"]),
         .target(name: "DiffLabFuzz", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON"]),
-        .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabResults"]),
+        .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabResults"]),
         .target(name: "DiffLabJSON"),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
         .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabJSON"]),
-        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabReport", "DiffLabResults"]),
+        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .target(
             name: "DiffLabCLI",

@@ -1,5 +1,4 @@
 import DiffLabCore
-import DiffLabEngines
 
 /// One stage of a ``StagedChangeset``: a batch update and the data the data source must hold
 /// while it is performed.
@@ -53,18 +52,6 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
     /// A changeset of the given stages, taken as they are (nothing is checked).
     @inlinable
     public init(stages: [ChangesetStage<SectionID, Element>]) { self.stages = stages }
-
-    /// Computes the stages that turn `old` into `new`, with ``HashMapEngine`` pairing sections and
-    /// items.
-    ///
-    /// - Complexity: as ``init(from:to:engine:comparison:)``.
-    @inlinable
-    public init(
-        from old: SectionedList<SectionID, Element>, to new: SectionedList<SectionID, Element>,
-        comparison: ComparisonOption = .equality
-    ) {
-        self.init(from: old, to: new, engine: HashMapEngine(), comparison: comparison)
-    }
 
     /// Computes the stages that turn `old` into `new`.
     ///

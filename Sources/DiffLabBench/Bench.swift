@@ -293,9 +293,6 @@ func probeSeconds(_ cell: BenchCell, _ subject: BenchSubject, size: Int, seed: U
     return best
 }
 
-/// Seconds for a skip reason: `400 s`, `0.25 s`, `0.001 s`.
-func formatSeconds(_ value: Double) -> String { value >= 10 ? "\(Int(value.rounded())) s" : "\(round2(value)) s" }
-
 private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: BenchSubject, _ options: BenchOptions) {
     let measured = measureCall(
         call, selfTimed: subject.isSelfTimed, budget: options.budget, minSamples: options.minSamples,

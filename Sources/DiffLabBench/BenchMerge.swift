@@ -1,5 +1,4 @@
 import DiffLabCore
-import DiffLabJSON
 import DiffLabResults
 
 /// Why `difflab merge` refused its inputs.
@@ -95,10 +94,8 @@ private func provenanceDifferences(_ parts: [BenchResults], _ first: BenchResult
     }
     differ("allocators") { $0.allocators.map(\.name).joined(separator: ", ") }
     // Options: name the members that differ, not the whole objects.
-    let firstOptions = first.options.unsharded.json.objectValue ?? JSONObject()
     for part in parts.dropFirst() {
-        let options = part.options.unsharded.json.objectValue ?? JSONObject()
-        let keys = (firstOptions.keys + options.keys.filter { firstOptions[$0] == nil }).filter { firstOptions[$0] != options[$0] }
+        let keys = first.options.unsharded.differingMembers(from: part.options.unsharded)
         if !keys.isEmpty {
             reasons.append("options differ in \(keys.joined(separator: ", ")): \(first.source) and \(part.source)")
         }

@@ -169,11 +169,7 @@ package func parallelTable(_ rows: [BenchMeasurement], cores: Int) -> String {
 /// A readable table: per dataset cell, each engine's median (± MAD), speed-up over `stdlib`,
 /// ratio to the hash floor, and allocation figures.
 package func benchTable(_ rows: [BenchMeasurement]) -> String {
-    func time(_ seconds: Double) -> String {
-        if seconds >= 1 { return "\(round2(seconds)) s" }
-        if seconds >= 1e-3 { return "\(round2(seconds * 1e3)) ms" }
-        return "\(round2(seconds * 1e6)) µs"
-    }
+    let time = formatSeconds
     func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
     // The name column fits the longest name (a user's engine may have a long one).
     let nameWidth = max(11, (rows.map(\.engine.count).max() ?? 0) + 1)
@@ -195,7 +191,7 @@ package func benchTable(_ rows: [BenchMeasurement]) -> String {
             text += pad(stdlib.map { "×\(round2($0 / median)) vs stdlib" } ?? "", 20)
             text += pad(floor.map { "\(round2(median / $0))× floor" } ?? "", 14)
             if let bytes = row.allocatedBytes, let requests = row.allocationRequests {
-                text += "\(Int((bytes / 1024).rounded(.down))) KiB in \(Int(requests)) allocations"
+                text += "\(formatBytes(bytes)) in \(formatGrouped(requests)) allocations"
             }
             lines.append(text)
         }
@@ -204,14 +200,5 @@ package func benchTable(_ rows: [BenchMeasurement]) -> String {
     return lines.joined(separator: "\n")
 }
 
-/// `x` rounded to about three significant digits, as text (for tables).
-package func round2(_ x: Double) -> String {
-    let digits = x >= 100 ? 0 : x >= 10 ? 1 : 2
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    let rounded = (x * scale).rounded() / scale
-    if digits == 0 { return String(Int(rounded)) }
-    var text = String(rounded)
-    if text.hasSuffix(".0") && digits > 0 { text = String(text.dropLast(2)) }
-    return text
-}
+/// `x` rounded to three significant digits, as text (for tables): ``formatSignificant(_:_:)``.
+package func round2(_ x: Double) -> String { formatSignificant(x) }

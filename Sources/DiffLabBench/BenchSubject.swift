@@ -182,15 +182,27 @@ extension BenchSubject {
     public static let floors: [BenchSubject] = [hashFloor, partitionedFloor]
 
     /// The `stdlib` reference every engine's speed-up is measured against.
-    public static let stdlib = BenchSubject(StdlibEngine(), growthExponent: 2)
+    public static let stdlib = BenchSubject(StdlibEngine(), growthExponent: EngineGrowth.quadratic.exponent)
 
-    /// The engines DiffLab ships and benchmarks: `heckel`, `hashmap`, `hashmap-parallel`, `myers`,
-    /// `stdlib` (`hashmap-partitioned`, a fuzzing aid, only when named).
-    public static let builtIns: [BenchSubject] = [
-        BenchSubject(HeckelEngine(), growthExponent: 1.2), BenchSubject(HashMapEngine(), growthExponent: 1.2),
-        BenchSubject(HashMapEngine.parallel(), growthExponent: 1.2),
-        BenchSubject(MyersEngine(), growthExponent: 2), stdlib,
-    ]
+    /// The engines DiffLab ships and benchmarks, from the one table (``BuiltInEngines``), each with
+    /// its growth class's exponent: `heckel`, `hashmap`, `hashmap-parallel`, `myers`, `stdlib`.
+    /// `hashmap-partitioned`, a fuzzing aid that partitions every list on purpose, is not
+    /// ``BuiltInEngines/Uses/benchmarked``: it is benchmarked only when named.
+    public static let builtIns: [BenchSubject] = {
+        var visitor = _BenchSubjects()
+        BuiltInEngines.visitAll(&visitor)
+        return visitor.subjects
+    }()
+}
+
+/// Builds ``BenchSubject/builtIns`` from the table, each subject specialized for its engine.
+private struct _BenchSubjects: BuiltInEngineVisitor {
+    var subjects: [BenchSubject] = []
+
+    mutating func visit<Engine: DiffEngine>(_ engine: Engine, growth: EngineGrowth, uses: BuiltInEngines.Uses) {
+        guard uses.contains(.benchmarked) else { return }
+        subjects.append(BenchSubject(engine, growthExponent: growth.exponent))
+    }
 }
 
 extension BenchCall {

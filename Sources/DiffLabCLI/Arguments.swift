@@ -1,3 +1,5 @@
+import DiffLabResults
+
 
 /// Resolves an engine name through the running program's registry (``EngineRegistry/current``).
 ///
@@ -91,7 +93,4 @@ func describe(_ range: ClosedRange<Int>) -> String {
 }
 
 /// A range bound as people write it: `0.001`, `3600`, `1000000`.
-package func formatBound(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-    return "\(value)"
-}
+package func formatBound(_ value: Double) -> String { formatPlain(value) }

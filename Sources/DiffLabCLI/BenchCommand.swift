@@ -263,10 +263,4 @@ func parseShard(_ text: String) throws(CommandError) -> BenchShard {
 }
 
 /// `YYYYMMDD-HHMMSS` in UTC, for file names.
-package func timestamp() -> String {
-    var now = time(nil)
-    var parts = tm()
-    gmtime_r(&now, &parts)
-    func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-    return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
-}
+package func timestamp() -> String { utcFileStamp(Int(time(nil))) }

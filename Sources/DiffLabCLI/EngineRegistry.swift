@@ -175,14 +175,14 @@ public struct EngineRegistry: Sendable {
         }
     }
 
-    /// The engines DiffLab ships: `heckel`, `hashmap`, `hashmap-parallel` (on every core),
-    /// `hashmap-partitioned` (partitioned at every size, for fuzzing), `myers`, `stdlib`.
-    public static let builtInEngines: [RegisteredEngine] = [
-        RegisteredEngine(HeckelEngine(), growthExponent: 1.2), RegisteredEngine(HashMapEngine(), growthExponent: 1.2),
-        RegisteredEngine(HashMapEngine.parallel(), growthExponent: 1.2),
-        RegisteredEngine(HashMapEngine.partitionedEverywhere, growthExponent: 1.2),
-        RegisteredEngine(MyersEngine(), growthExponent: 2), RegisteredEngine(StdlibEngine(), growthExponent: 2),
-    ]
+    /// The engines DiffLab ships, every row of the one table (``BuiltInEngines``) with its growth
+    /// class: `heckel`, `hashmap`, `hashmap-parallel` (on every core), `hashmap-partitioned`
+    /// (partitioned at every size, for fuzzing), `myers`, `stdlib`.
+    public static let builtInEngines: [RegisteredEngine] = {
+        var visitor = _RegisteredBuiltIns()
+        BuiltInEngines.visitAll(&visitor)
+        return visitor.engines
+    }()
 
     /// A registry of the built-in engines only.
     public static let builtIns: EngineRegistry = {
@@ -209,4 +209,13 @@ public struct EngineRegistry: Sendable {
 
     /// The benchmark subjects of all engines.
     var benchSubjects: [BenchSubject] { engines.map(\.bench) }
+}
+
+/// Builds ``EngineRegistry/builtInEngines`` from the table, each engine adapted by its concrete type.
+private struct _RegisteredBuiltIns: BuiltInEngineVisitor {
+    var engines: [RegisteredEngine] = []
+
+    mutating func visit<Engine: DiffEngine>(_ engine: Engine, growth: EngineGrowth, uses: BuiltInEngines.Uses) {
+        engines.append(RegisteredEngine(engine, growthExponent: growth.exponent))
+    }
 }

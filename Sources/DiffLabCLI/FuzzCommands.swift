@@ -2,6 +2,7 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
+import DiffLabResults
 
 /// `difflab fuzz`.
 enum FuzzCommand: DeclaredCommand {
@@ -212,7 +213,7 @@ enum FuzzCommand: DeclaredCommand {
         "\(inContract) failures" + (outside > 0 ? ", \(outside) more outside an engine's contract" : "")
     }
 
-    static func format(_ seconds: Double) -> String { formatTenths(seconds) }
+    static func format(_ seconds: Double) -> String { formatFixed(seconds, decimals: 1) }
 }
 
 /// `difflab replay [PATH...]`.
@@ -285,8 +286,3 @@ enum ReplayCommand: DeclaredCommand {
     }
 }
 
-/// `seconds` with one decimal, as the fuzzer's progress and summary print it (`12.3`).
-package func formatTenths(_ seconds: Double) -> String {
-    let tenths = Int((seconds * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10)"
-}

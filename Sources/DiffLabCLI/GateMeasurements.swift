@@ -2,6 +2,7 @@ import DiffLabCore
 import DiffLabGate
 import DiffLabJSON
 import DiffLabReport
+import DiffLabResults
 
 #if canImport(Glibc)
 import Glibc

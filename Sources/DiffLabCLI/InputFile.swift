@@ -1,3 +1,5 @@
+import DiffLabResults
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -60,10 +62,5 @@ package func readInputFile(_ path: String) throws(CommandError) -> [UInt8] {
     return bytes
 }
 
-/// `256 MiB`, `1 KiB`, `17 bytes`: a byte count in binary units, exact when it is a whole number of them.
-func formatByteCount(_ count: Int) -> String {
-    for (shift, unit) in [(30, "GiB"), (20, "MiB"), (10, "KiB")] where count >= 1 << shift && count % (1 << shift) == 0 {
-        return "\(count >> shift) \(unit)"
-    }
-    return count == 1 ? "1 byte" : "\(count) bytes"
-}
+/// ``DiffLabResults/formatByteCount(_:)``, for the files of this module that do not import DiffLabResults.
+func formatByteCount(_ count: Int) -> String { DiffLabResults.formatByteCount(count) }

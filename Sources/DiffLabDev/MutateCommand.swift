@@ -352,7 +352,7 @@ enum MutateCommand: DeclaredCommand {
     static func summary(of result: MutantResult) -> String {
         var words = result.outcome.rawValue
         if result.crashed { words += " (crash)" }
-        if let seconds = result.secondsToKill { words += " in \(formatTenths(seconds)) s" }
+        if let seconds = result.secondsToKill { words += " in \(formatFixed(seconds, decimals: 1)) s" }
         if let signature = result.signature { words += ": \(signature)" }
         if let shrunk = result.shrunkItems { words += ", shrunk to \(shrunk) items" }
         if let note = result.note { words += " — \(note)" }
@@ -371,7 +371,7 @@ enum MutateCommand: DeclaredCommand {
             let outcome = r.equivalent ? (r.outcome == .survived ? "equivalent" : "\(r.outcome.rawValue) (equiv.)") : r.outcome.rawValue
             lines.append(
                 pad(r.name, 36) + pad(r.area.rawValue, 19) + pad(outcome + (r.crashed ? " (crash)" : ""), 18)
-                    + pad(r.secondsToKill.map { formatTenths($0) } ?? "–", 9) + pad(r.inputsToKill.map(String.init) ?? "–", 9)
+                    + pad(r.secondsToKill.map { formatFixed($0, decimals: 1) } ?? "–", 9) + pad(r.inputsToKill.map(String.init) ?? "–", 9)
                     + pad(r.shrunkItems.map(String.init) ?? "–", 8) + oneLine([r.signature, r.note].compactMap { $0 }.joined(separator: "; ")))
         }
         return lines.joined(separator: "\n")

@@ -1,4 +1,4 @@
-import DiffLabReport
+import DiffLabResults
 
 extension GateReport {
     /// The report as JUnit XML: one test case per gated cell (class `difflab.gate`, named after the

@@ -1,5 +1,4 @@
 import DiffLabJSON
-import DiffLabReport
 import DiffLabResults
 
 /// Everything one gate run found, with its verdict, exit status, and the markdown and JSON forms.
@@ -223,6 +222,3 @@ func formatP(_ p: Double) -> String {
     return "\(formatFixed(mantissa, decimals: 1))e\(exponent)"
 }
 
-func formatSeconds(_ seconds: Double) -> String { NumberStyle.seconds.format(seconds) }
-func formatCount(_ value: Double) -> String { NumberStyle.count.format(value) }
-func formatBytes(_ value: Double) -> String { NumberStyle.bytes.format(value) }

@@ -1,3 +1,5 @@
+import DiffLabResults
+
 /// One series of a grouped bar chart: a value per group, or `nil` where there is none.
 package struct BarSeries: Sendable, Equatable {
     package var name: String

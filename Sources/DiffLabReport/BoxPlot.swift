@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabResults
 
 /// The five-number summary of a sample: minimum, quartiles, median, maximum.
 ///

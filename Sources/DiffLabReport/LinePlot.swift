@@ -1,3 +1,5 @@
+import DiffLabResults
+
 /// One (x, y) data point.
 package struct PlotPoint: Sendable, Equatable {
     package var x: Double

@@ -78,28 +78,3 @@ extension String {
         String(map { $0 == "[" ? "(" : $0 == "]" ? ")" : $0 })
     }
 }
-
-/// `seconds` since the Unix epoch as `YYYY-MM-DD HH:MM:SS UTC` (proleptic Gregorian calendar),
-/// without Foundation or the C library's time zone state, so the result is deterministic.
-///
-/// Total for every `Int` (`Int.min` and `Int.max` give dates some 292 billion years away, not a
-/// trap); results files keep `createdAt` within ``FieldRange/unixTime``.
-/// - Complexity: O(1).
-package func utcDateTime(_ seconds: Int) -> String {
-    // Floor division and a non-negative remainder, written so no step can overflow.
-    let days = seconds >= 0 ? seconds / 86_400 : -((-(seconds + 1)) / 86_400) - 1
-    let secondOfDay = seconds >= 0 ? seconds % 86_400 : (seconds % 86_400 + 86_400) % 86_400
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let mp = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    let time = "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-    return "\(year)-\(two(month))-\(two(day)) \(time) UTC"
-}

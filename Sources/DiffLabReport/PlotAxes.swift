@@ -1,3 +1,5 @@
+import DiffLabResults
+
 /// The parts of a panel every plot kind shares: title, frame, numeric axes with grid lines and
 /// tick labels, axis labels, and the "no data" placeholder.
 struct PlotAxes {

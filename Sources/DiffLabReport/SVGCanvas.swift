@@ -1,3 +1,5 @@
+import DiffLabResults
+
 /// A rectangle in SVG user units (pixels).
 package struct Rect: Sendable, Equatable {
     package var x: Double

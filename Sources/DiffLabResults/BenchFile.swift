@@ -466,6 +466,17 @@ public struct BenchRunOptions: Sendable, Equatable {
         copy.shardCount = nil
         return copy
     }
+
+    /// The file members (names as written in the options object) whose values differ between
+    /// these options and `other`: this object's members first, in file order, then members only
+    /// `other` has. Empty when the two would be written the same.
+    ///
+    /// - Complexity: O(size of both objects).
+    public func differingMembers(from other: BenchRunOptions) -> [String] {
+        let mine = json.objectValue ?? JSONObject()
+        let theirs = other.json.objectValue ?? JSONObject()
+        return (mine.keys + theirs.keys.filter { mine[$0] == nil }).filter { mine[$0] != theirs[$0] }
+    }
 }
 
 /// A `difflab-bench/1` results file, written by `difflab bench`.

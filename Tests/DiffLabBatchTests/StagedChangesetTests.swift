@@ -36,7 +36,7 @@ struct StagedChangesetTests {
     @Test func crossSectionMoveUpdateAndSectionMoveInFourStages() throws {
         let old = model([("A", [Item(1), Item(2, 0), Item(3)]), ("B", [Item(4)]), ("C", [Item(5)])])
         let new = model([("C", [Item(5), Item(3)]), ("D", [Item(8)]), ("A", [Item(2, 1), Item(6)])])
-        let changeset = StagedChangeset(from: old, to: new)
+        let changeset = StagedChangeset(from: old, to: new, engine: HashMapEngine())
         #expect(changeset.stages.count == 4)
         #expect(changeset.stages[0].changes.reloadItems == [p(0, 1)])
         #expect(changeset.stages[1].changes.deleteSections == [1])
@@ -50,7 +50,7 @@ struct StagedChangesetTests {
 
     @Test func equalModelsNeedNoStage() {
         let m = model([("A", [Item(1)])])
-        #expect(StagedChangeset(from: m, to: m).stages.isEmpty)
+        #expect(StagedChangeset(from: m, to: m, engine: HashMapEngine()).stages.isEmpty)
     }
 
     @Test(arguments: [HeckelEngine(), HashMapEngine(), MyersEngine(), StdlibEngine()] as [any DiffEngine])

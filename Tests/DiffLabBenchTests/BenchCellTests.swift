@@ -1,4 +1,5 @@
 @testable import DiffLabBench
+import DiffLabEngines
 import Testing
 
 @Suite("Benchmark cells")
@@ -22,6 +23,14 @@ struct BenchCellTests {
     @Test func sizesAtTheBoundsAreAccepted() throws {
         #expect(try BenchCell(parsing: "hashmap:differencekit:int:1").size == 1)
         #expect(try BenchCell(parsing: "hash-floor:reverse:model:10000000").size == BenchCell.allowedSizes.upperBound)
+    }
+
+    /// The benchmark's built-ins are the table's benchmarked rows, each with its growth class.
+    @Test func builtInsAreTheTablesBenchmarkedEngines() {
+        let rows = BuiltInEngines.entries.filter { $0.uses.contains(.benchmarked) }
+        #expect(BenchSubject.builtIns.map(\.name) == rows.map(\.name))
+        #expect(BenchSubject.builtIns.map(\.growthExponent) == rows.map(\.growth.exponent))
+        #expect(BenchSubject.builtIns.map(\.name) == ["heckel", "hashmap", "hashmap-parallel", "myers", "stdlib"])
     }
 
     @Test func unknownSubjectNamesTheSubjects() {

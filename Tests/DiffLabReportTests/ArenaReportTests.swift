@@ -155,8 +155,8 @@ private func cells(_ line: String) -> [String] {
         #expect(
             try row(markdown, after: "Median time per call, geometric mean over profiles (profiles)", "`differencekit`")
                 == ["`differencekit`", "28.3 µs (2)", "8 ms (1)"])
-        // Memory: DiffLab's median over profiles (2,000 and 4,000 bytes → 3 kB).
-        #expect(try row(markdown, after: "### Memory", "`differencekit`") == ["`differencekit`", "3 kB (2) / —", "—"])
+        // Memory: DiffLab's median over profiles (2,000 and 4,000 bytes → 3,000 bytes, 2.93 KiB).
+        #expect(try row(markdown, after: "### Memory", "`differencekit`") == ["`differencekit`", "2.93 KiB (2) / —", "—"])
         // Moves at 10,000 (every measured contestant has a cell there): changes and the moves handed to UIKit.
         #expect(try row(markdown, after: "### Moves", "`differencekit`") == ["`differencekit`", "1,200 / 450", "skipped"])
         #expect(try row(markdown, after: "### Moves", "`hashmap`") == ["`hashmap`", "1,000 / 380", "—"])

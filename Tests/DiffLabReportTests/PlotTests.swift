@@ -151,7 +151,8 @@ func svgNumbersAreShortAndAlwaysValid(_ value: Double, _ expected: String) {
 
 @Test(arguments: [
     (NumberStyle.seconds, 1.7365e-5, "17.4 µs"), (.seconds, 0.168, "168 ms"), (.seconds, 2.4029, "2.4 s"), (.seconds, 4.2e-9, "4.2 ns"),
-    (.seconds, 0, "0 s"), (.bytes, 10240, "10.2 kB"), (.bytes, 292_318_496, "292 MB"), (.bytes, 12, "12 B"),
+    (.seconds, 0, "0 s"), (.bytes, 10240, "10 KiB"), (.bytes, 292_318_496, "279 MiB"), (.bytes, 12, "12 B"),
+    (.bytes, 1536, "1.5 KiB"), (.bytes, -2048, "-2 KiB"), (.bytes, 3 * 1_073_741_824, "3 GiB"),
     (.count, 1_000_000, "1M"), (.count, 100_000, "100k"), (.count, 999, "999"), (.count, 0.1, "0.1"), (.plain, 707.223, "707"),
     (.plain, 0.012345, "0.0123"), (.plain, 1234.5, "1235"),
 ])

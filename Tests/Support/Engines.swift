@@ -1,9 +1,20 @@
 import DiffLabCore
 import DiffLabEngines
 
-/// The built-in engines as existentials, for parameterized tests (a test needs no
-/// specialization; the benchmark and the runner's registry keep it).
-package let builtInEngines: [any DiffEngine] = [HeckelEngine(), HashMapEngine(), MyersEngine(), StdlibEngine()]
+/// Every built-in engine of the one table (``BuiltInEngines``) as an existential, for
+/// parameterized tests (a test needs no specialization; the benchmark and the runner's registry
+/// keep it).
+package let builtInEngines: [any DiffEngine] = {
+    struct Collect: BuiltInEngineVisitor {
+        var engines: [any DiffEngine] = []
+        mutating func visit<Engine: DiffEngine>(_ engine: Engine, growth: EngineGrowth, uses: BuiltInEngines.Uses) {
+            engines.append(engine)
+        }
+    }
+    var collect = Collect()
+    BuiltInEngines.visitAll(&collect)
+    return collect.engines
+}()
 
 /// The built-in engines named `names`, in that order.
 package func builtInEngines(_ names: String...) -> [any DiffEngine] {

@@ -1,0 +1,294 @@
+import DiffLabCore
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The update under way in a ``runPolicy(_:versions:)`` run (IGListKit's transaction).
+struct _PolicyTransaction {
+    /// Tells updates apart: a task of an earlier update never touches a later one.
+    var id: Int
+    /// The version shown before it, and the version it shows.
+    var from: Int
+    var to: Int
+    var requestedAt: [Double]
+    /// Whether its diff has started (until then, new requests join it).
+    var started: Bool
+}
+
+/// What the threads of a ``runPolicy(_:versions:)`` run share, under one lock.
+struct _PolicyState {
+    var tasks: [@Sendable () -> Void] = []
+    var stop = false
+    /// The main thread drew its last frame: whatever arrives now is dropped.
+    var over = false
+    var frames = 0
+    var overBudget = 0
+    var hitch = 0.0
+    var latencies: [Double] = []
+    var applied = 0
+    var coalesced = 0
+    var reloads = 0
+    /// The version on screen: the next update diffs from it.
+    var shown = 0
+    var transaction: _PolicyTransaction?
+    /// Requests that arrived once the update under way had started: the next update.
+    var waiting: (version: Int, requestedAt: [Double])?
+    /// Coalescing: the requests held until the coalescer's timer fires.
+    var pending: (version: Int, requestedAt: [Double])?
+    var clock: CoalescingClock
+    /// The engine's first failure, if it failed.
+    var engineFailure: EngineFailure?
+
+    /// Updates installed so far (the next one's ``_PolicyTransaction/id``).
+    var installed = 0
+
+    /// The stream has ended and every update is applied or dropped.
+    var finished: Bool { stop && transaction == nil && waiting == nil && pending == nil }
+
+    /// Installs the update showing `version`, carrying `requestedAt`, unless the run is over;
+    /// the caller launches what this returns once it has released the lock.
+    mutating func install(_ version: Int, _ requestedAt: [Double], onMain: Bool) -> _PolicyTransaction? {
+        guard !over else { return nil }
+        installed += 1
+        let t = _PolicyTransaction(id: installed, from: shown, to: version, requestedAt: requestedAt, started: !onMain)
+        transaction = t
+        return t
+    }
+}
+
+/// One run of ``runPolicy(_:versions:)``: its settings, clocks and shared state, and the named
+/// steps its threads take: the main thread draws frames (``drawFrames()``), the caller's thread
+/// streams updates (``streamUpdates()``), an update is launched (``launch(_:)``), diffed
+/// (``diff(span:background:)``) and applied or dropped (``finish(_:_:)``), and the coalescer's
+/// timer starts a held update (``fireCoalesced()``).
+final class _PolicyRun: Sendable {
+    let config: PolicyConfig
+    let versions: [[IntElement]]
+    let state: Locked<_PolicyState>
+    let backgroundQueue: DispatchQueue
+    let timerQueue: DispatchQueue
+    /// The frame budget: 1 / frame rate.
+    let budget: Double
+    let start: Double
+    let cpuStart: Double
+    /// The stream posts updates until then.
+    let streamEnd: Double
+    /// ``PolicyConfig/drainSeconds`` after ``streamEnd``: nothing is applied after it.
+    let runEnd: Double
+    /// Whether updates are diffed on the main thread.
+    let onMain: Bool
+
+    /// The run's clocks start now.
+    init(_ config: PolicyConfig, versions: [[IntElement]]) {
+        self.config = config
+        self.versions = versions
+        state = Locked(
+            _PolicyState(clock: CoalescingClock(CoalescingIntervals(minimum: config.minInterval, increment: config.intervalIncrement, maximum: config.maxInterval))))
+        backgroundQueue = DispatchQueue(label: "difflab.policy.background")
+        timerQueue = DispatchQueue(label: "difflab.policy.timer")
+        budget = 1 / config.frameRate
+        start = monotonicNow()
+        cpuStart = processCPUNow()
+        streamEnd = start + config.duration
+        runEnd = streamEnd + PolicyConfig.drainSeconds
+        onMain = config.policy == .main || (config.policy == .adaptive && config.listSize < config.maxItemCountToRunOnMain)
+    }
+
+    func postToMain(_ task: @escaping @Sendable () -> Void) { state.withLock { $0.tasks.append(task) } }
+
+    /// The run is over: nothing more is applied.
+    func isOver() -> Bool { monotonicNow() > runEnd || state.withLock { $0.over } }
+
+    /// The diff of one update, across `span` versions (the versions cycle: the diff is from the
+    /// first to the `span`-th, as the simulation's profiles measure it), or `nil` (the first
+    /// failure kept) when the engine gave no usable answer.
+    func diff(span: Int, background: Bool = false) -> PolicyDiff? {
+        let engine = background ? config.backgroundEngine ?? config.engine : config.engine
+        do throws(EngineFailure) {
+            return try engine.diff(from: versions[0], to: versions[min(max(span, 1), versions.count - 1)], moves: config.moves)
+        } catch {
+            state.withLock { s in if s.engineFailure == nil { s.engineFailure = error } }
+            return nil
+        }
+    }
+
+    /// Runs the update `t` (just installed): queued on main, or diffed in the background at once.
+    func launch(_ t: _PolicyTransaction) {
+        if onMain {
+            postToMain {
+                // Requests made until now joined it; from now on they wait for the next update.
+                let current: _PolicyTransaction? = self.state.withLock { s in
+                    guard s.transaction?.id == t.id else { return nil }
+                    s.transaction?.started = true
+                    return s.transaction
+                }
+                guard let current else { return }
+                self.finish(current.id, self.isOver() ? nil : self.diff(span: current.to - current.from))
+            }
+        } else {
+            backgroundQueue.async {
+                // An update still waiting at the run's end is dropped without being diffed.
+                let result = self.isOver() ? nil : self.diff(span: t.to - t.from, background: true)
+                self.postToMain { self.finish(t.id, result) }
+            }
+        }
+    }
+
+    /// Applies update `id` on main (modelled cost), or drops it (`nil`: the engine failed, or the
+    /// run is over); then, in the same critical section, installs the next update if requests
+    /// are waiting, so no request can start one in between.
+    func finish(_ id: Int, _ result: PolicyDiff?) {
+        let applying = result != nil && !isOver()
+        var reload = false
+        if let result, applying {
+            reload = config.allowsReloadingOnTooManyUpdates && result.changes > config.reloadThreshold
+            let cost = config.costs.applyCost(batchChanges: result.batch.changeCount, listSize: config.listSize, reload: reload)
+            spin(min(cost, runEnd - monotonicNow()))
+        }
+        let now = monotonicNow()
+        let onMain = onMain
+        let next: _PolicyTransaction? = state.withLock { s in
+            guard let t = s.transaction, t.id == id else { return nil }
+            s.transaction = nil
+            if applying {
+                s.applied += 1
+                s.coalesced += t.requestedAt.count - 1
+                if reload { s.reloads += t.requestedAt.count }
+                s.latencies += t.requestedAt.map { now - $0 }
+                s.shown = t.to
+            }
+            defer { s.waiting = nil }
+            guard let waiting = s.waiting else { return nil }
+            return s.install(waiting.version, waiting.requestedAt, onMain: onMain)
+        }
+        if let next { launch(next) }
+    }
+
+    /// Coalescing: starts the held update when the coalescer's timer fires.
+    func fireCoalesced() {
+        let now = monotonicNow()
+        let start = start
+        let onMain = onMain
+        let next: _PolicyTransaction? = state.withLock { s in
+            guard let pending = s.pending else { return nil }
+            s.pending = nil
+            s.clock.started(at: now - start)
+            return s.install(pending.version, pending.requestedAt, onMain: onMain)
+        }
+        if let next { launch(next) }
+    }
+
+    /// The main thread's body: frames, until every update is accounted for or the run's end;
+    /// then, with no more frames, the tasks still posted until every update is applied or dropped.
+    func drawFrames() {
+        var frameStart = monotonicNow()
+        // A frame that would end after the run's end is not drawn.
+        while max(frameStart, monotonicNow()) + config.frameWork <= runEnd {
+            spin(config.frameWork)
+            runPostedTasks()
+            let end = monotonicNow()
+            let duration = end - frameStart
+            let budget = budget
+            let done: Bool = state.withLock { s in
+                s.frames += 1
+                if duration > budget {
+                    s.overBudget += 1
+                    s.hitch += duration - budget
+                }
+                return s.finished
+            }
+            if done { break }
+            // Wait for the next vsync boundary, but not past the run's end, and not once done.
+            let next = frameStart + budget * max(1, (duration / budget).rounded(.up))
+            sleep(until: min(next, runEnd)) { self.state.withLock { $0.finished } }
+            if state.withLock({ $0.finished }) { break }
+            // A vsync after the run's end ends the loop.
+            frameStart = max(next, monotonicNow() - budget)
+        }
+        // The run is over: no more frames; what is still pending or arrives is dropped (a diff
+        // already under way is waited for).
+        state.withLock { s in
+            s.over = true
+            s.pending = nil
+        }
+        while true {
+            runPostedTasks()
+            if state.withLock({ $0.finished }) { break }
+            usleep(1000)
+        }
+    }
+
+    /// Runs, on the main thread, the tasks posted to it so far.
+    private func runPostedTasks() {
+        let tasks: [@Sendable () -> Void] = state.withLock { s in
+            defer { s.tasks.removeAll() }
+            return s.tasks
+        }
+        for task in tasks { task() }
+    }
+
+    /// The update stream, on the caller's thread: one request per update interval until the
+    /// stream's end. Returns the number of updates requested.
+    func streamUpdates() -> Int {
+        var version = 0
+        while monotonicNow() < streamEnd {
+            version += 1
+            let next = request(version)
+            if let next { launch(next) }
+            // The next request, but not past the stream's end.
+            sleep(until: min(start + Double(version) * config.updateInterval, streamEnd))
+        }
+        return version
+    }
+
+    /// Request `v`: it joins the update under way, waits for the next, is held by the coalescer,
+    /// or installs an update, which the caller then launches.
+    private func request(_ v: Int) -> _PolicyTransaction? {
+        let requestedAt = monotonicNow()
+        let config = config
+        let start = start
+        let onMain = onMain
+        return state.withLock { s in
+            if var t = s.transaction {
+                // One update at a time: a request joins the one under way until its diff
+                // starts, then waits for the next.
+                if t.started {
+                    s.waiting = (v, (s.waiting?.requestedAt ?? []) + [requestedAt])
+                } else {
+                    t.to = v
+                    t.requestedAt.append(requestedAt)
+                    s.transaction = t
+                }
+                return nil
+            }
+            guard config.policy == .coalescing else { return s.install(v, [requestedAt], onMain: onMain) }
+            // IGListKit's coalescer (the same ``CoalescingClock`` as the simulation's).
+            if let pending = s.pending {
+                s.pending = (v, pending.requestedAt + [requestedAt])
+                return nil
+            }
+            let delay = s.clock.delay(requestAt: requestedAt - start)
+            guard delay > 0 else { return s.install(v, [requestedAt], onMain: onMain) }
+            s.pending = (v, [requestedAt])
+            self.timerQueue.asyncAfter(deadline: .now() + delay) { self.fireCoalesced() }
+            return nil
+        }
+    }
+
+    /// What the run measured, once the stream has stopped after `requested` updates and the main
+    /// thread has finished.
+    func result(requested version: Int) -> PolicyResult {
+        let wall = monotonicNow() - start
+        let cpu = processCPUNow() - cpuStart
+        let config = config
+        return state.withLock { s in
+            PolicyResult(
+                config: config, frames: s.frames, framesOverBudget: s.overBudget, hitchTimeRatio: s.hitch * 1000 / wall,
+                latencies: s.latencies, requested: version, applied: s.applied, coalesced: s.coalesced, reloads: s.reloads,
+                dropped: version - s.latencies.count,
+                cpuUtilisation: cpu / wall, wallSeconds: wall, engineFailure: s.engineFailure)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import DiffLabCore
+import DiffLabEngines
+import DiffLabTestSupport
+import Testing
+
+/// The one table of built-in engines (issue 27): every list of built-ins reads it.
+@Suite struct BuiltInEnginesTests {
+    @Test func theTableListsEveryEngineOnceWithItsGrowthAndUses() {
+        let entries = BuiltInEngines.entries
+        #expect(entries.map(\.name) == ["heckel", "hashmap", "hashmap-parallel", "hashmap-partitioned", "myers", "stdlib"])
+        #expect(Set(entries.map(\.name)).count == entries.count)
+        #expect(entries.map(\.growth) == [.nearLinear, .nearLinear, .nearLinear, .nearLinear, .quadratic, .quadratic])
+        #expect(entries.filter { $0.uses.contains(.fuzzed) }.map(\.name) == ["heckel", "hashmap", "hashmap-partitioned", "myers", "stdlib"])
+        #expect(entries.filter { $0.uses.contains(.benchmarked) }.map(\.name) == ["heckel", "hashmap", "hashmap-parallel", "myers", "stdlib"])
+    }
+
+    @Test func growthClassesProjectWithTheBenchmarksExponents() {
+        #expect(EngineGrowth.nearLinear.exponent == 1.2)
+        #expect(EngineGrowth.quadratic.exponent == 2)
+    }
+
+    @Test func theTestsEnginesAreTheTables() {
+        #expect(builtInEngines.map(\.name) == BuiltInEngines.entries.map(\.name))
+    }
+}
