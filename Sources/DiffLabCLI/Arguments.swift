@@ -174,9 +174,3 @@ func describe(_ range: ClosedRange<Int>) -> String {
     range.upperBound == Int.max ? "of at least \(formatBound(Double(range.lowerBound)))"
         : "from \(formatBound(Double(range.lowerBound))) to \(formatBound(Double(range.upperBound)))"
 }
-
-/// A range bound as people write it: `0.001`, `3600`, `1000000`.
-func formatBound(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-    return "\(value)"
-}
