@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "DiffLabReport", targets: ["DiffLabReport"]),
         .library(name: "DiffLabJSON", targets: ["DiffLabJSON"]),
         .library(name: "DiffLabResults", targets: ["DiffLabResults"]),
+        .library(name: "DiffLabProcess", targets: ["DiffLabProcess"]),
         .library(name: "DiffLabRunner", targets: ["DiffLabCLI"]),
         .executable(name: "difflab", targets: ["difflab"]),
         // DiffLab's own maintenance commands (mutate, coverage): not part of DiffLabRunner.
@@ -52,19 +53,29 @@ let package = Package(
         .target(name: "DiffLabCore"),
         .target(name: "DiffLabEngines", dependencies: ["DiffLabCore"]),
         .target(name: "DiffLabBatch", dependencies: ["DiffLabCore"]),
-        .target(name: "DiffLabFuzz", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON"]),
+        .target(
+            name: "DiffLabFuzz",
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
         .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabResults"]),
         .target(name: "DiffLabJSON"),
+        // Processes: spawning, cleanup on signals, forked children, and engines in other processes.
+        .target(name: "DiffLabProcess", dependencies: ["DiffLabCore", "DiffLabJSON"]),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
         .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabJSON"]),
         .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .target(
             name: "DiffLabCLI",
-            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport", "DiffLabResults"]),
+            dependencies: [
+                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport",
+                "DiffLabResults", "DiffLabProcess",
+            ]),
         .target(
             name: "DiffLab",
-            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport", "DiffLabResults", "DiffLabCLI"]),
+            dependencies: [
+                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport",
+                "DiffLabResults", "DiffLabProcess", "DiffLabCLI",
+            ]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
         .target(name: "DiffLabDev", dependencies: ["DiffLabCLI", "DiffLabBench", "DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .executableTarget(name: "difflab-dev", dependencies: ["DiffLabCLI", "DiffLabDev"]),
@@ -74,7 +85,9 @@ let package = Package(
         .testTarget(name: "DiffLabCoreTests", dependencies: ["DiffLabCore", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabBatchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabTestSupport"]),
-        .testTarget(name: "DiffLabFuzzTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON"]),
+        .testTarget(
+            name: "DiffLabFuzzTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
+        .testTarget(name: "DiffLabProcessTests", dependencies: ["DiffLabProcess", "DiffLabCore", "DiffLabJSON"]),
         .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
         .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON", "DiffLabResults"]),

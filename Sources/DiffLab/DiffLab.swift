@@ -10,8 +10,10 @@
 // - DiffLabBench: benchmarks and the policy lab (`BenchSubject`, `runBench`, `runPolicy`).
 // - DiffLabGate, DiffLabReport, DiffLabJSON, DiffLabResults: gate statistics, reports, JSON, the
 //   typed records of DiffLab's results files.
-// - DiffLabCLI: the command line as a library (`DiffLabRunner`, `RegisteredEngine`,
-//   `ProcessEngine`).
+// - DiffLabProcess: processes (`ProcessEngine`, engines in other processes over the
+//   `difflab-engine/1` protocol, `WireElement`), used by crash-isolated fuzzing
+//   (`runFuzzerIsolated` in DiffLabFuzz).
+// - DiffLabCLI: the command line as a library (`DiffLabRunner`, `RegisteredEngine`).
 @_exported import DiffLabBatch
 @_exported import DiffLabBench
 @_exported import DiffLabCLI
@@ -20,5 +22,6 @@
 @_exported import DiffLabFuzz
 @_exported import DiffLabGate
 @_exported import DiffLabJSON
+@_exported import DiffLabProcess
 @_exported import DiffLabReport
 @_exported import DiffLabResults

@@ -4,6 +4,7 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
+import DiffLabProcess
 import DiffLabResults
 
 #if canImport(Glibc)
@@ -143,7 +144,7 @@ enum ArenaCommand: DeclaredCommand {
         let corpus = work.path + "/corpus-\(engine.name)"
         // The run's output goes to a private temporary folder (removed on every path), then only
         // its summary line is read.
-        let folder = try Cleanup.shared.makeTemporaryDirectory("difflab-arena")
+        let folder = try asCommandError { () throws(ProcessError) in try Cleanup.shared.makeTemporaryDirectory("difflab-arena") }
         defer { Cleanup.shared.removeTemporaryDirectory(folder) }
         let log = folder + "/fuzz.out"
         let errors = folder + "/fuzz.err"
@@ -151,9 +152,9 @@ enum ArenaCommand: DeclaredCommand {
             "fuzz", "--engines", engine.name, "--seconds", String(seconds), "--seed", String(seed), "--json", "--corpus", corpus,
         ]
         if let workers { arguments += ["--workers", String(workers)] }
-        let status = try runProcess(
+        let status = try asCommandError { () throws(ProcessError) in try runProcess(
             "/proc/self/exe", arguments, environment: ["SWIFT_BACKTRACE": "enable=no"], stdout: log, stderr: errors,
-            argumentZero: CommandLine.arguments.first ?? "difflab")
+            argumentZero: CommandLine.arguments.first ?? "difflab") }
         guard status == 0 || status == 1 else {
             let tail = (try? readInputFile(errors)).map { String(decoding: $0.suffix(600), as: UTF8.self) } ?? ""
             throw CommandError(.failure, "arena: the fuzz run of '\(engine.name)' ended with status \(status); the end of its standard error: \(oneLine(tail))")

@@ -91,6 +91,3 @@ func describe(_ range: ClosedRange<Int>) -> String {
     range.upperBound == Int.max ? "of at least \(formatBound(Double(range.lowerBound)))"
         : "from \(formatBound(Double(range.lowerBound))) to \(formatBound(Double(range.upperBound)))"
 }
-
-/// A range bound as people write it: `0.001`, `3600`, `1000000`.
-package func formatBound(_ value: Double) -> String { formatPlain(value) }

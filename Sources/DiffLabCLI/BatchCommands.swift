@@ -99,13 +99,13 @@ enum StagesCommand: DeclaredCommand {
     /// Decodes a sectioned list; `decoder` applies the `--strings` rule to section ids and items.
     static func model(_ value: JSONValue, what: String, _ decoder: inout ElementDecoder) throws(CommandError) -> Model {
         guard case .array(let sections) = value else {
-            throw .data("\(what): expected a JSON array of sections, not \(withArticle(value.typeName))")
+            throw .data("\(what): expected a JSON array of sections, not \(value.typeNameWithArticle)")
         }
         var model = Model([])
         for (s, section) in sections.enumerated() {
             let context = "\(what): section \(s)"
             guard case .object(let object) = section else {
-                throw .data("\(context) is \(withArticle(section.typeName)); expected {\"id\": ..., \"items\": [...]}")
+                throw .data("\(context) is \(section.typeNameWithArticle); expected {\"id\": ..., \"items\": [...]}")
             }
             let id = try decoder.apply(try scalarID(of: object, otherKey: "items", context), context)
             guard case .array(let items)? = object["items"] else {

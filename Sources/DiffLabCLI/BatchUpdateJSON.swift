@@ -30,7 +30,7 @@ enum BatchUpdateJSON {
     /// - Throws: ``CommandError/data(_:)`` for an unknown key or a value of the wrong shape.
     static func decode(_ value: JSONValue, what: String) throws(CommandError) -> BatchUpdate {
         guard case .object(let object) = value else {
-            throw .data("\(what): expected a JSON object, not \(withArticle(value.typeName))")
+            throw .data("\(what): expected a JSON object, not \(value.typeNameWithArticle)")
         }
         for key in object.keys where key != "before" && key != "after" && !changeKeys.contains(key) {
             throw .data("\(what): unknown key \"\(key)\" (expected before, after, \(changeKeys.joined(separator: ", ")))")
@@ -38,7 +38,7 @@ enum BatchUpdateJSON {
         func list(_ key: String) throws(CommandError) -> [JSONValue] {
             guard let value = object[key] else { return [] }
             guard case .array(let items) = value else {
-                throw .data("\(what): \"\(key)\" must be an array, not \(withArticle(value.typeName))")
+                throw .data("\(what): \"\(key)\" must be an array, not \(value.typeNameWithArticle)")
             }
             return items
         }

@@ -2,6 +2,7 @@ import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
 import DiffLabJSON
+import DiffLabProcess
 import DiffLabResults
 
 #if canImport(Glibc)
@@ -157,7 +158,7 @@ enum BenchCommand: DeclaredCommand {
 
         // Workers write into a private folder, removed on every path and on interruption.
         let inProcess = allocators == [current]
-        let folder = inProcess ? nil : try Cleanup.shared.makeTemporaryDirectory("difflab-bench")
+        let folder = inProcess ? nil : try asCommandError { () throws(ProcessError) in try Cleanup.shared.makeTemporaryDirectory("difflab-bench") }
         defer { if let folder { Cleanup.shared.removeTemporaryDirectory(folder) } }
 
         let started = monotonicNow()

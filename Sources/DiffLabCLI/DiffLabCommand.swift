@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabProcess
 
 /// The `difflab` command line: dispatches to a subcommand and turns every error into one line on
 /// standard error and an exit status. Never traps on user input.
@@ -306,20 +307,3 @@ func errorText(_ message: String) -> String {
 
 /// The most quoted lines ``errorText(_:)`` prints.
 let maxQuotedLines = 100
-
-/// `message` as one line of at most 1,000 characters: control characters and line or paragraph
-/// separators (which a file's own strings may carry into a message) are escaped as `\u{…}`, and a
-/// longer message is cut with `…`.
-package func oneLine(_ message: String) -> String {
-    var result = ""
-    var count = 0
-    for scalar in message.unicodeScalars {
-        guard count < 1_000 else {
-            result += "…"
-            break
-        }
-        appendHarmless(scalar, to: &result, keepingTabs: false)
-        count += 1
-    }
-    return result
-}

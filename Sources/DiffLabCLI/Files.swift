@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabProcess
 
 #if canImport(Glibc)
 import Glibc
@@ -230,22 +231,6 @@ func writeFileAtomically(_ bytes: [UInt8], to path: String, option: String = "ou
     try OutputFile(path, option: option).write(bytes)
 }
 
-/// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
-///
-/// - Returns: `false` when a write fails.
-func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return false }
-            offset += written
-        }
-        return true
-    }
-}
-
 /// `mkdir -p`: creates `path` and its missing parents.
 ///
 /// - Throws: ``CommandError`` (73) naming the component that could not be created.
@@ -284,35 +269,4 @@ func jsonFiles(in directory: String) throws(CommandError) -> [String]? {
         files.append(path)
     }
     return files
-}
-
-/// The names of the entries directly inside folder `path` (without `.` and `..`), in directory
-/// order; `nil` when it cannot be opened as a folder.
-package func directoryEntries(_ path: String) -> [String]? {
-    guard let handle = opendir(path) else { return nil }
-    defer { closedir(handle) }
-    var names: [String] = []
-    while let entry = readdir(handle) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names
-}
-
-/// Removes `path` and, for a folder, everything below it, without following symbolic links.
-package func removeTree(_ path: String) {
-    var status = stat()
-    guard lstat(path, &status) == 0 else { return }
-    guard (status.st_mode & S_IFMT) == S_IFDIR else {
-        unlink(path)
-        return
-    }
-    for name in directoryEntries(path) ?? [] { removeTree(path + "/" + name) }
-    rmdir(path)
-}
-
-/// The system's message for the current `errno`.
-func systemError() -> String {
-    guard let message = strerror(errno) else { return "error \(errno)" }
-    return String(cString: message)
 }

@@ -2,6 +2,7 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
+import DiffLabProcess
 import DiffLabResults
 
 /// `difflab fuzz`.
@@ -129,15 +130,19 @@ enum FuzzCommand: DeclaredCommand {
             }
         }
         // The executable isolates crashes in a child process; an in-process caller (the tests)
-        // cannot fork safely, and an engine process started here cannot be spoken to from a
-        // forked child (its own crashes are isolated in its process anyway): both fuzz in-process.
-        let outcome =
-            Cleanup.isSignalHandlingInstalled && !ProcessEngine.anyStarted
-            ? try FuzzSupervisor(options: options, checkSeconds: checkSeconds).run(progress: showProgress)
-            : FuzzSupervisor.Outcome(report: runFuzzer(options, progress: showProgress), crashes: [])
+        // cannot fork safely, so it fuzzes in-process (as runFuzzerIsolated does by itself when
+        // an engine process was started here).
+        let outcome: IsolatedFuzzOutcome
+        do {
+            outcome = try runFuzzerIsolated(
+                FuzzSupervisor(options: options, checkSeconds: checkSeconds, maxFindingsBytes: InputLimit.bytes),
+                isolating: Cleanup.isSignalHandlingInstalled, progress: showProgress)
+        } catch {
+            throw CommandError(error)
+        }
         let report = outcome.report
         if live { console.err("\n") }
-        var failureObjects: [JSONValue] = []
+        var failureRecords: [FuzzFailureRecord] = []
         var savedFiles: [String: String] = [:]
         var unsaved: CommandError?
         for failure in report.failures {
@@ -160,15 +165,12 @@ enum FuzzCommand: DeclaredCommand {
             } catch {
                 unsaved = unsaved ?? error
             }
-            failureObjects.append(
-                .object(
-                    JSONObject([
-                        ("signature", .string(failure.failure.signature)), ("message", .string(failure.failure.message)),
-                        ("file", .string(path)), ("originalItems", .integer(failure.originalItems)),
-                        ("shrunkItems", .integer(failure.shrunkItems)), ("outsideContract", .bool(failure.outsideContract)),
-                        ("inputsToFind", .integer(failure.inputsToFind)), ("secondsToFind", JSONValue(failure.secondsToFind)),
-                        ("crashed", .bool(outcome.crashes.contains(failure.signature))),
-                    ])))
+            failureRecords.append(
+                FuzzFailureRecord(
+                    signature: failure.failure.signature, message: failure.failure.message, file: path,
+                    originalItems: failure.originalItems, shrunkItems: failure.shrunkItems, outsideContract: failure.outsideContract,
+                    inputsToFind: failure.inputsToFind, secondsToFind: failure.secondsToFind,
+                    crashed: outcome.crashes.contains(failure.signature)))
         }
         let rate = report.seconds > 0 ? Int(Double(report.checks) / report.seconds) : 0
         let outside = report.failures.filter(\.outsideContract).count
@@ -179,14 +181,11 @@ enum FuzzCommand: DeclaredCommand {
         console.out(
             "fuzz: \(report.checks) cases (\(rate)/s) on \(report.inputs) inputs (\(Int(report.inputsPerSecond))/s) in \(format(report.seconds)) s, \(options.subjects.count) engines × \(options.properties.count) properties, seed \(options.seed): \(failureCounts(inContract, outside: outside))\n")
         if parsed[\.json] {
-            let summary = JSONValue.object(
-                JSONObject([
-                    ("cases", .integer(report.checks)), ("inputs", .integer(report.inputs)),
-                    ("seconds", JSONValue(report.seconds)), ("casesPerSecond", .integer(rate)),
-                    ("largeInputs", .integer(report.largeInputs)), ("largestInput", .integer(report.largestInput)),
-                    ("inputsByKind", .object(JSONObject(FuzzElementKind.allCases.map { ($0.rawValue, .integer(report.inputsByKind[$0] ?? 0)) }))),
-                    ("failures", .array(failureObjects)),
-                ]))
+            let summary = FuzzSummaryFile(
+                cases: report.checks, inputs: report.inputs, seconds: report.seconds, casesPerSecond: rate,
+                largeInputs: report.largeInputs, largestInput: report.largestInput,
+                inputsByKind: FuzzElementKind.allCases.map { ($0.rawValue, report.inputsByKind[$0] ?? 0) }, failures: failureRecords
+            ).json
             console.out(summary.serialized() + "\n")
         }
         try junit?.write(FuzzJUnit.report(report, options: options, crashes: Set(outcome.crashes), files: savedFiles).xml)
@@ -286,3 +285,18 @@ enum ReplayCommand: DeclaredCommand {
     }
 }
 
+extension CommandError {
+    /// `difflab fuzz`'s error for a crash-isolated campaign that could not run: `fuzz: ` and the
+    /// error's line, exit 1; a temporary folder that cannot be made or a findings file that cannot
+    /// be read fail as they do for every command (73; 66 or 65).
+    init(_ error: FuzzIsolationError) {
+        switch error {
+        case .process(let process) where process.isTemporaryFolderError:
+            self.init(process)
+        case .findingsFile(let file):
+            self.init(file)
+        default:
+            self.init(.failure, "fuzz: \(error)")
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import DiffLabGate
 import DiffLabJSON
+import DiffLabProcess
 import DiffLabResults
 
 #if canImport(Glibc)

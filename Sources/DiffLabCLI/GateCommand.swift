@@ -3,6 +3,7 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabGate
 import DiffLabJSON
+import DiffLabProcess
 import DiffLabReport
 import DiffLabResults
 
@@ -157,7 +158,7 @@ enum GateCommand: DeclaredCommand {
 
         // Every temporary file of the run lives in one private folder, removed at the end and, by
         // the Cleanup registry, on SIGINT/SIGTERM/SIGHUP.
-        let scratch = try Cleanup.shared.makeTemporaryDirectory("difflab-gate")
+        let scratch = try asCommandError { () throws(ProcessError) in try Cleanup.shared.makeTemporaryDirectory("difflab-gate") }
         defer { Cleanup.shared.removeTemporaryDirectory(scratch) }
         let builds = try GateBuilds.launch([base, head].compactMap { $0 }, scratch: scratch)
         let measured = try GateMeasurements.measure(

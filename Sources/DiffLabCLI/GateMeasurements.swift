@@ -1,6 +1,7 @@
 import DiffLabCore
 import DiffLabGate
 import DiffLabJSON
+import DiffLabProcess
 import DiffLabReport
 import DiffLabResults
 
@@ -126,12 +127,12 @@ struct GateMeasurements {
         var running: [(Build, pid_t, String)] = []
         for build in builds {
             let out = scratch + "/\(build.label).callgrind"
-            let pid = try spawnProcess(
+            let pid = try asCommandError { () throws(ProcessError) in try spawnProcess(
                 "valgrind",
                 [
                     "--tool=callgrind", "--callgrind-out-file=\(out)", "--collect-atstart=no", "--toggle-collect=*difflabMeasuredCall*",
                     build.launchPath, "measure", "--instructions", "--cells", cell, "--seed", String(seed),
-                ], environment: environment, stdout: "/dev/null", stderr: out + ".log", argumentZero: "valgrind")
+                ], environment: environment, stdout: "/dev/null", stderr: out + ".log", argumentZero: "valgrind") }
             running.append((build, pid, out))
         }
         var counts: [(String, Double)] = []
@@ -160,10 +161,10 @@ struct GateMeasurements {
         let out = scratch + "/worker.out"
         defer { unlink(out) }
         // A worker's answer is small JSON: capped like any input, and a worker gets an hour.
-        let pid = try spawnProcess(binary, arguments, environment: environment, stdout: out, argumentZero: "difflab")
-        let status = try waitProcess(
+        let pid = try asCommandError { () throws(ProcessError) in try spawnProcess(binary, arguments, environment: environment, stdout: out, argumentZero: "difflab") }
+        let status = try asCommandError { () throws(ProcessError) in try waitProcess(
             pid, writing: out, maxBytes: InputLimit.bytes, seconds: workerSeconds,
-            what: "`\(binary) \(arguments.prefix(2).joined(separator: " "))`")
+            what: "`\(binary) \(arguments.prefix(2).joined(separator: " "))`") }
         guard status == 0 else { throw CommandError(.failure, "`\(binary) \(arguments.prefix(2).joined(separator: " "))` exited \(status)") }
         return String(decoding: try readInputFile(out), as: UTF8.self)
     }

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DiffLabProcess
 
 /// The most bytes any DiffLab command reads from one input file or stream.
 ///
@@ -16,8 +17,9 @@ import Darwin
 public enum InputLimit {
     /// The default cap: 64 MiB.
     public static let defaultBytes = 64 << 20
-    /// The allowed range of `--max-input-bytes`.
-    public static let allowedBytes = 1...(64 << 30)
+    /// The allowed range of `--max-input-bytes`: 1 byte to 64 GiB. The same limit bounds an
+    /// `--engine-command` engine's answers (``ProcessEngine/allowedAnswerBytes``).
+    public static let allowedBytes = ProcessEngine.allowedAnswerBytes
 
     /// The cap in force for the current command (task-local, so commands run side by side in one
     /// process, as in the tests, do not see each other's limits).
@@ -32,35 +34,44 @@ public enum InputLimit {
 ///   that raises it. Reading stops at the cap: an endless stream costs at most the cap in memory.
 /// - Complexity: O(min(file size, cap)).
 package func readInputFile(_ path: String) throws(CommandError) -> [UInt8] {
-    let limit = InputLimit.bytes
-    let descriptor: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw CommandError(.noInput, "cannot open '\(path)': \(systemError())") }
-    defer { if descriptor != 0 { close(descriptor) } }
-    var status = stat()
-    if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
-        throw CommandError(.noInput, "cannot read '\(path)': it is a directory")
+    do {
+        return try readFile(path, limit: InputLimit.bytes)
+    } catch {
+        throw CommandError(error)
     }
-    var bytes: [UInt8] = []
-    if (status.st_mode & S_IFMT) == S_IFREG && status.st_size > 0 { bytes.reserveCapacity(min(Int(status.st_size), limit) + 1) }
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        // Ask for at most one byte past the cap: enough to know the input is too large.
-        let wanted = min(chunk.count, limit - bytes.count + 1)
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, wanted) }
-        if count == 0 { break }
-        if count < 0 {
-            if errno == EINTR { continue }
-            throw CommandError(.noInput, "cannot read '\(path)': \(systemError())")
-        }
-        bytes.append(contentsOf: chunk[0..<count])
-        if bytes.count > limit {
-            throw .data(
+}
+
+extension CommandError {
+    /// The command line's error for a file that cannot be read: exit 66 naming the path and the
+    /// system's reason, or 65 for one over the input limit, naming the option that raises it.
+    init(_ error: FileReadError) {
+        switch error {
+        case .cannotOpen, .isDirectory, .cannotRead: self.init(.noInput, error.description)
+        case .tooLarge(let path, let limit):
+            self = .data(
                 "'\(path)' is larger than the input limit of \(formatByteCount(limit)) (raise it with --max-input-bytes, up to \(formatByteCount(InputLimit.allowedBytes.upperBound)))"
             )
         }
     }
-    return bytes
+
+    /// The command line's error for a process problem: exit 73 for a temporary folder that cannot
+    /// be made (as for any output that cannot be created), 1 otherwise; the message is the
+    /// error's own.
+    init(_ error: ProcessError) {
+        self.init(error.isTemporaryFolderError ? .cantCreate : .failure, error.description)
+    }
 }
 
 /// ``DiffLabResults/formatByteCount(_:)``, for the files of this module that do not import DiffLabResults.
 func formatByteCount(_ count: Int) -> String { DiffLabResults.formatByteCount(count) }
+/// Runs `body`, turning a ``ProcessError`` into the command line's error (``CommandError/init(_:)-(ProcessError)``).
+package func asCommandError<T>(_ body: () throws(ProcessError) -> T) throws(CommandError) -> T {
+    do { return try body() } catch { throw CommandError(error) }
+}
+
+extension ProcessError {
+    /// Whether this is ``ProcessError/cannotCreateTemporaryFolder(base:reason:)`` (exit 73).
+    var isTemporaryFolderError: Bool {
+        if case .cannotCreateTemporaryFolder = self { true } else { false }
+    }
+}

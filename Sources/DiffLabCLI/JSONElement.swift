@@ -71,7 +71,7 @@ struct ElementDecoder: Sendable {
     /// - Complexity: O(size of `value`).
     mutating func list(from value: JSONValue, what: String) throws(CommandError) -> [JSONElement] {
         guard case .array(let items) = value else {
-            throw .data("\(what): expected a JSON array of elements, not \(withArticle(value.typeName))")
+            throw .data("\(what): expected a JSON array of elements, not \(value.typeNameWithArticle)")
         }
         var elements: [JSONElement] = []
         elements.reserveCapacity(items.count)
@@ -95,7 +95,7 @@ struct ElementDecoder: Sendable {
             return JSONElement(id: id, content: try apply(object["content"] ?? .null, context))
         default:
             throw .data(
-                "\(context) is \(withArticle(item.typeName)); expected a string, a number or {\"id\": ..., \"content\": ...}")
+                "\(context) is \(item.typeNameWithArticle); expected a string, a number or {\"id\": ..., \"content\": ...}")
         }
     }
 
@@ -139,15 +139,6 @@ package func readJSON(_ path: String) throws(CommandError) -> JSONValue {
     }
 }
 
-/// "an array", "an object", "a string", "null".
-func withArticle(_ typeName: String) -> String {
-    switch typeName {
-    case "null": "null"
-    case "array", "object": "an \(typeName)"
-    default: "a \(typeName)"
-    }
-}
-
 /// The `"id"` of an object that may hold only `"id"` and `otherKey`; the id must be a string or a
 /// number.
 ///
@@ -159,6 +150,6 @@ func scalarID(of object: JSONObject, otherKey: String, _ context: String) throws
     guard let id = object["id"] else { throw .data("\(context) has no \"id\"") }
     switch id {
     case .string, .integer, .bigInteger, .double: return id
-    default: throw .data("\(context): \"id\" must be a string or a number, not \(withArticle(id.typeName))")
+    default: throw .data("\(context): \"id\" must be a string or a number, not \(id.typeNameWithArticle)")
     }
 }

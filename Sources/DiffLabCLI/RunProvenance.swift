@@ -1,3 +1,4 @@
+import DiffLabProcess
 import DiffLabResults
 
 #if canImport(Glibc)

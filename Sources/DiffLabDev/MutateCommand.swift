@@ -2,6 +2,7 @@ import DiffLabBench
 import DiffLabCLI
 import DiffLabCore
 import DiffLabJSON
+import DiffLabProcess
 import DiffLabResults
 
 #if canImport(Glibc)
@@ -123,7 +124,7 @@ enum MutateCommand: DeclaredCommand {
         if commandOutput("git status --porcelain --untracked-files=no 2>/dev/null | head -1") != nil {
             console.err("mutate: note: tracked files have uncommitted changes; the mutants are planted in HEAD (\(commit.prefix(12))), not in them\n")
         }
-        let scratch = try Cleanup.shared.makeTemporaryDirectory("difflab-mutate")
+        let scratch = try asCommandError { () throws(ProcessError) in try Cleanup.shared.makeTemporaryDirectory("difflab-mutate") }
         defer { Cleanup.shared.removeTemporaryDirectory(scratch) }
         try makeDirectories(root + "/.build/mutate")
         let settings = Settings(
@@ -262,10 +263,10 @@ enum MutateCommand: DeclaredCommand {
         // as long and a minute more is hung.
         let limit = 2 * settings.seconds + 60
         let start = monotonicNow()
-        let pid = try spawnProcess(binary, arguments, environment: environment, stdout: output, stderr: errors, argumentZero: "difflab")
+        let pid = try asCommandError { () throws(ProcessError) in try spawnProcess(binary, arguments, environment: environment, stdout: output, stderr: errors, argumentZero: "difflab") }
         let status: Int32
         do throws(CommandError) {
-            status = try waitProcess(pid, writing: output, maxBytes: InputLimit.bytes, seconds: limit, what: "the mutant's fuzzer")
+            status = try asCommandError { () throws(ProcessError) in try waitProcess(pid, writing: output, maxBytes: InputLimit.bytes, seconds: limit, what: "the mutant's fuzzer") }
         } catch {
             let elapsed = monotonicNow() - start
             result.checkSeconds = elapsed
@@ -315,12 +316,12 @@ enum MutateCommand: DeclaredCommand {
         let output = settings.scratch + "/test.out"
         defer { unlink(output) }
         let start = monotonicNow()
-        let pid = try spawnProcess(
+        let pid = try asCommandError { () throws(ProcessError) in try spawnProcess(
             "swift", ["test", "--skip-build", "--package-path", path, "--filter", filter], environment: ["SWIFT_BACKTRACE": "enable=no"],
-            stdout: output, stderr: output)
+            stdout: output, stderr: output) }
         let status: Int32
         do throws(CommandError) {
-            status = try waitProcess(pid, writing: output, maxBytes: InputLimit.bytes, seconds: testSeconds, what: "`swift test --filter \(filter)`")
+            status = try asCommandError { () throws(ProcessError) in try waitProcess(pid, writing: output, maxBytes: InputLimit.bytes, seconds: testSeconds, what: "`swift test --filter \(filter)`") }
         } catch {
             result.checkSeconds = monotonicNow() - start
             result.note = error.message

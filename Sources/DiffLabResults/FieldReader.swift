@@ -253,13 +253,7 @@ public struct DisplayField: Sendable, Equatable {
 }
 
 /// "an object", "a string", "null", … for error messages.
-func article(_ value: JSONValue) -> String {
-    switch value.typeName {
-    case "null": return "null"
-    case "array", "object": return "an \(value.typeName)"
-    default: return "a \(value.typeName)"
-    }
-}
+func article(_ value: JSONValue) -> String { value.typeNameWithArticle }
 
 /// A record key enum that has the provenance members every run's results file carries first:
 /// when it ran, on what machine, with which toolchain, at which commit; and, for the files whose

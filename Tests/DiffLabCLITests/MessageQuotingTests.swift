@@ -5,15 +5,6 @@ import Testing
 /// kept, nothing in it able to pass for a line of DiffLab's or to move a terminal's cursor.
 @Suite("Quoting another program's output in messages")
 struct MessageQuotingTests {
-    @Test func linesAreQuotedAndControlsEscaped() {
-        let bytes = Array("one\r\ntwo\u{0}\u{7f}\u{85}three\u{2028}four\tfive\n\n".utf8)
-        #expect(quotedLines(bytes[...], limit: 600) == "\n    | one\n    | two\\u{0}\\u{7f}\n    | three\n    | four\tfive\n    | ")
-        #expect(quotedLines([][...], limit: 600) == "")
-        // Cut here, or before the bytes began: the first line says so.
-        #expect(quotedLines(Array("abcdef\nxyz".utf8)[...], limit: 6) == "\n    | …ef\n    | xyz")
-        #expect(quotedLines(Array("ef\nxyz".utf8)[...], limit: 600, cut: true) == "\n    | …ef\n    | xyz")
-    }
-
     /// On standard error a message is one line of DiffLab's and the quoted lines under it; any
     /// other line break, or a control character smuggled into a quoted line, stays escaped.
     @Test func anErrorIsOneLineAndItsQuotes() {

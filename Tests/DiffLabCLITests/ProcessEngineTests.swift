@@ -396,33 +396,6 @@ extension ProcessEngineTests {
         #expect(commandLine.contains("difflib_engine.py"), "the child is not the engine: \(commandLine)")
     }
 
-    @Test(arguments: [
-        ("./engine --flag", "exec ./engine --flag"),
-        ("VAR=1 ./engine", "VAR=1 exec ./engine"),
-        ("  A=1\tB='x y' C=\"$(echo \"a b\")\" D=$(printf '%s' 'x)') python3 e.py", "  A=1\tB='x y' C=\"$(echo \"a b\")\" D=$(printf '%s' 'x)') exec python3 e.py"),
-        ("A=${HOME:-a b}/x E=\\ z ./e", "A=${HOME:-a b}/x E=\\ z exec ./e"),
-        ("A=1", "A=1 exec"),
-        ("2>/dev/null ./e", "exec 2>/dev/null ./e"),
-        ("A=1 2>/dev/null ./e", "A=1 exec 2>/dev/null ./e"),
-        ("./a=b/engine", "exec ./a=b/engine"),
-        ("=1 ./e", "exec =1 ./e"),
-        // Read with no confidence: left to the shell as they are.
-        ("A='unclosed ./e", "exec A='unclosed ./e"),
-        ("A=1;./e", "exec A=1;./e"),
-        ("A=1\n./e", "exec A=1\n./e"),
-        ("A=1 B=2>x ./e", "exec A=1 B=2>x ./e"),
-        ("A=\"$(echo ", "exec A=\"$(echo "),
-        ("A=\\", "exec A=\\"),
-    ])
-    func assignmentsStayBeforeExec(command: String, script: String) {
-        #expect(ProcessEngine.shellScript(for: command) == script)
-    }
-
-    @Test func deeplyNestedSubstitutionsAreLeftToTheShell() {
-        let command = "A=" + String(repeating: "$(", count: 100_000) + " ./e"
-        #expect(ProcessEngine.shellScript(for: command) == "exec " + command)
-    }
-
     /// The end of the engine's standard error was quoted as one line, its line breaks as `\u{a}`.
     /// Its lines are now lines of the message, indented; other control characters stay escaped.
     @Test func standardErrorIsQuotedLineByLine() throws {

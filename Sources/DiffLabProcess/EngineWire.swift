@@ -1,13 +1,5 @@
-import DiffLabBench
 import DiffLabCore
-import DiffLabFuzz
 import DiffLabJSON
-
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// An identifier as an out-of-process engine sees it: a JSON integer or string (see
 /// `docs/engine-protocol.md`). `.integer(1)` and `.string("1")` are different identifiers.
@@ -64,71 +56,6 @@ extension String: WireElement {
     public var wireContent: String { self }
 }
 
-extension FuzzItem: WireElement {
-    /// ``FuzzItem/id``.
-    public var wireIdentifier: WireValue? { .integer(id) }
-    /// ``FuzzItem/content``.
-    public var wireContent: Int { content }
-}
-
-extension CollidingItem: WireElement {
-    /// The item's id (the hash collisions are the lab's business, not the engine's).
-    public var wireIdentifier: WireValue? { .integer(item.id) }
-    /// The item's content.
-    public var wireContent: Int { item.content }
-}
-
-extension FuzzString: WireElement {
-    /// `nil`: the identifiers are non-ASCII strings compared by canonical equivalence, so the lab
-    /// numbers them (see `String`'s conformance).
-    public var wireIdentifier: WireValue? { diffIdentifier.wireIdentifier }
-    /// The item's content.
-    public var wireContent: Int { item.content }
-}
-
-extension FuzzObject: WireElement {
-    /// The item's id.
-    public var wireIdentifier: WireValue? { .integer(item.id) }
-    /// ``FuzzObject/content`` (under identity comparison the lab sends instance numbers).
-    public var wireContent: Int { content }
-}
-
-extension IntElement: WireElement {
-    /// ``IntElement/id``.
-    public var wireIdentifier: WireValue? { .integer(id) }
-    /// ``IntElement/revision``.
-    public var wireContent: Int { revision }
-}
-
-extension ModelElement: WireElement {
-    /// The UUID's upper-case string.
-    public var wireIdentifier: WireValue? { .string(id.uuidString) }
-    /// The whole element (content equality is `==`, and paired elements share the identifier).
-    public var wireContent: ModelElement { self }
-}
-
-extension ObjectElement: WireElement {
-    /// ``ObjectElement/id`` when it is ASCII (see `String`'s conformance), else `nil`.
-    public var wireIdentifier: WireValue? { id.wireIdentifier }
-    /// ``ObjectElement/revision`` (used under equality comparison; under identity comparison the
-    /// lab sends instance numbers).
-    public var wireContent: Int { revision }
-}
-
-extension JSONElement: WireElement {
-    /// A string or an integer in `Int`'s range as itself; `nil` for other numbers (the lab then
-    /// numbers the request's identifiers, since `1.5` has no faithful integer or string form).
-    public var wireIdentifier: WireValue? {
-        switch id {
-        case .string(let text): .string(text)
-        case .integer(let value): .integer(value)
-        default: nil
-        }
-    }
-    /// The content, compared as JSON values.
-    public var wireContent: JSONValue { content }
-}
-
 /// What an engine said in its `hello`.
 struct EngineHello: Hashable, Sendable {
     var name: String
@@ -147,7 +74,7 @@ enum EngineAnswer: Sendable {
 /// The `difflab-engine/1` protocol's messages: requests written, answers read strictly.
 package enum EngineWire {
     /// The protocol's name and version.
-    static let version = "difflab-engine/1"
+    package static let version = "difflab-engine/1"
 
     /// The lab's `hello` line.
     static func helloLine() -> [UInt8] {
@@ -350,7 +277,7 @@ package enum EngineWire {
         case .string(let text)?: quoted(text)
         case let other?:
             switch other {
-            case .array, .object: withArticle(other.typeName)
+            case .array, .object: other.typeNameWithArticle
             default: excerpt(Array(other.serialized().utf8)[...])
             }
         }
@@ -365,55 +292,3 @@ struct WireProblem: Error {
     init(_ text: String) { self.text = text }
 }
 
-/// At most `limit` bytes of `bytes` (the first ones, or the last with `tail`) as one line of text:
-/// invalid UTF-8 replaced, controls escaped (``oneLine(_:)``), `…` marking a cut.
-func excerpt(_ bytes: ArraySlice<UInt8>, limit: Int = 160, tail: Bool = false) -> String {
-    guard bytes.count > limit else { return oneLine(String(decoding: bytes, as: UTF8.self)) }
-    let text = oneLine(String(decoding: tail ? bytes.suffix(limit) : bytes.prefix(limit), as: UTF8.self))
-    return tail ? "…" + text : text + "…"
-}
-
-/// The marker that starts every line ``quotedLines(_:limit:cut:)`` quotes: a line break, four spaces
-/// and a bar. A message is one line, followed by such lines only (``errorText(_:)`` keeps them).
-let quotedLinePrefix = "\n    | "
-
-/// The last `limit` bytes of `bytes` — text another program wrote, such as an engine's standard
-/// error — as lines of their own for a message: each line starts with ``quotedLinePrefix``
-/// (`\n    | `), so it reads as a quote and can never pass for a line of DiffLab's; `…` marks a
-/// first line cut here, or (`cut`) before `bytes` began. Invalid UTF-8 is replaced; every line break Swift knows (LF, CRLF, a lone CR, VT,
-/// FF, NEL, the Unicode line and paragraph separators) ends a line; tabs stay; every other control
-/// character is escaped as `\u{…}` (``harmlessLine(_:)``), so the quote cannot move a terminal's
-/// cursor, and the outputs a message reaches (CSV, JUnit, markdown, JSON) quote its line breaks
-/// as they quote any. A last empty line (the text ended with a line break) is left out. Empty for
-/// no bytes.
-///
-/// - Complexity: O(limit).
-func quotedLines(_ bytes: ArraySlice<UInt8>, limit: Int, cut: Bool = false) -> String {
-    let cut = cut || bytes.count > limit
-    let text = String(decoding: bytes.suffix(limit), as: UTF8.self)
-    var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-    if lines.last?.isEmpty == true { lines.removeLast() }
-    if cut, !lines.isEmpty { lines[0] = "…" + lines[0] }
-    return lines.map { quotedLinePrefix + harmlessLine($0) }.joined()
-}
-
-/// `line` with every control character but the tab, and the Unicode line and paragraph
-/// separators, escaped as `\u{…}` (``oneLine(_:)``'s rule, tabs kept, no length limit).
-func harmlessLine(_ line: some StringProtocol) -> String {
-    var result = ""
-    for scalar in line.unicodeScalars { appendHarmless(scalar, to: &result, keepingTabs: true) }
-    return result
-}
-
-/// Appends `scalar` to `text`, or `\u{…}` for a control character (C0, DEL, C1; a tab only
-/// without `keepingTabs`) or a Unicode line or paragraph separator: the one rule of
-/// ``oneLine(_:)`` and ``harmlessLine(_:)``.
-func appendHarmless(_ scalar: Unicode.Scalar, to text: inout String, keepingTabs: Bool) {
-    let value = scalar.value
-    let control = (value < 0x20 && !(keepingTabs && value == 0x09)) || value == 0x7f || (0x80..<0xa0).contains(value)
-    if control || value == 0x2028 || value == 0x2029 {
-        text += "\\u{\(String(value, radix: 16))}"
-    } else {
-        text.unicodeScalars.append(scalar)
-    }
-}

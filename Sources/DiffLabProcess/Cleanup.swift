@@ -14,7 +14,7 @@ import Darwin
 /// blocks those signals in every thread and waits for them on a thread of its own. When one
 /// arrives, that thread:
 /// 1. marks the run interrupted, so no output file is renamed into place from then on (see
-///    ``OutputFile/write(_:)-([UInt8])``) and a thread waiting for a worker parks instead of
+///    the command line's `OutputFile`) and a thread waiting for a worker parks instead of
 ///    reporting the worker's death;
 /// 2. sends SIGTERM to every registered child process, and SIGKILL to those still alive after two
 ///    seconds;
@@ -42,18 +42,18 @@ package final class Cleanup: Sendable {
     private let state = Locked(State())
 
     /// Whether a signal has started the cleanup.
-    var isInterrupted: Bool { state.withLock { $0.interrupted } }
+    package var isInterrupted: Bool { state.withLock { $0.interrupted } }
 
     /// Registers a temporary file to remove on interruption. - Complexity: O(1).
-    func register(file path: String) { state.withLock { _ = $0.files.insert(path) } }
+    package func register(file path: String) { state.withLock { _ = $0.files.insert(path) } }
     /// Forgets a temporary file (it was renamed or removed). - Complexity: O(1).
-    func unregister(file path: String) { state.withLock { _ = $0.files.remove(path) } }
+    package func unregister(file path: String) { state.withLock { _ = $0.files.remove(path) } }
     /// Starts a child process with `start` (returning 0 on success, like `posix_spawn`) and
     /// registers the id `pid()` then gives, both under the registry's lock, so an interruption sees
     /// the child or prevents it: once interrupted, nothing new starts (the calling thread parks).
     ///
     /// - Returns: what `start` returned.
-    func startChild(_ start: () -> Int32, registering pid: () -> pid_t) -> Int32 {
+    package func startChild(_ start: () -> Int32, registering pid: () -> pid_t) -> Int32 {
         let result: Int32? = state.withLock { state in
             guard !state.interrupted else { return nil }
             let status = start()
@@ -67,19 +67,19 @@ package final class Cleanup: Sendable {
         return result
     }
     /// Forgets a child process (it was waited for). - Complexity: O(1).
-    func unregister(child pid: pid_t) { state.withLock { _ = $0.children.remove(pid) } }
+    package func unregister(child pid: pid_t) { state.withLock { _ = $0.children.remove(pid) } }
 
     /// Makes a new private folder `<TMPDIR or /tmp>/<prefix>-XXXXXX`, registered for removal on
     /// interruption. The caller removes it with ``removeTemporaryDirectory(_:)`` when done.
     ///
-    /// - Throws: ``CommandError`` (73) with the system's reason.
-    package func makeTemporaryDirectory(_ prefix: String) throws(CommandError) -> String {
+    /// - Throws: ``ProcessError/cannotCreateTemporaryFolder(base:reason:)`` with the system's reason.
+    package func makeTemporaryDirectory(_ prefix: String) throws(ProcessError) -> String {
         var base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         if base.isEmpty { base = "/tmp" }
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
         var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
-        guard made else { throw CommandError(.cantCreate, "cannot create a temporary folder in '\(base)': \(systemError())") }
+        guard made else { throw .cannotCreateTemporaryFolder(base: base, reason: systemError()) }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         state.withLock { _ = $0.directories.insert(path) }
         return path
@@ -93,13 +93,13 @@ package final class Cleanup: Sendable {
 
     /// Parks the calling thread for good when the run is interrupted (the cleanup thread is about
     /// to end the process); returns at once otherwise.
-    func parkIfInterrupted() {
+    package func parkIfInterrupted() {
         guard isInterrupted else { return }
         while true { pause() }
     }
 
     /// The signals that interrupt a run: SIGINT, SIGTERM, SIGHUP.
-    static func signalSet() -> sigset_t {
+    package static func signalSet() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
         for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
@@ -109,7 +109,7 @@ package final class Cleanup: Sendable {
     private static let installed = Locked(false)
     /// Whether ``installSignalHandling()`` ran: this is the `difflab` executable, not an
     /// in-process caller such as the tests.
-    static var isSignalHandlingInstalled: Bool { installed.withLock { $0 } }
+    package static var isSignalHandlingInstalled: Bool { installed.withLock { $0 } }
 
     /// Whether the signal thread has done all its Swift work and is about to wait in `sigwait`.
     private static let waiting = Locked(false)
@@ -122,7 +122,7 @@ package final class Cleanup: Sendable {
     /// one of the Swift runtime's (its first array allocation instantiates type metadata under
     /// the metadata cache's lock); the forked child would then block forever on its first use of
     /// that lock. Waiting, the thread runs no Swift code until a signal comes.
-    static func installSignalHandling() {
+    package static func installSignalHandling() {
         installed.withLock { $0 = true }
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
@@ -142,7 +142,7 @@ package final class Cleanup: Sendable {
 
     /// For a worker process: ends this process (after cleaning up) when its parent dies, polling
     /// the parent's id every 200 ms.
-    static func exitWhenOrphaned() {
+    package static func exitWhenOrphaned() {
         startThread { _ in
             let parent = getppid()
             while getppid() == parent { usleep(200_000) }

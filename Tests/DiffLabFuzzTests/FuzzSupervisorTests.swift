@@ -1,8 +1,7 @@
-import DiffLabBench
-@testable import DiffLabCLI
 import DiffLabCore
 import DiffLabEngines
-import DiffLabFuzz
+@testable import DiffLabFuzz
+import DiffLabProcess
 import Testing
 
 #if canImport(Glibc)
@@ -10,8 +9,9 @@ import Glibc
 #endif
 
 /// The shared-memory slots through which a campaign process tells `difflab fuzz`'s supervisor
-/// what it is checking. (The forking itself is exercised by the real binary: Scripts/example-test
-/// fuzzes an engine that traps and one that hangs, and the mutation tool's crash kills.)
+/// what it is checking. (The forking itself is exercised by the real binary — Scripts/example-test
+/// fuzzes an engine that traps and one that hangs, and the mutation tool's crash kills — and by
+/// Examples/CustomEngine's test of `runFuzzerIsolated`.)
 @Suite("difflab fuzz: crash isolation slots")
 struct FuzzSupervisorTests {
     func someInput(_ size: Int) -> (FuzzCase, [UInt64]) {
@@ -74,7 +74,7 @@ struct FuzzSupervisorTests {
         let folder = try Cleanup.shared.makeTemporaryDirectory("difflab-findings-test")
         defer { Cleanup.shared.removeTemporaryDirectory(folder) }
         let path = folder + "/round-1.jsonl"
-        #expect(try FuzzSupervisor.readFindings(path, secondsOffset: 0).isEmpty, "no file: nothing found")
+        #expect(try FuzzSupervisor(options: FuzzOptions()).readFindings(path, secondsOffset: 0).isEmpty, "no file: nothing found")
         let heckel = HeckelEngine()
         let lostFlag = FuzzSubject(
             name: "lost-flag", promises: EnginePromises(reference: .heckel),
@@ -92,7 +92,7 @@ struct FuzzSupervisorTests {
         #expect(!(try FuzzSlots(workers: 1)).openFindings(path), "the file is new or nothing")
         slots.found(worker: 0, failure: failure)
         // A record cut short when the process died.
-        let line = Array((FuzzSupervisor.record(failure).serialized() + "\n").utf8)
+        let line = Array((FuzzSupervisor.record(failure).json.serialized() + "\n").utf8)
         let descriptor = open(path, O_WRONLY | O_APPEND)
         #expect(writeAll(descriptor, Array(line.prefix(line.count / 2))))
         close(descriptor)
@@ -101,64 +101,10 @@ struct FuzzSupervisorTests {
         let latest = FuzzSupervisor.latestRecords([unshrunk, failure])
         #expect(latest.count == 1)
         #expect(latest.first?.shrinkAttempts == failure.shrinkAttempts, "the later record of a failure wins")
-        let read = try FuzzSupervisor.readFindings(path, secondsOffset: 2.5)
+        let read = try FuzzSupervisor(options: FuzzOptions()).readFindings(path, secondsOffset: 2.5)
         #expect(read.count == 1)
         #expect(read.first?.key == failure.key)
         #expect(read.first?.input == failure.input)
         #expect(read.first?.secondsToFind == failure.secondsToFind + 2.5)
     }
-
-    /// A forked child that runs Swift code on two threads at once does not stall. Both threads
-    /// first use the same lazily initialized statics, whose slow initializers make the second
-    /// thread wait on `swift_once`'s lock; run on the child's main thread (which inherits the
-    /// parent's cached thread id), about a third of such children spun forever.
-    @Test func aForkedChildRunsSwiftOnTwoThreadsWithoutStalling() throws {
-        for round in 0..<20 {
-            let pid = try forkChild {
-                let other = startThread { _ = SlowStatics.sum }
-                let mine = SlowStatics.sum
-                pthread_join(other, nil)
-                _exit(mine == SlowStatics.sum ? 0 : 1)
-            }
-            let deadline = monotonicNow() + 20
-            while !processHasEnded(pid) && monotonicNow() < deadline { usleep(10_000) }
-            let stalled = !processHasEnded(pid)
-            if stalled { kill(pid, SIGKILL) }
-            let status = waitProcessStatus(pid)
-            Cleanup.shared.unregister(child: pid)
-            #expect(!stalled, "child \(round) stalled")
-            #expect(status == 0, "child \(round): \(describeWaitStatus(status))")
-            if stalled { break }
-        }
-    }
-}
-
-/// Statics only forked children touch (so each child initializes them anew), each slow to
-/// initialize.
-private enum SlowStatics {
-    static func slow(_ seed: Int) -> Int {
-        var value = seed
-        for i in 0..<2_000_000 { value = value &* 31 &+ i }
-        return value
-    }
-    static let a = slow(1)
-    static let b = slow(2)
-    static let c = slow(3)
-    static let d = slow(4)
-    static var sum: Int { a &+ b &+ c &+ d }
-}
-
-/// Starts a thread running `body`.
-private func startThread(_ body: @escaping () -> Void) -> pthread_t {
-    final class Box {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-    var thread = pthread_t()
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    pthread_create(&thread, nil, { raw in
-        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }, box)
-    return thread
 }

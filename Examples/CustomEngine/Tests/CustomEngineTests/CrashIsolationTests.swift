@@ -1,0 +1,52 @@
+import CustomEngine
+import DiffLab
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `FragileEngine` traps (and hangs) on some inputs. In-process fuzzing would end this test
+/// process at the first trap; `runFuzzerIsolated` runs the campaign in forked processes, so the
+/// trap is a reported, shrunk failure and this process lives on.
+///
+/// Forking from a test runner that runs other tests on other threads is safe enough on Linux (the
+/// child runs only Swift code and ends with `_exit`), not on Darwin: there the test is skipped,
+/// and `custom-difflab fuzz --engines fragile` in a subprocess is the way (Scripts/example-test).
+@Suite(.enabled(if: forkingIsSupported)) struct CrashIsolation {
+    @Test func aTrappingEngineIsReportedShrunkAndSurvived() throws {
+        let options = FuzzOptions(
+            inputs: 3_000, seed: 3, subjects: [FuzzSubject(FragileEngine())], properties: [.rawSound], workers: 1)
+        let outcome = try runFuzzerIsolated(options, checkSeconds: 2)
+        let me = getpid()
+        #expect(outcome.isolated)
+        let crashes = outcome.crashFailures.filter { !$0.signature.hasSuffix("/hung") }
+        for crash in crashes {
+            print(
+                "crash isolated: \(crash.signature), shrunk from \(crash.originalItems) to \(crash.shrunkItems) items (\(crash.shrinkAttempts) attempts); old \(crash.input.old), new \(crash.input.new)"
+            )
+        }
+        let crash = try #require(crashes.first, "no crash reported: \(outcome.report.failures.map(\.signature))")
+        // The trap is `new[-1]`'s range check: SIGILL on x86-64 and SIGTRAP on arm64.
+        #expect(["raw-sound/fragile/crashed-SIGILL", "raw-sound/fragile/crashed-SIGTRAP"].contains(crash.signature))
+        // Shrunk: the smallest trapping input is `old: [b, a]`, `new: [a]` (3 items).
+        #expect(crash.shrunkItems <= 4, "shrunk to \(crash.shrunkItems) items")
+        #expect(crash.shrunkItems <= crash.originalItems)
+        // The saved case names the crash, for `custom-difflab replay` (which would trap again).
+        #expect(crash.regression.signature == crash.signature)
+        // And this process is still the one that started the campaign.
+        #expect(getpid() == me)
+        #expect(outcome.report.inputs > 0)
+    }
+}
+
+/// Whether crash-isolated fuzzing may fork here: Linux, yes; Darwin's test runners, no.
+private let forkingIsSupported: Bool = {
+    #if os(Linux)
+    true
+    #else
+    false
+    #endif
+}()

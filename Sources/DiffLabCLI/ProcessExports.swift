@@ -1,0 +1,9 @@
+// The process code moved to DiffLabProcess (issue 27); `import DiffLabRunner` (the DiffLabCLI
+// module) still reaches `ProcessEngine`, `WireElement` and `WireValue` under their old names.
+@_exported import DiffLabProcess
+import DiffLabProcess
+import DiffLabBench
+
+/// `difflab bench` reports an `--engine-command` engine's memory as its process's peak resident
+/// set size (``ProcessEngine/engineProcessPeakRSSBytes()``), not with its own counters.
+extension ProcessEngine: OutOfProcessEngine {}

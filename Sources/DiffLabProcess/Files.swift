@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// File helpers shared by the process code (the cleanup, the fuzz supervisor) and the command line.
+
+/// Why ``readFile(_:limit:)`` could not read a file.
+public enum FileReadError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `open` failed, with the system's reason.
+    case cannotOpen(path: String, reason: String)
+    /// The path names a directory.
+    case isDirectory(path: String)
+    /// `read` failed, with the system's reason.
+    case cannotRead(path: String, reason: String)
+    /// The file holds more than `limit` bytes (reading stopped there).
+    case tooLarge(path: String, limit: Int)
+
+    /// One line naming the path and the problem.
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): "cannot open '\(path)': \(reason)"
+        case .isDirectory(let path): "cannot read '\(path)': it is a directory"
+        case .cannotRead(let path, let reason): "cannot read '\(path)': \(reason)"
+        case .tooLarge(let path, let limit): "'\(path)' is larger than the limit of \(formatByteCount(limit))"
+        }
+    }
+}
+
+/// Reads a whole file, or standard input for `-`, up to `limit` bytes: regular files, standard
+/// input, FIFOs and character devices (`/dev/zero`) all stop at the same cap, so an endless
+/// stream costs at most `limit` bytes of memory.
+///
+/// - Throws: ``FileReadError`` naming the path.
+/// - Complexity: O(min(file size, limit)).
+package func readFile(_ path: String, limit: Int) throws(FileReadError) -> [UInt8] {
+    let descriptor: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: systemError()) }
+    defer { if descriptor != 0 { close(descriptor) } }
+    var status = stat()
+    if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+        throw .isDirectory(path: path)
+    }
+    var bytes: [UInt8] = []
+    if (status.st_mode & S_IFMT) == S_IFREG && status.st_size > 0 { bytes.reserveCapacity(min(Int(status.st_size), limit) + 1) }
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        // Ask for at most one byte past the cap: enough to know the input is too large.
+        let wanted = min(chunk.count, limit - bytes.count + 1)
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, wanted) }
+        if count == 0 { break }
+        if count < 0 {
+            if errno == EINTR { continue }
+            throw .cannotRead(path: path, reason: systemError())
+        }
+        bytes.append(contentsOf: chunk[0..<count])
+        if bytes.count > limit { throw .tooLarge(path: path, limit: limit) }
+    }
+    return bytes
+}
+
+/// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
+///
+/// - Returns: `false` when a write fails.
+package func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
+}
+
+/// The names of the entries directly inside folder `path` (without `.` and `..`), in directory
+/// order; `nil` when it cannot be opened as a folder.
+package func directoryEntries(_ path: String) -> [String]? {
+    guard let handle = opendir(path) else { return nil }
+    defer { closedir(handle) }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
+/// Removes `path` and, for a folder, everything below it, without following symbolic links.
+package func removeTree(_ path: String) {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return }
+    guard (status.st_mode & S_IFMT) == S_IFDIR else {
+        unlink(path)
+        return
+    }
+    for name in directoryEntries(path) ?? [] { removeTree(path + "/" + name) }
+    rmdir(path)
+}
+
+/// The system's message for the current `errno`.
+package func systemError() -> String {
+    guard let message = strerror(errno) else { return "error \(errno)" }
+    return String(cString: message)
+}

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Forks a child that runs `body` (which must end the process), registered with ``Cleanup`` like
+/// every child, so an interruption stops it. The child unblocks the signals this process blocks
+/// for its cleanup thread, and runs `body` on a new thread (see ``runOnNewThread(_:)``). (A
+/// campaign process also ends itself when this process is gone: see
+/// `FuzzSlots.finished(worker:input:large:checks:)` in DiffLabFuzz.)
+///
+/// The child must run Swift code only (no Foundation, no locks another thread of this process
+/// may hold) and end with ``endChild(_:)``.
+///
+/// - Throws: ``ProcessError/cannotFork(reason:)`` when `fork` fails.
+package func forkChild(_ body: () -> Never) throws(ProcessError) -> pid_t {
+    var pid: pid_t = -1
+    let parent = getpid()
+    let started = Cleanup.shared.startChild { () -> Int32 in
+        #if canImport(Glibc)
+        pid = Glibc.fork()
+        #else
+        pid = Darwin.fork()
+        #endif
+        return pid < 0 ? errno : 0
+    } registering: { pid }
+    if pid == 0 {
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        pthread_sigmask(SIG_SETMASK, &empty, nil)
+        if getppid() != parent { _exit(9) }
+        runOnNewThread(body)
+    }
+    guard started == 0 else {
+        throw .cannotFork(reason: String(cString: strerror(started)))
+    }
+    return pid
+}
+
+/// Runs `body` (which ends the process) on a new thread of this forked child, the main thread
+/// only waiting for it.
+///
+/// The Swift runtime's locks on Linux (`ulock`, behind `swift_once` and the metadata caches)
+/// store the owning thread's id, which each thread caches in thread-local storage. A forked
+/// child's main thread inherits the parent main thread's cached id, so whenever it contends for
+/// such a lock with another thread (a second fuzzing worker instantiating the same generic
+/// metadata at the same moment), the kernel's priority-inheritance futex sees the wrong owner and
+/// both threads spin forever. That was the campaign child's rare stall (about one run in twenty
+/// of `difflab fuzz --seconds 0.2` under load; both workers found spinning in `once_slow` by
+/// `gdb`). A new thread starts with no cached id.
+private func runOnNewThread(_ body: () -> Never) -> Never {
+    withoutActuallyEscaping(body) { body in
+        let box = Unmanaged.passRetained(ChildBody(body)).toOpaque()
+        var thread = pthread_t()
+        guard pthread_create(&thread, nil, { raw in Unmanaged<ChildBody>.fromOpaque(raw!).takeRetainedValue().body() }, box) == 0
+        else { _exit(9) }
+        pthread_join(thread, nil)
+        _exit(9)
+    }
+}
+
+/// The body of a forked child, handed to its thread.
+private final class ChildBody {
+    let body: () -> Never
+    init(_ body: @escaping () -> Never) { self.body = body }
+}
+
+/// Ends a forked child with `status`: with `_exit` (no exit handler of the parent's runs twice),
+/// except under coverage instrumentation (`LLVM_PROFILE_FILE` set, as Scripts/fuzz-coverage does),
+/// where `exit` lets the profile runtime write this process's coverage from its exit handler.
+/// (With `exit` always, one clean-clone CI run saw a mutant's fuzzer never end; not reproduced
+/// since, so plain runs keep `_exit`.)
+package func endChild(_ status: Int32) -> Never {
+    if getenv("LLVM_PROFILE_FILE") != nil { exit(status) }
+    _exit(status)
+}

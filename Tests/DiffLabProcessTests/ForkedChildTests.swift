@@ -1,0 +1,65 @@
+import DiffLabCore
+@testable import DiffLabProcess
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Forked children (`forkChild`), as crash-isolated fuzzing makes them.
+@Suite("Forked children")
+struct ForkedChildTests {
+    /// A forked child that runs Swift code on two threads at once does not stall. Both threads
+    /// first use the same lazily initialized statics, whose slow initializers make the second
+    /// thread wait on `swift_once`'s lock; run on the child's main thread (which inherits the
+    /// parent's cached thread id), about a third of such children spun forever.
+    @Test func aForkedChildRunsSwiftOnTwoThreadsWithoutStalling() throws {
+        for round in 0..<20 {
+            let pid = try forkChild {
+                let other = startThread { _ = SlowStatics.sum }
+                let mine = SlowStatics.sum
+                pthread_join(other, nil)
+                _exit(mine == SlowStatics.sum ? 0 : 1)
+            }
+            let deadline = monotonicNow() + 20
+            while !processHasEnded(pid) && monotonicNow() < deadline { usleep(10_000) }
+            let stalled = !processHasEnded(pid)
+            if stalled { kill(pid, SIGKILL) }
+            let status = waitProcessStatus(pid)
+            Cleanup.shared.unregister(child: pid)
+            #expect(!stalled, "child \(round) stalled")
+            #expect(status == 0, "child \(round): \(describeWaitStatus(status))")
+            if stalled { break }
+        }
+    }
+}
+
+/// Statics only forked children touch (so each child initializes them anew), each slow to
+/// initialize.
+private enum SlowStatics {
+    static func slow(_ seed: Int) -> Int {
+        var value = seed
+        for i in 0..<2_000_000 { value = value &* 31 &+ i }
+        return value
+    }
+    static let a = slow(1)
+    static let b = slow(2)
+    static let c = slow(3)
+    static let d = slow(4)
+    static var sum: Int { a &+ b &+ c &+ d }
+}
+
+/// Starts a thread running `body`.
+private func startThread(_ body: @escaping () -> Void) -> pthread_t {
+    final class Box {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+    var thread = pthread_t()
+    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    pthread_create(&thread, nil, { raw in
+        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+        return nil
+    }, box)
+    return thread
+}
