@@ -63,7 +63,7 @@ let package = Package(
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
         .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabJSON"]),
         .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
-        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
+        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabResults"]),
         .target(
             name: "DiffLabCLI",
             dependencies: [
@@ -77,7 +77,7 @@ let package = Package(
                 "DiffLabResults", "DiffLabProcess", "DiffLabCLI",
             ]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
-        .target(name: "DiffLabDev", dependencies: ["DiffLabCLI", "DiffLabBench", "DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
+        .target(name: "DiffLabDev", dependencies: ["DiffLabCLI", "DiffLabBench", "DiffLabCore", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
         .executableTarget(name: "difflab-dev", dependencies: ["DiffLabCLI", "DiffLabDev"]),
         .executableTarget(name: "DiffLabFuzzTarget", dependencies: ["DiffLabFuzz"]),
         .executableTarget(name: "DiffLabDecodeFuzzTarget", dependencies: ["DiffLabCLI"]),

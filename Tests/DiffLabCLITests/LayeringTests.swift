@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// The layering is drawn in one place, `docs/architecture.md`; Package.swift's targets and every
+/// `import` in Sources must agree with it.
+@Suite struct LayeringTests {
+    /// `name: [dependencies]` of every target in Package.swift (`.target`, `.executableTarget`),
+    /// read from its text.
+    static func packageTargets() throws -> [String: Set<String>] {
+        let text = try String(contentsOfFile: cliPackageRoot + "/Package.swift", encoding: .utf8)
+        let pattern = try NSRegularExpression(
+            pattern: #"\.(?:target|executableTarget)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#)
+        var targets: [String: Set<String>] = [:]
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let name = String(text[Range(match.range(at: 1), in: text)!])
+            let list = Range(match.range(at: 2), in: text).map { String(text[$0]) } ?? ""
+            targets[name] = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: ["\""]) }.filter { !$0.isEmpty })
+        }
+        return targets
+    }
+
+    /// The table of `docs/architecture.md`: `| Module | depends on |` rows, the dependencies as
+    /// backquoted names or `—` for none.
+    static func drawnLayers() throws -> [String: Set<String>] {
+        let text = try String(contentsOfFile: cliPackageRoot + "/docs/architecture.md", encoding: .utf8)
+        var layers: [String: Set<String>] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 2 else { continue }
+            let name = cells[0].trimmingCharacters(in: ["`"])
+            let dependencies = cells[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["`"]) }
+            layers[name] = Set(dependencies.filter { !$0.isEmpty && $0 != "—" })
+        }
+        return layers
+    }
+
+    /// The DiffLab modules each Swift file under `Sources/<target>` imports.
+    static func imports(of target: String, at path: String) throws -> Set<String> {
+        let folder = cliPackageRoot + "/" + path
+        var found: Set<String> = []
+        let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        for file in files {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                    words[..<index].allSatisfy({ $0.hasPrefix("@") || $0 == "package" || $0 == "public" })
+                else { continue }
+                let module = String(words[index + 1])
+                if module.hasPrefix("DiffLab") { found.insert(module) }
+            }
+        }
+        return found
+    }
+
+    @Test func packageSwiftAndTheArchitecturePageDrawTheSameLayers() throws {
+        let targets = try Self.packageTargets()
+        let drawn = try Self.drawnLayers()
+        let libraries = targets.filter { $0.key.hasPrefix("DiffLab") && $0.key != "DiffLabTestSupport" }
+        try #require(!libraries.isEmpty && !drawn.isEmpty)
+        for (name, dependencies) in libraries where !name.hasSuffix("Target") {
+            #expect(drawn[name] == dependencies, "\(name): Package.swift says \(dependencies.sorted()), docs/architecture.md \(drawn[name]?.sorted() ?? [])")
+        }
+        #expect(Set(drawn.keys) == Set(libraries.keys.filter { !$0.hasSuffix("Target") }))
+    }
+
+    /// A module imports only what its target declares, and declares nothing it does not import
+    /// (the umbrella `DiffLab` re-exports them all).
+    @Test func everyImportFollowsTheLayers() throws {
+        let targets = try Self.packageTargets()
+        var compared = 0
+        for (name, dependencies) in targets where name.hasPrefix("DiffLab") && name != "DiffLabTestSupport" {
+            let imported = try Self.imports(of: name, at: "Sources/" + name)
+            #expect(imported.subtracting(dependencies).isEmpty, "\(name) imports \(imported.subtracting(dependencies).sorted()) without depending on them")
+            if name != "DiffLab" {
+                let declared = dependencies.filter { $0.hasPrefix("DiffLab") }
+                #expect(declared.subtracting(imported).isEmpty, "\(name) depends on \(declared.subtracting(imported).sorted()) without importing them")
+            }
+            compared += 1
+        }
+        #expect(compared >= 10, "the layering check compared \(compared) targets")
+    }
+}
