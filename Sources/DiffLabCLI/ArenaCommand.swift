@@ -148,10 +148,9 @@ enum ArenaCommand: DeclaredCommand {
         defer { Cleanup.shared.removeTemporaryDirectory(folder) }
         let log = folder + "/fuzz.out"
         let errors = folder + "/fuzz.err"
-        var arguments = engineOptions(for: engine) + [
-            "fuzz", "--engines", engine.name, "--seconds", String(seconds), "--seed", String(seed), "--json", "--corpus", corpus,
-        ]
-        if let workers { arguments += ["--workers", String(workers)] }
+        let arguments =
+            engineOptions(for: engine)
+            + fuzzRunArguments(seconds: String(seconds), seed: seed, corpus: corpus, engines: engine.name, workers: workers)
         let status = try asCommandError { () throws(ProcessError) in try runProcess(
             "/proc/self/exe", arguments, environment: ["SWIFT_BACKTRACE": "enable=no"], stdout: log, stderr: errors,
             argumentZero: CommandLine.arguments.first ?? "difflab") }
@@ -354,11 +353,18 @@ enum ArenaCommand: DeclaredCommand {
         guard !names.isEmpty else { return nil }
         let file = try work.file("bench.json")
         let profiles = parsed.raw(\.profiles) ?? DatasetProfile.allCases.map(\.rawValue).joined(separator: ",")
-        var arguments = ["bench", "--engines", names.joined(separator: ","), "--seed", String(seed), "--out", file.path]
-        arguments += ["--profiles", profiles, "--sizes", parsed.raw(\.sizes) ?? "1000,10000,100000,1000000"]
-        arguments += ["--kinds", parsed.raw(\.kinds) ?? "int", "--allocators", parsed.raw(\.allocators) ?? "jemalloc"]
-        arguments += ["--budget", parsed.raw(\.budget) ?? "0.2", "--allow-skips"]
-        if let maxCall = parsed.raw(\.maxCall) { arguments += ["--max-call", maxCall] }
+        var line = CommandArguments<BenchCommand.Options>(BenchCommand.name)
+        line.add(\.engines, names.joined(separator: ","))
+        line.add(\.seed, String(seed))
+        line.add(\.out, file.path)
+        line.add(\.profiles, profiles)
+        line.add(\.sizes, parsed.raw(\.sizes) ?? "1000,10000,100000,1000000")
+        line.add(\.kinds, parsed.raw(\.kinds) ?? "int")
+        line.add(\.allocators, parsed.raw(\.allocators) ?? "jemalloc")
+        line.add(\.budget, parsed.raw(\.budget) ?? "0.2")
+        line.add(\.allowSkips)
+        line.add(\.maxCall, ifGiven: parsed.raw(\.maxCall))
+        let arguments = line.arguments
         console.err("arena: benchmarking \(names.joined(separator: ", "))\n")
         let status = try runSelf(arguments, environment: [:])
         guard status == 0 else { throw CommandError(.failure, "arena: the bench run ended with status \(status)") }

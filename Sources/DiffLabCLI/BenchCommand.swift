@@ -170,7 +170,10 @@ enum BenchCommand: DeclaredCommand {
                 let file = "\(folder)/\(allocator).json"
                 var environment: [String: String?] = ["LD_PRELOAD": nil]
                 if allocator == "jemalloc" { environment["LD_PRELOAD"] = jemallocPath }
-                let status = try runSelf(["bench"] + parsed.arguments + ["--worker-out", file], environment: environment)
+                var line = CommandArguments<Options>(name)
+                line.append(parsed.arguments)
+                line.add(\.workerOut, file)
+                let status = try runSelf(line.arguments, environment: environment)
                 guard status == 0 else { throw CommandError(.failure, "the \(allocator) worker failed (status \(status))") }
                 let document = try readJSON(file)
                 do throws(ResultsError) { records = try BenchWorkerOutput(json: document, source: file).measurements } catch {

@@ -215,6 +215,20 @@ enum FuzzCommand: DeclaredCommand {
     static func format(_ seconds: Double) -> String { formatFixed(seconds, decimals: 1) }
 }
 
+/// The command line of a `fuzz` run another command starts and reads (the arena's runs, a
+/// mutant's run): `seconds` of fuzzing on `seed`, the `--json` summary on standard output,
+/// counterexamples in `corpus`; only `engines` when given, on `workers` threads when given.
+package func fuzzRunArguments(seconds: String, seed: UInt64, corpus: String, engines: String? = nil, workers: Int? = nil) -> [String] {
+    var line = CommandArguments<FuzzCommand.Options>(FuzzCommand.name)
+    line.add(\.engines, ifGiven: engines)
+    line.add(\.seconds, seconds)
+    line.add(\.seed, String(seed))
+    line.add(\.json)
+    line.add(\.corpus, corpus)
+    line.add(\.workers, ifGiven: workers.map(String.init))
+    return line.arguments
+}
+
 /// `difflab replay [PATH...]`.
 enum ReplayCommand: DeclaredCommand {
     struct Options: DeclaredOptions {

@@ -60,7 +60,7 @@ package enum GateBuilds {
             launched[index].launchPath = link
         }
         for build in launched {
-            let spoken = try GateMeasurements.captureOutput(build.launchPath, ["measure", "--protocol"], environment: [:], scratch: scratch).trimmingCharacters()
+            let spoken = try GateMeasurements.captureOutput(build.launchPath, { var line = CommandArguments<MeasureCommand.Options>(MeasureCommand.name); line.add(\.protocolFlag); return line.arguments }(), environment: [:], scratch: scratch).trimmingCharacters()
             guard spoken == MeasureCommand.protocolName else {
                 throw CommandError(
                     .failure,

@@ -91,6 +91,17 @@ struct GateMeasurements {
         console.progress(rounds, rounds, "time done", last: true)
     }
 
+    /// A `measure` worker's command line (protocol `difflab-measure/1`: the options every build
+    /// since the protocol began accepts).
+    static func measureArguments(cells: [String], samples: Int?, seed: UInt64, instructions: Bool) -> [String] {
+        var line = CommandArguments<MeasureCommand.Options>(MeasureCommand.name)
+        if instructions { line.add(\.instructions) }
+        line.add(\.cells, cells.joined(separator: ","))
+        line.add(\.samples, ifGiven: samples.map(String.init))
+        line.add(\.seed, String(seed))
+        return line.arguments
+    }
+
     /// A deterministic value of one build: its single value, or nil with a reason when runs disagreed.
     func deterministic(_ label: String, _ cell: String, _ metric: GateMetric) -> (Double?, String?) {
         if metric == .instructions { return (instructions[label]?[cell], nil) }
@@ -105,7 +116,7 @@ struct GateMeasurements {
         _ build: Build, cells: [String], samples: Int, seed: UInt64, environment: [String: String?], scratch: String
     ) throws(CommandError) -> [WorkerResult] {
         let text = try captureOutput(
-            build.launchPath, ["measure", "--cells", cells.joined(separator: ","), "--samples", String(samples), "--seed", String(seed)],
+            build.launchPath, measureArguments(cells: cells, samples: samples, seed: seed, instructions: false),
             environment: environment, scratch: scratch)
         let json: JSONValue
         do { json = try JSONValue.parse(bytes: Array(text.utf8)) } catch {
@@ -129,10 +140,8 @@ struct GateMeasurements {
             let out = scratch + "/\(build.label).callgrind"
             let pid = try asCommandError { () throws(ProcessError) in try spawnProcess(
                 "valgrind",
-                [
-                    "--tool=callgrind", "--callgrind-out-file=\(out)", "--collect-atstart=no", "--toggle-collect=*difflabMeasuredCall*",
-                    build.launchPath, "measure", "--instructions", "--cells", cell, "--seed", String(seed),
-                ], environment: environment, stdout: "/dev/null", stderr: out + ".log", argumentZero: "valgrind") }
+                ["--tool=callgrind", "--callgrind-out-file=\(out)", "--collect-atstart=no", "--toggle-collect=*difflabMeasuredCall*", build.launchPath]
+                    + measureArguments(cells: [cell], samples: nil, seed: seed, instructions: true), environment: environment, stdout: "/dev/null", stderr: out + ".log", argumentZero: "valgrind") }
             running.append((build, pid, out))
         }
         var counts: [(String, Double)] = []

@@ -255,9 +255,7 @@ enum MutateCommand: DeclaredCommand {
             unlink(output)
             unlink(errors)
         }
-        let arguments = [
-            "fuzz", "--seconds", formatBound(settings.seconds), "--seed", String(settings.seed), "--json", "--corpus", corpus,
-        ]
+        let arguments = fuzzRunArguments(seconds: formatBound(settings.seconds), seed: settings.seed, corpus: corpus)
         let environment: [String: String?] = ["SWIFT_BACKTRACE": "enable=no", "SWIFT_DETERMINISTIC_HASHING": "1"]
         // A run ends about when its time is up (shrinking stops then too); one that takes twice
         // as long and a minute more is hung.
