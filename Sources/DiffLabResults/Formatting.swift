@@ -116,9 +116,9 @@ public enum NumberStyle: Sendable, Equatable {
     /// `NumberStyle.count.format(1500) == "1.5k"`.
     ///
     /// Total: a negative value takes the unit of its magnitude (`-2048` bytes is `-2 KiB`); zero is
-    /// `0 s`, `0 B`, `0`; NaN and infinities print as `nan`, `inf`, `-inf` (with the unit of
-    /// ``seconds`` and ``bytes``, e.g. `inf s`); huge values keep the largest unit and switch to
-    /// scientific notation from 10^15 on.
+    /// `0 s`, `0 B`, `0`; NaN prints as `nan` with the smallest unit (`nan ns`, `nan B`, `nan`) and
+    /// an infinity as `inf`/`-inf` with the largest (`inf s`, `inf GiB`, `infG`); huge values keep
+    /// the largest unit and switch to scientific notation from 10^15 on (`9.31e298 GiB`).
     /// - Complexity: O(1).
     public func format(_ value: Double) -> String {
         switch self {
@@ -204,7 +204,7 @@ public func formatByteCount(_ count: Int) -> String {
 /// the same value.
 ///
 /// Total: integral magnitudes from 10^15 on and non-finite values print as Swift's description
-/// (`1e+15`, `nan`, `inf`, `-inf`), never through a trapping `Int` conversion.
+/// (`1000000000000000.0`, `1e+16`, `nan`, `inf`, `-inf`), never through a trapping `Int` conversion.
 /// - Complexity: O(digits).
 public func formatPlain(_ value: Double) -> String {
     if value == value.rounded(), Swift.abs(value) < 1e15 { return String(Int(value)) }

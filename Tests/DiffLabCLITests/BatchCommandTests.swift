@@ -76,7 +76,7 @@ struct BatchCommandTests {
         #expect(run(["validate", "--help"]).out.contains("moveSections"))
     }
 
-    @Test(arguments: ["heckel", "hashmap", "myers", "stdlib"])
+    @Test(arguments: EngineRegistry.builtIns.engines.map(\.name))
     func stagesAreValidStageByStageAndEndAtNew(engine: String) throws {
         let r = run(["stages", Self.files.path("old.json"), Self.files.path("new.json"), "--engine", engine])
         #expect(r.status == 0, "\(r.err)")

@@ -84,7 +84,7 @@ struct DiffCommandTests {
         "new.json": #"["a","mass","of","latin","words","falls","upon","the","relevant","facts","like","soft","snow",",","covering","up","the","details","."]"#,
     ])
 
-    @Test(arguments: ["heckel", "hashmap", "myers", "stdlib"])
+    @Test(arguments: EngineRegistry.builtIns.engines.map(\.name))
     func outputFormatIsExact(engine: String) {
         let result = run(["diff", Self.paper.path("old.json"), Self.paper.path("new.json"), "--engine", engine, "--moves", "minimal"])
         #expect(result.status == 0)
@@ -238,7 +238,7 @@ struct IdentifierTests {
         run(["diff", Self.files.path(old), Self.files.path(new)] + options)
     }
 
-    @Test(arguments: ["heckel", "hashmap", "myers", "stdlib"])
+    @Test(arguments: EngineRegistry.builtIns.engines.map(\.name))
     func integersBeyond64BitsAreDistinct(engine: String) {
         let r = diff("max.json", "max-1.json", "--engine", engine)
         #expect(r.status == 0)
@@ -264,7 +264,7 @@ struct IdentifierTests {
         #expect(diff("content-nfc.json", "content-nfd.json").out == Self.replaced)
     }
 
-    @Test(arguments: ["heckel", "hashmap", "myers", "stdlib"])
+    @Test(arguments: EngineRegistry.builtIns.engines.map(\.name))
     func canonicalStringsTreatEquivalentSpellingsAsOne(engine: String) {
         let r = diff("nfc.json", "nfd.json", "--strings=canonical", "--engine", engine)
         #expect(r.status == 0)

@@ -31,7 +31,8 @@ import Testing
         #expect(formatPlain(1e6) == "1000000")
         #expect(formatPlain(0.001) == "0.001")
         #expect(formatPlain(-2) == "-2")
-        #expect(formatPlain(1e15) == "1e+15")
+        #expect(formatPlain(1e15) == "1000000000000000.0")
+        #expect(formatPlain(1e16) == "1e+16")
         #expect(formatPlain(.nan) == "nan")
         #expect(formatPlain(-.infinity) == "-inf")
     }
@@ -52,4 +53,13 @@ import Testing
         #expect((leap.year, leap.month, leap.day) == (2000, 2, 29))
         #expect(!utcFileStamp(.min).isEmpty && !utcFileStamp(.max).isEmpty)
     }
+}
+
+/// The documented edge cases of ``NumberStyle``.
+@Test func numberStylesAtTheirEdges() {
+    #expect(NumberStyle.seconds.format(.nan) == "nan ns")
+    #expect(NumberStyle.seconds.format(.infinity) == "inf s")
+    #expect(NumberStyle.count.format(.infinity) == "infG")
+    #expect(NumberStyle.count.format(.nan) == "nan")
+    #expect(NumberStyle.bytes.format(1e308) == "9.31e298 GiB")
 }
