@@ -1,21 +1,27 @@
 // swift-tools-version: 6.0
 // DiffLab — a performance lab and fuzzing harness for list-diffing engines.
 //
-// Layers (no back-edges):
+// Layers (no back-edges), drawn in one place: docs/architecture.md, whose table LayeringTests holds
+// these targets and every `import` in Sources to.
 //   DiffLabCore (vocabulary) ← DiffLabEngines (the built-in engines and their one table,
-//     `BuiltInEngines`) ← DiffLabFuzz (property-based fuzzing) ← DiffLabCLI ← difflab
+//     `BuiltInEngines`) ← DiffLabFuzz (property-based fuzzing, crash-isolated) ← DiffLabCLI ← difflab
 //   DiffLabBatch (UIKit's batch-update model) is on DiffLabCore only: it takes any engine, and the
 //     staged changeset's default engine lives in the umbrella module. DiffLabFuzz uses it.
+//   DiffLabProcess (on DiffLabCore and DiffLabJSON): processes, cleanup on signals, forked
+//     children, `ProcessEngine` and the difflab-engine/1 wire format. DiffLabFuzz isolates crashes
+//     with it; the CLI starts workers and engines with it.
 //   DiffLabBench (benchmarks, policy lab) sits beside DiffLabFuzz, on the engines, the batch model
 //   (its `validate` cell times the validator) and DiffLabResults (its files and formatters).
 //   DiffLabJSON is a leaf utility. DiffLabResults (on DiffLabCore and DiffLabJSON) is the single
 //   home of DiffLab's own file schemas as typed records (bench, policy, arena, mutation, gate,
-//   JUnit XML) and of the one set of number, time, byte and date formatters.
+//   fuzz files, JUnit XML) and of the one set of number, time, byte and date formatters.
 //   DiffLabGate (regression-gate statistics and verdicts) and DiffLabReport (markdown reports with
 //   SVG plots) read measurements, not engines, through DiffLabResults; neither depends on the
 //   other. The CLI drives them.
 //   DiffLabCLI is the runner: the `difflab` command line as a library (`DiffLabRunner.main(engines:)`),
-//   with the engine registry (built from `BuiltInEngines`) and the out-of-process engine protocol.
+//   its commands declared once (options, parsing, help), with the engine registry (built from
+//   `BuiltInEngines`). DiffLabDev holds DiffLab's own maintenance commands (mutate, coverage) for
+//   the `difflab-dev` executable, so a user's runner does not carry them.
 //   DiffLab is the umbrella product: `import DiffLab` re-exports every public module.
 import PackageDescription
 
