@@ -38,7 +38,7 @@ public struct PolicyResult: Sendable {
     /// are counted in ``dropped``). A run with a failure has no valid figures.
     public var engineFailure: EngineFailure?
     /// The same run simulated in virtual time, when the caller asked for the check
-    /// (`difflab policy --real-time` does).
+    /// (`difflab policy real-time` does).
     public var simulated: PolicyOutcome?
 
     /// Latency statistics.

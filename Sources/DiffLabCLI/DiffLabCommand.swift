@@ -251,7 +251,7 @@ public enum DiffLabCommand {
 
     /// `line` with `program` for the word `difflab` where it starts a pointer to help: `difflab
     /// help`, or `difflab` and up to four words of lower-case letters, digits and `-` among which
-    /// `--help` (`difflab policy --real-time --help`).
+    /// `--help` (`difflab policy real-time --help`).
     private static func renamingHelpPointers(_ line: Substring, _ program: String) -> String {
         let word = "difflab"
         var result = ""

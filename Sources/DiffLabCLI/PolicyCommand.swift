@@ -8,8 +8,8 @@ import DiffLabResults
 import Glibc
 #endif
 
-/// `difflab policy`: the scenario grid, its crossovers and recommendations (and, with
-/// `--real-time`, ``PolicyRealTime``).
+/// `difflab policy`: the scenario grid, its crossovers and recommendations (its subcommand
+/// `policy real-time` is ``PolicyRealTimeCommand``).
 enum PolicyCommand: DeclaredCommand {
     /// At most this many simulated events (frames and updates, over every run and repeat): about
     /// 30 times the full grid's 0.13 billion, some ten minutes here.

@@ -106,7 +106,7 @@ struct CoverageExemption: Sendable, Equatable {
     }
 }
 
-/// `difflab coverage`: what a coverage run reached, and every line it did not.
+/// `difflab-dev coverage`: what a coverage run reached, and every line it did not.
 enum CoverageCommand: DeclaredCommand {
     struct Options: DeclaredOptions {
         let file = Positionals("TRACEFILE", count: 1...1) { _ in "coverage takes one tracefile" }

@@ -11,7 +11,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `difflab mutate`: mutation testing of the fuzzer. Plants each bug of a catalogue
+/// `difflab-dev mutate`: mutation testing of the fuzzer. Plants each bug of a catalogue
 /// (`Corpus/mutants/`) in a worktree of HEAD, builds it, and checks whether the fuzzer (or, for
 /// code the fuzzer does not run, a test filter) kills it.
 enum MutateCommand: DeclaredCommand {

@@ -128,7 +128,7 @@ struct PolicySection {
     private func writeTable(_ writer: inout ReportWriter) {
         let seconds: (Double?) -> String = { $0.map(NumberStyle.seconds.format) ?? "–" }
         let int: (Int?) -> String = { $0.map(String.init) ?? "–" }
-        // Runs from `difflab policy --real-time` carry the simulation's prediction beside them.
+        // Runs from `difflab policy real-time` carry the simulation's prediction beside them.
         let simulated = results.runs.contains { $0.simulatedHitchTimeRatio != nil || $0.simulatedLatencyP99 != nil }
         let rows = results.runs.map { r in
             [

@@ -1,6 +1,6 @@
 import DiffLabJSON
 
-// The mutation-testing files: the catalogue of planted bugs `difflab mutate` reads
+// The mutation-testing files: the catalogue of planted bugs `difflab-dev mutate` reads
 // (`Corpus/mutants/catalogue.json`, schema `difflab-mutants/1`, written by hand) and the results
 // file it writes (`results/mutation-<time>.json`, schema `difflab-mutation/1`).
 
@@ -61,7 +61,7 @@ public struct Mutant: Sendable, Equatable {
     /// The `swift test --filter` expression, for ``MutantCheck/swiftTest`` only: 1 to 200 of
     /// letters, digits and `|._-`.
     public var testFilter: String?
-    /// Whether it belongs to the quick subset (`difflab mutate --quick`).
+    /// Whether it belongs to the quick subset (`difflab-dev mutate --quick`).
     public var quick: Bool
     /// Why no property can kill it, when it is an equivalent mutant; `nil` otherwise.
     public var equivalent: String?
@@ -294,7 +294,7 @@ public struct MutantResult: Sendable, Equatable {
     }
 }
 
-/// A `difflab-mutation/1` results file, written by `difflab mutate`.
+/// A `difflab-mutation/1` results file, written by `difflab-dev mutate`.
 public struct MutationFile: Sendable, Equatable {
     enum Key: String, ProvenanceKey {
         case schema, createdAt, machine, toolchain, commit, seconds, seed, catalogue, configuration, killed, scored, score, results
