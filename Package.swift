@@ -12,8 +12,13 @@
 //   DiffLabJSON is a leaf utility used by the CLI and later layers. DiffLabResults (on DiffLabJSON
 //   only) is the single home of DiffLab's own file schemas as typed records: bench, policy and
 //   the gate write and read their files through it.
+//   DiffLabProcess (on DiffLabCore and DiffLabJSON only) is the process layer: spawning and
+//   waiting, cleanup of temporary files and children on signals, forked children, and engines in
+//   other processes (`ProcessEngine`, the `difflab-engine/1` wire format). DiffLabFuzz depends on
+//   it (and on DiffLabResults, for the typed fuzz records) for crash-isolated fuzzing
+//   (`runFuzzerIsolated`, `FuzzSupervisor`).
 //   DiffLabCLI is the runner: the `difflab` command line as a library (`DiffLabRunner.main(engines:)`),
-//   with the one engine registry and the out-of-process engine protocol.
+//   with the one engine registry; it re-exports DiffLabProcess.
 //   DiffLab is the umbrella product: `import DiffLab` re-exports every public module.
 import PackageDescription
 
@@ -42,7 +47,8 @@ let package = Package(
     ],
     // Foundation: the libraries and the CLI may use it (FoundationEssentials where the toolchain
     // has it) for `UUID` only: an element identifier (DiffLabCore), the benchmark's UUID datasets
-    // (DiffLabBench) and its string form on the engine wire (DiffLabCLI). JSON, files, processes,
+    // (DiffLabBench) and its string form on the engine wire (DiffLabCLI's `WireElement`
+    // conformance of the benchmark's elements; DiffLabProcess itself has no Foundation). JSON, files, processes,
     // clocks and formatting are DiffLab's own or Glibc, so hostile input meets code under our tests
     // and no Foundation version changes an output byte. Tests may use Foundation freely.
     targets: [
