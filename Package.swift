@@ -20,7 +20,7 @@
 //   other. The CLI drives them.
 //   DiffLabCLI is the runner: the `difflab` command line as a library (`DiffLabRunner.main(engines:)`),
 //   its commands declared once (options, parsing, help), with the engine registry (built from
-//   `BuiltInEngines`). DiffLabDev holds DiffLab's own maintenance commands (mutate, coverage) for
+//   `BuiltInEngines`); it re-exports DiffLabProcess. DiffLabDev holds DiffLab's own maintenance commands (mutate, coverage) for
 //   the `difflab-dev` executable, so a user's runner does not carry them.
 //   DiffLab is the umbrella product: `import DiffLab` re-exports every public module.
 import PackageDescription
@@ -52,7 +52,8 @@ let package = Package(
     ],
     // Foundation: the libraries and the CLI may use it (FoundationEssentials where the toolchain
     // has it) for `UUID` only: an element identifier (DiffLabCore), the benchmark's UUID datasets
-    // (DiffLabBench) and its string form on the engine wire (DiffLabCLI). JSON, files, processes,
+    // (DiffLabBench) and its string form on the engine wire (DiffLabCLI's `WireElement`
+    // conformance of the benchmark's elements; DiffLabProcess itself has no Foundation). JSON, files, processes,
     // clocks and formatting are DiffLab's own or Glibc, so hostile input meets code under our tests
     // and no Foundation version changes an output byte. Tests may use Foundation freely.
     targets: [

@@ -134,9 +134,9 @@ enum FuzzCommand: DeclaredCommand {
         // an engine process was started here).
         let outcome: IsolatedFuzzOutcome
         do {
-            outcome = try runFuzzerIsolated(
-                FuzzSupervisor(options: options, checkSeconds: checkSeconds, maxFindingsBytes: InputLimit.bytes),
-                isolating: Cleanup.isSignalHandlingInstalled, progress: showProgress)
+            var supervisor = FuzzSupervisor(options: options, checkSeconds: checkSeconds, maxFindingsBytes: InputLimit.bytes)
+            supervisor.campaignBacktraces = true
+            outcome = try runFuzzerIsolated(supervisor, isolating: Cleanup.isSignalHandlingInstalled, progress: showProgress)
         } catch {
             throw CommandError(error)
         }

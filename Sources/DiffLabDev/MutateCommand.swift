@@ -287,19 +287,26 @@ enum MutateCommand: DeclaredCommand {
             return
         }
         let text = String(decoding: try readInputFile(output), as: UTF8.self)
-        guard let summary = lastJSONLine(text) else {
+        guard let line = lastJSONLine(text) else {
             result.note = "the fuzzer exited \(status) without its JSON summary"
             return
         }
-        let failures = (summary["failures"]?.arrayValue ?? []).compactMap(\.objectValue)
-        if let killing = failures.first(where: { $0["outsideContract"]?.boolValue != true }) {
+        let summary: FuzzSummaryFile
+        do {
+            summary = try FuzzSummaryFile(json: .object(line), source: "the mutant's fuzz --json summary")
+        } catch {
+            result.note = "the fuzzer exited \(status) with an unreadable JSON summary: \(error)"
+            return
+        }
+        let failures = summary.failures
+        if let killing = failures.first(where: { !$0.outsideContract }) {
             result.outcome = .killed
-            result.signature = killing["signature"]?.stringValue
-            result.shrunkItems = killing["shrunkItems"]?.intValue
-            result.originalItems = killing["originalItems"]?.intValue
-            result.inputsToKill = killing["inputsToFind"]?.intValue
-            result.crashed = killing["crashed"]?.boolValue == true
-            result.secondsToKill = killing["secondsToFind"]?.doubleValue
+            result.signature = killing.signature
+            result.shrunkItems = killing.shrunkItems
+            result.originalItems = killing.originalItems
+            result.inputsToKill = killing.inputsToFind
+            result.crashed = killing.crashed
+            result.secondsToKill = killing.secondsToFind
             if failures.count > 1 { result.note = "\(failures.count) distinct failures" }
         } else if status == 0 {
             result.outcome = .survived

@@ -75,3 +75,12 @@ package func endChild(_ status: Int32) -> Never {
     if getenv("LLVM_PROFILE_FILE") != nil { exit(status) }
     _exit(status)
 }
+
+/// In a forked child: restores the default action of the signals a crash raises (SIGILL, SIGTRAP,
+/// SIGABRT, SIGBUS, SIGFPE, SIGSEGV), so a trap ends the child at once by its signal. The Swift
+/// runtime's crash handler (on by default on Linux, `SWIFT_BACKTRACE`) would first start
+/// `swift-backtrace` and symbolicate for seconds — time a supervisor would take for a hang — and
+/// leave that process behind when the child is stopped meanwhile.
+package func restoreDefaultCrashHandling() {
+    for number in [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV] { signal(number, SIG_DFL) }
+}

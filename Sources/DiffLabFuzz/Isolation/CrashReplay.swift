@@ -23,6 +23,7 @@ extension FuzzSupervisor {
         guard let pid = try? forkChild({
             let null = open("/dev/null", O_WRONLY)
             if null >= 0 { dup2(null, 2) }
+            restoreDefaultCrashHandling()
             endChild(check.1.check(input, check.0) == nil ? 0 : 1)
         }) else {
             return (.failed, input, source.choices)

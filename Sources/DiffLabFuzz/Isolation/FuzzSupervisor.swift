@@ -51,6 +51,13 @@ public struct FuzzSupervisor: Sendable {
     /// The most bytes of findings read back from one campaign process (default 64 MiB; the
     /// command line passes its `--max-input-bytes`).
     public var maxFindingsBytes: Int
+    /// Whether the campaign process keeps the Swift runtime's crash handler, which prints a
+    /// backtrace on standard error before the process dies (on Linux by default; see
+    /// `SWIFT_BACKTRACE`). It takes seconds, which count against ``checkSeconds``, so library
+    /// callers leave it off (default `false`): a trap then ends the campaign process at once by
+    /// its signal. `difflab fuzz` keeps it, as the engine's own output. Replays never keep it
+    /// (their standard error is discarded).
+    public var campaignBacktraces = false
     /// The documented range of ``checkSeconds`` (and of `difflab fuzz --check-seconds`): 0.1 to 3,600.
     public static let allowedCheckSeconds = 0.1...3_600.0
 
@@ -114,16 +121,17 @@ public struct FuzzSupervisor: Sendable {
             let pid: pid_t
             do throws(ProcessError) {
                 pid = try forkChild {
-                var child = round
-                guard slots.openFindings(findingsPath) else { endChild(3) }
-                child.watcher = slots
-                _ = runFuzzer(child) { p in
-                    progress(
-                        FuzzProgress(
-                            inputs: p.inputs, checks: base.checks + p.checks, failures: base.failures + p.failures,
-                            outsideContract: base.outside + p.outsideContract, seconds: offset + p.seconds, size: p.size))
-                }
-                endChild(0)
+                    if !campaignBacktraces { restoreDefaultCrashHandling() }
+                    var child = round
+                    guard slots.openFindings(findingsPath) else { endChild(3) }
+                    child.watcher = slots
+                    _ = runFuzzer(child) { p in
+                        progress(
+                            FuzzProgress(
+                                inputs: p.inputs, checks: base.checks + p.checks, failures: base.failures + p.failures,
+                                outsideContract: base.outside + p.outsideContract, seconds: offset + p.seconds, size: p.size))
+                    }
+                    endChild(0)
                 }
             } catch {
                 throw .process(error)
