@@ -12,7 +12,7 @@
 //     with it; the CLI starts workers and engines with it.
 //   DiffLabBench (benchmarks, policy lab) sits beside DiffLabFuzz, on the engines, the batch model
 //   (its `validate` cell times the validator) and DiffLabResults (its files and formatters).
-//   DiffLabJSON is a leaf utility. DiffLabResults (on DiffLabCore and DiffLabJSON) is the single
+//   DiffLabJSON is a leaf utility. DiffLabResults (on DiffLabCore, DiffLabBatch and DiffLabJSON) is the single
 //   home of DiffLab's own file schemas as typed records (bench, policy, arena, mutation, gate,
 //   fuzz files, JUnit XML) and of the one set of number, time, byte and date formatters.
 //   DiffLabGate (regression-gate statistics and verdicts) and DiffLabReport (markdown reports with
@@ -68,7 +68,7 @@ let package = Package(
         // Processes: spawning, cleanup on signals, forked children, and engines in other processes.
         .target(name: "DiffLabProcess", dependencies: ["DiffLabCore", "DiffLabJSON"]),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
-        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabJSON"]),
+        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabJSON"]),
         .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabResults"]),
         .target(
@@ -87,7 +87,15 @@ let package = Package(
         .target(name: "DiffLabDev", dependencies: ["DiffLabCLI", "DiffLabBench", "DiffLabCore", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
         .executableTarget(name: "difflab-dev", dependencies: ["DiffLabCLI", "DiffLabDev"]),
         .executableTarget(name: "DiffLabFuzzTarget", dependencies: ["DiffLabFuzz"]),
-        .executableTarget(name: "DiffLabDecodeFuzzTarget", dependencies: ["DiffLabCLI"]),
+        // The decoders' fuzzing harness, below the CLI: every input format's decoder and what its
+        // value must survive (shared by difflab-decode-fuzz and the tests; no product).
+        .target(
+            name: "DiffLabDecodeFuzzing",
+            dependencies: [
+                "DiffLabBatch", "DiffLabBench", "DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabGate", "DiffLabJSON", "DiffLabReport",
+                "DiffLabResults",
+            ]),
+        .executableTarget(name: "DiffLabDecodeFuzzTarget", dependencies: ["DiffLabDecodeFuzzing"]),
         .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz"], path: "Tests/Support"),
         .testTarget(name: "DiffLabCoreTests", dependencies: ["DiffLabCore", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabTestSupport"]),
@@ -102,7 +110,7 @@ let package = Package(
         .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabCore", "DiffLabJSON"]),
         .testTarget(
             name: "DiffLabCLITests",
-            dependencies: ["DiffLabCLI", "DiffLabDev", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate", "DiffLabReport", "DiffLabResults"],
+            dependencies: ["DiffLabCLI", "DiffLabDev", "DiffLabDecodeFuzzing", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate", "DiffLabReport", "DiffLabResults"],
             exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a
         // hang must be seen as such, not take the test runner down).

@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabBatch
 import DiffLabCore
 import DiffLabEngines
@@ -37,7 +38,9 @@ enum ValidateCommand: DeclaredCommand {
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let path = parsed[\.file][0]
-        let update = try BatchUpdateJSON.decode(try readJSON(path), what: path)
+        let document = try readJSON(path)
+        let update: BatchUpdate
+        do { update = try BatchUpdateJSON.decode(document, what: path) } catch { throw CommandError(error) }
         let violations = update.violations()
         if violations.isEmpty {
             console.out("valid\n")
@@ -80,7 +83,6 @@ enum StagesCommand: DeclaredCommand {
           0 success, 64 bad command line, 65 bad input data, 66 input file unreadable
         """
 
-    typealias Model = JSONSections
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let files = parsed[\.files]
@@ -90,47 +92,15 @@ enum StagesCommand: DeclaredCommand {
         let new = try model(try readJSON(files[1]), what: files[1], &decoder)
         let changeset = try engine.stages(old, new)
         let stages: [JSONValue] = changeset.stages.map { stage in
-            .object(JSONObject([("data", encode(stage.data)), ("changes", BatchUpdateJSON.encodeChanges(stage.changes))]))
+            .object(JSONObject([("data", stage.data.json), ("changes", BatchUpdateJSON.encodeChanges(stage.changes))]))
         }
         console.out(JSONValue.array(stages).serialized() + "\n")
         return .success
     }
 
-    /// Decodes a sectioned list; `decoder` applies the `--strings` rule to section ids and items.
-    static func model(_ value: JSONValue, what: String, _ decoder: inout ElementDecoder) throws(CommandError) -> Model {
-        guard case .array(let sections) = value else {
-            throw .data("\(what): expected a JSON array of sections, not \(value.typeNameWithArticle)")
-        }
-        var model = Model([])
-        for (s, section) in sections.enumerated() {
-            let context = "\(what): section \(s)"
-            guard case .object(let object) = section else {
-                throw .data("\(context) is \(section.typeNameWithArticle); expected {\"id\": ..., \"items\": [...]}")
-            }
-            let id = try decoder.apply(try scalarID(of: object, otherKey: "items", context), context)
-            guard case .array(let items)? = object["items"] else {
-                throw .data("\(context): \"items\" must be an array of elements")
-            }
-            var elements: [JSONElement] = []
-            for (i, item) in items.enumerated() {
-                elements.append(try decoder.element(from: item, at: "\(context), item \(i)"))
-            }
-            model.sections.append(.init(id: id, items: elements))
-        }
-        return model
-    }
-
-    static func encode(_ model: Model) -> JSONValue {
-        .array(
-            model.sections.map { section in
-                .object(JSONObject([("id", section.id), ("items", .array(section.items.map(\.jsonValue)))]))
-            })
-    }
-}
-
-extension JSONElement {
-    /// The element in `difflab`'s input format: a bare scalar when it is its own content.
-    var jsonValue: JSONValue {
-        content == id ? id : .object(JSONObject([("id", id), ("content", content)]))
+    /// Decodes a sectioned list (``JSONSections/init(json:what:decoder:)``); `decoder` applies the
+    /// `--strings` rule to section ids and items.
+    static func model(_ value: JSONValue, what: String, _ decoder: inout ElementDecoder) throws(CommandError) -> JSONSections {
+        do { return try JSONSections(json: value, what: what, decoder: &decoder) } catch { throw CommandError(error) }
     }
 }

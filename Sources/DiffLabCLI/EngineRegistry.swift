@@ -132,7 +132,7 @@ public struct RegisteredEngine: Sendable {
 }
 
 /// A sectioned list from the command line: JSON section identifiers, JSON elements.
-@usableFromInline  typealias JSONSections = SectionedList<JSONValue, JSONElement>
+
 
 /// The engines one `difflab` program can select by name: the built-ins, then the program's own.
 ///

@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabBench
 import DiffLabJSON
 import DiffLabProcess

@@ -1,4 +1,5 @@
 import DiffLabCLI
+import DiffLabDecodeFuzzing
 import DiffLabJSON
 import DiffLabResults
 import Testing

@@ -62,8 +62,8 @@ package enum DecoderFuzzing {
             checkDiff(old, new)
         case .sectionedModel:
             guard case .array(let pair) = document, pair.count == 2,
-                let old = try? StagesCommand.model(pair[0], what: "old", &elements),
-                let new = try? StagesCommand.model(pair[1], what: "new", &elements),
+                let old = try? JSONSections(json: pair[0], what: "old", decoder: &elements),
+                let new = try? JSONSections(json: pair[1], what: "new", decoder: &elements),
                 old.sections.reduce(0, { $0 + $1.items.count }) <= maxElements,
                 new.sections.reduce(0, { $0 + $1.items.count }) <= maxElements
             else { return }

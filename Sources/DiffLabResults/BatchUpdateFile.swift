@@ -14,70 +14,71 @@ import DiffLabJSON
 /// from −9223372036854775808 to 9223372036854775807 (an index out of its state's bounds is a
 /// violation the validator reports, not a data error). A number outside those ranges, a fraction
 /// or another type is a data error (exit 65) naming the field and the range.
-enum BatchUpdateJSON {
+public enum BatchUpdateJSON {
     /// The allowed item counts: 0 to `Int.max`.
-    static let countRange = 0...Int.max
+    public static let countRange = 0...Int.max
     /// The allowed section and item indices: any `Int`.
-    static let indexRange = Int.min...Int.max
+    public static let indexRange = Int.min...Int.max
 
-    static let changeKeys = [
+    /// The keys of the changes, in the order they are written.
+    public static let changeKeys = [
         "insertSections", "deleteSections", "reloadSections", "moveSections", "insertItems", "deleteItems",
         "reloadItems", "moveItems",
     ]
 
     /// Decodes an update; `what` names the input in messages.
     ///
-    /// - Throws: ``CommandError/data(_:)`` for an unknown key or a value of the wrong shape.
-    static func decode(_ value: JSONValue, what: String) throws(CommandError) -> BatchUpdate {
+    /// - Throws: ``InputFormatError`` for an unknown key or a value of the wrong shape.
+    public static func decode(_ value: JSONValue, what: String) throws(InputFormatError) -> BatchUpdate {
         guard case .object(let object) = value else {
-            throw .data("\(what): expected a JSON object, not \(value.typeNameWithArticle)")
+            throw InputFormatError("\(what): expected a JSON object, not \(value.typeNameWithArticle)")
         }
         for key in object.keys where key != "before" && key != "after" && !changeKeys.contains(key) {
-            throw .data("\(what): unknown key \"\(key)\" (expected before, after, \(changeKeys.joined(separator: ", ")))")
+            throw InputFormatError("\(what): unknown key \"\(key)\" (expected before, after, \(changeKeys.joined(separator: ", ")))")
         }
-        func list(_ key: String) throws(CommandError) -> [JSONValue] {
+        func list(_ key: String) throws(InputFormatError) -> [JSONValue] {
             guard let value = object[key] else { return [] }
             guard case .array(let items) = value else {
-                throw .data("\(what): \"\(key)\" must be an array, not \(value.typeNameWithArticle)")
+                throw InputFormatError("\(what): \"\(key)\" must be an array, not \(value.typeNameWithArticle)")
             }
             return items
         }
         func integer(
             _ value: JSONValue, _ context: @autoclosure () -> String, in range: ClosedRange<Int> = indexRange
-        ) throws(CommandError) -> Int {
+        ) throws(InputFormatError) -> Int {
             let allowed = "an integer from \(range.lowerBound) to \(range.upperBound)"
             switch value {
             case .integer(let i) where range.contains(i):
                 return i
             default:
-                throw .data("\(what): \(context()) must be \(allowed), not \(value.briefDescription)")
+                throw InputFormatError("\(what): \(context()) must be \(allowed), not \(value.briefDescription)")
             }
         }
-        func path(_ value: JSONValue, _ context: @autoclosure () -> String) throws(CommandError) -> ItemIndexPath {
+        func path(_ value: JSONValue, _ context: @autoclosure () -> String) throws(InputFormatError) -> ItemIndexPath {
             guard case .array(let pair) = value, pair.count == 2 else {
-                throw .data("\(what): \(context()) must be a [section, item] pair")
+                throw InputFormatError("\(what): \(context()) must be a [section, item] pair")
             }
             return ItemIndexPath(section: try integer(pair[0], context()), item: try integer(pair[1], context()))
         }
-        func ends(_ value: JSONValue, _ context: String) throws(CommandError) -> (JSONValue, JSONValue) {
+        func ends(_ value: JSONValue, _ context: String) throws(InputFormatError) -> (JSONValue, JSONValue) {
             guard case .object(let move) = value, let from = move["from"], let to = move["to"], move.count == 2 else {
-                throw .data("\(what): \(context) must be {\"from\": ..., \"to\": ...}")
+                throw InputFormatError("\(what): \(context) must be {\"from\": ..., \"to\": ...}")
             }
             return (from, to)
         }
-        func counts(_ key: String) throws(CommandError) -> [Int] {
+        func counts(_ key: String) throws(InputFormatError) -> [Int] {
             var result: [Int] = []
             for (i, value) in try list(key).enumerated() {
                 result.append(try integer(value, "\"\(key)\"[\(i)] (an item count)", in: countRange))
             }
             return result
         }
-        func sections(_ key: String) throws(CommandError) -> [Int] {
+        func sections(_ key: String) throws(InputFormatError) -> [Int] {
             var result: [Int] = []
             for (i, value) in try list(key).enumerated() { result.append(try integer(value, "\"\(key)\"[\(i)]")) }
             return result
         }
-        func paths(_ key: String) throws(CommandError) -> [ItemIndexPath] {
+        func paths(_ key: String) throws(InputFormatError) -> [ItemIndexPath] {
             var result: [ItemIndexPath] = []
             for (i, value) in try list(key).enumerated() { result.append(try path(value, "\"\(key)\"[\(i)]")) }
             return result
@@ -103,7 +104,7 @@ enum BatchUpdateJSON {
     }
 
     /// The changes of `update` (no counts), every key present.
-    static func encodeChanges(_ update: BatchUpdate) -> JSONValue {
+    public static func encodeChanges(_ update: BatchUpdate) -> JSONValue {
         func path(_ p: ItemIndexPath) -> JSONValue { .array([.integer(p.section), .integer(p.item)]) }
         func integers(_ list: [Int]) -> JSONValue { .array(list.map { .integer($0) }) }
         return .object(
