@@ -119,7 +119,7 @@ struct RegressionDecodingTests {
         ("choices", #"["1",2]"#, #""choices"[1] must be a string holding an integer"#),
         ("profile", #""wild""#, #""profile" must be one of: mixed"#),
         ("elements", #""pointers""#, #""elements" must be one of: integers, colliding-hashes"#),
-        ("elements", "3", #""elements" must be one of: integers"#),
+        ("elements", "3", #""elements" must be a string, not 3"#),
         ("old", "[[0,0,4]]", #""old"[0][2] (form) must be an integer from 0 to 3, not 4"#),
         ("old", "[[0,0,1,2]]", #""old"[0] must be an [id, content] or [id, content, form] array of integers"#),
         ("old", "[[0,0.5]]", #""old"[0][1] (content) must be an integer, not 0.5"#),
