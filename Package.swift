@@ -7,7 +7,7 @@
 //     `BuiltInEngines`) ← DiffLabFuzz (property-based fuzzing, crash-isolated) ← DiffLabCLI ← difflab
 //   DiffLabBatch (UIKit's batch-update model) is on DiffLabCore only: it takes any engine, and the
 //     staged changeset's default engine lives in the umbrella module. DiffLabFuzz uses it.
-//   DiffLabProcess (on DiffLabCore and DiffLabJSON): processes, cleanup on signals, forked
+//   DiffLabProcess (on DiffLabCore, DiffLabJSON and DiffLabResults, for its formatters): processes, cleanup on signals, forked
 //     children, `ProcessEngine` and the difflab-engine/1 wire format. DiffLabFuzz isolates crashes
 //     with it; the CLI starts workers and engines with it.
 //   DiffLabBench (benchmarks, policy lab) sits beside DiffLabFuzz, on the engines, the batch model
@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabResults"]),
         .target(name: "DiffLabJSON"),
         // Processes: spawning, cleanup on signals, forked children, and engines in other processes.
-        .target(name: "DiffLabProcess", dependencies: ["DiffLabCore", "DiffLabJSON"]),
+        .target(name: "DiffLabProcess", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
         .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabJSON"]),
         .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),

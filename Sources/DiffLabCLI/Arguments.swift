@@ -73,7 +73,7 @@ func parseNumber(_ text: String, _ option: String, in range: ClosedRange<Double>
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
     }
     guard plain, !text.hasPrefix("+"), let value = Double(text), value.isFinite, range.contains(value) else {
-        throw .usage("\(option) expects a number from \(formatBound(range.lowerBound)) to \(formatBound(range.upperBound)) (got '\(text)')")
+        throw .usage("\(option) expects a number from \(formatPlain(range.lowerBound)) to \(formatPlain(range.upperBound)) (got '\(text)')")
     }
     return value
 }
@@ -88,6 +88,6 @@ func parseSeed(_ text: String, _ option: String = "--seed") throws(CommandError)
 
 /// "from 1 to 1,000" / "of at least 1".
 func describe(_ range: ClosedRange<Int>) -> String {
-    range.upperBound == Int.max ? "of at least \(formatBound(Double(range.lowerBound)))"
-        : "from \(formatBound(Double(range.lowerBound))) to \(formatBound(Double(range.upperBound)))"
+    range.upperBound == Int.max ? "of at least \(formatPlain(Double(range.lowerBound)))"
+        : "from \(formatPlain(Double(range.lowerBound))) to \(formatPlain(Double(range.upperBound)))"
 }

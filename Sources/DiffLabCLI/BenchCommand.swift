@@ -241,7 +241,7 @@ enum BenchCommand: DeclaredCommand {
 }
 
 /// `from 0.001 to 600`: a range of numbers, for help texts.
-func describeNumbers(_ range: ClosedRange<Double>) -> String { "from \(formatBound(range.lowerBound)) to \(formatBound(range.upperBound))" }
+func describeNumbers(_ range: ClosedRange<Double>) -> String { "from \(formatPlain(range.lowerBound)) to \(formatPlain(range.upperBound))" }
 
 /// Parses a comma-separated list of at most `most` list sizes, each in `range`; returns them
 /// ascending, each once.

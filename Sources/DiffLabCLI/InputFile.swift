@@ -62,8 +62,6 @@ extension CommandError {
     }
 }
 
-/// ``DiffLabResults/formatByteCount(_:)``, for the files of this module that do not import DiffLabResults.
-func formatByteCount(_ count: Int) -> String { DiffLabResults.formatByteCount(count) }
 /// Runs `body`, turning a ``ProcessError`` into the command line's error (``CommandError/init(_:)-(ProcessError)``).
 package func asCommandError<T>(_ body: () throws(ProcessError) -> T) throws(CommandError) -> T {
     do { return try body() } catch { throw CommandError(error) }

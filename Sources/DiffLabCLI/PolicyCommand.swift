@@ -234,7 +234,7 @@ struct PolicyPlan {
         }
         guard events <= PolicyCommand.maxEvents else {
             throw .usage(
-                "policy: the grid asks for \(formatBound(events.rounded())) simulated frames and updates; at most \(formatBound(PolicyCommand.maxEvents)) (fewer sizes, rates, intervals, settings, repeats or a shorter --duration)"
+                "policy: the grid asks for \(formatPlain(events.rounded())) simulated frames and updates; at most \(formatPlain(PolicyCommand.maxEvents)) (fewer sizes, rates, intervals, settings, repeats or a shorter --duration)"
             )
         }
         // Measuring: per list shape and engine, each strategy diffs the 6 spans once to count and
@@ -248,7 +248,7 @@ struct PolicyPlan {
         }
         guard work <= PolicyCommand.maxDiffWork else {
             throw .usage(
-                "policy: measuring the diff costs would handle \(formatBound(work.rounded())) items; at most \(formatBound(PolicyCommand.maxDiffWork)) (fewer or smaller sizes, fewer edit shares or repeats)"
+                "policy: measuring the diff costs would handle \(formatPlain(work.rounded())) items; at most \(formatPlain(PolicyCommand.maxDiffWork)) (fewer or smaller sizes, fewer edit shares or repeats)"
             )
         }
     }
@@ -260,7 +260,7 @@ enum PolicyText {
     static func crossovers(_ rows: [PolicyCrossoverRow]) -> String {
         var lines = ["crossovers (background diffing clearly beats main from):"]
         for row in rows {
-            let mode = "\(formatBound(row.frameRate)) Hz, \(row.moves), " + (row.reloadThreshold.map { "reload >\($0)" } ?? "no reload")
+            let mode = "\(formatPlain(row.frameRate)) Hz, \(row.moves), " + (row.reloadThreshold.map { "reload >\($0)" } ?? "no reload")
             let verdict: String
             switch row.verdict {
             case .clear:
@@ -282,7 +282,7 @@ enum PolicyText {
     static func recommendations(_ rows: [PolicyRecommendationRow]) -> String {
         var lines = ["recommendations (least hitch time with p99 latency within the bound, nothing dropped):"]
         for row in rows {
-            let band = "\(row.bandLow)–\(row.bandHigh) items, \(formatBound(row.frameRate)) Hz"
+            let band = "\(row.bandLow)–\(row.bandHigh) items, \(formatPlain(row.frameRate)) Hz"
             func evidence(_ c: PolicyCandidateRow) -> String {
                 "\(c.setting.label): hitch \(round2(c.hitchTimeRatio)) ms/s (\(round2(c.hitchLow))–\(round2(c.hitchHigh))), p99 \(round2(c.latencyP99 * 1000)) ms"
             }

@@ -21,7 +21,7 @@ enum PolicyRealTimeCommand: DeclaredCommand {
         let frameRate = Option.number("frame-rate", "HZ", in: PolicyConfig.frameRateRange, default: 60, help: "display refresh rate")
         let frameWork = Option.number(
             "frame-work", "SECONDS", in: PolicyConfig.frameWorkRange, help: "main-thread work per frame",
-            defaultText: "\(formatBound(PolicyCosts.defaults.frameWork)), or the costs file's")
+            defaultText: "\(formatPlain(PolicyCosts.defaults.frameWork)), or the costs file's")
         let duration = Option.number(
             "duration", "SECONDS", in: PolicyConfig.durationRange, help: "seconds of updates per run", defaultText: "3; --quick 1.5")
         let edits = Option.integer("edits", in: PolicyConfig.editsRange, default: 20, help: "edits per update")
@@ -65,7 +65,7 @@ enum PolicyRealTimeCommand: DeclaredCommand {
         writes a JSON file, and names the crossover: the smallest list size at which background
         diffing beats main-thread diffing (a lower hitch time ratio) on this machine.
 
-        Each run lasts the duration, then at most \(formatBound(PolicyConfig.drainSeconds)) s more while the updates still pending
+        Each run lasts the duration, then at most \(formatPlain(PolicyConfig.drainSeconds)) s more while the updates still pending
         are applied (plus one diff already under way); updates not applied by then are counted
         as dropped. Every size runs each policy twice: without and with the fallback.
         """

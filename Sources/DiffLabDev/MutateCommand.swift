@@ -255,7 +255,7 @@ enum MutateCommand: DeclaredCommand {
             unlink(output)
             unlink(errors)
         }
-        let arguments = fuzzRunArguments(seconds: formatBound(settings.seconds), seed: settings.seed, corpus: corpus)
+        let arguments = fuzzRunArguments(seconds: formatPlain(settings.seconds), seed: settings.seed, corpus: corpus)
         let environment: [String: String?] = ["SWIFT_BACKTRACE": "enable=no", "SWIFT_DETERMINISTIC_HASHING": "1"]
         // A run ends about when its time is up (shrinking stops then too); one that takes twice
         // as long and a minute more is hung.
@@ -275,7 +275,7 @@ enum MutateCommand: DeclaredCommand {
             result.outcome = .killed
             result.crashed = true
             result.secondsToKill = elapsed
-            result.note = "the fuzzer hung: still running after \(Int(limit)) s (a run of \(formatBound(settings.seconds)) s), stopped"
+            result.note = "the fuzzer hung: still running after \(Int(limit)) s (a run of \(formatPlain(settings.seconds)) s), stopped"
             return
         }
         result.checkSeconds = monotonicNow() - start

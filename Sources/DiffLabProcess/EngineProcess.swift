@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabCore
 
 #if canImport(Glibc)
@@ -193,7 +194,7 @@ final class EngineProcess: Sendable {
             guard remaining > 0 else {
                 throw stopped(
                     &state, .timedOut,
-                    "gave no answer to \(request) within \(formatSeconds(timeout)) s"
+                    "gave no answer to \(request) within \(formatPlain(timeout)) s"
                         + (answer.isEmpty ? "" : " (it wrote \(answer.count) bytes without a newline: \(excerpt(answer[...])))")
                         + "; stopped it")
             }
@@ -345,9 +346,4 @@ private func blockBrokenPipeSignal() -> () -> Void {
         }
         pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
-}
-
-/// `0.5`, `10`: seconds for messages.
-private func formatSeconds(_ seconds: Double) -> String {
-    seconds == seconds.rounded() && seconds < 1e15 ? String(Int(seconds)) : String(seconds)
 }

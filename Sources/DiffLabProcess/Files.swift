@@ -1,3 +1,5 @@
+import DiffLabResults
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

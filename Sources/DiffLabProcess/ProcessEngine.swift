@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabCore
 
 #if canImport(Glibc)

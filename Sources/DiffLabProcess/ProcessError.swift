@@ -1,3 +1,5 @@
+import DiffLabResults
+
 /// Why DiffLab could not start, watch or clean up after a process. Each case names what failed;
 /// ``description`` is one line without a program name (the command line prints it after its own
 /// name, with exit status 73 for ``cannotCreateTemporaryFolder(base:reason:)`` and 1 otherwise).

@@ -76,17 +76,3 @@ package func oneLine(_ message: String) -> String {
     }
     return result
 }
-
-/// `256 MiB`, `1 KiB`, `17 bytes`: a byte count in binary units, exact when it is a whole number of them.
-package func formatByteCount(_ count: Int) -> String {
-    for (shift, unit) in [(30, "GiB"), (20, "MiB"), (10, "KiB")] where count >= 1 << shift && count % (1 << shift) == 0 {
-        return "\(count >> shift) \(unit)"
-    }
-    return count == 1 ? "1 byte" : "\(count) bytes"
-}
-
-/// A range bound as people write it: `0.001`, `3600`, `1000000`.
-package func formatBound(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-    return "\(value)"
-}

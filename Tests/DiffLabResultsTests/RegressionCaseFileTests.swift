@@ -4,17 +4,23 @@ import Foundation
 import Testing
 
 /// The regression file is one record, written and read by the same code: every committed case
-/// reads, and writes back the same document.
+/// reads, and writes back every member it holds.
 @Suite struct RegressionCaseFileTests {
     static let files: [String] = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/Corpus/regressions"))?
         .filter { $0.hasSuffix(".json") }.sorted() ?? []
 
-    @Test func everyCommittedCaseReadsAndWritesBackTheSameDocument() throws {
+    @Test func everyCommittedCaseReadsAndWritesBackWhatItHolds() throws {
         try #require(!Self.files.isEmpty, "no committed regression file was found: the check would compare nothing")
         for name in Self.files {
             let document = try committedJSON("Corpus/regressions/" + name)
             let file = try RegressionCaseFile(json: document)
-            #expect(file.json == document, "\(name) does not write back as read")
+            // Older cases leave out members that have defaults (`outsideContract`, `elements`):
+            // every member the file has is written back with its value, and what is written
+            // reads back to the same record.
+            let written = try #require(file.json.objectValue)
+            for (key, value) in try #require(document.objectValue) {
+                #expect(written[key] == value, "\(name): \(key) is not written back as read")
+            }
             #expect(try RegressionCaseFile(json: file.json) == file)
         }
     }

@@ -213,7 +213,7 @@ extension Option where Value == Double {
     ) -> Self {
         Self(
             name, valueName, default: defaultValue, help: help(), constraint: rangeText(range),
-            defaultText: defaultText() ?? defaultValue.map(formatBound), details: details()
+            defaultText: defaultText() ?? defaultValue.map(formatPlain), details: details()
         ) { text throws(CommandError) in try parseNumber(text, "--" + name, in: range) }
     }
 }
@@ -284,10 +284,10 @@ extension Option {
 }
 
 /// `0.001 to 60`: a range of numbers as help shows it.
-func rangeText(_ range: ClosedRange<Double>) -> String { "\(formatBound(range.lowerBound)) to \(formatBound(range.upperBound))" }
+func rangeText(_ range: ClosedRange<Double>) -> String { "\(formatPlain(range.lowerBound)) to \(formatPlain(range.upperBound))" }
 
 /// `1 to 256`, `at least 1`: a range as help shows it.
 func rangeText(_ range: ClosedRange<Int>) -> String {
-    range.upperBound == Int.max ? "at least \(formatBound(Double(range.lowerBound)))"
-        : "\(formatBound(Double(range.lowerBound))) to \(formatBound(Double(range.upperBound)))"
+    range.upperBound == Int.max ? "at least \(formatPlain(Double(range.lowerBound)))"
+        : "\(formatPlain(Double(range.lowerBound))) to \(formatPlain(Double(range.upperBound)))"
 }

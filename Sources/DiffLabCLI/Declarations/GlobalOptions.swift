@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabCore
 
 /// The options every command accepts, anywhere before `--`: the input limit and engines in other
@@ -23,8 +24,8 @@ package struct GlobalOptions: DeclaredOptions {
     }
     let engineTimeout = RepeatedOption(
         "engine-timeout", "SECONDS",
-        help: "after --engine-command: the time limit per request, \(formatBound(ProcessEngine.allowedTimeouts.lowerBound)) to "
-            + "\(formatBound(ProcessEngine.allowedTimeouts.upperBound)) (default \(formatBound(ProcessEngine.defaultRequestTimeout)); "
+        help: "after --engine-command: the time limit per request, \(formatPlain(ProcessEngine.allowedTimeouts.lowerBound)) to "
+            + "\(formatPlain(ProcessEngine.allowedTimeouts.upperBound)) (default \(formatPlain(ProcessEngine.defaultRequestTimeout)); "
             + "a request past it fails and the engine is restarted)"
     ) { text throws(CommandError) in try parseNumber(text, "--engine-timeout", in: ProcessEngine.allowedTimeouts) }
 

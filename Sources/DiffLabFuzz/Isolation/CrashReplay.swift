@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabCore
 import DiffLabProcess
 
@@ -83,7 +84,7 @@ extension FuzzSupervisor {
         }
         let what =
             ending.isHang
-            ? "the check ran past the limit of \(formatBound(checkSeconds)) s (--check-seconds) and was stopped"
+            ? "the check ran past the limit of \(formatPlain(checkSeconds)) s (--check-seconds) and was stopped"
             : "the check ended the process by \(signalName(ending)) (a trap is a failed precondition, a range check or a force-unwrap)"
         let failure = PropertyFailure(
             signature: "\(property.rawValue)/\(subject.name)/\(ending.isHang ? "hung" : "crashed-\(signalName(ending))")",

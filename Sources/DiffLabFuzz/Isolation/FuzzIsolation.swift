@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabProcess
 
 /// What a crash-isolated campaign found (``runFuzzerIsolated(_:checkSeconds:isolating:progress:)``).

@@ -1,3 +1,4 @@
+import DiffLabResults
 import DiffLabCore
 import DiffLabProcess
 
@@ -153,7 +154,7 @@ public struct FuzzSupervisor: Sendable {
             case .idle:
                 round.firstInput = slots.lastInputIndex() + 1
                 say(
-                    "the fuzzing process showed no progress outside any check for \(formatBound(idleSeconds)) s and was stopped (a stall of the machine or a hang in DiffLab itself, not in an engine); going on from input \(round.firstInput + 1)"
+                    "the fuzzing process showed no progress outside any check for \(formatPlain(idleSeconds)) s and was stopped (a stall of the machine or a hang in DiffLab itself, not in an engine); going on from input \(round.firstInput + 1)"
                 )
             case .crashed, .hung:
                 var active = slots.activeChecks()
@@ -233,7 +234,7 @@ public struct FuzzSupervisor: Sendable {
     /// stalled (it is shared and noisy), which is no failure of the engine.
     func stall(_ check: FuzzSlots.ActiveCheck) {
         say(
-            "input \(check.index + 1): \(options.properties[check.property]) on \(options.subjects[check.subject].name) ran past --check-seconds \(formatBound(checkSeconds)) but not when replayed on its own: taken as a stall of the machine, not a hang; going on from the next input"
+            "input \(check.index + 1): \(options.properties[check.property]) on \(options.subjects[check.subject].name) ran past --check-seconds \(formatPlain(checkSeconds)) but not when replayed on its own: taken as a stall of the machine, not a hang; going on from the next input"
         )
     }
 
