@@ -132,8 +132,10 @@ enum CoverageCommand: DeclaredCommand {
         every line not reached, with its source text, grouped into ranges. A line may be exempted
         with a reason (an overflow guard no list of this machine's memory can reach, say): the
         exemptions file lists {"file", "lineContains", "reason"} entries, matched by the end of the
-        path and the line's text, so they survive edits elsewhere in the file. An exemption that
-        matches no unreached line is reported as stale.
+        path and the line's text, so they survive edits elsewhere in the file. An exemption covers
+        the declaration that starts on the line it matches, to the brace that closes it (a whole
+        unreached accessor or function, say). An exemption that matches no unreached line is
+        reported as stale.
         """
     static let epilogue = """
         EXIT STATUS
@@ -218,12 +220,17 @@ enum CoverageCommand: DeclaredCommand {
             guard !missed.isEmpty else { continue }
             let text = source(file.path)
             func code(_ line: Int) -> Substring { text.flatMap { line <= $0.count ? $0[line - 1] : nil } ?? "" }
-            func exemptionIndex(_ line: Int) -> Int? {
+            // An exemption names a line; it covers that line's declaration, to the brace that closes it.
+            var justifiedBy: [Int: Int] = [:]
+            for line in missed where justifiedBy[line] == nil {
                 let code = code(line)
-                return exemptions.indices.first { i in
+                guard let i = exemptions.indices.first(where: { i in
                     (path == exemptions[i].file || path.hasSuffix("/" + exemptions[i].file)) && code.contains(exemptions[i].lineContains)
-                }
+                }) else { continue }
+                let end = text.map { Self.declarationEnd($0, from: line) } ?? line
+                for covered in line...end { justifiedBy[covered] = i }
             }
+            func exemptionIndex(_ line: Int) -> Int? { justifiedBy[line] }
             // Group runs of consecutive unreached lines that share a verdict.
             var k = 0
             while k < missed.count {
@@ -231,9 +238,7 @@ enum CoverageCommand: DeclaredCommand {
                 let exemption = exemptionIndex(line)
                 if let exemption { usedExemptions.insert(exemption) }
                 var end = k
-                while exemption == nil && end + 1 < missed.count && missed[end + 1] == missed[end] + 1
-                    && exemptionIndex(missed[end + 1]) == nil
-                {
+                while end + 1 < missed.count && missed[end + 1] == missed[end] + 1 && exemptionIndex(missed[end + 1]) == exemption {
                     end += 1
                 }
                 let count = end - k + 1
@@ -266,6 +271,33 @@ enum CoverageCommand: DeclaredCommand {
     }
 
     /// The lines of the source file at `path`, or `nil` when it cannot be read.
+    /// The last line of the declaration that starts on `line` (1-based): the line where the braces
+    /// opened from `line` on are closed again, `line` itself when it opens none or they never close.
+    /// Braces inside string literals on one line are not counted.
+    ///
+    /// - Complexity: O(characters from `line` to the declaration's end).
+    static func declarationEnd(_ lines: [Substring], from line: Int) -> Int {
+        guard line >= 1, line <= lines.count else { return line }
+        var depth = 0
+        for index in (line - 1)..<lines.count {
+            var inString = false
+            var escaped = false
+            for character in lines[index] {
+                if inString {
+                    if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+                } else if character == "\"" {
+                    inString = true
+                } else if character == "{" {
+                    depth += 1
+                } else if character == "}" {
+                    depth -= 1
+                }
+            }
+            if depth <= 0 { return index + 1 }
+        }
+        return line
+    }
+
     static func sourceLines(_ path: String) -> [Substring]? {
         guard let bytes = try? readInputFile(path) else { return nil }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { $0 }

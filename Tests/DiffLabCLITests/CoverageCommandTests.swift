@@ -102,6 +102,39 @@ struct CoverageCommandTests {
         #expect(justified.out.contains("every line of"))
     }
 
+    /// An exemption covers the declaration that starts on its line, to the closing brace (braces in
+    /// strings not counted), and no further: the next unreached function stays unjustified.
+    @Test func anExemptionCoversItsDeclaration() throws {
+        let source = """
+            struct S {
+                var x: Int { 1 }
+                func f() {
+                    let s = "{"
+                    print(s)
+                }
+                func g() { print(0) }
+            }
+            """
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(CoverageCommand.declarationEnd(lines, from: 3) == 6)
+        #expect(CoverageCommand.declarationEnd(lines, from: 2) == 2)
+        #expect(CoverageCommand.declarationEnd(lines, from: 4) == 4, "a brace in a string opens nothing")
+        #expect(CoverageCommand.declarationEnd(lines, from: 99) == 99)
+        #expect(CoverageCommand.declarationEnd(["func h() {", "  x"], from: 1) == 1, "a declaration never closed covers its line")
+
+        let trace = "SF:/r/Sources/DiffLabEngines/S.swift\nDA:1,1\n" + (3...7).map { "DA:\($0),0\n" }.joined() + "end_of_record\n"
+        let report = try LCOVReport(parsing: Substring(trace), name: "t.lcov")
+        let recorder = Recorder()
+        let status = try CoverageCommand.summarize(
+            report, shown: { String($0.dropFirst("/r/".count)) }, required: CoverageCommand.defaultRequired,
+            exemptions: [CoverageExemption(file: "S.swift", lineContains: "func f()", reason: "why")], source: { _ in lines },
+            console: recorder.console)
+        #expect(status == .failure)
+        #expect(recorder.out.contains("S.swift:3-6  func f() {  [justified: why]"))
+        #expect(recorder.out.contains("S.swift:7  func g() { print(0) }  [NOT JUSTIFIED]"))
+        #expect(recorder.out.contains("1 lines not justified"))
+    }
+
     @Test func aTracefileWithNoRequiredFileChecksNothingAndFails() throws {
         let report = try LCOVReport(parsing: "SF:/r/Sources/Else/A.swift\nDA:1,1\nend_of_record\n", name: "t.lcov")
         let recorder = Recorder()
