@@ -22,6 +22,9 @@
 //   its commands declared once (options, parsing, help), with the engine registry (built from
 //   `BuiltInEngines`); it re-exports DiffLabProcess. DiffLabDev holds DiffLab's own maintenance commands (mutate, coverage) for
 //   the `difflab-dev` executable, so a user's runner does not carry them.
+//   DiffLabTraces (on DiffLabCore, DiffLabEngines, DiffLabJSON, DiffLabProcess and DiffLabResults) imports
+//   recorded traces of a list's versions (difflab-trace/1, a DiffLabResults record): folders of snapshots, an
+//   app's JSON lines, git history; and checks myers against an exact LCS and git on them (the real-data oracle).
 //   DiffLab is the umbrella product: `import DiffLab` re-exports every public module.
 import PackageDescription
 
@@ -41,6 +44,7 @@ let package = Package(
         .library(name: "DiffLabJSON", targets: ["DiffLabJSON"]),
         .library(name: "DiffLabResults", targets: ["DiffLabResults"]),
         .library(name: "DiffLabProcess", targets: ["DiffLabProcess"]),
+        .library(name: "DiffLabTraces", targets: ["DiffLabTraces"]),
         .library(name: "DiffLabRunner", targets: ["DiffLabCLI"]),
         .executable(name: "difflab", targets: ["difflab"]),
         // DiffLab's own maintenance commands (mutate, coverage): not part of DiffLabRunner.
@@ -67,6 +71,8 @@ let package = Package(
         .target(name: "DiffLabJSON"),
         // Processes: spawning, cleanup on signals, forked children, and engines in other processes.
         .target(name: "DiffLabProcess", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
+        // Importers of recorded traces (difflab-trace/1): folders of snapshots, an app's JSON lines, git history.
+        .target(name: "DiffLabTraces", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
         .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabJSON"]),
         .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
@@ -75,13 +81,13 @@ let package = Package(
             name: "DiffLabCLI",
             dependencies: [
                 "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport",
-                "DiffLabResults", "DiffLabProcess",
+                "DiffLabResults", "DiffLabProcess", "DiffLabTraces",
             ]),
         .target(
             name: "DiffLab",
             dependencies: [
                 "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport",
-                "DiffLabResults", "DiffLabProcess", "DiffLabCLI",
+                "DiffLabResults", "DiffLabProcess", "DiffLabTraces", "DiffLabCLI",
             ]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
         .target(name: "DiffLabDev", dependencies: ["DiffLabCLI", "DiffLabBench", "DiffLabCore", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
@@ -105,6 +111,8 @@ let package = Package(
         .testTarget(name: "DiffLabProcessTests", dependencies: ["DiffLabProcess", "DiffLabCore", "DiffLabJSON"]),
         .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
+        .testTarget(
+            name: "DiffLabTracesTests", dependencies: ["DiffLabTraces", "DiffLabResults", "DiffLabJSON", "DiffLabCore", "DiffLabEngines"]),
         .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON", "DiffLabResults"]),
         .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabCore", "DiffLabJSON"]),

@@ -13,6 +13,8 @@
 // - DiffLabProcess: processes (`ProcessEngine`, engines in other processes over the
 //   `difflab-engine/1` protocol, `WireElement`), used by crash-isolated fuzzing
 //   (`runFuzzerIsolated` in DiffLabFuzz).
+// - DiffLabTraces: importers of recorded traces (`SnapshotImport`, `GitImport`) into `Trace`
+//   (`difflab-trace/1`, a DiffLabResults record).
 // - DiffLabCLI: the command line as a library (`DiffLabRunner`, `RegisteredEngine`).
 @_exported import DiffLabBatch
 @_exported import DiffLabBench
@@ -25,3 +27,4 @@
 @_exported import DiffLabProcess
 @_exported import DiffLabReport
 @_exported import DiffLabResults
+@_exported import DiffLabTraces

@@ -183,9 +183,9 @@ extension BenchMeasurement {
 }
 
 /// The name of the floor measurement.
-package let hashFloorName = "hash-floor"
+package let hashFloorName = TraceBenchResults.hashFloorName
 /// The name of the partitioned floor measurement.
-package let partitionedFloorName = "partitioned-floor"
+package let partitionedFloorName = TraceBenchResults.partitionedFloorName
 
 /// Runs the benchmark matrix in this process (under whichever allocator it runs on).
 ///

@@ -41,6 +41,14 @@ public struct AbstractDataset: Sendable {
     /// ``ModelElement``s); `difflab bench` and `difflab policy` accept sizes from 1 to this.
     public static let maxSize = 10_000_000
 
+    /// A dataset of the given lists (a recorded trace's pair, say).
+    ///
+    /// - Complexity: O(1).
+    public init(old: [(id: Int, revision: Int)], new: [(id: Int, revision: Int)]) {
+        self.old = old
+        self.new = new
+    }
+
     /// Generates `profile` at `size` from `seed`; the same arguments give the same lists.
     ///
     /// - Precondition: `0 ≤ size ≤` ``maxSize``.

@@ -57,6 +57,10 @@ enum BenchCommand: DeclaredCommand {
         let allowSkips = Flag(
             "allow-skips", help: "exit 0 even when an engine failed (crashed, answered wrongly or timed out) and its cells were skipped "
                 + "(see EXIT STATUS)")
+        let trace = Option.text(
+            "trace", "FILE",
+            help: "time the engines on each consecutive pair of a recorded trace's versions (difflab-trace/1) instead of generated "
+                + "profiles: per engine the total, median and p99 per pair and the worst pair (see TRACES)")
         let workerOut = Option.output("worker-out", hidden: true, help: "internal: the per-allocator worker's results file")
         init() {}
     }
@@ -91,6 +95,17 @@ enum BenchCommand: DeclaredCommand {
           of the limit, at most 1 s), timed apart and not reported. A measurement whose first
           call exceeds the limit all the same stops there and is recorded as skipped.
 
+        TRACES
+          With --trace FILE the workload is a recorded trace (difflab trace makes one): every
+          engine, the floors and stdlib are timed side by side on each consecutive pair of
+          versions, in this process and under its allocator (LD_PRELOAD selects jemalloc), each
+          pair's median of at least 3 calls over --budget seconds (default 0.02 per pair). It
+          prints per engine the total, the median and p99 per pair, the worst pair, and the
+          total as a ratio to each floor and stdlib's total; it writes a difflab-bench-trace/1
+          file naming the trace and its provenance, which difflab report reads. --engines,
+          --kinds (one kind), --budget, --max-call, --out and --allow-skips apply; --profiles,
+          --sizes, --shard, --threads, --quick and --allocators do not.
+
         EXIT STATUS
           0 every cell was measured or skipped by the call limit; 1 an engine failed in some
           cell (crashed, answered wrongly or timed out: the cell, and its larger sizes, are
@@ -115,6 +130,9 @@ enum BenchCommand: DeclaredCommand {
         // The output is checked first: a bad path fails now, not after the run.
         let workerOut = try parsed[\.workerOut].map { path throws(CommandError) in try OutputFile(path, option: "--worker-out") }
         let out = workerOut != nil ? nil : try OutputFile(parsed[\.out] ?? "results/bench-\(timestamp()).json", option: "--out")
+        if let trace = parsed[\.trace] {
+            return try runTrace(trace, parsed, console: console)
+        }
         var options = parsed[\.quick] ? BenchOptions.quick : BenchOptions.full
         if let engines = parsed[\.engines] { options.engines = engines.map(\.bench) }
         if let counts = parsed[\.threads] {
@@ -220,6 +238,46 @@ enum BenchCommand: DeclaredCommand {
         try out.write(results.json.serialized() + "\n")
         console.out("results: \(out.path)\n")
         if !parsed[\.allowSkips], let failed = engineFailures(results.measurements) { throw CommandError(.failure, failed) }
+        return .success
+    }
+
+    /// `difflab bench --trace FILE`: every subject on each consecutive pair of the trace.
+    static func runTrace(_ path: String, _ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
+        let refused: [(String, Bool)] = [
+            ("--profiles", parsed.isGiven(\.profiles)), ("--sizes", parsed.isGiven(\.sizes)), ("--shard", parsed.isGiven(\.shard)),
+            ("--threads", parsed.isGiven(\.threads)), ("--quick", parsed[\.quick]), ("--allocators", parsed.isGiven(\.allocators)),
+            ("--worker-out", parsed.isGiven(\.workerOut)),
+        ]
+        if let (option, _) = refused.first(where: \.1) { throw .usage("bench: \(option) does not apply to --trace (see TRACES in 'difflab help bench')") }
+        let out = try OutputFile(parsed[\.out] ?? "results/bench-trace-\(timestamp()).json", option: "--out")
+        var options = TraceBenchOptions()
+        if let engines = parsed[\.engines] { options.engines = engines.map(\.bench) }
+        if let kinds = parsed[\.kinds] {
+            guard kinds.count == 1 else { throw .usage("bench: --trace runs one element kind; give --kinds one of int, model, object") }
+            options.kind = kinds[0]
+        }
+        if let budget = parsed[\.budget] { options.budget = budget }
+        if let maxCall = parsed[\.maxCall] { options.maxCallSeconds = maxCall }
+        let trace = try readTrace(path)
+        guard trace.versions.count >= 2 else { throw .data("\(path): \(trace.versions.count) version; a bench needs at least two (one pair)") }
+        let allocator = JemallocStats.current == nil ? "system" : "jemalloc"
+        console.err("bench: \(path): \(trace.versions.count - 1) pairs, \(allocator) allocator\n")
+        let started = monotonicNow()
+        var results = runTraceBench(trace, file: path, options, allocator: allocator) { done, total in
+            console.progress(done, total, "pair \(done)", last: done == total)
+        }
+        results.provenance = RunProvenance.current()
+        results.provenance.seconds = monotonicNow() - started
+        console.out(traceBenchTable(results) + "\n")
+        try out.write(results.json.serialized() + "\n")
+        console.out("results: \(out.path)\n")
+        let failed = results.subjects.filter { $0.skipped?.hasPrefix(BenchRecord.engineFailedPrefix) == true }
+        if !parsed[\.allowSkips], let first = failed.first {
+            throw CommandError(
+                .failure,
+                "bench: \(failed.map { "'\($0.engine)'" }.joined(separator: ", ")) failed on the trace (--allow-skips lets such a run pass); "
+                    + "the first: \(first.skipped?.dropFirst(BenchRecord.engineFailedPrefix.count) ?? "")")
+        }
         return .success
     }
 

@@ -106,6 +106,9 @@ public enum DiffLabCommand {
         Subcommand(StagesCommand.self),
         Subcommand(FuzzCommand.self),
         Subcommand(ReplayCommand.self),
+        Subcommand(
+            TraceCommand.self,
+            subcommands: [Subcommand(TraceFolderCommand.self), Subcommand(TraceLinesCommand.self), Subcommand(TraceGitCommand.self)]),
         Subcommand(BenchCommand.self),
         Subcommand(PolicyCommand.self, subcommands: [Subcommand(PolicyRealTimeCommand.self)]),
         Subcommand(GateCommand.self),

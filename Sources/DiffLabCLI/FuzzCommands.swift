@@ -40,6 +40,11 @@ enum FuzzCommand: DeclaredCommand {
             help: "also write JUnit XML: one test case per property × engine, failed with the shrunk counterexample (an error for a "
                 + "crash or hang); a run that checked no case is an error case; checked before the run (exit 73 for a path that is "
                 + "not a regular file)")
+        let seedsFromTrace = Option.text(
+            "seeds-from-trace", "FILE",
+            help: "start from a recorded trace (difflab-trace/1): each consecutive pair of versions that differ, cut to --max-size "
+                + "items around its first difference, is an input of its own, then a base the generator's mutations are applied to "
+                + "(every other input)")
         let writeSeeds = Option.output(
             "write-seeds", "DIR",
             help: "instead of fuzzing, write the byte encodings of N generated inputs (--cases, default 16) to DIR as libFuzzer seeds "
@@ -96,6 +101,12 @@ enum FuzzCommand: DeclaredCommand {
         if let elements = parsed[\.elements] { options.elements = elements }
         options.workers = parsed.required(\.workers)
         let checkSeconds = parsed.required(\.checkSeconds)
+        if let path = parsed[\.seedsFromTrace] {
+            let trace = try readTrace(path)
+            options.seeds = FuzzSeed.seeds(of: trace, name: path, maxSize: options.maxSize)
+            guard !options.seeds.isEmpty else { throw .data("\(path): no two consecutive versions differ; a trace gives the fuzzer no seed") }
+            console.err("fuzz: \(options.seeds.count) seeds from \(path) (\(trace.versions.count) versions)\n")
+        }
         if let path = parsed[\.writeSeeds] {
             let directory = try OutputDirectory(path, option: "--write-seeds")
             let count = options.inputs ?? 16

@@ -105,6 +105,10 @@ package enum DecoderFuzzing {
             if (try? ArenaResults(json: arena.json, source: arena.source)) != arena {
                 preconditionFailure("arena file: the record's document does not read back equal")
             }
+        case .traceBench(let bench):
+            if (try? TraceBenchResults(json: bench.json, source: bench.source)) != bench {
+                preconditionFailure("trace bench file: the record's document does not read back equal")
+            }
         case .bench, .policy:
             break
         }

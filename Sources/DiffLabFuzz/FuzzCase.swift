@@ -123,8 +123,12 @@ public enum Corruption: Sendable, Hashable {
 extension FuzzCase {
     /// The generator of cases whose lists hold at most `maxSize` items, presented as one of
     /// `elements` (all kinds by default).
-    package static func generator(maxSize: Int, elements: [FuzzElementKind] = FuzzElementKind.allCases) -> Gen<FuzzCase> {
-        Gen { source in FuzzCase.draw(&source, maxSize: max(maxSize, 1), elements: elements) }
+    /// With `seeds`, a case's first choice picks a generated case (0) or a seed (see
+    /// ``draw(_:maxSize:elements:seeds:)``).
+    package static func generator(
+        maxSize: Int, elements: [FuzzElementKind] = FuzzElementKind.allCases, seeds: [FuzzSeed] = []
+    ) -> Gen<FuzzCase> {
+        Gen { source in FuzzCase.draw(&source, maxSize: max(maxSize, 1), elements: elements, seeds: seeds) }
     }
 
     /// Draws a case: profile, duplicates, lists, sections, corruptions, then the element kind and
@@ -166,6 +170,34 @@ extension FuzzCase {
             mutate(&new, &source, kinds: Mutation.allCases, average: max(maxSize, 4), freshItem: item)
         }
 
+        return finish(old: old, new: new, profile: profile, duplicates: duplicates, &source, maxSize: maxSize, elements: elements)
+    }
+
+    /// Draws a case from `seeds` when there are any: the first choice is 0 for a generated case
+    /// (``draw(_:maxSize:elements:)``), or 1 + k for seed k, whose new list then takes the
+    /// generator's mutations (none when the next choice is 0: all zeros decode to the seed
+    /// itself), then sections, corruptions, element kind and forms as for a generated case.
+    static func draw(_ source: inout DataSource, maxSize: Int, elements: [FuzzElementKind], seeds: [FuzzSeed]) -> FuzzCase {
+        guard !seeds.isEmpty else { return draw(&source, maxSize: maxSize, elements: elements) }
+        let pick = source.draw(upTo: seeds.count)
+        guard pick > 0 else { return draw(&source, maxSize: maxSize, elements: elements) }
+        let seed = seeds[pick - 1]
+        var nextID = (seed.old.map(\.id).max() ?? -1) + 1
+        nextID = max(nextID, (seed.new.map(\.id).max() ?? -1) + 1)
+        var new = seed.new
+        mutate(&new, &source, kinds: Mutation.allCases, average: 3) { source in
+            nextID += 1
+            return FuzzItem(nextID - 1, source.draw(upTo: 1))
+        }
+        let unique = Set(seed.old.map(\.id)).count == seed.old.count && Set(new.map(\.id)).count == new.count
+        return finish(old: seed.old, new: new, profile: .mixed, duplicates: !unique, &source, maxSize: max(maxSize, 1), elements: elements)
+    }
+
+    /// The end of a drawn case, after its lists: sections, corruptions, element kind and forms.
+    private static func finish(
+        old: [FuzzItem], new: [FuzzItem], profile: MutationProfile, duplicates: Bool, _ source: inout DataSource, maxSize: Int,
+        elements: [FuzzElementKind]
+    ) -> FuzzCase {
         let oldSections = cut(old, &source, sectionIDs: { s, _ in s })
         let newSections = cut(new, &source, sectionIDs: { _, source in source.draw(upTo: 5) })
         var corruptions: [Corruption] = []

@@ -44,6 +44,10 @@ public struct FuzzOptions: Sendable {
     public var largeEvery = 1_024
     /// The element kinds the lists are presented as (default: all of them); each input draws one.
     public var elements: [FuzzElementKind] = FuzzElementKind.allCases
+    /// Pairs of lists to start from (`difflab fuzz --seeds-from-trace`): the first inputs are the
+    /// seeds themselves, one each; after them every other input is a seed with the generator's
+    /// mutations applied to its new list, the rest generated as without seeds. Empty by default.
+    public var seeds: [FuzzSeed] = []
     /// Worker threads.
     public var workers: Int
     /// The most candidates the shrinker may try per failure.
@@ -129,6 +133,23 @@ public struct FuzzOptions: Sendable {
     package func isLarge(_ index: Int) -> Bool {
         let every = max(largeEvery, 2)
         return largeSize > maxSize && index % every == every - 1
+    }
+
+    /// The choice source of input `index`: its seed's generator, after the choice that picks a
+    /// seed or generation when there are ``seeds`` (see ``FuzzCase/draw(_:maxSize:elements:seeds:)``).
+    package func source(ofInput index: Int) -> DataSource {
+        guard !seeds.isEmpty else { return DataSource(seed: seed(ofInput: index)) }
+        // The seeds as they are first: the pick, then zeros (no mutation, one section each, no
+        // corruption, the first element kind).
+        if index < seeds.count { return DataSource(replaying: [UInt64(index + 1)]) }
+        let pick = index % 2 == 0 ? UInt64(1 + (index / 2) % seeds.count) : 0
+        return DataSource(seed: seed(ofInput: index), prefix: [pick])
+    }
+
+    /// The input that `source` decodes to at list size `size`, under these options' element kinds
+    /// and seeds.
+    package func input(_ source: inout DataSource, size: Int) -> FuzzCase {
+        FuzzCase.draw(&source, maxSize: max(size, 1), elements: elements, seeds: seeds)
     }
 
     /// The seed of input `index`.
@@ -312,10 +333,10 @@ public struct FuzzReport: Sendable {
 /// - Returns: the failure and the choices the generator consumed, or `nil` when it passes.
 package func reproduce(
     _ choices: [UInt64], size: Int, property: Property, subject: FuzzSubject,
-    elements: [FuzzElementKind] = FuzzElementKind.allCases
+    elements: [FuzzElementKind] = FuzzElementKind.allCases, seeds: [FuzzSeed] = []
 ) -> (failure: PropertyFailure, input: FuzzCase, consumed: [UInt64])? {
     var source = DataSource(replaying: choices)
-    let input = FuzzCase.draw(&source, maxSize: size, elements: elements)
+    let input = FuzzCase.draw(&source, maxSize: size, elements: elements, seeds: seeds)
     guard let failure = property.check(input, subject) else { return nil }
     return (failure, input, source.choices)
 }
@@ -365,8 +386,8 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
             guard let index else { return }
             let size = options.size(ofInput: index)
             let seed = options.seed(ofInput: index)
-            var source = DataSource(seed: seed)
-            let input = FuzzCase.draw(&source, maxSize: size, elements: options.elements)
+            var source = options.source(ofInput: index)
+            let input = options.input(&source, size: size)
             let watcher = options.watcher
             watcher?.input(worker: worker, index: index, choices: source.choices, size: size)
             var checks = 0
@@ -400,7 +421,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                         watcher?.input(worker: worker, index: index, choices: candidate, size: size)
                         watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
                         guard let again = reproduce(
-                                candidate, size: size, property: property, subject: subject, elements: options.elements),
+                                candidate, size: size, property: property, subject: subject, elements: options.elements, seeds: options.seeds),
                             again.failure.signature == failure.signature,
                             again.failure.outsideContract == failure.outsideContract
                         else { return nil }
@@ -411,7 +432,7 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                     watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
                     let final =
                         shrunk == source.choices
-                        ? nil : reproduce(shrunk, size: size, property: property, subject: subject, elements: options.elements)
+                        ? nil : reproduce(shrunk, size: size, property: property, subject: subject, elements: options.elements, seeds: options.seeds)
                     // Then the input itself: items removed with the indices that name them renumbered.
                     var shrunkInput = final?.input ?? input
                     var shrunkFailure = final?.failure ?? failure

@@ -77,7 +77,8 @@ public struct ReportOptions: Sendable, Equatable {
 
 /// Builds a report from parsed results files.
 ///
-/// Bench files get the benchmark sections, policy files the policy-lab section, arena files the
+/// Bench files get the benchmark sections (a trace bench file, `difflab-bench-trace/1`, its own
+/// section naming the trace and its provenance), policy files the policy-lab section, arena files the
 /// arena section (with a bug report file per failure of a library, in `arena-findings/`), in the
 /// order given; sections for a kind of input not given are omitted. An arena file's embedded
 /// benchmark is shown through the arena section's speed, memory and moves views only, not as a
@@ -98,6 +99,7 @@ public func makeReport(_ inputs: [ResultsFile], options: ReportOptions = ReportO
     var benchCount = 0
     var policyCount = 0
     var arenaCount = 0
+    var traceCount = 0
     for input in inputs {
         switch input {
         case .bench(let results):
@@ -112,6 +114,9 @@ public func makeReport(_ inputs: [ResultsFile], options: ReportOptions = ReportO
         case .arena(let results):
             arenaCount += 1
             ArenaSection(results: results, prefix: arenaCount == 1 ? "arena-" : "arena\(arenaCount)-").write(&writer)
+        case .traceBench(let results):
+            traceCount += 1
+            TraceBenchSection(results: results, prefix: traceCount == 1 ? "trace-" : "trace\(traceCount)-").write(&writer)
         }
     }
     writeMethod(&writer, inputs: inputs, options: options)

@@ -43,7 +43,9 @@ public enum ResultsError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid(source: String, field: String, expected: String)
 
     /// The schemas a report can be made from.
-    public static let knownSchemas = [BenchResults.schema, PolicyResults.schema, PolicyGridResults.schema, ArenaResults.schema]
+    public static let knownSchemas = [
+        BenchResults.schema, PolicyResults.schema, PolicyGridResults.schema, ArenaResults.schema, TraceBenchResults.schema,
+    ]
 
     /// One line saying what is wrong.
     public var description: String {

@@ -10,6 +10,8 @@ public enum ResultsFile: Sendable, Equatable {
     case policyGrid(PolicyGridResults)
     /// `difflab-arena/1`, written by the arena run (third-party diff libraries fuzzed and benchmarked).
     case arena(ArenaResults)
+    /// `difflab-bench-trace/1`, written by `difflab bench --trace` (every engine on a recorded trace).
+    case traceBench(TraceBenchResults)
 
     /// Recognises and reads a parsed results document, refusing one a report would show nothing of.
     ///
@@ -32,6 +34,12 @@ public enum ResultsFile: Sendable, Equatable {
             self = .policyGrid(try PolicyGridResults(json: document, source: source))
         case ArenaResults.schema:
             self = .arena(try ArenaResults(json: document, source: source))
+        case TraceBenchResults.schema:
+            let results = try TraceBenchResults(json: document, source: source)
+            guard results.subjects.contains(where: { $0.isMeasured(pairs: results.pairs.count) }) else {
+                throw .noMeasurements(source: source, cells: results.subjects.count)
+            }
+            self = .traceBench(results)
         case let schema:
             throw .unknownSchema(source: source, schema: schema)
         }
@@ -44,6 +52,7 @@ public enum ResultsFile: Sendable, Equatable {
         case .policy(let results): results.source
         case .policyGrid(let results): results.source
         case .arena(let results): results.source
+        case .traceBench(let results): results.source
         }
     }
 
@@ -54,6 +63,7 @@ public enum ResultsFile: Sendable, Equatable {
         case .policy: PolicyResults.schema
         case .policyGrid: PolicyGridResults.schema
         case .arena: ArenaResults.schema
+        case .traceBench: TraceBenchResults.schema
         }
     }
 }

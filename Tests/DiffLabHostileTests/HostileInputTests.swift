@@ -197,6 +197,8 @@ let catalogue: [HostileCase] = {
         (["stages"], ["@list.json"], 66, 65), (["replay"], [], 66, 65), (["coverage"], [], 66, 65), (["report"], ["--out", "@dir/report"], 66, 65),
         (["gate", "--baseline"], ["--head-binary", "@bin", "--no-instructions", "--cells", "hashmap:reverse:int:100"], 1, 1),
         (["gate", "--baseline", "@baseline-empty.json", "--thresholds"], [], 1, 1),
+        (["trace"], [], 66, 65), (["trace", "lines"], ["--out", "@dir/t.jsonl"], 66, 65), (["bench", "--trace"], ["--out", "@dir/b.json"], 66, 65),
+        (["fuzz", "--seeds-from-trace"], ["--cases", "1", "--corpus", "@dir/c"], 66, 65),
     ]
     for reader in readers {
         add(reader.prefix + ["@does-not-exist.json"] + reader.suffix, [reader.missing], message: "does-not-exist.json")

@@ -18,7 +18,7 @@ extension FuzzSupervisor {
         _ choices: [UInt64], size: Int, subject: Int, property: Int, seconds: Double
     ) -> (ending: Ending, input: FuzzCase, consumed: [UInt64]) {
         var source = DataSource(replaying: choices)
-        let input = FuzzCase.generator(maxSize: size, elements: options.elements).generate(&source)
+        let input = options.input(&source, size: size)
         let check = (options.subjects[subject], options.properties[property])
         // The replay's own trap message and stack trace would repeat once per candidate: silenced.
         guard let pid = try? forkChild({
@@ -80,7 +80,7 @@ extension FuzzSupervisor {
                 return again.consumed
             }
             var source = DataSource(replaying: shrunk.choices)
-            input = FuzzCase.generator(maxSize: chosen.size, elements: options.elements).generate(&source)
+            input = options.input(&source, size: chosen.size)
         }
         let what =
             ending.isHang

@@ -1,0 +1,134 @@
+import DiffLabCore
+import DiffLabResults
+
+/// What a trace-driven benchmark measures (`difflab bench --trace`).
+public struct TraceBenchOptions: Sendable {
+    /// Engines to measure (the floors and the `stdlib` reference are always measured too).
+    public var engines: [BenchSubject] = BenchSubject.builtIns
+    /// The element kind the versions are built as: identifiers and contents become the kind's
+    /// identifiers and revisions (``IntElement`` by default).
+    public var kind: ElementKind = .int
+    /// Seconds of samples per subject and pair, in ``BenchOptions/budgetRange``.
+    public var budget = 0.02
+    /// Fewest samples per subject and pair, in ``BenchOptions/sampleRange``.
+    public var minSamples = 3
+    /// Most samples per subject and pair, in ``BenchOptions/sampleRange``.
+    public var maxSamples = 50
+    /// The per-call limit in seconds, in ``BenchOptions/maxCallSecondsRange``: a subject whose
+    /// call on some pair takes longer is skipped from then on, with the reason.
+    public var maxCallSeconds = 6.0
+
+    /// The defaults; see the properties.
+    public init() {}
+
+    /// Checks every setting against its range.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first setting out of range.
+    public func validate() throws(ConfigurationError) {
+        try ConfigurationError.check(budget, in: BenchOptions.budgetRange, "budget")
+        try ConfigurationError.check(maxCallSeconds, in: BenchOptions.maxCallSecondsRange, "maxCallSeconds")
+        try ConfigurationError.check(minSamples, in: BenchOptions.sampleRange, "minSamples")
+        try ConfigurationError.check(maxSamples, in: BenchOptions.sampleRange, "maxSamples")
+    }
+}
+
+extension AbstractDataset {
+    /// The lists of versions `old` and `new` of `trace` (every section's items in order): each
+    /// item's identifier index as the id and its content index as the revision, so equal
+    /// identifiers stay equal and a changed content is an update.
+    ///
+    /// - Complexity: O(items of both versions).
+    public init(_ trace: Trace, from old: Int, to new: Int) {
+        self.init(
+            old: trace.versions[old].items.map { (id: $0.id, revision: $0.content) },
+            new: trace.versions[new].items.map { (id: $0.id, revision: $0.content) })
+    }
+}
+
+/// Runs every subject on every consecutive pair of `trace`'s versions, side by side: for each pair
+/// the lists are built once, then the hash floor, the partitioned floor, `stdlib` and each engine
+/// are timed on them in turn (each pair's median of at least ``TraceBenchOptions/minSamples``
+/// calls). A subject that fails, or whose call exceeds the per-call limit, on some pair is skipped
+/// from that pair on, with the reason; its totals are then not comparable and are not reported.
+///
+/// - Parameters:
+///   - file: the trace's path, for the results' workload.
+///   - allocator: the allocator this process runs on (`system` or `jemalloc`), for the results.
+///   - progress: called after each pair with (done, total).
+/// - Returns: the results (without the run's provenance, which the caller sets).
+/// - Precondition: `options` valid; the trace has at least two versions.
+/// - Complexity: per pair and subject about `budget` seconds, at least `minSamples` calls.
+public func runTraceBench(
+    _ trace: Trace, file: String, _ options: TraceBenchOptions, allocator: String, progress: (Int, Int) -> Void = { _, _ in }
+) -> TraceBenchResults {
+    do throws(ConfigurationError) { try options.validate() } catch { preconditionFailure("runTraceBench: \(error)") }
+    precondition(trace.versions.count >= 2, "runTraceBench: a trace of \(trace.versions.count) versions has no pair")
+    var subjects = BenchSubject.floors
+    if !options.engines.contains(where: { $0.name == BenchSubject.stdlib.name }) { subjects.append(.stdlib) }
+    for engine in options.engines where !subjects.contains(where: { $0.name == engine.name }) { subjects.append(engine) }
+    var rows = subjects.map { TraceBenchSubject(engine: $0.name, isEngine: $0.isEngine, changes: $0.isEngine ? 0 : nil) }
+    var pairs: [TraceBenchPair] = []
+    let total = trace.versions.count - 1
+    for index in 0..<total {
+        let dataset = AbstractDataset(trace, from: index, to: index + 1)
+        pairs.append(TraceBenchPair(old: dataset.old.count, new: dataset.new.count))
+        let lists = BenchLists(dataset, kind: options.kind)
+        for (s, subject) in subjects.enumerated() where rows[s].skipped == nil {
+            let call = subject.prepare(lists)
+            switch measureCall(
+                call, selfTimed: subject.isSelfTimed, budget: options.budget, minSamples: options.minSamples,
+                maxSamples: options.maxSamples, callLimit: options.maxCallSeconds)
+            {
+            case .failed(let failure):
+                rows[s].skipped = BenchRecord.engineFailedPrefix + "\(failure) (pair \(index))"
+            case .overLimit(let seconds):
+                rows[s].skipped = "a call took \(formatSeconds(seconds)) on pair \(index) (limit \(formatSeconds(options.maxCallSeconds)))"
+            case .measured(let measurement):
+                rows[s].pairSeconds.append(measurement.statistics.median)
+                guard let counts = call.counts else { continue }
+                do throws(EngineFailure) {
+                    rows[s].changes? += try counts().changeCount
+                } catch {
+                    rows[s].skipped = BenchRecord.engineFailedPrefix + "\(error) (pair \(index))"
+                }
+            }
+            if rows[s].skipped != nil {
+                rows[s].pairSeconds = []
+                rows[s].changes = nil
+            }
+        }
+        progress(index + 1, total)
+    }
+    return TraceBenchResults(
+        trace: TraceWorkload(trace, file: file), allocator: allocator, kind: options.kind.rawValue, budgetSeconds: options.budget,
+        pairs: pairs, subjects: rows)
+}
+
+/// The command line's table of a trace-driven run: per subject the total over all pairs, the
+/// median and p99 per pair, the worst pair, and the ratios to the floors and `stdlib`.
+///
+/// - Complexity: O(subjects × pairs log pairs).
+public func traceBenchTable(_ results: TraceBenchResults) -> String {
+    func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
+    let nameWidth = max(18, (results.subjects.map(\.engine.count).max() ?? 0) + 1)
+    let w = results.trace
+    var lines = [
+        "trace \(w.file): \(w.provenance.source)",
+        "  \(w.versions) versions, \(results.pairs.count) pairs, \(formatGrouped(w.items)) items, \(results.kind) elements, \(results.allocator) allocator",
+        "  " + pad("subject", nameWidth) + pad("total", 11) + pad("median/pair", 13) + pad("p99/pair", 11) + pad("worst pair", 26)
+            + pad("× hash floor", 14) + pad("× part. floor", 15) + "vs stdlib",
+    ]
+    for row in results.summaries {
+        guard let total = row.total else {
+            lines.append("  " + pad(row.engine, nameWidth) + "skipped: \(row.skipped ?? "")")
+            continue
+        }
+        let worst = row.worstPair.map { "#\($0.index) \($0.pair.old)→\($0.pair.new) \(formatSeconds($0.seconds))" } ?? "–"
+        lines.append(
+            "  " + pad(row.engine, nameWidth) + pad(formatSeconds(total), 11) + pad(row.medianPerPair.map(formatSeconds) ?? "–", 13)
+                + pad(row.p99PerPair.map(formatSeconds) ?? "–", 11) + pad(worst, 26)
+                + pad(row.ratioToHashFloor.map { "\(round2($0))×" } ?? "–", 14) + pad(row.ratioToPartitionedFloor.map { "\(round2($0))×" } ?? "–", 15)
+                + (row.speedupOverStdlib.map { "×\(round2($0))" } ?? "–"))
+    }
+    return lines.joined(separator: "\n")
+}

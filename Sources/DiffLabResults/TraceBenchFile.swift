@@ -1,0 +1,298 @@
+import DiffLabCore
+import DiffLabJSON
+
+/// The workload of a trace-driven run: the trace file and its provenance, so that a results file
+/// says what it measured (a recorded trace, not a generated profile).
+public struct TraceWorkload: Sendable, Equatable {
+    enum Key: String { case file, source, tool, date, ids, contents, versions, items, distinctIds, timestamps }
+
+    /// The trace file as the run was given it.
+    public var file: String
+    /// The trace's provenance.
+    public var provenance: TraceProvenance
+    /// Versions in the trace, in ``FieldRange/count``.
+    public var versions: Int
+    /// Items over all versions, in ``FieldRange/count``.
+    public var items: Int
+    /// Distinct identifiers, in ``FieldRange/count``.
+    public var distinctIds: Int
+    /// Whether the versions carry times.
+    public var timestamps: Bool
+
+    /// The workload of `trace`, read from `file`.
+    public init(_ trace: Trace, file: String) {
+        self.file = file
+        provenance = trace.provenance
+        versions = trace.versions.count
+        items = trace.itemCount
+        distinctIds = trace.ids.count
+        timestamps = trace.hasTimestamps
+    }
+
+    /// The workload object. O(1).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.file, file)
+        w.set(.source, provenance.source)
+        w.set(.tool, provenance.tool)
+        w.set(.date, provenance.date)
+        w.set(.ids, provenance.ids)
+        w.set(.contents, provenance.contents)
+        w.set(.versions, versions)
+        w.set(.items, items)
+        w.set(.distinctIds, distinctIds)
+        w.set(.timestamps, timestamps)
+        return w.json
+    }
+
+    init(_ r: FieldReader<Key>) throws(ResultsError) {
+        file = try r.requiredString(.file)
+        provenance = TraceProvenance(
+            source: try r.requiredString(.source), tool: try r.requiredString(.tool), date: try r.requiredString(.date),
+            ids: try r.requiredString(.ids), contents: try r.requiredString(.contents))
+        versions = try r.requiredInt(.versions, in: .count)
+        items = try r.requiredInt(.items, in: .count)
+        distinctIds = try r.requiredInt(.distinctIds, in: .count)
+        timestamps = try r.requiredBool(.timestamps)
+    }
+}
+
+/// One consecutive pair of a trace's versions: the sizes of its old and new lists.
+public struct TraceBenchPair: Sendable, Equatable {
+    enum Key: String { case old, new }
+    /// Items in the older version, in ``FieldRange/size``.
+    public var old: Int
+    /// Items in the newer version, in ``FieldRange/size``.
+    public var new: Int
+
+    /// A pair; see the properties.
+    public init(old: Int, new: Int) {
+        self.old = old
+        self.new = new
+    }
+}
+
+/// One subject of a trace-driven bench (an engine, the `stdlib` reference or a floor): its median
+/// time on each pair, or why it was skipped.
+public struct TraceBenchSubject: Sendable, Equatable {
+    enum Key: String { case engine, isEngine, skipped, pairSeconds, changes }
+
+    /// The subject's name.
+    public var engine: String
+    /// Whether it is a diff engine (the floors are not).
+    public var isEngine: Bool
+    /// Why it has no times: an engine that failed, or a call over the per-call limit, on some pair.
+    public var skipped: String?
+    /// The median seconds per call on each pair, in pair order (every pair, unless skipped).
+    public var pairSeconds: [Double]
+    /// Changes reported over all pairs (IGListKit's offsets moves for a pairing engine); `nil` for
+    /// a floor.
+    public var changes: Int?
+
+    /// A subject; see the properties.
+    public init(engine: String, isEngine: Bool, skipped: String? = nil, pairSeconds: [Double] = [], changes: Int? = nil) {
+        self.engine = engine
+        self.isEngine = isEngine
+        self.skipped = skipped
+        self.pairSeconds = pairSeconds
+        self.changes = changes
+    }
+
+    /// Whether it has a time for every pair of a run of `pairs` pairs.
+    public func isMeasured(pairs: Int) -> Bool { skipped == nil && pairSeconds.count == pairs && pairs > 0 }
+
+    /// The seconds over all pairs (one call each).
+    public var total: Double { pairSeconds.reduce(0, +) }
+    /// The median seconds per pair; `nil` for no pairs.
+    public var medianPerPair: Double? { median(pairSeconds) }
+    /// The 99th-percentile seconds per pair (nearest rank); `nil` for no pairs.
+    public var p99PerPair: Double? {
+        guard !pairSeconds.isEmpty else { return nil }
+        let sorted = pairSeconds.sorted()
+        return sorted[min(sorted.count - 1, max(0, Int((0.99 * Double(sorted.count)).rounded(.up)) - 1))]
+    }
+    /// The pair that took longest (its index) and its seconds; `nil` for no pairs.
+    public var worstPair: (index: Int, seconds: Double)? {
+        pairSeconds.indices.max { pairSeconds[$0] < pairSeconds[$1] }.map { ($0, pairSeconds[$0]) }
+    }
+
+    /// The subject object. O(pairs).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.engine, engine)
+        w.set(.isEngine, isEngine)
+        w.set(.skipped, skipped)
+        w.set(.pairSeconds, numbers: pairSeconds)
+        w.set(.changes, changes)
+        return w.json
+    }
+
+    init(_ r: FieldReader<Key>) throws(ResultsError) {
+        self.init(engine: try r.requiredString(.engine), isEngine: try r.requiredBool(.isEngine))
+        skipped = try r.optionalString(.skipped)
+        pairSeconds = try r.numbers(.pairSeconds, in: .seconds)
+        changes = try r.optionalInt(.changes, in: .count)
+    }
+}
+
+/// A `difflab-bench-trace/1` file: `difflab bench --trace`'s results, every subject on every
+/// consecutive pair of a recorded trace's versions, side by side in one process.
+public struct TraceBenchResults: Sendable, Equatable {
+    enum Key: String, ProvenanceKey {
+        case schema, createdAt, seconds, machine, toolchain, commit, dirty, trace, allocator, kind, budgetSeconds, pairs, subjects
+        static var runSeconds: Key? { .seconds }
+        static var dirtyFlag: Key? { .dirty }
+    }
+
+    /// The schema this type reads and writes.
+    public static let schema = "difflab-bench-trace/1"
+
+    /// What the caller called the input (usually its path); not written.
+    public var source: String
+    /// When, where and with what the run was made.
+    public var provenance = RunProvenance()
+    /// The trace measured.
+    public var trace: TraceWorkload
+    /// `system` or `jemalloc`: the allocator the run's process used.
+    public var allocator: String
+    /// The element kind the versions were built as (`int`, `model`, `object`).
+    public var kind: String
+    /// Seconds of samples per subject and pair, in ``FieldRange/seconds``.
+    public var budgetSeconds: Double
+    /// The consecutive pairs, in order.
+    public var pairs: [TraceBenchPair]
+    /// The subjects, in measurement order: the floors, `stdlib`, the engines.
+    public var subjects: [TraceBenchSubject]
+
+    /// A results record; see the properties.
+    public init(
+        source: String = "", trace: TraceWorkload, allocator: String, kind: String, budgetSeconds: Double, pairs: [TraceBenchPair],
+        subjects: [TraceBenchSubject]
+    ) {
+        self.source = source
+        self.trace = trace
+        self.allocator = allocator
+        self.kind = kind
+        self.budgetSeconds = budgetSeconds
+        self.pairs = pairs
+        self.subjects = subjects
+    }
+
+    /// The subject named `name`, when measured on every pair.
+    public func measured(_ name: String) -> TraceBenchSubject? {
+        subjects.first { $0.engine == name && $0.isMeasured(pairs: pairs.count) }
+    }
+
+    /// The results document. O(size).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.schema, Self.schema)
+        w.set(provenance)
+        w.set(.trace, trace.json)
+        w.set(.allocator, allocator)
+        w.set(.kind, kind)
+        w.set(.budgetSeconds, budgetSeconds)
+        w.set(.pairs, .array(pairs.map { .array([.integer($0.old), .integer($0.new)]) }))
+        w.set(.subjects, .array(subjects.map(\.json)))
+        return w.json
+    }
+
+    /// Reads a trace bench document.
+    ///
+    /// - Throws: ``ResultsError`` for a schema other than `difflab-bench-trace/1`, a missing or
+    ///   mistyped field (named by its path, e.g. `subjects[2].pairSeconds`), a number outside its
+    ///   range, a pair that is not two sizes, a subject with more times than pairs, or no pairs.
+    /// - Complexity: O(size of the document).
+    public init(json: JSONValue, source: String) throws(ResultsError) {
+        try checkSchema(json, Self.schema, source: source)
+        let root = try FieldReader<Key>(json, source: source, path: "")
+        guard let workload = try root.object(.trace, TraceWorkload.Key.self) else { throw .missingField(source: source, path: "trace") }
+        self.init(
+            source: source, trace: try TraceWorkload(workload), allocator: try root.requiredString(.allocator),
+            kind: try root.requiredString(.kind), budgetSeconds: try root.requiredDouble(.budgetSeconds, in: .seconds), pairs: [], subjects: [])
+        provenance = try root.provenance()
+        for (i, pair) in try root.optionalArray(.pairs).enumerated() {
+            guard case .array(let sizes) = pair, sizes.count == 2, case .integer(let old) = sizes[0], case .integer(let new) = sizes[1],
+                FieldRange<Int>.size.range.contains(old), FieldRange<Int>.size.range.contains(new)
+            else {
+                throw .wrongType(source: source, path: "pairs[\(i)]", expected: "[old, new]: two sizes, each \(FieldRange<Int>.size.text)", found: pair.briefDescription)
+            }
+            pairs.append(TraceBenchPair(old: old, new: new))
+        }
+        guard !pairs.isEmpty else { throw .invalid(source: source, field: "pairs", expected: "at least one pair of versions") }
+        for (i, row) in try root.objects(.subjects, TraceBenchSubject.Key.self).enumerated() {
+            let subject = try TraceBenchSubject(row)
+            guard subject.pairSeconds.count <= pairs.count else {
+                throw .invalid(source: source, field: "subjects[\(i)].pairSeconds", expected: "at most one time per pair (\(pairs.count))")
+            }
+            subjects.append(subject)
+        }
+    }
+}
+
+/// One subject's figures over a trace, derived from a ``TraceBenchResults`` file: what the command
+/// line's table and the report show.
+public struct TraceBenchSummary: Sendable, Equatable {
+    /// The subject's name.
+    public var engine: String
+    /// Whether it is a diff engine (the floors are not).
+    public var isEngine: Bool
+    /// Why it has no figures, when it has none.
+    public var skipped: String?
+    /// Seconds over all pairs.
+    public var total: Double?
+    /// Median seconds per pair.
+    public var medianPerPair: Double?
+    /// 99th-percentile seconds per pair.
+    public var p99PerPair: Double?
+    /// The slowest pair's index, its sizes and its seconds.
+    public var worstPair: (index: Int, pair: TraceBenchPair, seconds: Double)?
+    /// Total ÷ the hash floor's total.
+    public var ratioToHashFloor: Double?
+    /// Total ÷ the partitioned floor's total.
+    public var ratioToPartitionedFloor: Double?
+    /// `stdlib`'s total ÷ this total.
+    public var speedupOverStdlib: Double?
+    /// Changes reported over all pairs.
+    public var changes: Int?
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.engine == b.engine && a.skipped == b.skipped && a.total == b.total && a.worstPair?.index == b.worstPair?.index
+    }
+}
+
+extension TraceBenchResults {
+    /// The name of the hash floor subject (in every bench file, and `difflab bench`'s).
+    public static let hashFloorName = "hash-floor"
+    /// The name of the partitioned floor subject (in every bench file, and `difflab bench`'s).
+    public static let partitionedFloorName = "partitioned-floor"
+
+    /// Each subject's figures, in file order; ratios only between subjects measured on every pair.
+    ///
+    /// - Complexity: O(subjects × pairs log pairs).
+    public var summaries: [TraceBenchSummary] {
+        let hashFloor = measured(Self.hashFloorName)?.total
+        let partitionedFloor = measured(Self.partitionedFloorName)?.total
+        let stdlib = measured("stdlib")?.total
+        return subjects.map { subject in
+            var row = TraceBenchSummary(engine: subject.engine, isEngine: subject.isEngine, skipped: subject.skipped, changes: subject.changes)
+            guard subject.isMeasured(pairs: pairs.count) else {
+                if row.skipped == nil { row.skipped = "timed on \(subject.pairSeconds.count) of \(pairs.count) pairs" }
+                return row
+            }
+            let total = subject.total
+            row.total = total
+            row.medianPerPair = subject.medianPerPair
+            row.p99PerPair = subject.p99PerPair
+            row.worstPair = subject.worstPair.map { ($0.index, pairs[$0.index], $0.seconds) }
+            func ratio(_ a: Double?, _ b: Double?) -> Double? {
+                guard let a, let b, a > 0, b > 0 else { return nil }
+                return a / b
+            }
+            row.ratioToHashFloor = ratio(total, hashFloor)
+            row.ratioToPartitionedFloor = ratio(total, partitionedFloor)
+            row.speedupOverStdlib = ratio(stdlib, total)
+            return row
+        }
+    }
+}
