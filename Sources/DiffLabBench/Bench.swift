@@ -263,23 +263,31 @@ func skipReason(_ cell: BenchCell, _ subject: BenchSubject, earlier: [BenchRecor
     // The subject's first size: probe below it, from the floor up by tens while the next probe is
     // cheap (projected to a tenth of the limit, at most 1 s), and project from the largest probe.
     guard cell.size > BenchOptions.probeFloor else { return nil }
-    var probe = BenchOptions.probeFloor
-    var time = probeSeconds(cell, subject, size: probe, seed: options.seed)
-    while probe * 10 < cell.size,
-        time * pow(10, subject.growthExponent) <= min(limit / 10, 1)
-    {
-        probe *= 10
-        time = probeSeconds(cell, subject, size: probe, seed: options.seed)
+    let (projection, probe) = probeProjection(subject, size: cell.size, limit: limit) { size in
+        BenchLists(AbstractDataset(cell.profile, size: size, seed: options.seed), kind: cell.kind)
     }
-    let projection = projected(time, from: probe)
     guard projection > limit else { return nil }
     return "projected \(formatSeconds(projection)) per call from a probe at \(probe) items (limit \(formatSeconds(limit)))"
 }
 
-/// A probe: the least time of up to three calls of `cell`'s subject on its profile and kind at
-/// `size` items (fewer calls once 20 ms are spent), timed outside any measurement.
-func probeSeconds(_ cell: BenchCell, _ subject: BenchSubject, size: Int, seed: UInt64) -> Double {
-    let call = subject.prepare(BenchLists(AbstractDataset(cell.profile, size: size, seed: seed), kind: cell.kind))
+/// `subject`'s call time at `size` items, projected (time ∝ size^``BenchSubject/growthExponent``)
+/// from probes on `lists(n)` at n = ``BenchOptions/probeFloor``, then ten times more while the
+/// next probe is projected to take at most a tenth of `limit` (and 1 s), from the largest probe.
+///
+/// - Returns: the projected seconds and the largest probe's size.
+func probeProjection(_ subject: BenchSubject, size: Int, limit: Double, lists: (Int) -> BenchLists) -> (seconds: Double, probe: Int) {
+    var probe = BenchOptions.probeFloor
+    var time = probeSeconds(subject.prepare(lists(probe)))
+    while probe * 10 < size, time * pow(10, subject.growthExponent) <= min(limit / 10, 1) {
+        probe *= 10
+        time = probeSeconds(subject.prepare(lists(probe)))
+    }
+    return (time * pow(Double(size) / Double(probe), subject.growthExponent), probe)
+}
+
+/// A probe: the least time of up to three calls of `call` (fewer calls once 20 ms are spent),
+/// timed outside any measurement.
+func probeSeconds(_ call: BenchCall) -> Double {
     var best = Double.infinity
     var spent = 0.0
     for _ in 0..<3 where spent < 0.02 {

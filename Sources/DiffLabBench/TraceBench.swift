@@ -1,6 +1,10 @@
 import DiffLabCore
 import DiffLabResults
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a trace-driven benchmark measures (`difflab bench --trace`).
 public struct TraceBenchOptions: Sendable {
     /// Engines to measure (the floors and the `stdlib` reference are always measured too).
@@ -50,6 +54,10 @@ extension AbstractDataset {
 /// are timed on them in turn (each pair's median of at least ``TraceBenchOptions/minSamples``
 /// calls). A subject that fails, or whose call exceeds the per-call limit, on some pair is skipped
 /// from that pair on, with the reason; its totals are then not comparable and are not reported.
+/// No call runs much past the limit: before each pair larger than any measured so far, the
+/// subject's time is projected from its largest earlier pair (or, for a first pair above
+/// ``BenchOptions/probeFloor`` items, from probes on its first items), and a projection past the
+/// limit skips the subject.
 ///
 /// - Parameters:
 ///   - file: the trace's path, for the results' workload.
@@ -68,12 +76,22 @@ public func runTraceBench(
     for engine in options.engines where !subjects.contains(where: { $0.name == engine.name }) { subjects.append(engine) }
     var rows = subjects.map { TraceBenchSubject(engine: $0.name, isEngine: $0.isEngine, changes: $0.isEngine ? 0 : nil) }
     var pairs: [TraceBenchPair] = []
+    var largest: [Int: (size: Int, seconds: Double)] = [:]
     let total = trace.versions.count - 1
     for index in 0..<total {
         let dataset = AbstractDataset(trace, from: index, to: index + 1)
         pairs.append(TraceBenchPair(old: dataset.old.count, new: dataset.new.count))
         let lists = BenchLists(dataset, kind: options.kind)
+        let size = max(dataset.old.count, dataset.new.count)
         for (s, subject) in subjects.enumerated() where rows[s].skipped == nil {
+            // No call runs much past the limit: projected from the subject's largest pair so far,
+            // or, for a first large pair, from probes on the pair's first items.
+            if let reason = projectedOverLimit(subject, dataset, size: size, earlier: largest[s], options: options, pair: index) {
+                rows[s].skipped = reason
+                rows[s].pairSeconds = []
+                rows[s].changes = nil
+                continue
+            }
             let call = subject.prepare(lists)
             switch measureCall(
                 call, selfTimed: subject.isSelfTimed, budget: options.budget, minSamples: options.minSamples,
@@ -84,7 +102,9 @@ public func runTraceBench(
             case .overLimit(let seconds):
                 rows[s].skipped = "a call took \(formatSeconds(seconds)) on pair \(index) (limit \(formatSeconds(options.maxCallSeconds)))"
             case .measured(let measurement):
-                rows[s].pairSeconds.append(measurement.statistics.median)
+                let median = measurement.statistics.median
+                rows[s].pairSeconds.append(median)
+                if size >= largest[s]?.size ?? 0 { largest[s] = (size, median) }
                 guard let counts = call.counts else { continue }
                 do throws(EngineFailure) {
                     rows[s].changes? += try counts().changeCount
@@ -102,6 +122,33 @@ public func runTraceBench(
     return TraceBenchResults(
         trace: TraceWorkload(trace, file: file), allocator: allocator, kind: options.kind.rawValue, budgetSeconds: options.budget,
         pairs: pairs, subjects: rows)
+}
+
+/// Why `subject` is not run on a pair of `size` items (the larger list): its call is projected
+/// (time ∝ size^``BenchSubject/growthExponent``) past the per-call limit, from its largest pair
+/// measured so far or, with none and above ``BenchOptions/probeFloor`` items, from probes on the
+/// first items of each list; `nil` to run it.
+func projectedOverLimit(
+    _ subject: BenchSubject, _ dataset: AbstractDataset, size: Int, earlier: (size: Int, seconds: Double)?, options: TraceBenchOptions,
+    pair: Int
+) -> String? {
+    let limit = options.maxCallSeconds
+    let projection: Double
+    let basis: String
+    if let earlier, earlier.size > 0 {
+        guard size > earlier.size else { return nil }
+        projection = earlier.seconds * pow(Double(size) / Double(earlier.size), subject.growthExponent)
+        basis = "from its time at \(earlier.size) items"
+    } else {
+        guard size > BenchOptions.probeFloor else { return nil }
+        let probed = probeProjection(subject, size: size, limit: limit) { n in
+            BenchLists(AbstractDataset(old: Array(dataset.old.prefix(n)), new: Array(dataset.new.prefix(n))), kind: options.kind)
+        }
+        projection = probed.seconds
+        basis = "from a probe at \(probed.probe) items"
+    }
+    guard projection > limit else { return nil }
+    return "projected \(formatSeconds(projection)) per call on pair \(pair) (\(size) items) \(basis) (limit \(formatSeconds(limit)))"
 }
 
 /// The command line's table of a trace-driven run: per subject the total over all pairs, the

@@ -88,6 +88,21 @@ struct TraceBenchTests {
         #expect(throws: ResultsError.self) { _ = try TraceBenchResults(json: results.json, source: "r.json") }
     }
 
+    /// A quadratic subject on a large reversed pair is projected past a tiny limit and skipped
+    /// before its call, with the reason.
+    @Test func aCallProjectedPastTheLimitIsNotMade() {
+        var trace = Trace(provenance: TraceProvenance(source: "s", tool: "t", date: "d", ids: "i", contents: "c"))
+        let items = (0..<20_000).map { (id: "i\($0)", content: "c") }
+        trace.append(items)
+        trace.append(items.reversed())
+        var options = Self.options
+        options.maxCallSeconds = 0.001
+        let results = runTraceBench(trace, file: "t", options, allocator: "system")
+        let stdlib = results.subjects.first { $0.engine == "stdlib" }
+        #expect(stdlib?.skipped?.contains("projected") == true, "\(String(describing: stdlib?.skipped))")
+        #expect(stdlib?.skipped?.contains("from a probe at") == true)
+    }
+
     @Test func aSkippedSubjectHasNoTotals() {
         var results = runTraceBench(Self.trace(versions: 3), file: "t.jsonl", Self.options, allocator: "system")
         results.subjects[3].skipped = "the engine failed: planted"
