@@ -332,7 +332,7 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
 
     @Test(arguments: [
         (#"[]"#, "h.json: expected a JSON object with a \"schema\" field, not an array"),
-        (#"{"schema":"difflab-policy/1"}"#, "h.json: unknown schema \"difflab-policy/1\"; expected one of difflab-bench/1, difflab-policy/1, difflab-policy/2, difflab-arena/1"),
+        (#"{"schema":"difflab-policy/1"}"#, "h.json: unknown schema \"difflab-policy/1\"; expected one of difflab-bench/1, difflab-policy/1, difflab-policy/2, difflab-arena/1, difflab-bench-trace/1"),
         (#"{"schema":"difflab-bench/1","measurements":{}}"#, "h.json: measurements should be an array, not an object"),
         (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e"}]}"#, "h.json: missing field measurements[0].profile"),
         (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"median":"1"}]}"#, "h.json: measurements[0].median should be a number, not a string"),
