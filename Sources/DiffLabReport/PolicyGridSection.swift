@@ -205,21 +205,30 @@ struct PolicyGridSection {
 
     // MARK: Writing
 
+    /// The section: for a recorded trace (``PolicyGridResults/trace``) the trace and its
+    /// provenance, its stream and its measured pairs replace the grid's size plot, crossovers and
+    /// profiles (a trace is one workload per frame rate: no sizes to compare).
     func write(_ writer: inout ReportWriter) {
-        writer.line("## Policy lab (scenario grid) — " + Markdown.code(results.source))
+        let trace = results.trace
+        writer.line("## Policy lab (\(trace == nil ? "scenario grid" : "recorded trace")) — " + Markdown.code(results.source))
         writer.line("")
+        if let trace { writeTraceWorkload(trace, &writer) }
         writeHeader(&writer)
         writeRecommendations(&writer)
         if results.runs.isEmpty {
             writer.line("The file has no runs.")
             writer.line("")
         } else {
-            writeHitchAgainstSize(&writer)
+            if trace == nil { writeHitchAgainstSize(&writer) }
             writeFrameRates(&writer)
             writePareto(&writer)
         }
-        writeCrossovers(&writer)
-        writeProfiles(&writer)
+        if trace == nil {
+            writeCrossovers(&writer)
+            writeProfiles(&writer)
+        } else {
+            writeTracePairs(&writer)
+        }
     }
 
     func writeHeader(_ writer: inout ReportWriter) {
@@ -227,11 +236,12 @@ struct PolicyGridSection {
         if let o = results.options {
             rows.append(["engine", o.engine])
             if let background = o.backgroundEngine { rows.append(["background engine", background]) }
-            rows.append(["option: virtual duration", Self.seconds(o.duration) + " of updates per run"])
+            // A trace's stream has its own table (its length is the duration).
+            if results.trace == nil { rows.append(["option: virtual duration", Self.seconds(o.duration) + " of updates per run"]) }
             rows.append(["option: drain", Self.seconds(o.drainSeconds) + " after the stream"])
             rows.append(["option: repeats", "\(o.repeats)"])
             rows.append(["option: latency bound", Self.seconds(o.latencyBound) + " (p99)"])
-            rows.append(["option: grid", o.quick ? "quick slice" : "full"])
+            rows.append(["option: grid", results.trace != nil ? "every setting on the trace" + (o.quick ? " (--quick)" : "") : o.quick ? "quick slice" : "full"])
         } else {
             var seen: Set<String> = []
             let engines = results.profiles.map(\.engine).filter { seen.insert($0).inserted }
@@ -253,6 +263,11 @@ struct PolicyGridSection {
         if !sizes.isEmpty { rows.append(["list sizes", sizes.map(formatGrouped).joined(separator: ", ")]) }
         if !frameRates.isEmpty { rows.append(["frame rates", frameRates.map(Self.hz).joined(separator: ", ")]) }
         writer.line(Markdown.table(["run", "value"], rows))
+        if results.trace != nil {
+            writer.line(Self.traceRunsNote)
+            writer.line("")
+            return
+        }
         writer.line(
             """
             Each run simulates one setting (a policy — `main`: diff on the main thread; `background`: diff off it, apply \
