@@ -56,13 +56,7 @@ extension PolicyGridSection {
 
     /// Per engine and move strategy: the pairs measured and what they cost.
     func writeTracePairs(_ writer: inout ReportWriter) {
-        writer.line("### Measured diff costs of the trace's pairs")
-        writer.line("")
-        guard !results.tracePairs.isEmpty else {
-            writer.line("The file has no measured pairs.")
-            writer.line("")
-            return
-        }
+        guard Self.heading("Measured diff costs of the trace's pairs", none: "measured pairs", empty: results.tracePairs.isEmpty, &writer) else { return }
         struct Group: Hashable {
             var engine: String
             var moves: String

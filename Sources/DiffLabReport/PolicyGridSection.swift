@@ -205,6 +205,17 @@ struct PolicyGridSection {
 
     // MARK: Writing
 
+    /// Writes the heading `### title`; when the file has nothing for it (`empty`), says so
+    /// (`The file has no NONE.`) and returns false.
+    static func heading(_ title: String, none: String, empty: Bool, _ writer: inout ReportWriter) -> Bool {
+        writer.line("### " + title)
+        writer.line("")
+        guard empty else { return true }
+        writer.line("The file has no \(none).")
+        writer.line("")
+        return false
+    }
+
     /// The section: for a recorded trace (``PolicyGridResults/trace``) the trace and its
     /// provenance, its stream and its measured pairs replace the grid's size plot, crossovers and
     /// profiles (a trace is one workload per frame rate: no sizes to compare).
@@ -358,13 +369,7 @@ struct PolicyGridSection {
     }
 
     func writeCrossovers(_ writer: inout ReportWriter) {
-        writer.line("### Crossovers")
-        writer.line("")
-        guard !results.crossovers.isEmpty else {
-            writer.line("The file has no crossovers.")
-            writer.line("")
-            return
-        }
+        guard Self.heading("Crossovers", none: "crossovers", empty: results.crossovers.isEmpty, &writer) else { return }
         let rows = results.crossovers.map { c in [Self.hz(c.frameRate), c.moves, Self.fallback(c.reloadThreshold), Self.verdict(c)] }
         writer.line(Markdown.table(["display", "moves", "reload fallback", "background diffing clearly beats main"], rows))
         writer.line(
@@ -389,13 +394,7 @@ struct PolicyGridSection {
     }
 
     func writeProfiles(_ writer: inout ReportWriter) {
-        writer.line("### Measured diff costs")
-        writer.line("")
-        guard !results.profiles.isEmpty else {
-            writer.line("The file has no measured diff costs.")
-            writer.line("")
-            return
-        }
+        guard Self.heading("Measured diff costs", none: "measured diff costs", empty: results.profiles.isEmpty, &writer) else { return }
         var order: [Shape] = []
         var byShape: [Shape: [PolicyProfileRow]] = [:]
         for row in results.profiles {

@@ -556,7 +556,7 @@ public struct PolicyGridResults: Sendable, Equatable {
     /// The measured diff costs (the grid's profiles; none for a trace).
     public var profiles: [PolicyProfileRow]
     /// The measured cost of every pair of the trace's versions the simulation diffed (with
-    /// ``trace``; written only then).
+    /// ``trace``; written only then, or when not empty).
     public var tracePairs: [PolicyTracePairRow]
     /// The crossovers, per frame rate, move strategy and reload setting.
     public var crossovers: [PolicyCrossoverRow]
@@ -581,7 +581,7 @@ public struct PolicyGridResults: Sendable, Equatable {
         w.set(.trace, trace?.json, null: false)
         w.set(.traceStream, traceStream?.json, null: false)
         w.set(.profiles, .array(profiles.map(\.json)))
-        if trace != nil { w.set(.tracePairs, .array(tracePairs.map(\.json))) }
+        if trace != nil || !tracePairs.isEmpty { w.set(.tracePairs, .array(tracePairs.map(\.json))) }
         w.set(.crossovers, .array(crossovers.map(\.json)))
         w.set(.recommendations, .array(recommendations.map(\.json)))
         w.set(.runs, .array(runs.map(\.json)))
