@@ -24,8 +24,22 @@ public struct PolicyTraceSpec: Sendable {
     public var repeats: Int
     /// Calls per pair and round, in ``samplesRange``: a round's cost is their median.
     public var samples = PolicyTraceSpec.defaultSamples
-    /// The most items measuring may handle in all (list items over every diff).
+    /// The most items measuring may handle in all (list items over every diff; see
+    /// ``editDistanceEngines``).
     public var maxDiffWork: Double
+    /// Engines whose call costs about (n + m) · D for lists of n and m items and an edit distance
+    /// D (a Myers search, like `myers` and `stdlib`; `stdlib` also keeps O(D²) of search trace):
+    /// their measuring counts each call as (n + m) · (D + 1) items, D bounded from above by a
+    /// linear diff of the pair, and refuses a call over ``maxCallWork``. Engines not named count
+    /// n + m per call.
+    public var editDistanceEngines: Set<String> = []
+    /// The most steps one call of an edit-distance engine may take: 250,000,000 by default (under
+    /// a second of a Myers search here; for `stdlib` an edit distance of at most about 16,000, so
+    /// its search trace stays near a gigabyte).
+    public var maxCallWork = PolicyTraceSpec.defaultMaxCallWork
+
+    /// ``maxCallWork``'s default: 250,000,000.
+    public static let defaultMaxCallWork = 250_000_000.0
 
     /// Calls per pair and round by default: 5.
     public static let defaultSamples = 5
@@ -54,14 +68,36 @@ public struct PolicyTraceSpec: Sendable {
     /// The engines measured: ``engine``, then ``backgroundEngine`` when it is another.
     var engines: [PolicyEngine] { [engine] + (backgroundEngine.map { $0.name == engine.name ? [] : [$0] } ?? []) }
 
-    /// Items handled measuring every consecutive pair of versions (with every engine and
-    /// strategy), which the run measures before simulating: a lower bound of its measuring work.
-    /// O(versions).
-    public var consecutiveWork: Double {
-        let pairs = (0..<max(0, trace.versions.count - 1)).reduce(0.0) {
-            $0 + PolicyTraceCosts.work(trace, from: $1, to: $1 + 1, rounds: repeats, samples: samples)
+    /// The measuring the run starts with, checked before anything is timed: every consecutive
+    /// pair of versions with every engine and strategy (a lower bound of the run's measuring).
+    ///
+    /// - Returns: the items it handles (``PolicyTraceCosts``' measure of work).
+    /// - Throws: ``PolicyTraceFailure/callLimit(engine:from:to:work:limit:)`` for the first pair an
+    ///   edit-distance engine could not diff within ``maxCallWork``;
+    ///   ``PolicyTraceFailure/workLimit(_:)`` when the total passes ``maxDiffWork``.
+    /// - Complexity: O(versions), plus a linear diff of each consecutive pair when an engine is an
+    ///   edit-distance one.
+    public func consecutiveWork() throws(PolicyTraceFailure) -> Double {
+        let costs = measuringCosts()
+        var total = 0.0
+        for engine in engines {
+            for from in 0..<max(0, trace.versions.count - 1) {
+                let work = costs.measuringWork(from: from, to: from + 1, engine: engine.name)
+                guard work.call <= maxCallWork else {
+                    throw .callLimit(engine: engine.name, from: from, to: from + 1, work: work.call, limit: maxCallWork)
+                }
+                // Every strategy measures the pair; its edit distance is bounded once.
+                total += work.pair + work.call * Double(1 + repeats * samples) * Double(strategies.count - 1)
+            }
         }
-        return pairs * Double(engines.count * strategies.count)
+        guard total <= maxDiffWork else { throw .workLimit(maxDiffWork) }
+        return total
+    }
+
+    /// A cache of the pairs' costs under this spec's limits.
+    func measuringCosts() -> PolicyTraceCosts {
+        PolicyTraceCosts(
+            trace: trace, rounds: repeats, samples: samples, maxWork: maxDiffWork, editDistanceEngines: editDistanceEngines, maxCallWork: maxCallWork)
     }
 
     /// The most frames one run draws: `(stream end + drain) × frame rate` at the highest rate.
@@ -108,7 +144,7 @@ public func runPolicyTrace(_ spec: PolicyTraceSpec, progress: (String) -> Void =
     precondition(!spec.settings.isEmpty && spec.frameRates.allSatisfy(PolicyConfig.frameRateRange.contains), "runPolicyTrace: settings and frame rates")
     precondition(spec.stream.count == spec.trace.versions.count - 1, "runPolicyTrace: one request per version after the first")
     precondition(spec.framesPerRun <= 1e7, "runPolicyTrace: at most 10,000,000 frames per run")
-    let costs = PolicyTraceCosts(trace: spec.trace, rounds: spec.repeats, samples: spec.samples, maxWork: spec.maxDiffWork)
+    let costs = spec.measuringCosts()
     func check() throws(PolicyTraceFailure) { if let failure = costs.failure { throw failure } }
     let main = spec.engine
     let background = spec.backgroundEngine ?? spec.engine

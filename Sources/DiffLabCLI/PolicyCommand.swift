@@ -150,7 +150,10 @@ enum PolicyCommand: DeclaredCommand {
           trace whose consecutive pairs alone would take more than \(Int(maxDiffWork / 1e9)) billion items of diffing
           to measure, or more than \(Int(maxEvents / 1e9)) billion simulated frames and updates (10 million per run), is
           refused (exit 64); a run whose coalesced updates' pairs pass that limit stops (exit 64). A
-          malformed trace exits 65, a missing one 66.
+          call of an engine whose time grows with the lists times the edit distance (myers,
+          stdlib: a Myers search) counts as that product, the distance bounded by a linear diff
+          of the pair; a pair on which it could pass \(formatPlain(PolicyTraceSpec.defaultMaxCallWork)) steps is refused (exit 64).
+          A malformed trace exits 65, a missing one 66; an engine that fails on a pair exits 1.
         """
     }
 

@@ -38,15 +38,13 @@ enum PolicyTraceCommand {
         let plan = try Plan(parsed, trace: trace, stream: timed.stream)
         let sizes = trace.versions.map(\.items.count)
         let sizeRange = (sizes.min() ?? 0)...(sizes.max() ?? 0)
-        console.err("policy: \(path): \(timed.stream.count) updates over \(formatSignificant(timed.record.seconds)) s, \(plan.spec.settings.count) settings\n")
+        console.err("policy: \(path): \(Text.updates(timed.stream.count)) over \(formatSignificant(timed.record.seconds)) s, \(plan.spec.settings.count) settings\n")
         let outcome: PolicyTraceOutcome
         do throws(PolicyTraceFailure) {
             outcome = try runPolicyTrace(plan.spec) { line in console.err(line + "\n") }
         } catch {
-            if case .workLimit = error {
-                throw .usage("policy: \(error) (the limit of \(formatPlain(PolicyCommand.maxDiffWork))); a shorter trace or fewer engines, strategies or repeats")
-            }
-            throw CommandError(.failure, "policy: \(error)")
+            if case .engine = error { throw CommandError(.failure, "policy: \(error)") }
+            throw .usage("policy: \(error)" + advice(error))
         }
         var file = PolicyGridResults()
         file.provenance = RunProvenance.current()
@@ -74,6 +72,15 @@ enum PolicyTraceCommand {
         return .success
     }
 
+    /// What to do about a measuring limit.
+    static func advice(_ failure: PolicyTraceFailure) -> String {
+        switch failure {
+        case .engine: ""
+        case .workLimit: " (a shorter trace, fewer repeats, engines or move strategies)"
+        case .callLimit: " (a linear engine such as hashmap or heckel)"
+        }
+    }
+
     /// The options of a trace run, parsed and checked: the grid's settings and frame rates, the
     /// engines, repeats, costs and bound.
     struct Plan {
@@ -85,9 +92,9 @@ enum PolicyTraceCommand {
         init(_ parsed: Parsed<PolicyCommand.Options>, trace: Trace, stream: PolicyStream) throws(CommandError) {
             var grid = PolicyGrid.full
             try PolicyPlan.readGridLists(parsed, into: &grid)
-            let engine = parsed.required(\.engine).policy
-            let background = parsed[\.backgroundEngine]?.policy
-            if !engine.derivesMoves || background.map({ !$0.derivesMoves }) == true {
+            let engine = parsed.required(\.engine)
+            let background = parsed[\.backgroundEngine]
+            if !engine.policy.derivesMoves || background.map({ !$0.policy.derivesMoves }) == true {
                 // A result-level engine has its own moves: one strategy stands for them.
                 grid.moveStrategies = [.offsets]
             }
@@ -101,24 +108,25 @@ enum PolicyTraceCommand {
                 (costs, costsSource, costsDevice) = (record.costs, path, record.device)
             }
             spec = PolicyTraceSpec(
-                trace: trace, stream: stream, frameRates: grid.frameRates, settings: grid.settings, costs: costs, engine: engine,
-                backgroundEngine: background, repeats: parsed[\.repeats] ?? (parsed[\.quick] ? 3 : 5), maxDiffWork: PolicyCommand.maxDiffWork)
+                trace: trace, stream: stream, frameRates: grid.frameRates, settings: grid.settings, costs: costs, engine: engine.policy,
+                backgroundEngine: background?.policy, repeats: parsed[\.repeats] ?? (parsed[\.quick] ? 3 : 5), maxDiffWork: PolicyCommand.maxDiffWork)
+            // The benchmark's quadratic growth marks a Myers search (and any engine that says nothing).
+            spec.editDistanceEngines = Set(([engine] + (background.map { [$0] } ?? [])).filter { $0.bench.growthExponent >= 2 }.map(\.name))
             try check()
         }
 
         /// Refuses a run of more than ``PolicyCommand/maxEvents`` simulated frames and updates (or
         /// 10 million frames in one run), or whose consecutive pairs alone would take more than
-        /// ``PolicyCommand/maxDiffWork`` items of diffing to measure.
+        /// ``PolicyCommand/maxDiffWork`` items of diffing to measure, or a call of an edit-distance
+        /// engine over ``PolicyTraceSpec/maxCallWork`` steps.
         func check() throws(CommandError) {
             guard spec.framesPerRun <= 1e7, spec.events <= PolicyCommand.maxEvents else {
                 throw .usage(
                     "policy: the trace asks for \(formatPlain(spec.events.rounded())) simulated frames and updates (\(formatPlain(spec.framesPerRun.rounded())) frames per run); "
                         + "at most \(formatPlain(PolicyCommand.maxEvents)), and 10000000 per run (a smaller --max-gap or --time-scale, fewer rates, settings or repeats)")
             }
-            guard spec.consecutiveWork <= spec.maxDiffWork else {
-                throw .usage(
-                    "policy: measuring the trace's consecutive pairs would handle \(formatPlain(spec.consecutiveWork.rounded())) items; "
-                        + "at most \(formatPlain(spec.maxDiffWork)) (a shorter trace, fewer repeats, engines or move strategies)")
+            do throws(PolicyTraceFailure) { _ = try spec.consecutiveWork() } catch {
+                throw .usage("policy: before measuring: \(error)" + PolicyTraceCommand.advice(error))
             }
         }
     }
@@ -140,12 +148,15 @@ enum PolicyTraceCommand {
             for row in file.tracePairs where !engines.contains(row.engine) { engines.append(row.engine) }
             return [
                 "trace \(trace.file): \(trace.provenance.source)",
-                "  \(trace.versions) versions of \(sizes.lowerBound)–\(sizes.upperBound) items: \(stream.requests) updates over \(formatSignificant(stream.seconds)) s "
+                "  \(trace.versions) versions of \(sizes.lowerBound)–\(sizes.upperBound) items: \(updates(stream.requests)) over \(formatSignificant(stream.seconds)) s "
                     + "(\(timing); median gap \(formatSignificant(stream.medianGap)) s\(shortened))",
                 "  \(file.tracePairs.count) pairs of versions measured (\(engines.joined(separator: ", ")); per engine and move strategy), "
                     + "\(file.options?.repeats ?? 0) repeats of \(PolicyTraceSpec.defaultSamples) calls each",
             ].joined(separator: "\n")
         }
+
+        /// `1 update`, `65 updates`.
+        static func updates(_ count: Int) -> String { count == 1 ? "1 update" : "\(formatGrouped(count)) updates" }
 
         /// Each setting's outcome per frame rate: medians over the repeats.
         static func outcomes(_ runs: [PolicyGridRun]) -> String {

@@ -94,6 +94,34 @@ struct PolicyTraceTests {
         #expect(costs.rows.isEmpty && costs.work == 0)
     }
 
+    /// An edit-distance engine's call counts the lists times a bound of the edit distance (from a
+    /// linear diff), and a call over the per-call limit is not made.
+    @Test func editDistanceEnginesCountTheirSearch() throws {
+        // abcd → bcd: hashmap deletes a; bound 1, so a call counts (4 + 3) × 2 items; the bound's
+        // own diff 7 more.
+        let costs = PolicyTraceCosts(trace: Self.timed, rounds: 1, samples: 1, maxWork: 1e6, editDistanceEngines: ["hashmap"], maxCallWork: 14)
+        let work = costs.measuringWork(from: 1, to: 2, engine: "hashmap")
+        #expect(work.call == 14 && work.pair == 7 + 14 * 2)
+        #expect(costs.measuringWork(from: 1, to: 2, engine: "hashmap").pair == 14 * 2, "the bound is computed once")
+        #expect(costs.measuringWork(from: 1, to: 2, engine: "heckel").call == 7, "other engines count the lists")
+        _ = costs.cost(from: 1, to: 2, moves: .offsets, engine: .hashmap, round: 0)
+        #expect(costs.failure == nil && costs.rows.count == 1)
+        // bcde → cdef: b deleted, f inserted: bound 2, (4 + 4) × 3 = 24 > 14.
+        _ = costs.cost(from: 3, to: 4, moves: .offsets, engine: .hashmap, round: 0)
+        guard case .callLimit("hashmap", 3, 4, 24, 14)? = costs.failure else {
+            Issue.record("expected the call limit, got \(String(describing: costs.failure))")
+            return
+        }
+        // The spec checks the consecutive pairs before measuring anything.
+        let (stream, _) = try traceStream(Self.timed, timing: .interval(0.05), maxGap: 10)
+        var spec = PolicyTraceSpec(trace: Self.timed, stream: stream, frameRates: [60], settings: [PolicySetting(policy: .main)], repeats: 1, maxDiffWork: 1e6)
+        spec.editDistanceEngines = ["hashmap"]
+        spec.maxCallWork = 14
+        #expect(throws: PolicyTraceFailure.self) { try spec.consecutiveWork() }
+        spec.maxCallWork = 24
+        #expect(try spec.consecutiveWork() > 0)
+    }
+
     // MARK: The run
 
     /// Every setting at every frame rate, each with every repeat; every consecutive pair measured,
@@ -105,7 +133,7 @@ struct PolicyTraceTests {
         var spec = PolicyTraceSpec(trace: Self.timed, stream: stream, frameRates: [60, 120], settings: settings, repeats: 2, maxDiffWork: 1e6)
         spec.samples = 2
         #expect(spec.strategies == [.offsets, .minimal])
-        #expect(spec.consecutiveWork == Double(7 + 7 + 7 + 8) * 5 * 2)
+        #expect(try spec.consecutiveWork() == Double(7 + 7 + 7 + 8) * 5 * 2)
         let outcome = try runPolicyTrace(spec)
         #expect(outcome.runs.count == 4)
         #expect(outcome.runs.allSatisfy { $0.repeats == 2 && $0.requested == 4 })

@@ -92,6 +92,12 @@ func makeFixtures(_ scratch: Scratch) {
     let traceHeader = #"{"schema":"difflab-trace/1","source":"s","tool":"t","date":"d","ids":"i","contents":"c"}"#
     scratch.write("long-trace.jsonl", ([traceHeader] + (0..<3_000).map { #"{"items":[],"timestampMs":\#($0 << 40)}"# }).joined(separator: "\n"))
     scratch.write("untimed-trace.jsonl", [traceHeader, #"{"items":["a"]}"#, #"{"items":["b"]}"#].joined(separator: "\n"))
+    // 20,000 items, then the same reversed: an edit distance of 40,000 for a Myers search.
+    let ascending = (0..<20_000).map { "\"\($0)\"" }
+    scratch.write(
+        "reversed-trace.jsonl",
+        [traceHeader, #"{"items":["# + ascending.joined(separator: ",") + "]}", #"{"items":["# + ascending.reversed().joined(separator: ",") + "]}"]
+            .joined(separator: "\n"))
     scratch.write(
         "results-1e308.json",
         #"{"schema":"difflab-policy/1","createdAt":0,"machine":{},"toolchain":"t","commit":null,"crossoverSize":{"batch":null,"reloadFallback":null},"runs":[{"policy":"main","engine":"hashmap","listSize":1000,"allowsReloadingOnTooManyUpdates":false,"updateInterval":0.05,"frameRate":60,"frameWork":0.004,"duration":1,"maxItemCountToRunOnMain":10000,"coalescing":[0.05,0.025,0.25],"applyBaseCost":0.001,"batchCostPerChange":0.000002,"reloadCostPerItem":5e-8,"editsPerUpdate":20,"frames":60,"framesOverBudget":1,"hitchTimeRatio":1e308,"latencyMedian":0.01,"latencyP99":1.7976931348623157e308,"latencies":[0.01,1e308],"requested":10,"applied":10,"coalesced":0,"reloads":0,"dropped":0,"cpuUtilisation":0.5,"wallSeconds":1}]}"#
@@ -240,6 +246,8 @@ let catalogue: [HostileCase] = {
     add(["policy", "--trace", "@long-trace.jsonl", "--time-scale", "1e9", "--max-gap", "0.001", "--policies", "main", "--moves", "offsets",
          "--reload-thresholds", "none", "--frame-rates", "60", "--repeats", "1", "--out", "@dir/p.json"], [0], output: "recommendations written")
     add(["policy", "--trace", "@untimed-trace.jsonl", "--out", "@dir/p.json"], [64], message: "has no times")
+    add(["policy", "--trace", "@reversed-trace.jsonl", "--interval", "1", "--engine", "myers", "--out", "@dir/p.json"], [64], message: "per call")
+    add(["policy", "--trace", "@reversed-trace.jsonl", "--interval", "1", "--background-engine", "stdlib", "--out", "@dir/p.json"], [64], message: "stdlib")
     add(["bench", "--sizes", "1000000000000"], [64], message: "--sizes")
     add(["fuzz", "--seconds", "1e-300"], [64], message: "--seconds")
     add(["help", "measure"], [0], output: "difflab measure")
