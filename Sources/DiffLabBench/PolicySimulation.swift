@@ -150,6 +150,10 @@ struct CoalescingClock: Sendable {
 ///
 /// The background queue has a core of its own: it never slows the main thread.
 ///
+/// This is ``simulatePolicy(_:stream:frameRate:costs:drain:mainDiff:backgroundDiff:)`` on the
+/// workload's ``PolicyStream/regular(interval:duration:listSize:)`` stream, the cost of a diff
+/// from version `a` to `b` being the span's, `b - a`.
+///
 /// - Precondition: `duration` and `drain` finite and ≥ 0; the workload's frame rate and update
 ///   interval positive and finite; at most 10,000,000 updates or frames.
 /// - Complexity: O(frames + updates · log updates) time and O(updates) memory; deterministic.
@@ -157,17 +161,12 @@ public func simulatePolicy(
     _ setting: PolicySetting, on workload: PolicyWorkload, costs: PolicyCosts, duration: Double, drain: Double = PolicyConfig.drainSeconds,
     mainDiff: (Int) -> SimulatedDiff, backgroundDiff: (Int) -> SimulatedDiff
 ) -> PolicyOutcome {
-    withoutActuallyEscaping(mainDiff) { mainDiff in
-        withoutActuallyEscaping(backgroundDiff) { backgroundDiff in
-            var simulator = _PolicySimulator(
-                setting: setting, workload: workload, costs: costs, duration: duration, drain: drain, mainDiff: mainDiff,
-                backgroundDiff: backgroundDiff)
-            return simulator.run()
-        }
-    }
+    simulatePolicy(
+        setting, stream: .regular(interval: workload.updateInterval, duration: duration, listSize: workload.listSize), frameRate: workload.frameRate,
+        costs: costs, drain: drain, mainDiff: { from, to in mainDiff(to - from) }, backgroundDiff: { from, to in backgroundDiff(to - from) })
 }
 
-/// The state of one ``simulatePolicy(_:on:costs:duration:drain:mainDiff:backgroundDiff:)`` run.
+/// The state of one ``simulatePolicy(_:stream:frameRate:costs:drain:mainDiff:backgroundDiff:)`` run.
 struct _PolicySimulator {
     enum Task {
         /// Diff the update under way on main, then apply it.
@@ -177,15 +176,15 @@ struct _PolicySimulator {
     }
 
     let setting: PolicySetting
-    let workload: PolicyWorkload
+    let stream: PolicyStream
     let costs: PolicyCosts
-    let mainDiff: (Int) -> SimulatedDiff
-    let backgroundDiff: (Int) -> SimulatedDiff
+    /// The cost of diffing version `from` into `to` on main, and off it.
+    let mainDiff: (Int, Int) -> SimulatedDiff
+    let backgroundDiff: (Int, Int) -> SimulatedDiff
     let budget: Double
     let streamEnd: Double
     let runEnd: Double
     let requestCount: Int
-    let onMain: Bool
 
     var nextRequest = 0
     var mainTasks: [Task] = []
@@ -205,27 +204,23 @@ struct _PolicySimulator {
     var hitch = 0.0
 
     init(
-        setting: PolicySetting, workload: PolicyWorkload, costs: PolicyCosts, duration: Double, drain: Double,
-        mainDiff: @escaping (Int) -> SimulatedDiff, backgroundDiff: @escaping (Int) -> SimulatedDiff
+        setting: PolicySetting, stream: PolicyStream, frameRate: Double, costs: PolicyCosts, drain: Double,
+        mainDiff: @escaping (Int, Int) -> SimulatedDiff, backgroundDiff: @escaping (Int, Int) -> SimulatedDiff
     ) {
-        precondition(duration.isFinite && duration >= 0 && drain.isFinite && drain >= 0, "simulatePolicy: duration and drain must be finite")
-        precondition(
-            workload.frameRate.isFinite && workload.frameRate > 0 && workload.updateInterval.isFinite && workload.updateInterval > 0,
-            "simulatePolicy: the frame rate and update interval must be positive")
-        let requests = (duration / workload.updateInterval).rounded(.up)
-        let frames = (duration + drain) * workload.frameRate
-        precondition(requests <= 1e7 && frames <= 1e7, "simulatePolicy: at most 10,000,000 updates and frames")
-        (self.setting, self.workload, self.costs, self.mainDiff, self.backgroundDiff) = (setting, workload, costs, mainDiff, backgroundDiff)
-        budget = 1 / workload.frameRate
-        streamEnd = duration
-        runEnd = duration + drain
-        requestCount = max(1, Int(requests))
-        onMain = setting.diffsOnMain(listSize: workload.listSize)
+        precondition(drain.isFinite && drain >= 0, "simulatePolicy: duration and drain must be finite")
+        precondition(frameRate.isFinite && frameRate > 0, "simulatePolicy: the frame rate and update interval must be positive")
+        let frames = (stream.end + drain) * frameRate
+        precondition(frames <= 1e7, "simulatePolicy: at most 10,000,000 updates and frames")
+        (self.setting, self.stream, self.costs, self.mainDiff, self.backgroundDiff) = (setting, stream, costs, mainDiff, backgroundDiff)
+        budget = 1 / frameRate
+        streamEnd = stream.end
+        runEnd = stream.end + drain
+        requestCount = stream.count
         coalescer = CoalescingClock(setting.coalescing)
         latencies = [Double](repeating: -1, count: requestCount)
     }
 
-    func requestTime(_ index: Int) -> Double { Double(index) * workload.updateInterval }
+    func requestTime(_ index: Int) -> Double { stream.time(index) }
 
     /// Nothing is left to do: every update requested, applied or dropped.
     var finished: Bool {
@@ -283,14 +278,15 @@ struct _PolicySimulator {
         begin(requests, at: at)
     }
 
-    /// Starts an update carrying `requests`: queued on main, or diffed in the background at once.
+    /// Starts an update carrying `requests`: queued on main, or diffed in the background at once
+    /// (where: decided now, from the larger of the versions it diffs).
     mutating func begin(_ requests: Range<Int>, at now: Double) {
-        if onMain {
+        if setting.diffsOnMain(listSize: max(stream.listSize(requests.lowerBound), stream.listSize(requests.upperBound))) {
             transaction = (requests, false)
             mainTasks.append(.diffAndApply)
         } else {
             transaction = (requests, true)
-            let diff = backgroundDiff(requests.count)
+            let diff = backgroundDiff(requests.lowerBound, requests.upperBound)
             backgroundDone = (now + diff.seconds, diff)
         }
     }
@@ -310,13 +306,13 @@ struct _PolicySimulator {
         var seconds = 0.0
         switch task {
         case .diffAndApply:
-            diff = mainDiff(requests.count)
+            diff = mainDiff(requests.lowerBound, requests.upperBound)
             seconds = diff.seconds
         case .apply(let made):
             diff = made
         }
         let reload = setting.reloads(changes: diff.changes)
-        seconds += costs.applyCost(batchChanges: diff.batchChanges, listSize: workload.listSize, reload: reload)
+        seconds += costs.applyCost(batchChanges: diff.batchChanges, listSize: stream.listSize(requests.upperBound), reload: reload)
         let end = start + seconds
         advance(until: end)
         outcome.applied += 1

@@ -67,6 +67,22 @@ enum PolicyCommand: DeclaredCommand {
                 """)
         let engine = Option.engine("engine", default: "hashmap", help: "the diff engine")
         let backgroundEngine = Option.engine("background-engine", help: "the engine of diffs off the main thread (default: --engine)")
+        let trace = Option.text(
+            "trace", "FILE",
+            help: "simulate a recorded trace (difflab-trace/1) instead of the generated workloads: its versions, list sizes, edits and "
+                + "update times, each diff costing what the engine takes on those two versions (see TRACES)")
+        let timeScale = Option.number(
+            "time-scale", "X", in: PolicyCommand.timeScaleRange, help: "--trace: multiply the recorded gaps between versions by X",
+            defaultText: "1, unless --median-interval or --interval")
+        let medianInterval = Option.number(
+            "median-interval", "SECONDS", in: PolicyConfig.updateIntervalRange,
+            help: "--trace: scale the recorded gaps so that their median is SECONDS (0.05: what if these updates came every 50 ms)")
+        let interval = Option.number(
+            "interval", "SECONDS", in: PolicyConfig.updateIntervalRange,
+            help: "--trace: one update every SECONDS, the recorded times ignored (a trace without times needs it)")
+        let maxGap = Option.number(
+            "max-gap", "SECONDS", in: PolicyCommand.maxGapRange, default: 10,
+            help: "--trace: a longer gap between two updates is shortened to SECONDS (idle frames only; see TRACES)")
         let out = Option.output(
             help: "results file: absent or a regular file, checked before the runs (exit 73 otherwise)", defaultText: "results/policy-<time>.json")
         init() {}
@@ -96,11 +112,48 @@ enum PolicyCommand: DeclaredCommand {
           - recommendations (--recommend prints them): per list-size band and frame rate, the
             setting with the least hitch time whose p99 update latency stays within
             --latency-bound and that drops no update, with the runner-up of another policy.
+
+        With --trace FILE a recorded trace is the workload instead: its own versions, list sizes,
+        edits and update times, each diff costing what the engine takes on the two versions it
+        diffs; it prints each setting's outcome and, with --recommend, the answer for that trace
+        (see TRACES).
         """
     static var epilogue: String {
         """
         A grid larger than \(Int(maxEvents / 1e9)) billion simulated frames and updates, or whose diff costs would take
         more than \(Int(maxDiffWork / 1e9)) billion items of diffing to measure, is refused (exit 64).
+
+        TRACES
+          With --trace FILE the workload is a recorded trace (difflab trace makes one), not generated
+          lists: its versions, in order, are the updates, with the sizes and edits they recorded.
+          Version 0 is on screen when the run starts; every later version is one update request, the
+          first at 0 s, each next one after the gap between the two versions' timestampMs: times
+          --time-scale X (default 1), or scaled so that the gaps' median is --median-interval
+          SECONDS (keeping their rhythm), or every --interval SECONDS (the times ignored; a trace
+          without times needs it, else exit 64); at most one of the three. A gap longer than
+          --max-gap is shortened to it: in a quiet spell the app draws idle frames within budget
+          and nothing else, so a longer gap only adds frames to simulate (and lowers the hitch
+          time ratio, which is per second of the run).
+          Each diff the simulation makes, from the version on screen to the update's last request's,
+          costs what the engine measured on those two versions (their items as identifier and
+          content indices, sections flattened), with the changes and batch changes of the real
+          result: every consecutive pair first, then the wider pairs of coalesced updates when
+          first needed, each once per engine and move strategy, a repeat's cost being the median
+          of \(PolicyTraceSpec.defaultSamples) calls (repeat r simulates with round r). Every setting (--policies, --moves,
+          --adaptive-thresholds, --coalescing, --reload-thresholds) runs at every --frame-rates;
+          --quick means 3 repeats; --sizes, --intervals, --edits and --duration do not apply (exit
+          64). It prints each setting's outcome per frame rate (hitch time ratio, latency p50 and
+          p99, dropped, coalesced and reloaded updates; medians over the repeats) and, with
+          --recommend, the recommendation for this trace (the rule above; the band is the trace's
+          own list sizes). The results file names the trace and its provenance (trace), how it was
+          timed (traceStream) and every pair measured (tracePairs); difflab report shows them. A
+          trace whose consecutive pairs alone would take more than \(Int(maxDiffWork / 1e9)) billion items of diffing
+          to measure, or more than \(Int(maxEvents / 1e9)) billion simulated frames and updates (10 million per run), is
+          refused (exit 64); a run whose coalesced updates' pairs pass that limit stops (exit 64). A
+          call of an engine whose time grows with the lists times the edit distance (myers,
+          stdlib: a Myers search) counts as that product, the distance bounded by a linear diff
+          of the pair; a pair on which it could pass \(formatPlain(PolicyTraceSpec.defaultMaxCallWork)) steps is refused (exit 64).
+          A malformed trace exits 65, a missing one 66; an engine that fails on a pair exits 1.
         """
     }
 
@@ -113,9 +166,19 @@ enum PolicyCommand: DeclaredCommand {
     static let editShareRange: ClosedRange<Double> = 0.0001...100
     /// The latency bound: 1 ms to 1 hour.
     static let latencyBoundRange: ClosedRange<Double> = 0.001...3600
+    /// `--time-scale`: 10^-12 (a day's gap becomes 86 ns) to 10^9.
+    static let timeScaleRange: ClosedRange<Double> = 1e-12...1e9
+    /// `--max-gap`: 1 ms to 1 hour.
+    static let maxGapRange: ClosedRange<Double> = 0.001...3600
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let out = try OutputFile(parsed[\.out] ?? "results/policy-\(timestamp()).json", option: "--out")
+        if let trace = parsed[\.trace] { return try PolicyTraceCommand.run(trace, parsed, out: out, console: console) }
+        let traceOnly: [(String, Bool)] = [
+            ("--time-scale", parsed.isGiven(\.timeScale)), ("--median-interval", parsed.isGiven(\.medianInterval)),
+            ("--interval", parsed.isGiven(\.interval)), ("--max-gap", parsed.isGiven(\.maxGap)),
+        ]
+        if let (option, _) = traceOnly.first(where: \.1) { throw .usage("policy: \(option) applies only with --trace (see TRACES in 'difflab help policy')") }
         let plan = try PolicyPlan(parsed)
         let outcome: (profiles: [PolicyProfileRow], runs: [PolicyGridRun])
         do throws(EngineFailure) {
@@ -278,9 +341,11 @@ enum PolicyText {
         return lines.joined(separator: "\n")
     }
 
-    /// The recommendation table.
-    static func recommendations(_ rows: [PolicyRecommendationRow]) -> String {
-        var lines = ["recommendations (least hitch time with p99 latency within the bound, nothing dropped):"]
+    /// The recommendation table, under `title`.
+    static func recommendations(
+        _ rows: [PolicyRecommendationRow], title: String = "recommendations (least hitch time with p99 latency within the bound, nothing dropped):"
+    ) -> String {
+        var lines = [title]
         for row in rows {
             let band = "\(row.bandLow)–\(row.bandHigh) items, \(formatPlain(row.frameRate)) Hz"
             func evidence(_ c: PolicyCandidateRow) -> String {

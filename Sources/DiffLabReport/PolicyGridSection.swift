@@ -205,21 +205,41 @@ struct PolicyGridSection {
 
     // MARK: Writing
 
-    func write(_ writer: inout ReportWriter) {
-        writer.line("## Policy lab (scenario grid) — " + Markdown.code(results.source))
+    /// Writes the heading `### title`; when the file has nothing for it (`empty`), says so
+    /// (`The file has no NONE.`) and returns false.
+    static func heading(_ title: String, none: String, empty: Bool, _ writer: inout ReportWriter) -> Bool {
+        writer.line("### " + title)
         writer.line("")
+        guard empty else { return true }
+        writer.line("The file has no \(none).")
+        writer.line("")
+        return false
+    }
+
+    /// The section: for a recorded trace (``PolicyGridResults/trace``) the trace and its
+    /// provenance, its stream and its measured pairs replace the grid's size plot, crossovers and
+    /// profiles (a trace is one workload per frame rate: no sizes to compare).
+    func write(_ writer: inout ReportWriter) {
+        let trace = results.trace
+        writer.line("## Policy lab (\(trace == nil ? "scenario grid" : "recorded trace")) — " + Markdown.code(results.source))
+        writer.line("")
+        if let trace { writeTraceWorkload(trace, &writer) }
         writeHeader(&writer)
         writeRecommendations(&writer)
         if results.runs.isEmpty {
             writer.line("The file has no runs.")
             writer.line("")
         } else {
-            writeHitchAgainstSize(&writer)
+            if trace == nil { writeHitchAgainstSize(&writer) }
             writeFrameRates(&writer)
             writePareto(&writer)
         }
-        writeCrossovers(&writer)
-        writeProfiles(&writer)
+        if trace == nil {
+            writeCrossovers(&writer)
+            writeProfiles(&writer)
+        } else {
+            writeTracePairs(&writer)
+        }
     }
 
     func writeHeader(_ writer: inout ReportWriter) {
@@ -227,11 +247,12 @@ struct PolicyGridSection {
         if let o = results.options {
             rows.append(["engine", o.engine])
             if let background = o.backgroundEngine { rows.append(["background engine", background]) }
-            rows.append(["option: virtual duration", Self.seconds(o.duration) + " of updates per run"])
+            // A trace's stream has its own table (its length is the duration).
+            if results.trace == nil { rows.append(["option: virtual duration", Self.seconds(o.duration) + " of updates per run"]) }
             rows.append(["option: drain", Self.seconds(o.drainSeconds) + " after the stream"])
             rows.append(["option: repeats", "\(o.repeats)"])
             rows.append(["option: latency bound", Self.seconds(o.latencyBound) + " (p99)"])
-            rows.append(["option: grid", o.quick ? "quick slice" : "full"])
+            rows.append(["option: grid", results.trace != nil ? "every setting on the trace" + (o.quick ? " (--quick)" : "") : o.quick ? "quick slice" : "full"])
         } else {
             var seen: Set<String> = []
             let engines = results.profiles.map(\.engine).filter { seen.insert($0).inserted }
@@ -253,6 +274,11 @@ struct PolicyGridSection {
         if !sizes.isEmpty { rows.append(["list sizes", sizes.map(formatGrouped).joined(separator: ", ")]) }
         if !frameRates.isEmpty { rows.append(["frame rates", frameRates.map(Self.hz).joined(separator: ", ")]) }
         writer.line(Markdown.table(["run", "value"], rows))
+        if results.trace != nil {
+            writer.line(Self.traceRunsNote)
+            writer.line("")
+            return
+        }
         writer.line(
             """
             Each run simulates one setting (a policy — `main`: diff on the main thread; `background`: diff off it, apply \
@@ -343,13 +369,7 @@ struct PolicyGridSection {
     }
 
     func writeCrossovers(_ writer: inout ReportWriter) {
-        writer.line("### Crossovers")
-        writer.line("")
-        guard !results.crossovers.isEmpty else {
-            writer.line("The file has no crossovers.")
-            writer.line("")
-            return
-        }
+        guard Self.heading("Crossovers", none: "crossovers", empty: results.crossovers.isEmpty, &writer) else { return }
         let rows = results.crossovers.map { c in [Self.hz(c.frameRate), c.moves, Self.fallback(c.reloadThreshold), Self.verdict(c)] }
         writer.line(Markdown.table(["display", "moves", "reload fallback", "background diffing clearly beats main"], rows))
         writer.line(
@@ -374,13 +394,7 @@ struct PolicyGridSection {
     }
 
     func writeProfiles(_ writer: inout ReportWriter) {
-        writer.line("### Measured diff costs")
-        writer.line("")
-        guard !results.profiles.isEmpty else {
-            writer.line("The file has no measured diff costs.")
-            writer.line("")
-            return
-        }
+        guard Self.heading("Measured diff costs", none: "measured diff costs", empty: results.profiles.isEmpty, &writer) else { return }
         var order: [Shape] = []
         var byShape: [Shape: [PolicyProfileRow]] = [:]
         for row in results.profiles {

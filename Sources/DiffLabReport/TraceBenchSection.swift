@@ -7,15 +7,9 @@ struct TraceBenchSection {
     /// The prefix of this section's files (`trace-`, `trace2-`, …).
     let prefix: String
 
-    func write(_ writer: inout ReportWriter) {
-        let w = results.trace
-        writer.line("## Benchmark on a recorded trace: " + Markdown.code(w.file))
-        writer.line("")
-        writer.line(
-            "The workload is a recorded trace, not a generated profile: \(w.versions) versions of one list, \(results.pairs.count) "
-                + "consecutive pairs, \(NumberStyle.count.format(Double(w.items))) items in all, "
-                + "\(NumberStyle.count.format(Double(w.distinctIds))) distinct identifiers\(w.timestamps ? ", with times" : "").")
-        writer.line("")
+    /// The provenance table of a trace workload (source, maker and date, how identifiers and
+    /// contents were derived), then a blank line: every section of a trace-driven file shows it.
+    static func writeProvenance(_ w: TraceWorkload, _ writer: inout ReportWriter) {
         writer.line("| provenance | |")
         writer.line("|---|---|")
         for (name, value) in [
@@ -25,6 +19,18 @@ struct TraceBenchSection {
             writer.line("| \(name) | \(Markdown.cell(value)) |")
         }
         writer.line("")
+    }
+
+    func write(_ writer: inout ReportWriter) {
+        let w = results.trace
+        writer.line("## Benchmark on a recorded trace: " + Markdown.code(w.file))
+        writer.line("")
+        writer.line(
+            "The workload is a recorded trace, not a generated profile: \(w.versions) versions of one list, \(results.pairs.count) "
+                + "consecutive pairs, \(NumberStyle.count.format(Double(w.items))) items in all, "
+                + "\(NumberStyle.count.format(Double(w.distinctIds))) distinct identifiers\(w.timestamps ? ", with times" : "").")
+        writer.line("")
+        Self.writeProvenance(w, &writer)
         let time = formatSeconds
         let rows = results.summaries.map { row -> [String] in
             guard let total = row.total else {

@@ -532,7 +532,10 @@ public struct PolicyGridOptions: Sendable, Equatable {
 
 /// A `difflab-policy/2` results file: the scenario grid, written by `difflab policy`.
 public struct PolicyGridResults: Sendable, Equatable {
-    enum Key: String, ProvenanceKey { case schema, createdAt, machine, toolchain, commit, options, costs, profiles, crossovers, recommendations, runs }
+    enum Key: String, ProvenanceKey {
+        case schema, createdAt, machine, toolchain, commit, options, costs, trace, traceStream, profiles, tracePairs, crossovers, recommendations
+        case runs
+    }
 
     /// The schema this type reads and writes.
     public static let schema = "difflab-policy/2"
@@ -545,8 +548,16 @@ public struct PolicyGridResults: Sendable, Equatable {
     public var options: PolicyGridOptions?
     /// The modelled costs.
     public var costs: PolicyCostsRecord?
-    /// The measured diff costs.
+    /// The recorded trace that was the workload (`difflab policy --trace`), with its provenance;
+    /// `nil` for the scenario grid's generated workloads.
+    public var trace: TraceWorkload?
+    /// How the trace's times became the simulated requests (with ``trace``).
+    public var traceStream: PolicyTraceStreamRecord?
+    /// The measured diff costs (the grid's profiles; none for a trace).
     public var profiles: [PolicyProfileRow]
+    /// The measured cost of every pair of the trace's versions the simulation diffed (with
+    /// ``trace``; written only then, or when not empty).
+    public var tracePairs: [PolicyTracePairRow]
     /// The crossovers, per frame rate, move strategy and reload setting.
     public var crossovers: [PolicyCrossoverRow]
     /// The recommendations, per size band and frame rate.
@@ -557,7 +568,7 @@ public struct PolicyGridResults: Sendable, Equatable {
     /// An empty results file named `source`.
     public init(source: String = "") {
         self.source = source
-        (profiles, crossovers, recommendations, runs) = ([], [], [], [])
+        (profiles, tracePairs, crossovers, recommendations, runs) = ([], [], [], [], [])
     }
 
     /// The results document (`commit` written as `null` when unknown). O(size).
@@ -567,7 +578,10 @@ public struct PolicyGridResults: Sendable, Equatable {
         w.set(provenance)
         w.set(.options, options?.json, null: false)
         w.set(.costs, costs?.json(asFile: false), null: false)
+        w.set(.trace, trace?.json, null: false)
+        w.set(.traceStream, traceStream?.json, null: false)
         w.set(.profiles, .array(profiles.map(\.json)))
+        if trace != nil || !tracePairs.isEmpty { w.set(.tracePairs, .array(tracePairs.map(\.json))) }
         w.set(.crossovers, .array(crossovers.map(\.json)))
         w.set(.recommendations, .array(recommendations.map(\.json)))
         w.set(.runs, .array(runs.map(\.json)))
@@ -587,7 +601,10 @@ public struct PolicyGridResults: Sendable, Equatable {
         provenance = try root.provenance()
         if let reader = try root.object(.options, PolicyGridOptions.Key.self) { options = try PolicyGridOptions(reader) }
         if let reader = try root.object(.costs, PolicyCostsRecord.Key.self) { costs = try PolicyCostsRecord(reader) }
+        if let reader = try root.object(.trace, TraceWorkload.Key.self) { trace = try TraceWorkload(reader) }
+        if let reader = try root.object(.traceStream, PolicyTraceStreamRecord.Key.self) { traceStream = try PolicyTraceStreamRecord(reader) }
         for row in try root.objects(.profiles, PolicyProfileRow.Key.self) { profiles.append(try PolicyProfileRow(row)) }
+        for row in try root.objects(.tracePairs, PolicyTracePairRow.Key.self) { tracePairs.append(try PolicyTracePairRow(row)) }
         for row in try root.objects(.crossovers, PolicyCrossoverRow.Key.self) { crossovers.append(try PolicyCrossoverRow(row)) }
         for row in try root.objects(.recommendations, PolicyRecommendationRow.Key.self) { recommendations.append(try PolicyRecommendationRow(row)) }
         for row in try root.objects(.runs, PolicyGridRun.Key.self) { runs.append(try PolicyGridRun(row)) }

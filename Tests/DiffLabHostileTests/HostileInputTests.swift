@@ -87,6 +87,17 @@ func makeFixtures(_ scratch: Scratch) {
         "baseline-wrong.json",
         #"{"schema":"difflab-gate-baseline/1","candidate":"x","machine":{"cpu":"?"},"toolchain":"?","cells":{"nope:nope:int:1":{"allocatedBytes":-1}}}"#
     )
+    // Traces for `policy --trace`: 3,000 empty versions 2^40 ms (about 35 years) apart, and two
+    // versions without times.
+    let traceHeader = #"{"schema":"difflab-trace/1","source":"s","tool":"t","date":"d","ids":"i","contents":"c"}"#
+    scratch.write("long-trace.jsonl", ([traceHeader] + (0..<3_000).map { #"{"items":[],"timestampMs":\#($0 << 40)}"# }).joined(separator: "\n"))
+    scratch.write("untimed-trace.jsonl", [traceHeader, #"{"items":["a"]}"#, #"{"items":["b"]}"#].joined(separator: "\n"))
+    // 20,000 items, then the same reversed: an edit distance of 40,000 for a Myers search.
+    let ascending = (0..<20_000).map { "\"\($0)\"" }
+    scratch.write(
+        "reversed-trace.jsonl",
+        [traceHeader, #"{"items":["# + ascending.joined(separator: ",") + "]}", #"{"items":["# + ascending.reversed().joined(separator: ",") + "]}"]
+            .joined(separator: "\n"))
     scratch.write(
         "results-1e308.json",
         #"{"schema":"difflab-policy/1","createdAt":0,"machine":{},"toolchain":"t","commit":null,"crossoverSize":{"batch":null,"reloadFallback":null},"runs":[{"policy":"main","engine":"hashmap","listSize":1000,"allowsReloadingOnTooManyUpdates":false,"updateInterval":0.05,"frameRate":60,"frameWork":0.004,"duration":1,"maxItemCountToRunOnMain":10000,"coalescing":[0.05,0.025,0.25],"applyBaseCost":0.001,"batchCostPerChange":0.000002,"reloadCostPerItem":5e-8,"editsPerUpdate":20,"frames":60,"framesOverBudget":1,"hitchTimeRatio":1e308,"latencyMedian":0.01,"latencyP99":1.7976931348623157e308,"latencies":[0.01,1e308],"requested":10,"applied":10,"coalesced":0,"reloads":0,"dropped":0,"cpuUtilisation":0.5,"wallSeconds":1}]}"#
@@ -139,6 +150,10 @@ let catalogue: [HostileCase] = {
         (["policy", "--sizes", "100", "--policies", "main"], "--latency-bound", true, 64),
         (["policy", "--sizes", "100", "--policies", "main"], "--reload-thresholds", false, 64),
         (["policy", "--sizes", "100", "--policies", "adaptive"], "--adaptive-thresholds", true, 64),
+        (["policy", "--trace", "@untimed-trace.jsonl"], "--time-scale", true, 64),
+        (["policy", "--trace", "@untimed-trace.jsonl"], "--median-interval", true, 64),
+        (["policy", "--trace", "@untimed-trace.jsonl"], "--interval", true, 64),
+        (["policy", "--trace", "@untimed-trace.jsonl", "--interval", "1"], "--max-gap", true, 64),
         (["measure", "--cells", "hashmap:reverse:int:100"], "--samples", true, 64),
         (["measure", "--cells", "hashmap:reverse:int:100"], "--seed", false, 64),
         (["gate", "--baseline", "@baseline-empty.json"], "--rounds", true, 1),
@@ -199,6 +214,7 @@ let catalogue: [HostileCase] = {
         (["gate", "--baseline", "@baseline-empty.json", "--thresholds"], [], 1, 1),
         (["trace"], [], 66, 65), (["trace", "lines"], ["--out", "@dir/t.jsonl"], 66, 65), (["bench", "--trace"], ["--out", "@dir/b.json"], 66, 65),
         (["fuzz", "--seeds-from-trace"], ["--cases", "1", "--corpus", "@dir/c"], 66, 65),
+        (["policy", "--trace"], ["--interval", "0.05", "--out", "@dir/p.json"], 66, 65),
     ]
     for reader in readers {
         add(reader.prefix + ["@does-not-exist.json"] + reader.suffix, [reader.missing], message: "does-not-exist.json")
@@ -224,6 +240,14 @@ let catalogue: [HostileCase] = {
     add(["policy", "real-time", "--frame-work", "inf"], [64], message: "--frame-work")
     add(["policy", "real-time", "--interval", "1e300"], [64], message: "--interval")
     add(["bench", "--budget", "inf"], [64], message: "--budget")
+    // A trace's stream, bounded: too long, too many frames, no times to scale.
+    add(["policy", "--trace", "@long-trace.jsonl", "--max-gap", "3600", "--out", "@dir/p.json"], [64], message: "the stream would last")
+    add(["policy", "--trace", "@long-trace.jsonl", "--max-gap", "100", "--out", "@dir/p.json"], [64], message: "simulated frames and updates")
+    add(["policy", "--trace", "@long-trace.jsonl", "--time-scale", "1e9", "--max-gap", "0.001", "--policies", "main", "--moves", "offsets",
+         "--reload-thresholds", "none", "--frame-rates", "60", "--repeats", "1", "--out", "@dir/p.json"], [0], output: "recommendations written")
+    add(["policy", "--trace", "@untimed-trace.jsonl", "--out", "@dir/p.json"], [64], message: "has no times")
+    add(["policy", "--trace", "@reversed-trace.jsonl", "--interval", "1", "--engine", "myers", "--out", "@dir/p.json"], [64], message: "per call")
+    add(["policy", "--trace", "@reversed-trace.jsonl", "--interval", "1", "--background-engine", "stdlib", "--out", "@dir/p.json"], [64], message: "stdlib")
     add(["bench", "--sizes", "1000000000000"], [64], message: "--sizes")
     add(["fuzz", "--seconds", "1e-300"], [64], message: "--seconds")
     add(["help", "measure"], [0], output: "difflab measure")

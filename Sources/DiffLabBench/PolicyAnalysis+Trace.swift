@@ -1,0 +1,21 @@
+import DiffLabResults
+
+extension PolicyAnalysis {
+    /// The recommendation for a recorded trace, one per frame rate: ``recommendations(_:latencyBound:)``'s
+    /// rule (the feasible setting with the least hitch time, p99 latency within `latencyBound` and
+    /// nothing dropped; ties to fewer reloads, lower latency, the simpler setting; the runner-up
+    /// of another policy) on the trace's runs, which have one workload per frame rate. The row's
+    /// band is the trace's own list sizes, `sizes` (smallest to largest version); its list size is
+    /// the largest, which also decides what `adaptive` behaves as when choosing the runner-up.
+    ///
+    /// - Precondition: `latencyBound` is finite; every run's list size is `sizes.upperBound`.
+    /// - Complexity: as ``recommendations(_:latencyBound:)``.
+    public static func traceRecommendations(_ runs: [PolicyGridRun], latencyBound: Double, sizes: ClosedRange<Int>) -> [PolicyRecommendationRow] {
+        precondition(runs.allSatisfy { $0.workload.listSize == sizes.upperBound }, "traceRecommendations: one workload size, the largest version's")
+        return recommendations(runs, latencyBound: latencyBound).map { row in
+            var row = row
+            (row.bandLow, row.bandHigh) = (sizes.lowerBound, sizes.upperBound)
+            return row
+        }
+    }
+}
