@@ -27,7 +27,7 @@ extension BatchUpdate {
     /// What it cannot fix, and leaves for the validator to report: a section count that does not
     /// add up (sections before + inserted − deleted ≠ sections after), negative item counts, a
     /// surplus larger than the section's untouched items, and an imbalance of more than
-    /// ``maxBalancingOperations`` items in one section (repairing it would list that many
+    /// 1,048,576 (`maxBalancingOperations`) items in one section (repairing it would list that many
     /// operations; counts up to `Int.max` are accepted and never materialised). It makes an update *valid*, not *right*:
     /// a dropped operation can leave wrong or stale items on screen, which
     /// ``apply(to:expecting:comparison:)`` reports.

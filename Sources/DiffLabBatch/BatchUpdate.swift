@@ -25,8 +25,8 @@ public struct SectionMove: Hashable, Sendable, CustomStringConvertible {
 /// calls inside the block does not matter: UIKit applies deletes (descending) before inserts
 /// (ascending). A reload is a delete plus an insert of the same item.
 ///
-/// ``BatchUpdateValidator`` says whether UIKit would accept it; ``BatchUpdateApplier`` applies it to
-/// a model; ``BatchUpdateSanitizer`` repairs what it can.
+/// ``validate()`` (or ``isValid``, ``violations()``) says whether UIKit would accept it;
+/// ``apply(to:expecting:comparison:)`` applies it to a model; ``sanitized()`` repairs what it can.
 public struct BatchUpdate: Hashable, Sendable {
     /// Item count of each section before the update; its length is the section count.
     public var itemCountsBefore: [Int]

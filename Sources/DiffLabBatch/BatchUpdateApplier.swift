@@ -53,7 +53,7 @@ extension BatchUpdate {
     /// keeps its old value, so an item that changed but was not reloaded shows stale content.
     ///
     /// Where every item comes from is worked out once, without the element type
-    /// (``_applicationPlan()``); only copying the items and comparing them is generic, and
+    /// (`_applicationPlan()`); only copying the items and comparing them is generic, and
     /// inlinable, so a caller's element type is specialized rather than looked up at run time.
     ///
     /// - Throws: ``InvalidBatchUpdate`` when UIKit would reject the update (it would crash).

@@ -15,7 +15,10 @@ import DiffLabCore
 public protocol SectionedChangesetEngine: ChangesetEngine {
     /// The engine's staged changeset turning `old` into `new`.
     ///
-    /// - Parameter comparison: how a paired item is judged updated (``Diffable/_isUpdated(from:comparison:)``).
+    /// - Parameters:
+    ///   - old: the sectioned list before the change.
+    ///   - new: the sectioned list after the change.
+    ///   - comparison: how a paired item is judged updated (`Diffable._isUpdated(from:comparison:)`).
     /// - Throws: ``EngineFailure`` when the engine gives no answer; never for a wrong answer.
     func stagedChanges<SectionID: Hashable, Element: Diffable>(
         from old: SectionedList<SectionID, Element>, to new: SectionedList<SectionID, Element>,

@@ -58,6 +58,8 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
     /// Generic over the engine, so a concrete engine's pairing is specialized for `Element`.
     ///
     /// - Parameters:
+    ///   - old: the sectioned list before the change.
+    ///   - new: the sectioned list after the change.
     ///   - engine: any pairing engine; pairs sections (by identifier) and items (across surviving
     ///     sections).
     ///   - comparison: how a paired item is judged updated.

@@ -207,7 +207,10 @@ package let partitionedFloorName = TraceBenchResults.partitionedFloorName
 /// - and if the warm-up call of a measurement takes longer than the limit all the same, the
 ///   measurement stops there and is recorded as skipped.
 ///
-/// - Parameter progress: called after each measurement with (done, total, label).
+/// - Parameters:
+///   - options: the engines, profiles, sizes, element kinds, time budget and per-call limit.
+///   - allocator: the allocator this process runs on (`system` or `jemalloc`), for the results.
+///   - progress: called after each measurement with (done, total, label).
 /// - Precondition: `options` is valid (see ``BenchOptions/validate()``).
 /// - Complexity: per cell and subject, about `budget` seconds, at most `minSamples` + 3 calls of
 ///   at most about `maxCallSeconds` each; probes add at most about 1 s per subject's first size.

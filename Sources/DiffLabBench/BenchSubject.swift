@@ -86,7 +86,7 @@ public protocol OutOfProcessEngine: Sendable {
 /// or the hash floor.
 ///
 /// A subject is built from an engine with ``init(_:growthExponent:)`` (pairing level) or
-/// ``init(changes:growthExponent:)`` (result level). Both are generic and `@inlinable`: the call
+/// ``init(changes:selfTimed:growthExponent:)`` (result level). Both are generic and `@inlinable`: the call
 /// a subject prepares is specialized for the engine's concrete type and for each element kind
 /// (no existential in the timed loop), so a built-in engine costs the same through a subject as
 /// called directly.
@@ -131,7 +131,9 @@ extension BenchSubject {
     /// A pairing-level engine: times ``DiffEngine/diff(from:to:comparison:moves:)`` with IGListKit's
     /// offsets moves; counts come from one matching under both move strategies.
     ///
-    /// - Parameter growthExponent: see ``growthExponent`` (default 2).
+    /// - Parameters:
+    ///   - engine: the engine timed; the subject takes its name.
+    ///   - growthExponent: see ``growthExponent`` (default 2).
     @inlinable
     public init<Engine: DiffEngine>(_ engine: Engine, growthExponent: Double = 2) {
         self.init(name: engine.name, growthExponent: growthExponent) { lists in
@@ -147,7 +149,10 @@ extension BenchSubject {
     /// `selfTimed`, the samples are the engine's own ``EngineChanges/reportedSeconds``. An
     /// ``OutOfProcessEngine`` is measured as such (``engineProcessPeakRSS``).
     ///
-    /// - Parameter growthExponent: see ``growthExponent`` (default 2).
+    /// - Parameters:
+    ///   - engine: the engine timed; the subject takes its name.
+    ///   - selfTimed: whether the samples are the engine's own reported times (default `false`).
+    ///   - growthExponent: see ``growthExponent`` (default 2).
     @inlinable
     public init<Engine: ChangesetEngine>(changes engine: Engine, selfTimed: Bool = false, growthExponent: Double = 2) {
         let outOfProcess = (engine as? any OutOfProcessEngine).map { process in { @Sendable in process.engineProcessPeakRSSBytes() } }
@@ -160,10 +165,10 @@ extension BenchSubject {
         }
     }
 
-    /// The hash floor (``hashFloor(_:_:)``): the least work any hashing diff does.
+    /// The hash floor (`hashFloor(_:_:)`): the least work any hashing diff does.
     public static let hashFloor = floor(hashFloorName, _HashFloor())
 
-    /// The partitioned floor (``partitionedFloor(_:_:)``): the least work a radix-partitioned
+    /// The partitioned floor (`partitionedFloor(_:_:)`): the least work a radix-partitioned
     /// hashing diff does.
     public static let partitionedFloor = floor(partitionedFloorName, _PartitionedFloor())
 

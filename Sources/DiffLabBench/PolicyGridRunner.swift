@@ -91,7 +91,9 @@ public struct PolicyGridSpec: Sendable {
 /// repeat (``simulatePolicy(_:on:costs:duration:drain:mainDiff:backgroundDiff:)``), repeat `r`
 /// with round `r`'s diff costs, so every setting of a repeat sees the same measured costs.
 ///
-/// - Parameter progress: called after each list shape with a line to show.
+/// - Parameters:
+///   - spec: the grid of settings and workloads, the costs, engines, repeats and run duration.
+///   - progress: called after each list shape with a line to show.
 /// - Throws: ``EngineFailure`` when an engine gives no usable answer.
 /// - Precondition: the spec's numbers in their ranges; sizes and edits as for
 ///   ``policyVersions(size:edits:count:seed:)``.

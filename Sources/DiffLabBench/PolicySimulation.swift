@@ -133,13 +133,13 @@ struct CoalescingClock: Sendable {
 
 /// Simulates one run of `setting` on `workload` in virtual time: a main thread drawing frames
 /// (``PolicyCosts/frameWork`` each, then the tasks posted to it), a serial background queue, and
-/// a stream of updates every ``PolicyWorkload/updateInterval`` for `duration` seconds.
+/// a stream of updates every ``PolicyWorkloadRecord/updateInterval`` for `duration` seconds.
 ///
 /// As IGListKit's updater, one update is under way at a time: a request that arrives before the
 /// update under way has started its diff joins it; one that arrives later waits, with any others,
 /// for the next update, which starts when the current one is applied and diffs across all their
 /// versions (under `coalescing`, IGListKit's coalescer also holds requests back; see
-/// ``CoalescingClock``).
+/// `CoalescingClock`).
 ///
 /// Diff costs come from `mainDiff` (diffs on the main thread) and `backgroundDiff` (diffs off
 /// it), by span (updates between the versions diffed: 1, or more for an update carrying several

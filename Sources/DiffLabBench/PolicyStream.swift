@@ -103,6 +103,11 @@ public struct PolicyStream: Sendable, Hashable {
 /// stream's ``PolicyStream/end``.
 ///
 /// - Parameters:
+///   - setting: the update policy simulated.
+///   - stream: the requests and their times.
+///   - frameRate: frames drawn per second on the main thread.
+///   - costs: the modelled costs of a frame and of applying an update.
+///   - drain: how long after the stream's end the run may go on (default ``PolicyConfig/drainSeconds``).
 ///   - mainDiff: the cost of diffing `(from, to)` on the main thread.
 ///   - backgroundDiff: the cost of diffing `(from, to)` off it.
 /// - Precondition: `drain` finite and ≥ 0; `frameRate` positive and finite; at most 10,000,000

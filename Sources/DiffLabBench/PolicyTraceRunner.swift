@@ -71,7 +71,7 @@ public struct PolicyTraceSpec: Sendable {
     /// The measuring the run starts with, checked before anything is timed: every consecutive
     /// pair of versions with every engine and strategy (a lower bound of the run's measuring).
     ///
-    /// - Returns: the items it handles (``PolicyTraceCosts``' measure of work).
+    /// - Returns: the items it handles (`PolicyTraceCosts`' measure of work).
     /// - Throws: ``PolicyTraceFailure/callLimit(engine:from:to:work:limit:)`` for the first pair an
     ///   edit-distance engine could not diff within ``maxCallWork``;
     ///   ``PolicyTraceFailure/workLimit(_:)`` when the total passes ``maxDiffWork``.
@@ -124,14 +124,16 @@ public struct PolicyTraceOutcome: Sendable {
 /// pair of versions first (each engine and strategy), then simulates
 /// (``simulatePolicy(_:stream:frameRate:costs:drain:mainDiff:backgroundDiff:)``) each setting once
 /// per repeat, a diff of versions `a` → `b` costing what the engine measured on those two versions
-/// in that repeat's round (``PolicyTraceCosts``: pairs a coalesced update spans are measured when
+/// in that repeat's round (`PolicyTraceCosts`: pairs a coalesced update spans are measured when
 /// first needed, and kept).
 ///
 /// Each run's workload record is the trace's: its largest version's size, the frame rate, the
 /// median gap between requests, and the median changes of the consecutive pairs (main engine,
 /// first strategy).
 ///
-/// - Parameter progress: called after each frame rate with a line to show.
+/// - Parameters:
+///   - spec: the trace and its stream, the settings, frame rates, costs, engines, repeats and samples.
+///   - progress: called after each frame rate with a line to show.
 /// - Throws: ``PolicyTraceFailure`` when an engine fails on a pair, or measuring would handle
 ///   more than ``PolicyTraceSpec/maxDiffWork`` items.
 /// - Precondition: repeats and samples in their ranges; frame rates in

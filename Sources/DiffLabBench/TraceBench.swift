@@ -60,7 +60,9 @@ extension AbstractDataset {
 /// limit skips the subject.
 ///
 /// - Parameters:
+///   - trace: the recorded trace whose consecutive versions are diffed.
 ///   - file: the trace's path, for the results' workload.
+///   - options: the engines, element kind, time budget, sample counts and per-call limit.
 ///   - allocator: the allocator this process runs on (`system` or `jemalloc`), for the results.
 ///   - progress: called after each pair with (done, total).
 /// - Returns: the results (without the run's provenance, which the caller sets).

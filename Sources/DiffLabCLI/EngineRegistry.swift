@@ -43,8 +43,10 @@ public struct RegisteredEngine: Sendable {
 
     /// A pairing-level engine.
     ///
-    /// - Parameter growthExponent: how the benchmark projects its call time between sizes
-    ///   (``BenchSubject/growthExponent``); 2 unless the engine is known to be near-linear.
+    /// - Parameters:
+    ///   - engine: the engine registered; it keeps its name and promises.
+    ///   - growthExponent: how the benchmark projects its call time between sizes
+    ///     (``BenchSubject/growthExponent``); 2 unless the engine is known to be near-linear.
     @inlinable
     public init<Engine: DiffEngine>(_ engine: Engine, growthExponent: Double = 2) {
         name = engine.name
@@ -64,6 +66,7 @@ public struct RegisteredEngine: Sendable {
     /// A result-level engine.
     ///
     /// - Parameters:
+    ///   - engine: the engine registered; it keeps its name, promises and `about`.
     ///   - selfTimed: whether the engine reports its own time per call (``EngineChanges/reportedSeconds``),
     ///     which the benchmark then uses and marks as self-timed.
     ///   - growthExponent: as for a pairing engine.
@@ -136,7 +139,7 @@ public struct RegisteredEngine: Sendable {
 
 /// The engines one `difflab` program can select by name: the built-ins, then the program's own.
 ///
-/// There is one registry per run (``current``); every command resolves engine names through it,
+/// There is one registry per run (`current`, task-local); every command resolves engine names through it,
 /// so an engine registered by ``DiffLabRunner/main(engines:)`` or given with `--engine-command`
 /// is selectable everywhere a built-in is.
 public struct EngineRegistry: Sendable {

@@ -49,7 +49,8 @@ enum GateCommand: DeclaredCommand {
         """
     }
     static let epilogue = """
-        A package of its own (see README, "Test your own engine") gates its engines the same
+        A package of its own (see the "Adapting an Engine" article,
+        Sources/DiffLab/DiffLab.docc/Articles/AdaptingAnEngine.md) gates its engines the same
         way from its own git repository: the baseline revision is checked out in a worktree and
         the package in the current folder (at the same place in the repository) is built there
         with --product.

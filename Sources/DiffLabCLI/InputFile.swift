@@ -12,7 +12,7 @@ import DiffLabProcess
 /// The default, 64 MiB, holds a list of a million elements; parsed JSON takes up to about 50 times
 /// its size in memory, so the cap also bounds memory (about 3 GB per input). The global option
 /// `--max-input-bytes N` (anywhere on the command line, see ``DiffLabCommand``) changes it for one
-/// run, from 1 byte to 64 GiB. Every reader goes through ``readInputFile(_:)``, so regular files,
+/// run, from 1 byte to 64 GiB. Every reader goes through `readInputFile(_:)`, so regular files,
 /// standard input (`-`), FIFOs and character devices (`/dev/zero`) all stop at the same cap.
 public enum InputLimit {
     /// The default cap: 64 MiB.

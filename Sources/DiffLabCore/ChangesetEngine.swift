@@ -212,7 +212,10 @@ public protocol ChangesetEngine: Sendable {
 
     /// The engine's answer for turning `old` into `new`.
     ///
-    /// - Parameter comparison: how a paired element is judged updated (``Diffable/_isUpdated(from:comparison:)``).
+    /// - Parameters:
+    ///   - old: the elements before the change.
+    ///   - new: the elements after the change.
+    ///   - comparison: how a paired element is judged updated (`Diffable._isUpdated(from:comparison:)`).
     /// - Throws: ``EngineFailure`` when the engine gives no answer; never for a wrong answer.
     func changes<Element: Diffable>(
         from old: [Element], to new: [Element], comparison: ComparisonOption

@@ -31,6 +31,8 @@ extension DiffEngine {
     /// The changes that turn `old` into `new`.
     ///
     /// - Parameters:
+    ///   - old: the elements before the change.
+    ///   - new: the elements after the change.
     ///   - comparison: how a matched pair is judged updated (default ``ComparisonOption/equality``).
     ///   - moves: how moves are chosen (default ``MoveStrategy/offsets``, IGListKit's rule).
     /// - Complexity: the engine's matching cost plus O(n) (`offsets`) or O(n log n) (`minimal`).

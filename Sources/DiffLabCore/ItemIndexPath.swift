@@ -15,6 +15,7 @@ public struct ItemIndexPath: Hashable, Sendable, Comparable, CustomStringConvert
         self.item = item
     }
 
+    /// Whether `a` comes before `b`: by section, then by item.
     @inlinable
     public static func < (a: ItemIndexPath, b: ItemIndexPath) -> Bool {
         (a.section, a.item) < (b.section, b.item)

@@ -57,6 +57,7 @@ public protocol BuiltInEngineVisitor {
 public enum BuiltInEngines {
     /// The default sets an engine belongs to.
     public struct Uses: OptionSet, Sendable, Hashable {
+        /// The uses' bits, one per default set.
         public let rawValue: Int
 
         /// Uses from their raw bits.

@@ -10,7 +10,7 @@ import DiffLabCore
 /// identifier differs in content.
 ///
 /// ## How it is fast
-/// - One open-addressing table (``_IdentifierTable``: linear probing, load factor ≤ ½, a
+/// - One open-addressing table (`_IdentifierTable`: linear probing, load factor ≤ ½, a
 ///   contiguous buffer of plain slots) holds only the **old** list's distinct identifiers;
 ///   new-only identifiers are inserts and never enter the table.
 /// - Each identifier is hashed exactly once. A slot keeps the upper hash bits, so a probe
@@ -26,7 +26,7 @@ import DiffLabCore
 /// - Complexity: O(n + m) expected time; O(n + m) space: about 12 bytes per table slot (2 slots per
 ///   old element) plus 4 bytes per element of each list, besides the ``Matching`` itself.
 public struct HashMapEngine: DiffEngine {
-    /// When and how finely the pairing radix-partitions (see ``_pairPartitioned(_:_:_:)``).
+    /// When and how finely the pairing radix-partitions (see `HashMapEngine._pairPartitioned(_:_:_:)`).
     public struct Partitioning: Sendable, Hashable {
         /// The least old-list length that is paired partitioned; shorter lists use one table.
         public var threshold: Int
@@ -40,7 +40,7 @@ public struct HashMapEngine: DiffEngine {
         /// shorter lists are paired on the calling thread alone (the result is the same).
         public var parallelThreshold: Int
         /// Whether a list must also have many distinct identifiers to be partitioned (at least
-        /// one in four of its first 1,024; see ``HashMapEngine/_mostlyDistinct(_:)``).
+        /// one in four of its first 1,024; see `HashMapEngine._mostlyDistinct(_:)`).
         public var requiresDistinctIdentifiers: Bool
 
         /// A partitioning rule; every count is clamped to at least 1.
@@ -55,8 +55,8 @@ public struct HashMapEngine: DiffEngine {
             self.requiresDistinctIdentifiers = requiresDistinctIdentifiers
         }
 
-        /// The rule measured on DiffLab's machine (see the README's "The million-element
-        /// frontier"): partitioned from 16,384 old elements, into at least 16 partitions of at most
+        /// The rule measured on DiffLab's machine (see "The million-element frontier" in the
+        /// Benchmarks article): partitioned from 16,384 old elements, into at least 16 partitions of at most
         /// about 32,768 old occurrences (a partition's table then takes at most 768 KiB: it stays
         /// in a 2 MiB L2 cache with its chains and the partition's entries); several threads from
         /// 262,144 old elements (at 100,000 two threads were slower than one); only lists of many
@@ -126,7 +126,8 @@ public struct HashMapEngine: DiffEngine {
 
     /// `hashmap-parallel`: the measured partitioning on `threads` threads (by default every core
     /// this process may run on), used from ``Partitioning/parallelThreshold`` (262,144) old
-    /// elements; below that it is `hashmap` (see the README's "The million-element frontier").
+    /// elements; below that it is `hashmap` (see "The million-element frontier" in the Benchmarks
+    /// article).
     public static func parallel(threads: Int = availableCores()) -> HashMapEngine {
         HashMapEngine(partitioning: .measured, threads: threads, name: "hashmap-parallel")
     }

@@ -144,9 +144,12 @@ public final class FuzzObject: Diffable, Sendable {
 
     /// `old` and `new` as instances, one per distinct (id, content, form).
     ///
-    /// - Parameter identity: the items come from an ``FuzzElementKind/objectIdentity`` case, whose
-    ///   contents hold the form in their lowest bit (`2·content + form`): the instances then
-    ///   compare the content without it, so an engine that ignores identity misses the update.
+    /// - Parameters:
+    ///   - old: the old list's items.
+    ///   - new: the new list's items.
+    ///   - identity: the items come from an ``FuzzElementKind/objectIdentity`` case, whose
+    ///     contents hold the form in their lowest bit (`2·content + form`): the instances then
+    ///     compare the content without it, so an engine that ignores identity misses the update.
     /// - Complexity: O(n + m) expected.
     public static func instances(_ old: [FuzzItem], _ new: [FuzzItem], identity: Bool = false)
         -> (old: [FuzzObject], new: [FuzzObject])

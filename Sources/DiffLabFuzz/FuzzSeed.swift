@@ -27,7 +27,11 @@ public struct FuzzSeed: Sendable, Hashable {
     /// before the first position where the lists differ (or the start), `maxSize` items of each
     /// list. Versions with identical lists give no seed.
     ///
-    /// - Parameter name: names the trace in each seed's ``origin``.
+    /// - Parameters:
+    ///   - trace: the recorded trace whose versions are paired.
+    ///   - name: names the trace in each seed's ``origin``.
+    ///   - maxSize: the most items each list of a seed keeps.
+    ///   - limit: the most seeds returned.
     /// - Complexity: O(items of the trace).
     public static func seeds(of trace: Trace, name: String, maxSize: Int, limit: Int = 10_000) -> [FuzzSeed] {
         let size = max(maxSize, 1)

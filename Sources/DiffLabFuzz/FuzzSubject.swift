@@ -5,13 +5,13 @@ import DiffLabEngines
 /// What the fuzzer checks: an engine of either kind, or a variant of one with a piece replaced.
 ///
 /// A subject is one of two levels:
-/// - **pairing** (built from a ``DiffEngine`` by ``init(_:)-(DiffEngine)``, or from pieces): its
+/// - **pairing** (built from a ``DiffEngine`` by the `init(_:)` that takes one, or from pieces): its
 ///   three pieces mirror how a diff is made — the engine's pairing (``matching``), the shared
 ///   derivation of moves and updates (``derive``) and the batch conversion (``batch``) — plus its
 ///   staged changesets of sectioned lists (``staged``). Every property is checked on the pairing
 ///   itself. The harness tests (deliberately broken variants) swap one piece to prove the
 ///   properties catch the bug.
-/// - **result** (built from a ``ChangesetEngine`` by ``init(_:)-(ChangesetEngine)``): only its
+/// - **result** (built from a ``ChangesetEngine`` by the `init(_:)` that takes one): only its
 ///   answers (``changes``) are seen, and every property that needs only results is checked on
 ///   them: the flat result, the engine's own batch form and stages, and the promises it declares.
 ///
@@ -64,7 +64,7 @@ public struct FuzzSubject: Sendable {
     ///
     /// The pieces take ``FuzzItem`` lists as they are: such a subject diffs the items themselves
     /// whatever the case's ``FuzzCase/elements`` kind (only engines registered whole, by
-    /// ``init(_:)-(DiffEngine)``, are handed the other element types).
+    /// `init(_:)` taking a `DiffEngine`, are handed the other element types).
     public init(
         name: String, promises: EnginePromises = EnginePromises(),
         matching: @escaping @Sendable ([FuzzItem], [FuzzItem]) -> Matching,

@@ -179,7 +179,7 @@ package protocol FuzzWatcher: Sendable {
 
 /// A failure found by the fuzzer, shrunk: the counterexample, what failed, and how to replay it.
 ///
-/// Replay it with ``reproduce(_:size:property:subject:)`` (``choices`` at ``size``), or save
+/// Replay it with `reproduce(_:size:property:subject:)` (``choices`` at ``size``), or save
 /// ``regressionJSON`` as a file that `difflab replay` and ``RegressionCase/init(json:)`` read.
 public struct FuzzFailure: Sendable, CustomStringConvertible {
     /// The property that failed.
@@ -191,7 +191,7 @@ public struct FuzzFailure: Sendable, CustomStringConvertible {
     /// The shrunk input.
     public var input: FuzzCase
     /// The choice sequence the first shrinking stage left, and the size it decodes at. The
-    /// second stage (``shrinkStructurally(_:budget:stillFails:)``) may have shrunk ``input``
+    /// second stage (`shrinkStructurally(_:budget:stillFails:)`) may have shrunk ``input``
     /// further; ``input`` is what replays.
     public var choices: [UInt64]
     /// The list size the input was generated at.
@@ -350,8 +350,10 @@ package func reproduce(
 /// An engine that throws ``EngineFailure`` fails with `engine-failed/<subject>/<kind>` and is
 /// shrunk like any failure.
 ///
-/// - Parameter progress: called about four times a second from a worker thread, and once more
-///   with the run's totals before it returns.
+/// - Parameters:
+///   - options: the run's limits, seed, subjects, properties, sizes and workers.
+///   - progress: called about four times a second from a worker thread, and once more
+///     with the run's totals before it returns.
 public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (FuzzProgress) -> Void = { _ in }) -> FuzzReport {
     struct Shared {
         var nextInput = 0

@@ -14,7 +14,7 @@ public struct PropertyFailure: Error, Sendable, Hashable, CustomStringConvertibl
     /// What went wrong, in words.
     public var message: String
     /// Whether the input was outside the engine's contract (it repeats an identifier and the
-    /// engine does not promise duplicates; see ``FuzzSubject/isOutsideContract(_:for:)``). Such a
+    /// engine does not promise duplicates; see `FuzzSubject.isOutsideContract(_:for:)`). Such a
     /// failure is reported and saved, but is not a broken promise.
     public var outsideContract: Bool
 
@@ -52,7 +52,7 @@ public enum Property: String, CaseIterable, Sendable, Hashable, CustomStringConv
     case stagedValid = "staged-valid"
     /// The raw result (updates as reloads, moves as moves) is well formed, applied UIKit's way
     /// gives the new list, pairs equal identifiers only (result: the pairing it implies, see
-    /// ``impliedMatching(_:)``); no spurious or missed updates when identifiers are unique.
+    /// `impliedMatching(_:)`); no spurious or missed updates when identifiers are unique.
     case rawSound = "raw-sound"
     /// The declared reference holds: `heckel` equals ``HeckelEngine``; engines that agree on
     /// unique identifiers do; a `minimal-script` engine keeps a longest common subsequence
@@ -75,7 +75,7 @@ public enum Property: String, CaseIterable, Sendable, Hashable, CustomStringConv
     /// Checks `subject` on `input`; `nil` when the property holds.
     ///
     /// The failure is marked ``PropertyFailure/outsideContract`` when the input is outside the
-    /// subject's contract (``FuzzSubject/isOutsideContract(_:for:)``).
+    /// subject's contract (`FuzzSubject.isOutsideContract(_:for:)`).
     public func check(_ input: FuzzCase, _ subject: FuzzSubject) -> PropertyFailure? {
         func fail(_ detail: String, _ message: String) -> PropertyFailure {
             PropertyFailure(signature: "\(rawValue)/\(subject.name)/\(detail)", message: message)

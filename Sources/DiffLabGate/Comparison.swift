@@ -47,7 +47,7 @@ public struct GateComparison: Sendable, Hashable {
     /// Why a comparison is not gated, or other context.
     public var note: String
 
-    /// A comparison; the verdict is decided by ``compareDeterministic(cell:metric:base:head:thresholds:)``
+    /// A comparison; the verdict is decided by ``compareDeterministic(cell:metric:base:head:thresholds:note:)``
     /// or ``compareTimes(_:thresholds:)``.
     public init(cell: String, metric: GateMetric, base: Double?, head: Double?, verdict: GateVerdict, note: String = "") {
         self.cell = cell

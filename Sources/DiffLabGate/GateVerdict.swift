@@ -29,8 +29,12 @@ extension StoredBaseline {
 /// run that compared nothing means (the gate fails closed: ``GateReport/failure``).
 ///
 /// - Parameters:
+///   - cells: the cells compared, in the order of the result.
 ///   - time: per cell, the baseline's and the candidate's samples, one array per round; cells
 ///     missing from either side have no rounds (and are not gated on time).
+///   - candidate: the candidate's value of a cell's metric, or the problem that left it without one.
+///   - baseline: where the baseline's deterministic values come from (a built or a stored baseline).
+///   - thresholds: the thresholds each comparison is judged by.
 /// - Complexity: O(cells × metrics) plus ``compareTimes(_:thresholds:)``'s cost.
 public func compareCells(
     _ cells: [String], time: (base: [String: [[Double]]], head: [String: [[Double]]])?,

@@ -74,8 +74,10 @@ public struct StoredBaseline: Sendable, Equatable {
     /// (the figures the gate measures under jemalloc too; instructions are not in bench files and
     /// time is never gated against a stored baseline).
     ///
-    /// - Parameter seed: the gate's dataset seed: a bench file made with another seed measured other
-    ///   lists, so it is refused (a file without a seed is taken as made with DiffLab's default, 42).
+    /// - Parameters:
+    ///   - bench: the `difflab bench` results file the baseline is read from.
+    ///   - seed: the gate's dataset seed: a bench file made with another seed measured other
+    ///     lists, so it is refused (a file without a seed is taken as made with DiffLab's default, 42).
     /// - Throws: ``GateError/badBaseline(source:field:expected:)`` when the seed differs, a cell is
     ///   measured twice (the gate fails closed rather than pick one), or no cell has those
     ///   figures (a bench run without jemalloc could not gate anything).

@@ -166,6 +166,7 @@ public enum GateError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Some cells had no metric compared at all (each entry: the cell and why).
     case cellsNotCompared([String])
 
+    /// One line saying what is wrong.
     public var description: String {
         switch self {
         case .badThresholds(let reason): "bad thresholds file: \(reason)"

@@ -16,7 +16,7 @@ extension JSONValue {
     ///   decimal spelling, so `1.5e1` and `150e-1` are 15 — is exact: `.integer` if it fits `Int`
     ///   (including `Int.min`), else `.bigInteger` with its canonical digits (`-9223372036854775809`,
     ///   `1e22`, `1.8446744073709551615e19` are kept exactly). Other numbers are parsed to the correctly
-    ///   rounded `Double`, normalised by ``init(_:)`` (so `1e-400` underflows to `.integer(0)`).
+    ///   rounded `Double`, normalised by ``init(_:)-(Double)`` (so `1e-400` underflows to `.integer(0)`).
     /// - Range: every number, integers included, must round to a finite `Double` (magnitude at most
     ///   about 1.8e308, i.e. integers of at most 309 digits); otherwise it is the error
     ///   `number out of range`. This bounds the work and memory per number: a 100,000-digit literal is

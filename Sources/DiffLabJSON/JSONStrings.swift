@@ -162,7 +162,7 @@ extension String {
 
 extension JSONValue {
     /// The first string or object key in the value that is not stream-safe (see
-    /// ``Swift/String/isStreamSafe``), or `nil`. O(size of the value).
+    /// `String.isStreamSafe`), or `nil`. O(size of the value).
     public var firstNonStreamSafeString: String? {
         switch self {
         case .string(let s): return s.isStreamSafe ? nil : s

@@ -22,8 +22,9 @@
 /// - ``double(_:)`` holds every other finite number, i.e. the non-integral ones, as the correctly
 ///   rounded `Double` (so `0.1` and `0.10000000000000000001` are the same number).
 ///
-/// A number is *integral* by its decimal spelling: `1.5e1` is the integer 15. The parser, ``init(_:)``
-/// and the float-literal initialiser never put an integral value into `.double`, nor an `Int`-sized
+/// A number is *integral* by its decimal spelling: `1.5e1` is the integer 15. The parser, the
+/// number initialisers (``init(_:)-(Double)`` and ``init(_:)-(JSONBigInteger)``) and the
+/// float-literal initialiser never put an integral value into `.double`, nor an `Int`-sized
 /// one into `.bigInteger`. (A non-integral spelling whose nearest `Double` is integral, such as
 /// `9007199254740993.5`, becomes that integer.)
 ///
@@ -67,7 +68,7 @@ public enum JSONValue: Sendable {
     /// tolerates violations, see the type docs.
     case bigInteger(JSONBigInteger)
     /// Any other finite JSON number: a non-integral one. By convention never holds an integral value
-    /// (use ``init(_:)`` to construct normalised values); equality tolerates violations, see the type docs.
+    /// (use ``init(_:)-(Double)`` to construct normalised values); equality tolerates violations, see the type docs.
     case double(Double)
     /// A JSON string (any valid Unicode; escapes already decoded). Compared literally, see the type docs.
     case string(String)

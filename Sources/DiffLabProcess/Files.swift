@@ -8,7 +8,7 @@ import Darwin
 
 // File helpers shared by the process code (the cleanup, the fuzz supervisor) and the command line.
 
-/// Why ``readFile(_:limit:)`` could not read a file.
+/// Why `readFile(_:limit:)` could not read a file.
 public enum FileReadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `open` failed, with the system's reason.
     case cannotOpen(path: String, reason: String)

@@ -14,7 +14,7 @@ import Darwin
 /// ## Process
 /// The child runs `/bin/sh -c "exec COMMAND"` (so a simple command *is* the child, and shell
 /// syntax works; leading environment assignments stay before the `exec`:
-/// `/bin/sh -c "VAR=1 exec ./engine"`, see ``shellScript(for:)``), in a process group of its own, with this process's environment and working
+/// `/bin/sh -c "VAR=1 exec ./engine"`, see `shellScript(for:)`), in a process group of its own, with this process's environment and working
 /// directory; its standard error is captured and the last part quoted in failure messages. One
 /// child serves every request, one at a time: calls from several threads (the fuzzer's workers)
 /// wait for each other. The child is registered with the run's cleanup (SIGINT, SIGTERM and SIGHUP
@@ -54,7 +54,7 @@ import Darwin
 /// A `ProcessEngine` is `Sendable` and may be shared: its copies share one child, and concurrent
 /// requests are serialized by a lock (one request is on the wire at a time). A process forked
 /// from this one cannot use the engine (the pipes and the child belong to this process); see
-/// ``anyStarted``.
+/// `anyStarted`.
 ///
 /// The command line's `--engine-command` and `difflab bench` use this type (the runner library
 /// makes it an `OutOfProcessEngine`, so a benchmark reports the engine process's memory).
@@ -95,7 +95,7 @@ public struct ProcessEngine: ChangesetEngine {
     ///
     /// - Parameters:
     ///   - command: run as `/bin/sh -c "exec COMMAND"`, or `/bin/sh -c "NAME=value exec REST"` when it
-    ///     starts with environment assignments (``shellScript(for:)``).
+    ///     starts with environment assignments (`shellScript(for:)`).
     ///   - name: the engine's name; when `nil`, the name from its `hello`. Must satisfy
     ///     ``isValidName(_:)``.
     ///   - requestTimeout: seconds allowed per answer (in ``allowedTimeouts``).

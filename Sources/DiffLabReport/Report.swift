@@ -22,7 +22,7 @@
 
 import DiffLabResults
 
-/// Why a report cannot be made: the results files' typed error (see ``DiffLabResults/ResultsError``).
+/// Why a report cannot be made: the results files' typed error (see ``ResultsError``).
 public typealias ReportError = ResultsError
 
 /// A file of a report other than the markdown itself (an SVG plot, or an arena bug report), named
@@ -87,7 +87,7 @@ public struct ReportOptions: Sendable, Equatable {
 /// `arena2-findings/`, …), so names never collide. Every number shown comes from the files (ratios between two medians of
 /// the same file are labelled as such); nothing is estimated or filled in.
 ///
-/// - Throws: ``ReportError/noInputs`` for an empty list.
+/// - Throws: ``ResultsError/noInputs`` for an empty list.
 /// - Complexity: O(total size of the inputs), plus O(n log n) sorting of sample arrays.
 public func makeReport(_ inputs: [ResultsFile], options: ReportOptions = ReportOptions()) throws(ReportError) -> Report {
     guard !inputs.isEmpty else { throw .noInputs }

@@ -146,7 +146,10 @@ public struct ArenaContestant: Sendable, Equatable {
 
     /// Reads a contestant object.
     ///
-    /// - Parameter path: the object's JSON path in its file, for messages (e.g. `contestants[1]`).
+    /// - Parameters:
+    ///   - json: the contestant object.
+    ///   - source: the file it comes from, for messages.
+    ///   - path: the object's JSON path in its file, for messages (e.g. `contestants[1]`).
     /// - Throws: ``ResultsError`` naming the field: a missing required member (all but `revision`,
     ///   `source`, `build`, `adapter`, `promiseSources` and `failures`), a wrong type, an engine
     ///   name that is not a valid engine name (1 to 64 of `[a-z0-9._-]`, starting with a letter or digit), a role or reference not listed, text longer than

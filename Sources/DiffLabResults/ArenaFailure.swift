@@ -98,7 +98,10 @@ public struct ArenaFailure: Sendable, Equatable {
 
     /// Reads a failure object.
     ///
-    /// - Parameter path: the object's JSON path in its file, for messages (e.g. `contestants[1].failures[0]`).
+    /// - Parameters:
+    ///   - json: the failure object.
+    ///   - source: the file it comes from, for messages.
+    ///   - path: the object's JSON path in its file, for messages (e.g. `contestants[1].failures[0]`).
     /// - Throws: ``ResultsError`` for a missing required member (all but `elementKind`, `batch`,
     ///   `validBatch` and `replay`), a member of the wrong type, a `scope` or `kind` that is not
     ///   one of the names listed, or text longer than its ``ArenaLimits``. Unknown members are ignored.

@@ -142,7 +142,10 @@ public struct BenchMeasurement: Sendable, Equatable {
 
     /// Reads a measurement object.
     ///
-    /// - Parameter path: the object's JSON path in its file, for messages (e.g. `measurements[3]`).
+    /// - Parameters:
+    ///   - json: the measurement object.
+    ///   - source: the file it comes from, for messages.
+    ///   - path: the object's JSON path in its file, for messages (e.g. `measurements[3]`).
     /// - Throws: ``ResultsError`` for a missing identity field (engine, profile, size, kind,
     ///   allocator), any field of the wrong type, a `timing` other than `"harness"` or `"self"`, or a
     ///   number outside its ``FieldRange``: `size` ``FieldRange/size``, times, `samples` and

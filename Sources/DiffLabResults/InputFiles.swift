@@ -47,7 +47,9 @@ public struct JSONElement: Diffable, Hashable, Sendable {
 
     /// Decodes a JSON array of elements with literal string comparison (see ``ElementDecoder``).
     ///
-    /// - Parameter what: names the input in error messages, e.g. `"OLD.json"`.
+    /// - Parameters:
+    ///   - value: the parsed input, a JSON array of elements.
+    ///   - what: names the input in error messages, e.g. `"OLD.json"`.
     /// - Throws: ``InputFormatError`` naming the input, the element index and what is wrong.
     /// - Complexity: O(n).
     public static func list(from value: JSONValue, what: String) throws(InputFormatError) -> [JSONElement] {
@@ -80,7 +82,9 @@ public struct ElementDecoder: Sendable {
 
     /// Decodes a JSON array of elements.
     ///
-    /// - Parameter what: names the input in error messages, e.g. `"OLD.json"`.
+    /// - Parameters:
+    ///   - value: the parsed input, a JSON array of elements.
+    ///   - what: names the input in error messages, e.g. `"OLD.json"`.
     /// - Throws: ``InputFormatError`` naming the input, the element index and what is wrong.
     /// - Complexity: O(size of `value`).
     public mutating func list(from value: JSONValue, what: String) throws(InputFormatError) -> [JSONElement] {

@@ -6,7 +6,7 @@
 /// The XML follows the common JUnit schema (Ant's, as Jenkins and GitLab read it): counts on
 /// every suite and on the root, `time` in seconds, `<failure>`/`<error>`/`<skipped>` with a
 /// `message` attribute and the details as text, `<system-out>` for notes. Every string is escaped
-/// (``xmlEscaped(_:)``), so any name or message gives well-formed XML.
+/// (`xmlEscaped(_:)`), so any name or message gives well-formed XML.
 public struct JUnitReport: Sendable, Equatable {
     /// How a test case ended.
     public enum Outcome: Sendable, Equatable {

@@ -11,8 +11,11 @@ public struct RegressionCaseFile: Sendable, Hashable {
     /// One item of a list: its identifier, its content and its form (0 to 3; written only when
     /// not 0).
     public struct Item: Sendable, Hashable {
+        /// The item's identifier.
         public var id: Int
+        /// The item's content.
         public var content: Int
+        /// The item's form, 0 to 3 (written only when not 0).
         public var form: Int
         /// An item.
         public init(id: Int, content: Int, form: Int = 0) {
@@ -24,7 +27,9 @@ public struct RegressionCaseFile: Sendable, Hashable {
 
     /// One section: its identifier and items.
     public struct Section: Sendable, Hashable {
+        /// The section's identifier.
         public var id: Int
+        /// The section's items.
         public var items: [Item]
         /// A section.
         public init(id: Int, items: [Item]) {
@@ -47,18 +52,21 @@ public struct RegressionCaseFile: Sendable, Hashable {
     public var profile: String?
     /// The element kind's name (absent: `nil`, read as `integers`).
     public var elements: String?
-    /// The flat lists.
+    /// The old flat list.
     public var old: [Item]
+    /// The new flat list.
     public var new: [Item]
-    /// The sectioned lists.
+    /// The old sectioned list.
     public var oldSections: [Section]
+    /// The new sectioned list.
     public var newSections: [Section]
     /// The corruptions, each in its file form `[tag, fields...]` (``corruptionFields(ofTag:)``).
     public var corruptions: [[Int]]
-    /// The shrunk choice sequence, the size it decoded at and the seed before shrinking (kept for
-    /// reference).
+    /// The shrunk choice sequence (kept for reference).
     public var choices: [UInt64]
+    /// The size the choice sequence decoded at (kept for reference).
     public var size: Int
+    /// The seed before shrinking (kept for reference).
     public var seed: UInt64
 
     /// A file of these fields.

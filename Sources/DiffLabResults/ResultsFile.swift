@@ -15,7 +15,9 @@ public enum ResultsFile: Sendable, Equatable {
 
     /// Recognises and reads a parsed results document, refusing one a report would show nothing of.
     ///
-    /// - Parameter source: names the input in errors and in the report (usually the path).
+    /// - Parameters:
+    ///   - document: the parsed results file.
+    ///   - source: names the input in errors and in the report (usually the path).
     /// - Throws: ``ResultsError/notAnObject(source:found:)``, ``ResultsError/missingSchema(source:)``,
     ///   ``ResultsError/unknownSchema(source:schema:)``, the field errors of the schema's decoder, and
     ///   ``ResultsError/noMeasurements(source:cells:)`` for a bench file without a measured cell.

@@ -143,6 +143,8 @@ public struct Trace: Sendable, Equatable {
     /// An empty trace with `provenance`.
     public init(provenance: TraceProvenance) { self.provenance = provenance }
 
+    /// Whether `a` and `b` have the same provenance, versions and string tables (identifiers,
+    /// contents, section identifiers).
     public static func == (a: Trace, b: Trace) -> Bool {
         a.provenance == b.provenance && a.versions == b.versions && a.ids == b.ids && a.contents == b.contents
             && a.sectionIDs == b.sectionIDs
@@ -244,7 +246,9 @@ extension Trace {
     /// none has, and timestamps never decrease. Lines end with `\n` (a `\r` before it is ignored);
     /// a final empty line is allowed, an empty line elsewhere is not. Unknown keys are ignored.
     ///
-    /// - Parameter source: names the input in errors, usually its path.
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - source: names the input in errors, usually its path.
     /// - Throws: ``TraceFormatError`` naming the line and the field.
     /// - Complexity: O(bytes); memory O(longest line + distinct strings + items).
     public init(jsonLines bytes: some Collection<UInt8>, source: String) throws(TraceFormatError) {

@@ -256,6 +256,8 @@ public struct TraceBenchSummary: Sendable, Equatable {
     /// Changes reported over all pairs.
     public var changes: Int?
 
+    /// Whether `a` and `b` have the same subject, skip reason, total and worst pair (compared by
+    /// its index); the other figures are not compared.
     public static func == (a: Self, b: Self) -> Bool {
         a.engine == b.engine && a.skipped == b.skipped && a.total == b.total && a.worstPair?.index == b.worstPair?.index
     }

@@ -23,6 +23,10 @@ public enum GitImport {
     /// `maxVersions` commits that touched it.
     ///
     /// - Parameters:
+    ///   - repository: the repository's folder (a work tree or a bare repository).
+    ///   - path: the file imported, relative to the repository's root.
+    ///   - maxVersions: the most commits kept, the newest (``maxVersionsRange``; default
+    ///     ``defaultMaxVersions``).
     ///   - maxBytes: the most bytes of one git answer (the commit list, or one version of the file).
     ///   - source: the provenance's `source`; by default `git <repository> <path>` and the
     ///     commit range.

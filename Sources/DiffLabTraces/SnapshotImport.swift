@@ -46,7 +46,9 @@ public enum SnapshotImport {
     /// Imports every `*.json` file of `folder`, ordered by name (byte order), one version each.
     ///
     /// - Parameters:
+    ///   - folder: the folder whose `*.json` files are the snapshots.
     ///   - times: where each snapshot's time is, if anywhere; times must not decrease in name order.
+    ///   - strings: whether identifiers and contents are kept as hashes or as their text.
     ///   - maxBytes: the most bytes read from one file.
     ///   - provenance: the trace's provenance except `ids` and `contents`, which are filled in.
     /// - Throws: ``TraceImportError`` naming the folder, or the file and what is wrong with it.
@@ -89,7 +91,11 @@ public enum SnapshotImport {
     /// object with an integer `"timestampMs"` beside its `"items"` or `"sections"`. A final empty
     /// line is allowed; `\r` before a line's end is ignored.
     ///
-    /// - Parameter source: names the input in errors.
+    /// - Parameters:
+    ///   - bytes: the log's contents.
+    ///   - source: names the input in errors.
+    ///   - strings: whether identifiers and contents are kept as hashes or as their text.
+    ///   - provenance: the trace's provenance except `ids` and `contents`, which are filled in.
     /// - Throws: ``TraceImportError`` naming the input and the line.
     /// - Complexity: O(bytes); memory O(longest line + the trace).
     public static func appLog(

@@ -121,6 +121,7 @@ public enum TraceOracle {
 
     /// Why git could not be compared.
     public struct GitUnavailable: Error, Sendable, CustomStringConvertible {
+        /// What failed, in words.
         public var description: String
     }
 

@@ -97,7 +97,7 @@ public enum FuzzIsolationError: Error, Sendable, Equatable, CustomStringConverti
 ///     ``FuzzSupervisor/allowedCheckSeconds``, 0.1 to 3,600).
 ///   - isolating: `false` runs the campaign in this process instead (``runFuzzer(_:progress:)``;
 ///     no crash is then survived). The campaign also runs in this process when a
-///     `ProcessEngine` has been started here (``ProcessEngine/anyStarted``): a forked child cannot
+///     `ProcessEngine` has been started here (`ProcessEngine.anyStarted`): a forked child cannot
 ///     talk to it, and that engine's own crashes are isolated in its own process anyway.
 ///   - progress: called with the campaign's progress, from the workers' threads.
 /// - Returns: the outcome: the report and which failures are crashes or hangs.

@@ -17,10 +17,10 @@ import Darwin
 /// supervisor runs ``runFuzzer(_:progress:)`` in a child process made with `fork()` and watches it:
 /// - before each check the child writes, into memory shared with this process, which input (its
 ///   choice sequence and size) and which subject × property each worker is checking, and counts
-///   its inputs and checks there (``FuzzSlots``);
+///   its inputs and checks there (`FuzzSlots`);
 /// - when the child dies by a signal, or one check runs longer than ``checkSeconds``, this process
 ///   replays each check that was in progress, each in a forked process of its own, to find the
-///   one that crashes (or hangs) on its own; it shrinks that input the usual way (``shrink``),
+///   one that crashes (or hangs) on its own; it shrinks that input the usual way (`shrink`),
 ///   one forked process per candidate, keeping the candidates that end the same way (the same
 ///   signal, or a hang) on an input inside (or outside) the engine's contract like the original;
 /// - it reports the failure as `<property>/<subject>/crashed-<SIGNAL>` or `<property>/<subject>/hung`,
@@ -91,8 +91,8 @@ public struct FuzzSupervisor: Sendable {
     /// - Throws: ``FuzzIsolationError`` when no process can be started, the shared memory cannot
     ///   be mapped, no private temporary folder can be made, or the campaign process dies by a
     ///   signal outside any check (a bug in DiffLab's generator or properties, not in an engine).
-    ///   A process that shows no progress outside any check for ``idleSeconds`` is stopped, said
-    ///   so on standard error, and the run goes on.
+    ///   A process that shows no progress outside any check for `idleSeconds` (60 s, or six times
+    ///   ``checkSeconds`` when longer) is stopped, said so on standard error, and the run goes on.
     public func run(progress: @escaping @Sendable (FuzzProgress) -> Void = { _ in }) throws(FuzzIsolationError) -> IsolatedFuzzOutcome {
         let workers = max(options.workers, 1)
         let slots = try FuzzSlots(workers: workers)
