@@ -1,0 +1,210 @@
+@testable import DiffLabCLI
+@testable import DiffLabDev
+import DiffLabJSON
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("difflab-dev docs-check and api-check")
+struct DocsAndAPICheckTests {
+    /// A symbol graph of module M: two types, a global function, a member and an extension block.
+    static let graph = """
+        {"module": {"name": "M"}, "symbols": [
+          {"kind": {"identifier": "swift.struct"}, "pathComponents": ["Alpha"]},
+          {"kind": {"identifier": "swift.protocol"}, "pathComponents": ["Beta"]},
+          {"kind": {"identifier": "swift.func"}, "pathComponents": ["run(_:options:)"]},
+          {"kind": {"identifier": "swift.property"}, "pathComponents": ["Alpha", "value"]},
+          {"kind": {"identifier": "swift.extension"}, "pathComponents": ["Array"]}
+        ]}
+        """
+
+    @Test func readsTheTopLevelSymbols() throws {
+        let names = try SymbolGraphNames(try JSONValue.parse(bytes: Array(Self.graph.utf8)), name: "g.json")
+        #expect(names.module == "M")
+        #expect(names.names == ["Alpha", "Beta", "run(_:options:)"])
+    }
+
+    @Test func curationCountsTopicLinksOnly() {
+        var curation = CatalogCuration()
+        curation.read(
+            """
+            # ``M``
+
+            Mentions ``Beta`` in prose, which curates nothing.
+
+            ## Topics
+
+            ### Types
+            - ``Alpha-swift.struct``
+            - ``M/run(_:options:)``
+            - ``Alpha/value``
+
+            ## See Also
+            - ``Beta``
+            """)
+        #expect(curation.modulePages == ["M"])
+        let graph = SymbolGraphNames(module: "M", names: ["Alpha", "Beta", "run(_:options:)"])
+        #expect(curation.uncurated(graph) == ["Beta"], "prose and See Also do not curate")
+        curation.read("# An article\n\n## Topics\n\n### More\n- ``Beta``\n")
+        #expect(curation.uncurated(graph).isEmpty, "an article's topic group curates too")
+    }
+
+    @Test func theCommandFailsOnAnUncuratedSymbolAMissingModulePageAndAnEmptyGraph() throws {
+        let files = Files([
+            "g.json": Self.graph,
+            "empty.json": #"{"module": {"name": "M"}, "symbols": []}"#,
+        ])
+        let catalog = files.path("M.docc")
+        mkdir(catalog, 0o755)
+        mkdir(catalog + "/Articles", 0o755)
+        func write(_ name: String, _ text: String) {
+            let file = fopen(catalog + "/" + name, "w")!
+            fputs(text, file)
+            fclose(file)
+        }
+        write("M.md", "# ``M``\n\nThe module.\n\n## Topics\n\n### Types\n- ``Alpha``\n- ``Beta``\n")
+        let partial = runDev(["docs-check", files.path("g.json"), "--catalog", catalog])
+        #expect(partial.status == 1)
+        #expect(partial.err.contains("1 of 3 top-level symbols"))
+        #expect(partial.err.contains("``run(_:options:)``"))
+
+        write("Articles/Guide.md", "# Guide\n\nText.\n\n## Topics\n\n### Functions\n- ``run(_:options:)``\n")
+        let complete = runDev(["docs-check", files.path("g.json"), "--catalog", catalog])
+        #expect(complete.status == 0, "\(complete.err)")
+        #expect(complete.out.contains("all 3 top-level symbols are curated"))
+
+        // docc's diagnostics of the module's own build: a link to another module's symbol in a
+        // Swift comment is allowed; one in the catalog, or any other warning, is not.
+        func diagnostics(_ entries: [(summary: String, source: String)]) -> String {
+            let list = entries.map { #"{"severity": "warning", "summary": "\#($0.summary)", "source": "file:///r/\#($0.source)", "range": {"start": {"line": 3}}}"# }
+            return #"{"version": {"major": 1}, "diagnostics": ["# + list.joined(separator: ",") + "]}"
+        }
+        let crossModule = ("'DiffEngine' doesn't exist at '/M/Alpha'", "Sources/M/Alpha.swift")
+        write("cross.json", diagnostics([crossModule]))
+        write("inCatalog.json", diagnostics([crossModule, ("'Gamma' doesn't exist at '/M'", "Sources/M/M.docc/M.md")]))
+        write("params.json", diagnostics([("Parameter 'old' is missing documentation", "Sources/M/Alpha.swift")]))
+        let allowed = runDev(["docs-check", files.path("g.json"), "--catalog", catalog, "--diagnostics", catalog + "/cross.json"])
+        #expect(allowed.status == 0, "\(allowed.err)")
+        #expect(allowed.out.contains("only diagnostics are 1 links to other modules' symbols"))
+        let inCatalog = runDev(["docs-check", files.path("g.json"), "--catalog", catalog, "--diagnostics", catalog + "/inCatalog.json"])
+        #expect(inCatalog.status == 1)
+        #expect(inCatalog.err.contains("/r/Sources/M/M.docc/M.md:3: warning: 'Gamma' doesn't exist"))
+        let params = runDev(["docs-check", files.path("g.json"), "--catalog", catalog, "--diagnostics", catalog + "/params.json"])
+        #expect(params.status == 1)
+        #expect(params.err.contains("1 problems"))
+        let notDiagnostics = runDev(["docs-check", files.path("g.json"), "--catalog", catalog, "--diagnostics", files.path("g.json")])
+        #expect(notDiagnostics.status == 65)
+
+        let empty = runDev(["docs-check", files.path("empty.json"), "--catalog", catalog])
+        #expect(empty.status == 1)
+        #expect(empty.err.contains("nothing was checked"))
+
+        write("M.md", "# The module\n\n## Topics\n\n### Types\n- ``Alpha``\n- ``Beta``\n")
+        let noPage = runDev(["docs-check", files.path("g.json"), "--catalog", catalog])
+        #expect(noPage.status == 1)
+        #expect(noPage.err.contains("no page titled"))
+
+        let missing = runDev(["docs-check", files.path("g.json"), "--catalog", files.path("nowhere")])
+        #expect(missing.status == 66)
+        let malformed = runDev(["docs-check", files.path("M.docc/M.md"), "--catalog", catalog])
+        #expect(malformed.status == 65)
+        let usage = runDev(["docs-check", files.path("g.json")])
+        #expect(usage.status == 64)
+    }
+
+    /// The output of `swift package diagnose-api-breaking-changes` (Swift 6.3) on two modules.
+    static let breakingReport = """
+        Building for debugging...
+        Build complete! (1.63s)
+
+        No breaking changes detected in B
+
+        2 breaking changes detected in A:
+          💔 API breakage: constructor Foo.init() has been removed
+          💔 API breakage: var Foo.value has been removed
+
+        """
+
+    @Test func parsesTheToolsReport() throws {
+        let report = try APIBreakageReport(parsing: Substring(Self.breakingReport), name: "r.txt")
+        #expect(report.modules == ["B", "A"])
+        #expect(report.breakages.map(\.name) == ["Foo.init()", "Foo.value"])
+        #expect(report.breakages.map(\.kind) == ["constructor", "var"])
+        #expect(report.breakages.allSatisfy { $0.module == "A" })
+    }
+
+    @Test(arguments: [
+        ("  💔 API breakage: func f() has been removed\n", "before any"),
+        ("2 breaking changes detected in A:\n  💔 API breakage: func f() has been removed\n", "announces 2"),
+        ("1 breaking change detected in A:\n  💔 API breakage: removed\n", "expected \"API breakage: <kind> <name>"),
+    ])
+    func malformedReportsNameTheLine(text: String, expected: String) {
+        #expect {
+            _ = try APIBreakageReport(parsing: Substring(text), name: "r.txt")
+        } throws: { error in
+            guard let error = error as? CommandError else { return false }
+            return error.status == .dataError && error.message.contains(expected) && error.message.hasPrefix("r.txt")
+        }
+    }
+
+    @Test func theChangelogsUnreleasedBreakingSubsectionDeclares() {
+        let changelog = """
+            # Changelog
+
+            ## [Unreleased]
+
+            ### Added
+            - `Foo.value` is documented.
+
+            ### Breaking changes
+            - `Foo.init()` is removed: use `Foo(x:)`.
+
+            ## [0.1.0] - 2026-12-04
+
+            ### Breaking changes
+            - `Foo.value` was removed long ago.
+            """
+        let declared = declaredBreakingChanges(in: Substring(changelog))
+        #expect(declared?.contains("Foo.init()") == true)
+        #expect(declared?.contains("Foo.value") == false, "neither Added nor a released section declares")
+        #expect(declaredBreakingChanges(in: "# Changelog\n\n## [0.1.0]\n\n### Breaking\n- x\n") == nil)
+    }
+
+    @Test func theCommandFailsOnAnUndeclaredBreakageOrAnUncoveredModule() {
+        let unreleased = "# Changelog\n\n## [Unreleased]\n\n### Breaking\n"
+        let files = Files([
+            "breaking.txt": Self.breakingReport,
+            "clean.txt": "No breaking changes detected in A\nNo breaking changes detected in B\n",
+            "failed.txt": "error: fatalError\nBuild failed\n",
+            "none.md": unreleased,
+            "one.md": unreleased + "- `Foo.init()` is removed.\n",
+            "both.md": unreleased + "- `Foo.init()` and `Foo.value` are removed.\n",
+        ])
+        func check(_ report: String, _ changelog: String, modules: String = "A,B") -> (status: Int32, out: String, err: String) {
+            runDev(["api-check", files.path(report), "--changelog", files.path(changelog), "--modules", modules, "--baseline", "0.1.0"])
+        }
+        let clean = check("clean.txt", "none.md")
+        #expect(clean.status == 0)
+        #expect(clean.out.contains("no breaking change in 2 modules against 0.1.0"))
+
+        let undeclared = check("breaking.txt", "none.md")
+        #expect(undeclared.status == 1)
+        #expect(undeclared.err.contains("2 of 2 breaking changes against 0.1.0 are not declared"))
+        let half = check("breaking.txt", "one.md")
+        #expect(half.status == 1)
+        #expect(half.err.contains("A: var Foo.value has been removed"))
+        #expect(!half.err.contains("constructor Foo.init()"))
+        let declared = check("breaking.txt", "both.md")
+        #expect(declared.status == 0, "\(declared.err)")
+        #expect(declared.out.contains("2 breaking changes in 2 modules against 0.1.0, each declared"))
+
+        let failedBuild = check("failed.txt", "none.md")
+        #expect(failedBuild.status == 1)
+        #expect(failedBuild.err.contains("does not cover A, B"))
+        let uncovered = check("clean.txt", "none.md", modules: "A,B,C")
+        #expect(uncovered.status == 1)
+        #expect(uncovered.err.contains("does not cover C"))
+    }
+}
