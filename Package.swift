@@ -107,7 +107,8 @@ let package = Package(
         .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(name: "DiffLabBatchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(
-            name: "DiffLabFuzzTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
+            name: "DiffLabFuzzTests",
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
         .testTarget(name: "DiffLabProcessTests", dependencies: ["DiffLabProcess", "DiffLabCore", "DiffLabJSON"]),
         .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
@@ -118,7 +119,10 @@ let package = Package(
         .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabCore", "DiffLabJSON"]),
         .testTarget(
             name: "DiffLabCLITests",
-            dependencies: ["DiffLabCLI", "DiffLabDev", "DiffLabDecodeFuzzing", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate", "DiffLabReport", "DiffLabResults"],
+            dependencies: [
+                "DiffLabCLI", "DiffLabDev", "DiffLabDecodeFuzzing", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate",
+                "DiffLabReport", "DiffLabResults",
+            ],
             exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a
         // hang must be seen as such, not take the test runner down).

@@ -12,7 +12,7 @@ let package = Package(
     dependencies: [
         // DiffLab itself, two levels up. The name makes `package: "DiffLab"` work whatever the
         // checkout folder is called (a path dependency is otherwise named after its folder).
-        .package(name: "DiffLab", path: "../.."),
+        .package(name: "DiffLab", path: "../..")
     ],
     targets: [
         // The engines. They need only the vocabulary and the built-in engines, but `DiffLab`

@@ -98,7 +98,8 @@ public enum BatchUpdateViolation: Error, Hashable, Sendable, CustomStringConvert
     public var message: String {
         switch self {
         case let .sectionCountMismatch(before, after, inserted, deleted):
-            return "Invalid update: invalid number of sections.  The number of sections contained in the collection view after the update (\(after)) must be equal to the number of sections contained in the collection view before the update (\(before)), plus or minus the number of sections inserted or deleted (\(inserted) inserted, \(deleted) deleted)."
+            return
+                "Invalid update: invalid number of sections.  The number of sections contained in the collection view after the update (\(after)) must be equal to the number of sections contained in the collection view before the update (\(before)), plus or minus the number of sections inserted or deleted (\(inserted) inserted, \(deleted) deleted)."
         case let .sectionOutOfBounds(operation, section, count):
             if operation == .insert {
                 return "attempt to insert section \(section) but there are only \(count) sections after the update"
@@ -123,7 +124,8 @@ public enum BatchUpdateViolation: Error, Hashable, Sendable, CustomStringConvert
         case let .sectionMoveToInsertedSection(move):
             return "attempt to perform an insert and a move to the same section (\(move.to))"
         case let .itemCountMismatch(section, before, after, inserted, deleted, movedIn, movedOut):
-            return "Invalid update: invalid number of items in section \(section).  The number of items contained in an existing section after the update (\(after)) must be equal to the number of items contained in that section before the update (\(before)), plus or minus the number of items inserted or deleted from that section (\(inserted) inserted, \(deleted) deleted) and plus or minus the number of items moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out)."
+            return
+                "Invalid update: invalid number of items in section \(section).  The number of items contained in an existing section after the update (\(after)) must be equal to the number of items contained in that section before the update (\(before)), plus or minus the number of items inserted or deleted from that section (\(inserted) inserted, \(deleted) deleted) and plus or minus the number of items moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out)."
         case let .itemSectionOutOfBounds(operation, path, count):
             if operation == .insert {
                 return "attempt to insert item \(path.item) into section \(path.section), but there are only \(count) sections after the update"
@@ -131,19 +133,24 @@ public enum BatchUpdateViolation: Error, Hashable, Sendable, CustomStringConvert
             return "attempt to delete item \(path.item) from section \(path.section), but there are only \(count) sections before the update"
         case let .itemOutOfBounds(operation, path, count):
             if operation == .insert {
-                return "attempt to insert item \(path.item) into section \(path.section), but there are only \(count) items in section \(path.section) after the update"
+                return
+                    "attempt to insert item \(path.item) into section \(path.section), but there are only \(count) items in section \(path.section) after the update"
             }
             return "attempt to delete item \(path.item) from section \(path.section) which only contains \(count) items before the update"
         case let .itemMoveSectionOutOfBounds(move, operation, count):
             if operation == .moveFrom {
-                return "attempt to move index path (\(nsIndexPath(move.from))) from a section that does not exist - there are only \(count) sections before the update"
+                return
+                    "attempt to move index path (\(nsIndexPath(move.from))) from a section that does not exist - there are only \(count) sections before the update"
             }
-            return "attempt to move index path (\(nsIndexPath(move.from))) to index path (\(nsIndexPath(move.to))) in section that does not exist - there are only \(count) sections after the update"
+            return
+                "attempt to move index path (\(nsIndexPath(move.from))) to index path (\(nsIndexPath(move.to))) in section that does not exist - there are only \(count) sections after the update"
         case let .itemMoveOutOfBounds(move, operation, count):
             if operation == .moveFrom {
-                return "attempt to move index path (\(nsIndexPath(move.from))) that does not exist - there are only \(count) items in section \(move.from.section) before the update"
+                return
+                    "attempt to move index path (\(nsIndexPath(move.from))) that does not exist - there are only \(count) items in section \(move.from.section) before the update"
             }
-            return "attempt to move index path (\(nsIndexPath(move.from))) to index path (\(nsIndexPath(move.to))) that does not exist - there are only \(count) items in section \(move.to.section) after the update"
+            return
+                "attempt to move index path (\(nsIndexPath(move.from))) to index path (\(nsIndexPath(move.to))) that does not exist - there are only \(count) items in section \(move.to.section) after the update"
         case let .duplicateItem(operation, path):
             return "attempt to \(operation.rawValue) the same index path twice (\(nsIndexPath(path)))"
         case let .conflictingItemMoves(a, b, operation):
@@ -163,9 +170,11 @@ public enum BatchUpdateViolation: Error, Hashable, Sendable, CustomStringConvert
             return "cannot move an item into a newly inserted section (\(move.to.section))"
         case let .itemOperationInChangedSection(operation, path, sectionOperation):
             let done = ["insert": "inserted", "delete": "deleted", "reload": "reloaded"][sectionOperation.rawValue] ?? ""
-            return "attempt to \(operation.rawValue) index path (\(nsIndexPath(path))) inside section \(path.section), which is being \(done) (UIKit would ignore it silently)"
+            return
+                "attempt to \(operation.rawValue) index path (\(nsIndexPath(path))) inside section \(path.section), which is being \(done) (UIKit would ignore it silently)"
         case let .sectionMoveWithItemChanges(move, operation, path):
-            return "attempt to move section \(move.from) to section \(move.to) while also performing an item \(operation.rawValue) at index path (\(nsIndexPath(path))) inside it"
+            return
+                "attempt to move section \(move.from) to section \(move.to) while also performing an item \(operation.rawValue) at index path (\(nsIndexPath(path))) inside it"
         }
     }
 

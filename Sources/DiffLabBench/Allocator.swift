@@ -8,9 +8,10 @@ import Glibc
 /// jemalloc, so both can be measured side by side by two processes of the same build.
 /// `mallctl` is looked up at run time.
 package struct JemallocStats: @unchecked Sendable {
-    typealias Mallctl = @convention(c) (
-        UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
-    ) -> Int32
+    typealias Mallctl =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
+        ) -> Int32
     let mallctl: Mallctl
     let allocatedPointer: UnsafeMutablePointer<UInt64>
 

@@ -44,8 +44,9 @@ package struct BenchCell: Sendable, Hashable, CustomStringConvertible {
     package init(parsing text: String, engines: [BenchSubject] = BenchSubject.builtIns) throws(BenchCellError) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4 else { throw .malformed(text) }
-        guard BenchSubject.floors.contains(where: { $0.name == parts[0] }) || parts[0] == validateSubjectName
-            || engines.contains(where: { $0.name == parts[0] })
+        guard
+            BenchSubject.floors.contains(where: { $0.name == parts[0] }) || parts[0] == validateSubjectName
+                || engines.contains(where: { $0.name == parts[0] })
         else {
             throw .unknownSubject(parts[0], known: engines.map(\.name))
         }
@@ -120,8 +121,10 @@ package enum BenchCellError: Error, Sendable, Equatable, CustomStringConvertible
         case .malformed(let text): "cell '\(text)' is not subject:profile:kind:size"
         case .unknownSubject(let name, let known):
             "unknown subject '\(name)' (expected \((known + BenchSubject.floors.map(\.name) + [validateSubjectName]).joined(separator: ", ")))"
-        case .unknownProfile(let name): "unknown profile '\(name)' (expected one of: \(DatasetProfile.allCases.map(\.rawValue).joined(separator: ", ")))"
-        case .unknownKind(let name): "unknown element kind '\(name)' (expected one of: \(ElementKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+        case .unknownProfile(let name):
+            "unknown profile '\(name)' (expected one of: \(DatasetProfile.allCases.map(\.rawValue).joined(separator: ", ")))"
+        case .unknownKind(let name):
+            "unknown element kind '\(name)' (expected one of: \(ElementKind.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .badSize(let text):
             "cell size '\(text)' is not an integer from \(BenchCell.allowedSizes.lowerBound) to \(BenchCell.allowedSizes.upperBound)"
         }

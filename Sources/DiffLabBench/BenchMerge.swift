@@ -36,7 +36,10 @@ public func mergeBenchResults(_ parts: [BenchResults], force: Bool = false) thro
     guard let first = parts.first else { throw BenchMergeError(reasons: ["no files"], forcible: false) }
     var reasons = provenanceDifferences(parts, first)
     let counts = Set(parts.map(\.options.shardCount))
-    if counts.count > 1 { reasons.append("the files were sharded differently (shardCount \(counts.map { $0.map(String.init) ?? "none" }.sorted().joined(separator: ", ")))") }
+    if counts.count > 1 {
+        reasons.append(
+            "the files were sharded differently (shardCount \(counts.map { $0.map(String.init) ?? "none" }.sorted().joined(separator: ", ")))")
+    }
     let given = parts.flatMap { $0.options.shardParts ?? [] }
     var seen: Set<Int> = []
     let repeated = given.filter { !seen.insert($0).inserted }
@@ -90,7 +93,8 @@ private func provenanceDifferences(_ parts: [BenchResults], _ first: BenchResult
     differ("dirty") { $0.provenance.dirty.map { "\($0)" } ?? "unknown" }
     differ("toolchain") { $0.provenance.toolchain ?? "none" }
     differ("machine") { results in
-        results.provenance.machine.filter { ["cpu", "cores", "memoryBytes"].contains($0.name) }.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+        results.provenance.machine.filter { ["cpu", "cores", "memoryBytes"].contains($0.name) }.map { "\($0.name)=\($0.value)" }.joined(
+            separator: ", ")
     }
     differ("allocators") { $0.allocators.map(\.name).joined(separator: ", ") }
     // Options: name the members that differ, not the whole objects.

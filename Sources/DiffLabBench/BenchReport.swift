@@ -102,7 +102,8 @@ package func benchTargets(_ rows: [BenchMeasurement], allocator: String, cores: 
         let label = kind == "int" ? "int ids" : "UUID ids"
         if let h = median("hashmap", million, kind: kind) {
             add("hashmap / hash floor, differencekit 1M, \(label)", "≤ 0.7", median(hashFloorName, million, kind: kind).map { h / $0 }) { $0 <= 0.7 }
-            add("hashmap / partitioned floor, differencekit 1M, \(label)", "≤ 1.5", median(partitionedFloorName, million, kind: kind).map { h / $0 }) {
+            add("hashmap / partitioned floor, differencekit 1M, \(label)", "≤ 1.5", median(partitionedFloorName, million, kind: kind).map { h / $0 })
+            {
                 $0 <= 1.5
             }
         }
@@ -124,7 +125,8 @@ package func benchTargets(_ rows: [BenchMeasurement], allocator: String, cores: 
     if let two = parallelSpeedups(rows, cores: cores).first(where: {
         $0.threads == 2 && $0.profile == "differencekit" && $0.kind == "int" && $0.size == million && $0.allocator == allocator
     }) {
-        add("\(two.engine) speed-up over hashmap, differencekit 1M (2 threads)", "≥ 1.6", two.speedup, { $0 >= 1.6 },
+        add(
+            "\(two.engine) speed-up over hashmap, differencekit 1M (2 threads)", "≥ 1.6", two.speedup, { $0 >= 1.6 },
             note: "efficiency \(round2(two.efficiency * 100))%")
     }
     if let bytes = rows.first(where: {
@@ -161,7 +163,8 @@ package func parallelTable(_ rows: [BenchMeasurement], cores: Int) -> String {
     var lines = ["Parallel pairing (speed-up over hashmap on one thread, in the same process):"]
     for s in speedups {
         lines.append(
-            "  \(s.profile) · \(s.kind) · \(s.size) items · \(s.allocator): \(s.engine) (\(s.threads) threads) ×\(round2(s.speedup)), efficiency \(round2(s.efficiency * 100))%")
+            "  \(s.profile) · \(s.kind) · \(s.size) items · \(s.allocator): \(s.engine) (\(s.threads) threads) ×\(round2(s.speedup)), efficiency \(round2(s.efficiency * 100))%"
+        )
     }
     return lines.joined(separator: "\n")
 }
@@ -187,7 +190,9 @@ package func benchTable(_ rows: [BenchMeasurement]) -> String {
                 lines.append("  " + pad(row.engine, nameWidth) + "skipped: \(row.skipped ?? "")")
                 continue
             }
-            var text = "  " + pad(row.engine, nameWidth) + pad(time(median) + (row.timing == .selfTimed ? " †" : ""), 11) + pad("± \(time(row.mad ?? 0))", 13)
+            var text =
+                "  " + pad(row.engine, nameWidth) + pad(time(median) + (row.timing == .selfTimed ? " †" : ""), 11)
+                + pad("± \(time(row.mad ?? 0))", 13)
             text += pad(stdlib.map { "×\(round2($0 / median)) vs stdlib" } ?? "", 20)
             text += pad(floor.map { "\(round2(median / $0))× floor" } ?? "", 14)
             if let bytes = row.allocatedBytes, let requests = row.allocationRequests {

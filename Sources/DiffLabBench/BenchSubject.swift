@@ -52,7 +52,6 @@ public struct BenchCounts: Sendable, Hashable {
     }
 }
 
-
 /// One subject's call prepared on one input: the lists are built before, outside any timing.
 public struct BenchCall {
     /// Performs the call once. Returns the seconds the engine reported for it when the subject

@@ -74,7 +74,8 @@ public struct AbstractDataset: Sendable {
                 for i in stride(from: shuffled - 1, to: 0, by: -1) { new.swapAt(i, random(i + 1)) }
             }
         case .smallEdit:
-            new = scatterEdits(new, edits: max(n / 100, 1), moveOnly: false, &rng, fresh: { (id: fresh(), revision: 0) }, update: { $0.revision += 1 })
+            new = scatterEdits(
+                new, edits: max(n / 100, 1), moveOnly: false, &rng, fresh: { (id: fresh(), revision: 0) }, update: { $0.revision += 1 })
         case .feedRefresh:
             new.insert(contentsOf: (0..<max(n / 20, 1)).map { _ in (id: fresh(), revision: 0) }, at: 0)
             new.removeLast(new.count - n)

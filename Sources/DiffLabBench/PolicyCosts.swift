@@ -91,17 +91,20 @@ public struct PolicyCosts: Sendable, Equatable {
         PolicyCostParameter(
             name: "layoutCostPerItem", meaning: "main-thread seconds per list item of the layout pass every update pays, batch or reload",
             value: "0.02 µs",
-            source: "assumed: a flow layout's prepareLayout runs inside every performBatchUpdates (a stack trace in openradar 28167779) and its cost is linear in the items (\"has a hard time for 10k+ items\"), but no per-item figure is published",
+            source:
+                "assumed: a flow layout's prepareLayout runs inside every performBatchUpdates (a stack trace in openradar 28167779) and its cost is linear in the items (\"has a hard time for 10k+ items\"), but no per-item figure is published",
             url: "https://openradar.appspot.com/28167779"),
         PolicyCostParameter(
             name: "batchCostPerChange", meaning: "main-thread seconds per insert, delete or move of a batch update",
             value: "2 µs",
-            source: "assumed: IGListKit's fallback exists because \"massive updates (8k+ inserts/deletes)\" stalled the main thread, but no per-change figure is published",
+            source:
+                "assumed: IGListKit's fallback exists because \"massive updates (8k+ inserts/deletes)\" stalled the main thread, but no per-change figure is published",
             url: "https://github.com/Instagram/IGListKit/blob/main/Source/IGListKit/IGListAdapterUpdater.h"),
         PolicyCostParameter(
             name: "reloadCostPerItem", meaning: "main-thread seconds per list item of a full reload, beyond the layout pass",
             value: "0.05 µs",
-            source: "assumed: IGListKit's fallback relayouts synchronously (layoutIfNeeded after reloadData), and a reload \"will re-query the cells and re-create the entire layout\" (IGListKit commit 032e1b0), but no per-item figure is published",
+            source:
+                "assumed: IGListKit's fallback relayouts synchronously (layoutIfNeeded after reloadData), and a reload \"will re-query the cells and re-create the entire layout\" (IGListKit commit 032e1b0), but no per-item figure is published",
             url: "https://github.com/Instagram/IGListKit/blob/main/Source/IGListKit/Internal/IGListBatchUpdateTransaction.m"),
         PolicyCostParameter(
             name: "frameWork", meaning: "main-thread seconds of the app's other work in every frame",

@@ -57,7 +57,8 @@ public struct PolicySetting: Sendable, Hashable {
     public var record: PolicySettingRecord {
         PolicySettingRecord(
             policy: policy.rawValue, moves: moves.rawValue, maxItemCountToRunOnMain: policy == .adaptive ? maxItemCountToRunOnMain : nil,
-            coalescing: policy == .coalescing ? [coalescing.minimum, coalescing.increment, coalescing.maximum] : nil, reloadThreshold: reloadThreshold)
+            coalescing: policy == .coalescing ? [coalescing.minimum, coalescing.increment, coalescing.maximum] : nil, reloadThreshold: reloadThreshold
+        )
     }
 }
 

@@ -76,7 +76,10 @@ public struct PolicyGridSpec: Sendable {
     public static let repeatsRange = 1...100
 
     /// A spec; see the properties.
-    public init(grid: PolicyGrid, costs: PolicyCosts = .defaults, engine: PolicyEngine = .hashmap, backgroundEngine: PolicyEngine? = nil, repeats: Int, duration: Double) {
+    public init(
+        grid: PolicyGrid, costs: PolicyCosts = .defaults, engine: PolicyEngine = .hashmap, backgroundEngine: PolicyEngine? = nil, repeats: Int,
+        duration: Double
+    ) {
         self.grid = grid
         self.costs = costs
         self.engine = engine

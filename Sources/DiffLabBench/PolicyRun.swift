@@ -85,7 +85,9 @@ final class _PolicyRun: Sendable {
         self.config = config
         self.versions = versions
         state = Locked(
-            _PolicyState(clock: CoalescingClock(CoalescingIntervals(minimum: config.minInterval, increment: config.intervalIncrement, maximum: config.maxInterval))))
+            _PolicyState(
+                clock: CoalescingClock(
+                    CoalescingIntervals(minimum: config.minInterval, increment: config.intervalIncrement, maximum: config.maxInterval))))
         backgroundQueue = DispatchQueue(label: "difflab.policy.background")
         timerQueue = DispatchQueue(label: "difflab.policy.timer")
         budget = 1 / config.frameRate

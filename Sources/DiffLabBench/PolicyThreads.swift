@@ -40,12 +40,14 @@ final class PosixThread: @unchecked Sendable {
 
     func start() {
         let box = Unmanaged.passRetained(self)
-        pthread_create(&handle, nil, { raw in
-            let thread = Unmanaged<PosixThread>.fromOpaque(raw!).takeRetainedValue()
-            thread.body()
-            thread.finished.withLock { $0 = true }
-            return nil
-        }, box.toOpaque())
+        pthread_create(
+            &handle, nil,
+            { raw in
+                let thread = Unmanaged<PosixThread>.fromOpaque(raw!).takeRetainedValue()
+                thread.body()
+                thread.finished.withLock { $0 = true }
+                return nil
+            }, box.toOpaque())
         pthread_detach(handle)
     }
 }

@@ -96,11 +96,13 @@ final class PolicyTraceCosts {
         guard editDistanceEngines.contains(engine) else { return (items, items * Double(1 + rounds * samples)) }
         let pair = Pair(from: from, to: to)
         let bounding = distances[pair] == nil ? items : 0
-        let distance = distances[pair] ?? {
-            let lists = AbstractDataset(trace, from: from, to: to).ints()
-            let linear = HashMapEngine().diff(from: lists.old, to: lists.new, moves: .offsets)
-            return linear.inserts.count + linear.deletes.count + 2 * linear.moves.count
-        }()
+        let distance =
+            distances[pair]
+            ?? {
+                let lists = AbstractDataset(trace, from: from, to: to).ints()
+                let linear = HashMapEngine().diff(from: lists.old, to: lists.new, moves: .offsets)
+                return linear.inserts.count + linear.deletes.count + 2 * linear.moves.count
+            }()
         distances[pair] = distance
         let call = items * Double(distance + 1)
         return (call, bounding + call * Double(1 + rounds * samples))

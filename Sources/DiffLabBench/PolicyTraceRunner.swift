@@ -143,7 +143,8 @@ public struct PolicyTraceOutcome: Sendable {
 public func runPolicyTrace(_ spec: PolicyTraceSpec, progress: (String) -> Void = { _ in }) throws(PolicyTraceFailure) -> PolicyTraceOutcome {
     precondition(PolicyGridSpec.repeatsRange.contains(spec.repeats), "runPolicyTrace: repeats must be from 1 to 100")
     precondition(PolicyTraceSpec.samplesRange.contains(spec.samples), "runPolicyTrace: samples must be from 1 to 100")
-    precondition(!spec.settings.isEmpty && spec.frameRates.allSatisfy(PolicyConfig.frameRateRange.contains), "runPolicyTrace: settings and frame rates")
+    precondition(
+        !spec.settings.isEmpty && spec.frameRates.allSatisfy(PolicyConfig.frameRateRange.contains), "runPolicyTrace: settings and frame rates")
     precondition(spec.stream.count == spec.trace.versions.count - 1, "runPolicyTrace: one request per version after the first")
     precondition(spec.framesPerRun <= 1e7, "runPolicyTrace: at most 10,000,000 frames per run")
     let costs = spec.measuringCosts()

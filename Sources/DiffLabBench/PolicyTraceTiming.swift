@@ -95,7 +95,8 @@ public func traceStream(
     record.seconds = times[times.count - 1]
     guard record.seconds <= policyTraceMaxSeconds else {
         throw PolicyTraceTimingError(
-            "the stream would last \(formatPlain(record.seconds.rounded())) s; at most \(formatPlain(policyTraceMaxSeconds)) (a smaller time scale or maximum gap)")
+            "the stream would last \(formatPlain(record.seconds.rounded())) s; at most \(formatPlain(policyTraceMaxSeconds)) (a smaller time scale or maximum gap)"
+        )
     }
     record.medianGap = median(gaps) ?? 0
     return (PolicyStream(times: times, versionSizes: versions.map(\.items.count)), record)

@@ -117,7 +117,8 @@ enum ArenaCommand: DeclaredCommand {
             if contestant.failures.contains(where: { $0.kind != .failure }) { unfit.append(engine.name) }
             let inContract = contestant.failures.filter { !$0.outsideContract }.count
             console.err(
-                "arena: \(engine.name): \(contestant.fuzz.cases) cases on \(contestant.fuzz.inputs) inputs, \(inContract) failures, \(contestant.failures.count - inContract) outside its contract\n")
+                "arena: \(engine.name): \(contestant.fuzz.cases) cases on \(contestant.fuzz.inputs) inputs, \(inContract) failures, \(contestant.failures.count - inContract) outside its contract\n"
+            )
             results.contestants.append(contestant)
         }
         if !parsed[\.noBench] {
@@ -151,12 +152,15 @@ enum ArenaCommand: DeclaredCommand {
         let arguments =
             engineOptions(for: engine)
             + fuzzRunArguments(seconds: String(seconds), seed: seed, corpus: corpus, engines: engine.name, workers: workers)
-        let status = try asCommandError { () throws(ProcessError) in try runProcess(
-            "/proc/self/exe", arguments, environment: ["SWIFT_BACKTRACE": "enable=no"], stdout: log, stderr: errors,
-            argumentZero: CommandLine.arguments.first ?? "difflab") }
+        let status = try asCommandError { () throws(ProcessError) in
+            try runProcess(
+                "/proc/self/exe", arguments, environment: ["SWIFT_BACKTRACE": "enable=no"], stdout: log, stderr: errors,
+                argumentZero: CommandLine.arguments.first ?? "difflab")
+        }
         guard status == 0 || status == 1 else {
             let tail = (try? readInputFile(errors)).map { String(decoding: $0.suffix(600), as: UTF8.self) } ?? ""
-            throw CommandError(.failure, "arena: the fuzz run of '\(engine.name)' ended with status \(status); the end of its standard error: \(oneLine(tail))")
+            throw CommandError(
+                .failure, "arena: the fuzz run of '\(engine.name)' ended with status \(status); the end of its standard error: \(oneLine(tail))")
         }
         let summary = try fuzzSummary(log, engine: engine.name)
         var failures: [ArenaFailure] = []
@@ -170,7 +174,9 @@ enum ArenaCommand: DeclaredCommand {
             revision: about?.revision.map { clipped($0, ArenaLimits.name) }, source: about?.source.map { clipped($0, ArenaLimits.line) },
             build: clipped(about?.build ?? (about == nil ? "part of DiffLab" : ""), ArenaLimits.line),
             adapter: about?.adapter.map { clipped($0, ArenaLimits.sentence) },
-            promiseSources: (about?.promiseSources ?? []).prefix(ArenaLimits.promiseSources.range.upperBound).map { clipped($0, ArenaLimits.sentence) })
+            promiseSources: (about?.promiseSources ?? []).prefix(ArenaLimits.promiseSources.range.upperBound).map {
+                clipped($0, ArenaLimits.sentence)
+            })
         return ArenaContestant(
             engine: engine.name, role: role(of: engine), about: stated, promises: engine.promises,
             sectioned: engine.fuzz.sectionedChanges != nil || engine.fuzz.isPairing,
@@ -331,7 +337,8 @@ enum ArenaCommand: DeclaredCommand {
         if !u.insertItems.isEmpty { parts.append("insertItems \(paths(u.insertItems))") }
         if !u.reloadItems.isEmpty { parts.append("reloadItems \(paths(u.reloadItems))") }
         if !u.moveItems.isEmpty {
-            parts.append("moveItems [" + u.moveItems.map { "\($0.from.section).\($0.from.item)→\($0.to.section).\($0.to.item)" }.joined(separator: ", ") + "]")
+            parts.append(
+                "moveItems [" + u.moveItems.map { "\($0.from.section).\($0.from.item)→\($0.to.section).\($0.to.item)" }.joined(separator: ", ") + "]")
         }
         return parts.isEmpty ? "nothing" : parts.joined(separator: " ")
     }

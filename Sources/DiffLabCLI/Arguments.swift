@@ -1,6 +1,5 @@
 import DiffLabResults
 
-
 /// Resolves an engine name through the running program's registry (``EngineRegistry/current``).
 ///
 /// - Throws: a usage error listing the engines.
@@ -68,10 +67,12 @@ func parseInteger(_ text: String, _ option: String, in range: ClosedRange<Int>) 
 /// - Throws: a usage error (64) naming `option`, the range and `text`.
 /// - Complexity: O(text).
 func parseNumber(_ text: String, _ option: String, in range: ClosedRange<Double>) throws(CommandError) -> Double {
-    let plain = !text.isEmpty && text.utf8.allSatisfy { byte in
-        (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
-            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
-    }
+    let plain =
+        !text.isEmpty
+        && text.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+        }
     guard plain, !text.hasPrefix("+"), let value = Double(text), value.isFinite, range.contains(value) else {
         throw .usage("\(option) expects a number from \(formatPlain(range.lowerBound)) to \(formatPlain(range.upperBound)) (got '\(text)')")
     }
@@ -88,6 +89,7 @@ func parseSeed(_ text: String, _ option: String = "--seed") throws(CommandError)
 
 /// "from 1 to 1,000" / "of at least 1".
 func describe(_ range: ClosedRange<Int>) -> String {
-    range.upperBound == Int.max ? "of at least \(formatPlain(Double(range.lowerBound)))"
+    range.upperBound == Int.max
+        ? "of at least \(formatPlain(Double(range.lowerBound)))"
         : "from \(formatPlain(Double(range.lowerBound))) to \(formatPlain(Double(range.upperBound)))"
 }

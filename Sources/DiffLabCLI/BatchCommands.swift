@@ -1,8 +1,8 @@
-import DiffLabResults
 import DiffLabBatch
 import DiffLabCore
 import DiffLabEngines
 import DiffLabJSON
+import DiffLabResults
 
 /// `difflab validate UPDATE.json`.
 enum ValidateCommand: DeclaredCommand {
@@ -82,7 +82,6 @@ enum StagesCommand: DeclaredCommand {
         EXIT STATUS
           0 success, 64 bad command line, 65 bad input data, 66 input file unreadable
         """
-
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let files = parsed[\.files]

@@ -18,7 +18,8 @@ enum BenchCommand: DeclaredCommand {
 
     struct Options: DeclaredOptions {
         let quick = Flag(
-            "quick", help: "a few minutes: sizes 1k and 10k (differencekit also 100k), budget 0.15 s, call limit 6 s, 3 to 60 samples "
+            "quick",
+            help: "a few minutes: sizes 1k and 10k (differencekit also 100k), budget 0.15 s, call limit 6 s, 3 to 60 samples "
                 + "(default: 5 to 200)")
         let engines = Option.engines(help: "engines to time")
         let threads = Option<[Int]>(
@@ -55,7 +56,8 @@ enum BenchCommand: DeclaredCommand {
                 + "table is printed",
             defaultText: "results/bench-<time>.json")
         let allowSkips = Flag(
-            "allow-skips", help: "exit 0 even when an engine failed (crashed, answered wrongly or timed out) and its cells were skipped "
+            "allow-skips",
+            help: "exit 0 even when an engine failed (crashed, answered wrongly or timed out) and its cells were skipped "
                 + "(see EXIT STATUS)")
         let trace = Option.text(
             "trace", "FILE",
@@ -248,7 +250,9 @@ enum BenchCommand: DeclaredCommand {
             ("--threads", parsed.isGiven(\.threads)), ("--quick", parsed[\.quick]), ("--allocators", parsed.isGiven(\.allocators)),
             ("--worker-out", parsed.isGiven(\.workerOut)),
         ]
-        if let (option, _) = refused.first(where: \.1) { throw .usage("bench: \(option) does not apply to --trace (see TRACES in 'difflab help bench')") }
+        if let (option, _) = refused.first(where: \.1) {
+            throw .usage("bench: \(option) does not apply to --trace (see TRACES in 'difflab help bench')")
+        }
         let out = try OutputFile(parsed[\.out] ?? "results/bench-trace-\(timestamp()).json", option: "--out")
         var options = TraceBenchOptions()
         if let engines = parsed[\.engines] { options.engines = engines.map(\.bench) }

@@ -1,7 +1,7 @@
-import DiffLabResults
 import DiffLabCore
 import DiffLabEngines
 import DiffLabJSON
+import DiffLabResults
 
 /// `difflab diff OLD.json NEW.json [--engine E] [--batch] [--moves S] [--sections F,T] [--strings R]`.
 enum DiffCommand: DeclaredCommand {

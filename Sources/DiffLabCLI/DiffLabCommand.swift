@@ -33,7 +33,9 @@ public enum DiffLabCommand {
         let indent = String(repeating: " ", count: column)
         let list = rows.map { synopsis, abstract in
             let lines = wrapped(abstract, width: helpWidth - 2 - column)
-            let head = synopsis.count + 1 < column ? synopsis + String(repeating: " ", count: column - synopsis.count) + lines[0]
+            let head =
+                synopsis.count + 1 < column
+                ? synopsis + String(repeating: " ", count: column - synopsis.count) + lines[0]
                 : synopsis + "\n  " + indent + lines[0]
             return "  " + ([head] + lines.dropFirst().map { indent + $0 }).joined(separator: "\n  ")
         }
@@ -128,7 +130,9 @@ public enum DiffLabCommand {
     }
 
     /// Runs a command line of `commands` (`difflab`'s, or `difflab-dev`'s) with `arguments`.
-    package static func run(_ arguments: [String], console: Console, registry: EngineRegistry, commands: [Subcommand], tool: String = "difflab") -> Int32 {
+    package static func run(
+        _ arguments: [String], console: Console, registry: EngineRegistry, commands: [Subcommand], tool: String = "difflab"
+    ) -> Int32 {
         do throws(CommandError) {
             let (rest, global) = try GlobalOptions.extract(arguments)
             let limit = global[\.maxInputBytes] ?? InputLimit.defaultBytes

@@ -1,4 +1,5 @@
 import DiffLabCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -128,14 +128,14 @@ public struct RegisteredEngine: Sendable {
     func stages(_ old: JSONSections, _ new: JSONSections) throws(CommandError) -> StagedChangeset<JSONValue, JSONElement> {
         guard let stages = _stages else {
             throw .usage(
-                "stages pairs sections and items across sections, so it needs an engine that exposes its pairing (a DiffEngine) or stages sectioned lists itself (a SectionedChangesetEngine); '\(name)' reports flat results only")
+                "stages pairs sections and items across sections, so it needs an engine that exposes its pairing (a DiffEngine) or stages sectioned lists itself (a SectionedChangesetEngine); '\(name)' reports flat results only"
+            )
         }
         return try stages(old, new)
     }
 }
 
 /// A sectioned list from the command line: JSON section identifiers, JSON elements.
-
 
 /// The engines one `difflab` program can select by name: the built-ins, then the program's own.
 ///

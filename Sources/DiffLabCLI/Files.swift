@@ -214,7 +214,12 @@ struct OutputDirectory: Sendable {
 /// A process-wide increasing counter (unique temporary names within one process).
 final class Counter: Sendable {
     private let value = Locked(0)
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }
 
 /// Writes `text` to `path` as an output file (see ``OutputFile``); `option` names it in messages.

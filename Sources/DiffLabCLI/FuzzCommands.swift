@@ -188,9 +188,11 @@ enum FuzzCommand: DeclaredCommand {
         let inContract = report.failures.count - outside
         let kinds = FuzzElementKind.allCases.compactMap { kind in report.inputsByKind[kind].map { "\(kind) \($0)" } }
         console.out(
-            "fuzz: inputs by element kind: \(kinds.isEmpty ? "none" : kinds.joined(separator: ", ")); \(report.largeInputs) large lists (largest input \(report.largestInput) items)\n")
+            "fuzz: inputs by element kind: \(kinds.isEmpty ? "none" : kinds.joined(separator: ", ")); \(report.largeInputs) large lists (largest input \(report.largestInput) items)\n"
+        )
         console.out(
-            "fuzz: \(report.checks) cases (\(rate)/s) on \(report.inputs) inputs (\(Int(report.inputsPerSecond))/s) in \(format(report.seconds)) s, \(options.subjects.count) engines × \(options.properties.count) properties, seed \(options.seed): \(failureCounts(inContract, outside: outside))\n")
+            "fuzz: \(report.checks) cases (\(rate)/s) on \(report.inputs) inputs (\(Int(report.inputsPerSecond))/s) in \(format(report.seconds)) s, \(options.subjects.count) engines × \(options.properties.count) properties, seed \(options.seed): \(failureCounts(inContract, outside: outside))\n"
+        )
         if parsed[\.json] {
             let summary = FuzzSummaryFile(
                 cases: report.checks, inputs: report.inputs, seconds: report.seconds, casesPerSecond: rate,

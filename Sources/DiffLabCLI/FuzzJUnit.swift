@@ -21,7 +21,8 @@ enum FuzzJUnit {
         }
         if report.checks == 0 {
             let message = "no case ran (the run ended before the first input was checked)"
-            cases.append(JUnitReport.TestCase(className: "difflab.fuzz", name: "run", outcome: .error(message: message, type: "no-cases", details: message)))
+            cases.append(
+                JUnitReport.TestCase(className: "difflab.fuzz", name: "run", outcome: .error(message: message, type: "no-cases", details: message)))
         }
         let properties = [
             JUnitReport.DisplayPair("seed", String(options.seed)), JUnitReport.DisplayPair("cases", String(report.checks)),

@@ -60,7 +60,14 @@ package enum GateBuilds {
             launched[index].launchPath = link
         }
         for build in launched {
-            let spoken = try GateMeasurements.captureOutput(build.launchPath, { var line = CommandArguments<MeasureCommand.Options>(MeasureCommand.name); line.add(\.protocolFlag); return line.arguments }(), environment: [:], scratch: scratch).trimmingCharacters()
+            let spoken = try GateMeasurements.captureOutput(
+                build.launchPath,
+                {
+                    var line = CommandArguments<MeasureCommand.Options>(MeasureCommand.name)
+                    line.add(\.protocolFlag)
+                    return line.arguments
+                }(), environment: [:], scratch: scratch
+            ).trimmingCharacters()
             guard spoken == MeasureCommand.protocolName else {
                 throw CommandError(
                     .failure,
@@ -125,8 +132,12 @@ package enum GateBuilds {
         if nesting > 0, let slash = path.lastIndex(of: "/") { try makeDirectories(String(path[..<slash])) }
         let log = folder + ".log"
         console.err("gate: building \(what) in \(directory) (log: \(directory).log)\n")
-        _ = try asCommandError { () throws(ProcessError) in try runProcess("git", ["-C", root, "worktree", "remove", "--force", path], stdout: "/dev/null", stderr: "/dev/null") }
-        _ = try asCommandError { () throws(ProcessError) in try runProcess("git", ["-C", root, "worktree", "prune"], stdout: "/dev/null", stderr: "/dev/null") }
+        _ = try asCommandError { () throws(ProcessError) in
+            try runProcess("git", ["-C", root, "worktree", "remove", "--force", path], stdout: "/dev/null", stderr: "/dev/null")
+        }
+        _ = try asCommandError { () throws(ProcessError) in
+            try runProcess("git", ["-C", root, "worktree", "prune"], stdout: "/dev/null", stderr: "/dev/null")
+        }
         var steps: [(String, [String])] = [("git", ["-C", root, "worktree", "add", "--detach", "--force", path, commit])]
         if let patch {
             let absolute = patch.hasPrefix("/") ? patch : root + "/" + patch
@@ -157,7 +168,8 @@ package enum GateBuilds {
     package static func runLoggedSteps(_ steps: [(String, [String])], log: String) throws(CommandError) -> String? {
         defer { unlink(log + ".step") }
         for (tool, arguments) in steps {
-            let status = try asCommandError { () throws(ProcessError) in try runProcess(tool, arguments, stdout: log + ".step", stderr: log + ".step") }
+            let status = try asCommandError { () throws(ProcessError) in try runProcess(tool, arguments, stdout: log + ".step", stderr: log + ".step")
+            }
             appendFile(log + ".step", to: log)
             guard status == 0 else { return "`\(tool) \(arguments.joined(separator: " "))` exited \(status); see \(log)" }
         }

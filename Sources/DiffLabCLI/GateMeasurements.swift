@@ -78,7 +78,8 @@ struct GateMeasurements {
             for build in order {
                 var padded = environment
                 padded["DIFFLAB_GATE_PADDING"] = String(repeating: "x", count: Int(padding.next(upTo: 4095)))
-                let results = try Self.measureRound(build, cells: plan.cells, samples: plan.samples, seed: plan.seed, environment: padded, scratch: scratch)
+                let results = try Self.measureRound(
+                    build, cells: plan.cells, samples: plan.samples, seed: plan.seed, environment: padded, scratch: scratch)
                 for result in results {
                     timeRounds[build.label, default: [:]][result.cell, default: []].append(result.samples)
                     for (metric, value) in [(GateMetric.allocatedBytes, result.allocatedBytes), (.allocationRequests, result.allocationRequests)] {
@@ -138,10 +139,16 @@ struct GateMeasurements {
         var running: [(Build, pid_t, String)] = []
         for build in builds {
             let out = scratch + "/\(build.label).callgrind"
-            let pid = try asCommandError { () throws(ProcessError) in try spawnProcess(
-                "valgrind",
-                ["--tool=callgrind", "--callgrind-out-file=\(out)", "--collect-atstart=no", "--toggle-collect=*difflabMeasuredCall*", build.launchPath]
-                    + measureArguments(cells: [cell], samples: nil, seed: seed, instructions: true), environment: environment, stdout: "/dev/null", stderr: out + ".log", argumentZero: "valgrind") }
+            let pid = try asCommandError { () throws(ProcessError) in
+                try spawnProcess(
+                    "valgrind",
+                    [
+                        "--tool=callgrind", "--callgrind-out-file=\(out)", "--collect-atstart=no", "--toggle-collect=*difflabMeasuredCall*",
+                        build.launchPath,
+                    ]
+                        + measureArguments(cells: [cell], samples: nil, seed: seed, instructions: true), environment: environment,
+                    stdout: "/dev/null", stderr: out + ".log", argumentZero: "valgrind")
+            }
             running.append((build, pid, out))
         }
         var counts: [(String, Double)] = []
@@ -166,14 +173,19 @@ struct GateMeasurements {
     /// The longest one worker call may take (a stuck worker is an error, not a wedged gate).
     static let workerSeconds = 3_600.0
 
-    static func captureOutput(_ binary: String, _ arguments: [String], environment: [String: String?], scratch: String) throws(CommandError) -> String {
+    static func captureOutput(_ binary: String, _ arguments: [String], environment: [String: String?], scratch: String) throws(CommandError) -> String
+    {
         let out = scratch + "/worker.out"
         defer { unlink(out) }
         // A worker's answer is small JSON: capped like any input, and a worker gets an hour.
-        let pid = try asCommandError { () throws(ProcessError) in try spawnProcess(binary, arguments, environment: environment, stdout: out, argumentZero: "difflab") }
-        let status = try asCommandError { () throws(ProcessError) in try waitProcess(
-            pid, writing: out, maxBytes: InputLimit.bytes, seconds: workerSeconds,
-            what: "`\(binary) \(arguments.prefix(2).joined(separator: " "))`") }
+        let pid = try asCommandError { () throws(ProcessError) in
+            try spawnProcess(binary, arguments, environment: environment, stdout: out, argumentZero: "difflab")
+        }
+        let status = try asCommandError { () throws(ProcessError) in
+            try waitProcess(
+                pid, writing: out, maxBytes: InputLimit.bytes, seconds: workerSeconds,
+                what: "`\(binary) \(arguments.prefix(2).joined(separator: " "))`")
+        }
         guard status == 0 else { throw CommandError(.failure, "`\(binary) \(arguments.prefix(2).joined(separator: " "))` exited \(status)") }
         return String(decoding: try readInputFile(out), as: UTF8.self)
     }

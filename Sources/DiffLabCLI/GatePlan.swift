@@ -43,7 +43,8 @@ struct GatePlan {
             help: "the engines of the default matrix",
             defaultText: "the engines this program registers beyond the built-ins, or heckel, hashmap and myers when there are none")
         let product = Option.text(
-            "product", "NAME", default: "difflab", help: "the executable product to build at the baseline revision (a package's own runner for its engines)"
+            "product", "NAME", default: "difflab",
+            help: "the executable product to build at the baseline revision (a package's own runner for its engines)"
         ) { text throws(CommandError) in
             do throws(CommandError) { try EngineRegistry.checkName(text) } catch {
                 throw .usage("--product must name an executable product: 1 to 64 lower-case letters, digits, '-', '_' or '.' (got '\(text)')")

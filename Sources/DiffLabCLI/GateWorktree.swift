@@ -23,8 +23,10 @@ enum GateWorktree {
     /// - Parameter scratch: a file for the command's output (in DiffLab's own `.build/gate/`).
     /// - Throws: ``CommandError`` (status 1) when the manifest cannot be read.
     static func externalPaths(packagePath: String, root: String, scratch: String) throws(CommandError) -> [String] {
-        let status = try asCommandError { () throws(ProcessError) in try runProcess(
-            "swift", ["package", "dump-package", "--package-path", packagePath], stdout: scratch, stderr: scratch + ".err") }
+        let status = try asCommandError { () throws(ProcessError) in
+            try runProcess(
+                "swift", ["package", "dump-package", "--package-path", packagePath], stdout: scratch, stderr: scratch + ".err")
+        }
         defer {
             unlink(scratch)
             unlink(scratch + ".err")

@@ -1,3 +1,4 @@
+import DiffLabProcess
 import DiffLabResults
 
 #if canImport(Glibc)
@@ -5,7 +6,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DiffLabProcess
 
 /// The most bytes any DiffLab command reads from one input file or stream.
 ///

@@ -26,4 +26,3 @@ package func readJSON(_ path: String) throws(CommandError) -> JSONValue {
         throw .data("\(path): malformed JSON at \(error)")
     }
 }
-

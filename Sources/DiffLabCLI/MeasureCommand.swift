@@ -1,5 +1,5 @@
-import DiffLabCore
 import DiffLabBench
+import DiffLabCore
 import DiffLabJSON
 import DiffLabResults
 
@@ -30,7 +30,8 @@ enum MeasureCommand: DeclaredCommand {
         let samples = Option.integer("samples", in: MeasureCommand.allowedSamples, default: 10, help: "samples per cell")
         let seed = Option.seed(default: 42, help: "dataset seed")
         let instructions = Flag(
-            "instructions", help: "one warm-up call, then one call inside difflabMeasuredCall, for valgrind --tool=callgrind "
+            "instructions",
+            help: "one warm-up call, then one call inside difflabMeasuredCall, for valgrind --tool=callgrind "
                 + "--toggle-collect=*difflabMeasuredCall*")
         init() {}
     }

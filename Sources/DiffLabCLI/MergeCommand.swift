@@ -52,7 +52,7 @@ enum MergeCommand: DeclaredCommand {
         let merged: BenchResults
         do throws(BenchMergeError) {
             merged = try mergeBenchResults(parts, force: false)
-        } catch where parsed[\.force] && error.forcible {
+        } catch  where parsed[\.force] && error.forcible {
             console.err("merge: merging anyway (--force): " + error.reasons.joined(separator: "; ") + "\n")
             do throws(BenchMergeError) { merged = try mergeBenchResults(parts, force: true) } catch { throw .data(error.description) }
         } catch {

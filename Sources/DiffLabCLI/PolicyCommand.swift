@@ -178,7 +178,9 @@ enum PolicyCommand: DeclaredCommand {
             ("--time-scale", parsed.isGiven(\.timeScale)), ("--median-interval", parsed.isGiven(\.medianInterval)),
             ("--interval", parsed.isGiven(\.interval)), ("--max-gap", parsed.isGiven(\.maxGap)),
         ]
-        if let (option, _) = traceOnly.first(where: \.1) { throw .usage("policy: \(option) applies only with --trace (see TRACES in 'difflab help policy')") }
+        if let (option, _) = traceOnly.first(where: \.1) {
+            throw .usage("policy: \(option) applies only with --trace (see TRACES in 'difflab help policy')")
+        }
         let plan = try PolicyPlan(parsed)
         let outcome: (profiles: [PolicyProfileRow], runs: [PolicyGridRun])
         do throws(EngineFailure) {

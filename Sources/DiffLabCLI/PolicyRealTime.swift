@@ -94,7 +94,8 @@ enum PolicyRealTimeCommand: DeclaredCommand {
                 console.out("crossover (\(name)): background diffing beats main-thread diffing from \(size) items on this machine\n")
             } else {
                 console.out(
-                    "crossover (\(name)): background diffing did not beat main-thread diffing at any size tested (\(plan.sizes.map(String.init).joined(separator: ", ")))\n")
+                    "crossover (\(name)): background diffing did not beat main-thread diffing at any size tested (\(plan.sizes.map(String.init).joined(separator: ", ")))\n"
+                )
             }
         }
         var file = PolicyResults()
@@ -159,9 +160,10 @@ enum PolicyRealTimeCommand: DeclaredCommand {
         let profiles: (main: DiffCostProfile, background: DiffCostProfile)
         do throws(EngineFailure) {
             let main = try measureDiffProfiles(engine: plan.engine.policy, size: size, edits: plan.edits, strategies: [plan.moves], rounds: 1)
-            let background = try plan.backgroundEngine.map { e throws(EngineFailure) in
-                try measureDiffProfiles(engine: e.policy, size: size, edits: plan.edits, strategies: [plan.moves], rounds: 1)
-            } ?? main
+            let background =
+                try plan.backgroundEngine.map { e throws(EngineFailure) in
+                    try measureDiffProfiles(engine: e.policy, size: size, edits: plan.edits, strategies: [plan.moves], rounds: 1)
+                } ?? main
             guard let m = main[plan.moves], let b = background[plan.moves] else { throw EngineFailure(.badAnswer, "no profile") }
             profiles = (m, b)
         } catch {
@@ -201,7 +203,8 @@ enum PolicyRealTimeCommand: DeclaredCommand {
                     + pad(l.p99.isNaN ? "–" : "\(round2(l.p99 * 1000)) ms", 11) + pad("\(r.applied)/\(r.requested)", 9)
                     + pad(String(r.coalesced), 11) + pad(String(r.reloads), 9) + pad(String(r.dropped), 9)
                     + pad("\(round2(r.cpuUtilisation * 100))%", 8)
-                    + pad(r.simulated.map { round2($0.hitchTimeRatio) } ?? "–", 17) + (r.simulated.map { "\(round2($0.latencyP99 * 1000)) ms" } ?? "–"))
+                    + pad(r.simulated.map { round2($0.hitchTimeRatio) } ?? "–", 17)
+                    + (r.simulated.map { "\(round2($0.latencyP99 * 1000)) ms" } ?? "–"))
         }
         return lines.joined(separator: "\n")
     }

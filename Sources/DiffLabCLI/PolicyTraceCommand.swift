@@ -11,10 +11,17 @@ enum PolicyTraceCommand {
             ("--sizes", parsed.isGiven(\.sizes)), ("--intervals", parsed.isGiven(\.intervals)), ("--edits", parsed.isGiven(\.edits)),
             ("--duration", parsed.isGiven(\.duration)),
         ]
-        if let (option, _) = refused.first(where: \.1) { throw .usage("policy: \(option) does not apply to --trace (see TRACES in 'difflab help policy')") }
-        let given = [("--time-scale", parsed.isGiven(\.timeScale)), ("--median-interval", parsed.isGiven(\.medianInterval)), ("--interval", parsed.isGiven(\.interval))]
-            .filter(\.1).map(\.0)
-        guard given.count <= 1 else { throw .usage("policy: give at most one of --time-scale, --median-interval and --interval (got \(given.joined(separator: ", ")))") }
+        if let (option, _) = refused.first(where: \.1) {
+            throw .usage("policy: \(option) does not apply to --trace (see TRACES in 'difflab help policy')")
+        }
+        let given = [
+            ("--time-scale", parsed.isGiven(\.timeScale)), ("--median-interval", parsed.isGiven(\.medianInterval)),
+            ("--interval", parsed.isGiven(\.interval)),
+        ]
+        .filter(\.1).map(\.0)
+        guard given.count <= 1 else {
+            throw .usage("policy: give at most one of --time-scale, --median-interval and --interval (got \(given.joined(separator: ", ")))")
+        }
         let trace = try readTrace(path)
         guard trace.versions.count >= 2 else {
             throw .data("\(path): \(trace.versions.count) version; a policy run needs at least two (one update)")
@@ -38,7 +45,9 @@ enum PolicyTraceCommand {
         let plan = try Plan(parsed, trace: trace, stream: timed.stream)
         let sizes = trace.versions.map(\.items.count)
         let sizeRange = (sizes.min() ?? 0)...(sizes.max() ?? 0)
-        console.err("policy: \(path): \(Text.updates(timed.stream.count)) over \(formatSignificant(timed.record.seconds)) s, \(plan.spec.settings.count) settings\n")
+        console.err(
+            "policy: \(path): \(Text.updates(timed.stream.count)) over \(formatSignificant(timed.record.seconds)) s, \(plan.spec.settings.count) settings\n"
+        )
         let outcome: PolicyTraceOutcome
         do throws(PolicyTraceFailure) {
             outcome = try runPolicyTrace(plan.spec) { line in console.err(line + "\n") }
@@ -62,7 +71,8 @@ enum PolicyTraceCommand {
         if parsed[\.recommend] {
             console.out(
                 PolicyText.recommendations(
-                    file.recommendations, title: "recommendation for this trace (least hitch time with p99 latency within the bound, nothing dropped):")
+                    file.recommendations,
+                    title: "recommendation for this trace (least hitch time with p99 latency within the bound, nothing dropped):")
                     + "\n")
         } else {
             console.out("\(file.recommendations.count) recommendations written (--recommend prints them)\n")
@@ -123,7 +133,8 @@ enum PolicyTraceCommand {
             guard spec.framesPerRun <= 1e7, spec.events <= PolicyCommand.maxEvents else {
                 throw .usage(
                     "policy: the trace asks for \(formatPlain(spec.events.rounded())) simulated frames and updates (\(formatPlain(spec.framesPerRun.rounded())) frames per run); "
-                        + "at most \(formatPlain(PolicyCommand.maxEvents)), and 10000000 per run (a smaller --max-gap or --time-scale, fewer rates, settings or repeats)")
+                        + "at most \(formatPlain(PolicyCommand.maxEvents)), and 10000000 per run (a smaller --max-gap or --time-scale, fewer rates, settings or repeats)"
+                )
             }
             do throws(PolicyTraceFailure) { _ = try spec.consecutiveWork() } catch {
                 throw .usage("policy: before measuring: \(error)" + PolicyTraceCommand.advice(error))
@@ -171,12 +182,15 @@ enum PolicyTraceCommand {
                     rate = run.workload.frameRate
                     lines.append("  \(formatPlain(run.workload.frameRate)) Hz")
                     lines.append(
-                        "    " + pad("setting", width) + pad("hitch", 9) + pad("p50 ms", 9) + pad("p99 ms", 9) + pad("dropped", 9) + pad("coalesced", 11)
+                        "    " + pad("setting", width) + pad("hitch", 9) + pad("p50 ms", 9) + pad("p99 ms", 9) + pad("dropped", 9)
+                            + pad("coalesced", 11)
                             + "reloads")
                 }
                 lines.append(
-                    "    " + pad(run.setting.label, width) + pad(round2(middle(run.hitchTimeRatio)), 9) + pad(round2(middle(run.latencyMedian) * 1000), 9)
-                        + pad(round2(middle(run.latencyP99) * 1000), 9) + pad(middle(run.dropped), 9) + pad(middle(run.coalesced), 11) + middle(run.reloads))
+                    "    " + pad(run.setting.label, width) + pad(round2(middle(run.hitchTimeRatio)), 9)
+                        + pad(round2(middle(run.latencyMedian) * 1000), 9)
+                        + pad(round2(middle(run.latencyP99) * 1000), 9) + pad(middle(run.dropped), 9) + pad(middle(run.coalesced), 11)
+                        + middle(run.reloads))
             }
             return lines.joined(separator: "\n")
         }

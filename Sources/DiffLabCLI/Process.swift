@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabProcess
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -55,13 +55,16 @@ enum TraceCommand: DeclaredCommand {
     /// What `--oracle` prints: pairs checked, myers' misses, git's comparison and its misses.
     static func oracleText(_ report: TraceOracle.Report) -> String {
         var lines = ["oracle (myers --moves minimal against an exact LCS; git diff --minimal --numstat):"]
-        lines.append("  pairs     \(report.pairs.count) checked" + (report.skipped > 0 ? ", \(report.skipped) too large (over \(formatGrouped(TraceOracle.maxCells)) LCS cells)" : ""))
+        lines.append(
+            "  pairs     \(report.pairs.count) checked"
+                + (report.skipped > 0 ? ", \(report.skipped) too large (over \(formatGrouped(TraceOracle.maxCells)) LCS cells)" : ""))
         if report.pairs.isEmpty { lines.append("  nothing was checked: the trace has no pair small enough") }
         let misses = report.myersMisses
         lines.append("  myers     " + (misses.isEmpty ? "kept an LCS in place on every pair" : "NOT minimal on \(misses.count) pairs"))
         for pair in misses.prefix(10) {
             lines.append(
-                "    pair \(pair.index): old \(pair.old), new \(pair.new), LCS \(pair.lcs): myers deletes \(pair.myersDeletes), inserts \(pair.myersInserts), moves \(pair.myersMoves)")
+                "    pair \(pair.index): old \(pair.old), new \(pair.new), LCS \(pair.lcs): myers deletes \(pair.myersDeletes), inserts \(pair.myersInserts), moves \(pair.myersMoves)"
+            )
         }
         if let reason = report.gitUnavailable {
             lines.append("  git       not compared: \(reason)")
@@ -102,7 +105,9 @@ extension Option where Value == String {
 /// The importers' common end: write the trace and say what it holds.
 private func writeImported(_ trace: Trace, to out: OutputFile, console: Console) throws(CommandError) {
     try out.write(trace.jsonLines)
-    console.out("wrote \(out.path): \(trace.versions.count) versions, \(formatGrouped(trace.itemCount)) items, \(formatGrouped(trace.ids.count)) distinct identifiers\n")
+    console.out(
+        "wrote \(out.path): \(trace.versions.count) versions, \(formatGrouped(trace.itemCount)) items, \(formatGrouped(trace.ids.count)) distinct identifiers\n"
+    )
 }
 
 private func importing(_ body: () throws(TraceImportError) -> Trace) throws(CommandError) -> Trace {
@@ -232,7 +237,8 @@ enum TraceGitCommand: DeclaredCommand {
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let out = try OutputFile(parsed.required(\.out), option: "--out")
-        let repository = parsed.required(\.repo), path = parsed.required(\.path)
+        let repository = parsed.required(\.repo)
+        let path = parsed.required(\.path)
         let trace = try importing { () throws(TraceImportError) in
             try GitImport.history(
                 repository: repository, path: path, maxVersions: parsed.required(\.maxVersions), maxBytes: InputLimit.bytes,
@@ -266,7 +272,9 @@ struct TraceSummary {
                 + (sectioned > 0 ? ", \(sectioned) sectioned" : ""))
         if let first = sizes.first, let last = sizes.last {
             let middle = median(sizes.map(Double.init)) ?? 0
-            lines.append("  sizes     \(formatGrouped(first)) to \(formatGrouped(last)) items, median \(formatPlain(middle)); \(formatGrouped(trace.itemCount)) in all")
+            lines.append(
+                "  sizes     \(formatGrouped(first)) to \(formatGrouped(last)) items, median \(formatPlain(middle)); \(formatGrouped(trace.itemCount)) in all"
+            )
         }
         lines.append("  ids       \(formatGrouped(trace.ids.count)) distinct; \(repeated) of \(trace.versions.count) versions repeat an identifier")
         let times = trace.versions.compactMap(\.timestampMs)

@@ -1,7 +1,7 @@
-import DiffLabResults
 import DiffLabBench
 import DiffLabJSON
 import DiffLabProcess
+import DiffLabResults
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

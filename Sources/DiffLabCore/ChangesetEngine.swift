@@ -157,7 +157,6 @@ extension EngineChanges {
     }
 }
 
-
 /// Why an engine gave no answer: it crashed, hung, answered something unreadable, or cannot take
 /// this kind of element. Never a pass: the fuzzer reports it with the input, the benchmark skips
 /// the cell with this message.

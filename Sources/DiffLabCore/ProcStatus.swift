@@ -42,7 +42,10 @@ public func availableCores() -> Int {
         // Hexadecimal words separated by commas: count the bits.
         var count = 0
         for c in mask.unicodeScalars where c != "," {
-            guard let digit = Int(String(c), radix: 16) else { count = 0; break }
+            guard let digit = Int(String(c), radix: 16) else {
+                count = 0
+                break
+            }
             count += digit.nonzeroBitCount
         }
         if count > 0 { return count }

@@ -82,7 +82,8 @@ package enum DecoderFuzzing {
             guard let record = try? PolicyCostsRecord(costsFile: document, source: "fuzz") else { return }
             let costs = PolicyCosts(record)
             do throws(ConfigurationError) { try costs.validate() } catch { preconditionFailure("costs file: accepted \(error)") }
-            for reload in [false, true] where !costs.applyCost(batchChanges: 1 << 53, listSize: PolicyConfig.listSizeRange.upperBound, reload: reload).isFinite {
+            for reload in [false, true]
+            where !costs.applyCost(batchChanges: 1 << 53, listSize: PolicyConfig.listSizeRange.upperBound, reload: reload).isFinite {
                 preconditionFailure("costs file: an infinite apply cost")
             }
         }

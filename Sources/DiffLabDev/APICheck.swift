@@ -86,10 +86,16 @@ func declaredBreakingChanges(in changelog: Substring) -> Substring? {
         let lineEnd = changelog[index...].firstIndex(of: "\n") ?? changelog.endIndex
         let line = changelog[index..<lineEnd]
         if line.hasPrefix("## ") {
-            if start != nil { end = index; break }
+            if start != nil {
+                end = index
+                break
+            }
             inUnreleased = line.dropFirst(3).lowercased().hasPrefix("[unreleased]") || line.dropFirst(3).lowercased().hasPrefix("unreleased")
         } else if line.hasPrefix("### ") {
-            if start != nil { end = index; break }
+            if start != nil {
+                end = index
+                break
+            }
             if inUnreleased, line.dropFirst(4).lowercased().hasPrefix("breaking") {
                 start = lineEnd
             }

@@ -224,9 +224,11 @@ enum CoverageCommand: DeclaredCommand {
             var justifiedBy: [Int: Int] = [:]
             for line in missed where justifiedBy[line] == nil {
                 let code = code(line)
-                guard let i = exemptions.indices.first(where: { i in
-                    (path == exemptions[i].file || path.hasSuffix("/" + exemptions[i].file)) && code.contains(exemptions[i].lineContains)
-                }) else { continue }
+                guard
+                    let i = exemptions.indices.first(where: { i in
+                        (path == exemptions[i].file || path.hasSuffix("/" + exemptions[i].file)) && code.contains(exemptions[i].lineContains)
+                    })
+                else { continue }
                 let end = text.map { Self.declarationEnd($0, from: line) } ?? line
                 for covered in line...end { justifiedBy[covered] = i }
             }
@@ -266,7 +268,8 @@ enum CoverageCommand: DeclaredCommand {
             return .failure
         }
         console.out(
-            "coverage: \(unjustified == 0 ? "every" : "not every") line of \(required.joined(separator: ", ")) reached or justified (\(requiredFiles) files, \(unjustified) lines not justified)\n")
+            "coverage: \(unjustified == 0 ? "every" : "not every") line of \(required.joined(separator: ", ")) reached or justified (\(requiredFiles) files, \(unjustified) lines not justified)\n"
+        )
         return unjustified == 0 ? .success : .failure
     }
 

@@ -212,7 +212,8 @@ enum DocsCheckCommand: DeclaredCommand {
         if missing.isEmpty {
             console.out("docs-check: \(graph.module): all \(graph.names.count) top-level symbols are curated in \(catalogPath)\n")
         } else {
-            console.err("docs-check: \(graph.module): \(missing.count) of \(graph.names.count) top-level symbols are in no topic group of \(catalogPath):\n")
+            console.err(
+                "docs-check: \(graph.module): \(missing.count) of \(graph.names.count) top-level symbols are in no topic group of \(catalogPath):\n")
             for name in missing { console.err("  ``\(name)``\n") }
             status = .failure
         }

@@ -29,7 +29,8 @@ enum MutateCommand: DeclaredCommand {
             help: "how the mutants are built: release (the binary users run) or debug (unoptimized: a mutant's incremental build takes "
                 + "seconds instead of minutes and the fuzzer runs several times slower; CI's quick subset); the results file records it")
         let jobs = Option.integer("jobs", in: MutateCommand.jobsRange, default: MutateCommand.defaultJobs, help: "parallel build jobs")
-        let out = Option.output(help: "results file: absent or a regular file, checked before the run", defaultText: "results/mutation-<UTC time>.json")
+        let out = Option.output(
+            help: "results file: absent or a regular file, checked before the run", defaultText: "results/mutation-<UTC time>.json")
         init() {}
     }
 
@@ -240,7 +241,8 @@ enum MutateCommand: DeclaredCommand {
         case .swiftTest: try test(path, filter: mutant.testFilter ?? "", settings, into: &result)
         }
         if result.equivalent && result.outcome == .killed {
-            result.note = [result.note, "marked equivalent in the catalogue, yet killed: the claim is wrong"].compactMap { $0 }.joined(separator: "; ")
+            result.note = [result.note, "marked equivalent in the catalogue, yet killed: the claim is wrong"].compactMap { $0 }.joined(
+                separator: "; ")
         }
         return result
     }
@@ -261,10 +263,14 @@ enum MutateCommand: DeclaredCommand {
         // as long and a minute more is hung.
         let limit = 2 * settings.seconds + 60
         let start = monotonicNow()
-        let pid = try asCommandError { () throws(ProcessError) in try spawnProcess(binary, arguments, environment: environment, stdout: output, stderr: errors, argumentZero: "difflab") }
+        let pid = try asCommandError { () throws(ProcessError) in
+            try spawnProcess(binary, arguments, environment: environment, stdout: output, stderr: errors, argumentZero: "difflab")
+        }
         let status: Int32
         do throws(CommandError) {
-            status = try asCommandError { () throws(ProcessError) in try waitProcess(pid, writing: output, maxBytes: InputLimit.bytes, seconds: limit, what: "the mutant's fuzzer") }
+            status = try asCommandError { () throws(ProcessError) in
+                try waitProcess(pid, writing: output, maxBytes: InputLimit.bytes, seconds: limit, what: "the mutant's fuzzer")
+            }
         } catch {
             let elapsed = monotonicNow() - start
             result.checkSeconds = elapsed
@@ -321,12 +327,16 @@ enum MutateCommand: DeclaredCommand {
         let output = settings.scratch + "/test.out"
         defer { unlink(output) }
         let start = monotonicNow()
-        let pid = try asCommandError { () throws(ProcessError) in try spawnProcess(
-            "swift", ["test", "--skip-build", "--package-path", path, "--filter", filter], environment: ["SWIFT_BACKTRACE": "enable=no"],
-            stdout: output, stderr: output) }
+        let pid = try asCommandError { () throws(ProcessError) in
+            try spawnProcess(
+                "swift", ["test", "--skip-build", "--package-path", path, "--filter", filter], environment: ["SWIFT_BACKTRACE": "enable=no"],
+                stdout: output, stderr: output)
+        }
         let status: Int32
         do throws(CommandError) {
-            status = try asCommandError { () throws(ProcessError) in try waitProcess(pid, writing: output, maxBytes: InputLimit.bytes, seconds: testSeconds, what: "`swift test --filter \(filter)`") }
+            status = try asCommandError { () throws(ProcessError) in
+                try waitProcess(pid, writing: output, maxBytes: InputLimit.bytes, seconds: testSeconds, what: "`swift test --filter \(filter)`")
+            }
         } catch {
             result.checkSeconds = monotonicNow() - start
             result.note = error.message

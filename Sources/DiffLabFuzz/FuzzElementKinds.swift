@@ -151,7 +151,9 @@ public final class FuzzObject: Diffable, Sendable {
     ///     contents hold the form in their lowest bit (`2·content + form`): the instances then
     ///     compare the content without it, so an engine that ignores identity misses the update.
     /// - Complexity: O(n + m) expected.
-    public static func instances(_ old: [FuzzItem], _ new: [FuzzItem], identity: Bool = false)
+    public static func instances(
+        _ old: [FuzzItem], _ new: [FuzzItem], identity: Bool = false
+    )
         -> (old: [FuzzObject], new: [FuzzObject])
     {
         var shared: [Key: FuzzObject] = [:]
@@ -199,7 +201,9 @@ extension FuzzElementKind {
     ///
     /// - Complexity: the engine's, plus O(n + m) per list presented or mapped back.
     @inlinable
-    public func changes<Engine: ChangesetEngine>(_ engine: Engine, _ old: [FuzzItem], _ new: [FuzzItem])
+    public func changes<Engine: ChangesetEngine>(
+        _ engine: Engine, _ old: [FuzzItem], _ new: [FuzzItem]
+    )
         throws(EngineFailure) -> EngineChanges<FuzzItem>
     {
         switch self {

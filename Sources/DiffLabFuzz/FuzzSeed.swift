@@ -37,7 +37,8 @@ public struct FuzzSeed: Sendable, Hashable {
         let size = max(maxSize, 1)
         var seeds: [FuzzSeed] = []
         for index in 0..<max(trace.versions.count - 1, 0) {
-            let old = trace.versions[index].items, new = trace.versions[index + 1].items
+            let old = trace.versions[index].items
+            let new = trace.versions[index + 1].items
             guard old != new else { continue }
             let common = zip(old, new).prefix { $0 == $1 }.count
             let start = max(0, min(common - 2, max(old.count, new.count) - size))

@@ -1,6 +1,6 @@
-import Dispatch
 import DiffLabCore
 import DiffLabJSON
+import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -422,7 +422,8 @@ public func runFuzzer(_ options: FuzzOptions, progress: @escaping @Sendable (Fuz
                         guard monotonicNow() < shrinkDeadline else { return nil }
                         watcher?.input(worker: worker, index: index, choices: candidate, size: size)
                         watcher?.check(worker: worker, subject: subjectIndex, property: propertyIndex)
-                        guard let again = reproduce(
+                        guard
+                            let again = reproduce(
                                 candidate, size: size, property: property, subject: subject, elements: options.elements, seeds: options.seeds),
                             again.failure.signature == failure.signature,
                             again.failure.outsideContract == failure.outsideContract

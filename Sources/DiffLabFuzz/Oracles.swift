@@ -75,7 +75,10 @@ func bruteForceLongestIncreasing(_ values: [Int]) -> Int {
         var length = 0
         var increasing = true
         for i in values.indices where mask & (1 << i) != 0 {
-            if values[i] <= last { increasing = false; break }
+            if values[i] <= last {
+                increasing = false
+                break
+            }
             last = values[i]
             length += 1
         }

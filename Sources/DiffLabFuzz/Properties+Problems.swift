@@ -52,13 +52,15 @@ func sanitizerProblem(
         return fail("still-invalid/\(violation.rule)", violation.message)
     }
     let moved = Set(clean.moveItems.map(\.from))
-    let repairsRight = !corruptions.isEmpty && corruptions.allSatisfy {
-        switch $0 {
-        case .reload: true
-        case let .delete(item): moved.contains(ItemIndexPath(section: 0, item: item))
-        default: false
+    let repairsRight =
+        !corruptions.isEmpty
+        && corruptions.allSatisfy {
+            switch $0 {
+            case .reload: true
+            case let .delete(item): moved.contains(ItemIndexPath(section: 0, item: item))
+            default: false
+            }
         }
-    }
     if repairsRight && batchProblem(clean, from: old, to: new, "", "", fail) == nil,
         let problem = batchProblem(output, from: old, to: new, "repaired-wrong/", "the repaired update: ", fail)
     {
@@ -216,10 +218,16 @@ func mirrorProblem(
     _ forward: DiffResult, _ backward: DiffResult, insertsDeletes: Bool, updates: Bool, moves: Bool, _ fail: Fail
 ) -> PropertyFailure? {
     if insertsDeletes && (forward.inserts.count != backward.deletes.count || forward.deletes.count != backward.inserts.count) {
-        return fail("mirror-inserts-deletes", "diff(a,b) has \(forward.inserts.count) inserts, \(forward.deletes.count) deletes; diff(b,a) \(backward.inserts.count), \(backward.deletes.count)")
+        return fail(
+            "mirror-inserts-deletes",
+            "diff(a,b) has \(forward.inserts.count) inserts, \(forward.deletes.count) deletes; diff(b,a) \(backward.inserts.count), \(backward.deletes.count)"
+        )
     }
     if (updates && forward.updates.count != backward.updates.count) || (moves && forward.moves.count != backward.moves.count) {
-        return fail("mirror-updates-moves", "diff(a,b) has \(forward.updates.count) updates, \(forward.moves.count) moves; diff(b,a) \(backward.updates.count), \(backward.moves.count)")
+        return fail(
+            "mirror-updates-moves",
+            "diff(a,b) has \(forward.updates.count) updates, \(forward.moves.count) moves; diff(b,a) \(backward.updates.count), \(backward.moves.count)"
+        )
     }
     return nil
 }

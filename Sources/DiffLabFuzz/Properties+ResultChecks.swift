@@ -23,7 +23,9 @@ struct ResultChecks {
     }
 
     /// `result` checked against the lengths; rejected is a failure `detail`.
-    func checked(_ result: EngineResult, _ oldCount: Int, _ newCount: Int, _ detail: String, _ context: String = "")
+    func checked(
+        _ result: EngineResult, _ oldCount: Int, _ newCount: Int, _ detail: String, _ context: String = ""
+    )
         throws(PropertyFailure) -> DiffResult
     {
         do {
@@ -113,7 +115,8 @@ struct ResultChecks {
                 throw fail("unique-disagreement", "with unique identifiers, the inserts, deletes or updates differ from heckel's")
             }
             if promises.minimalMoves && flat.moves.count != expected.moves.count {
-                throw fail("unique-move-count", "with unique identifiers, \(flat.moves.count) moves; heckel's minimal count is \(expected.moves.count)")
+                throw fail(
+                    "unique-move-count", "with unique identifiers, \(flat.moves.count) moves; heckel's minimal count is \(expected.moves.count)")
             }
         }
         if reference == .minimalScript, let problem = scriptProblem(c, implied, moveCount: flat.moves.count, fail) {

@@ -74,7 +74,12 @@ package func shrink(
                         let mid = low + (high - low) / 2
                         var probe = best
                         probe[i] = mid
-                        if attempt(probe) { high = mid; improved = true } else { low = mid }
+                        if attempt(probe) {
+                            high = mid
+                            improved = true
+                        } else {
+                            low = mid
+                        }
                     }
                 }
             }

@@ -20,12 +20,14 @@ extension GateReport {
         if let failure {
             cases.append(
                 JUnitReport.TestCase(
-                    className: "difflab.gate", name: "run", outcome: .error(message: failure.description, type: "error", details: failure.description)))
+                    className: "difflab.gate", name: "run", outcome: .error(message: failure.description, type: "error", details: failure.description)
+                ))
         }
-        let properties = context.map { JUnitReport.DisplayPair($0.0, $0.1) } + [
-            JUnitReport.DisplayPair("verdict", failure == nil ? verdict.rawValue : "error"),
-            JUnitReport.DisplayPair("exitCode", String(exitCode(improvementsPass: improvementsPass))),
-        ]
+        let properties =
+            context.map { JUnitReport.DisplayPair($0.0, $0.1) } + [
+                JUnitReport.DisplayPair("verdict", failure == nil ? verdict.rawValue : "error"),
+                JUnitReport.DisplayPair("exitCode", String(exitCode(improvementsPass: improvementsPass))),
+            ]
         return JUnitReport(name: "difflab gate", suites: [JUnitReport.Suite(name: "difflab gate", properties: properties, cases: cases)])
     }
 

@@ -129,7 +129,8 @@ public struct GateReport: Sendable {
         }
         lines.append("### All cells")
         lines.append("")
-        lines.append("| cell | time base | time candidate | ratio [95% CI] | p (Holm) | instructions | allocated bytes | allocation requests | verdict |")
+        lines.append(
+            "| cell | time base | time candidate | ratio [95% CI] | p (Holm) | instructions | allocated bytes | allocation requests | verdict |")
         lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---|")
         var cells: [String] = []
         for comparison in comparisons where !cells.contains(comparison.cell) { cells.append(comparison.cell) }
@@ -221,4 +222,3 @@ func formatP(_ p: Double) -> String {
     }
     return "\(formatFixed(mantissa, decimals: 1))e\(exponent)"
 }
-

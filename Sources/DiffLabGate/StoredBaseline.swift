@@ -85,7 +85,8 @@ public struct StoredBaseline: Sendable, Equatable {
     public init(bench: BenchResults, seed: UInt64 = 42) throws(GateError) {
         source = bench.source
         guard (bench.options.seed ?? "42") == String(seed) else {
-            throw .badBaseline(source: bench.source, field: "options.seed", expected: "the gate's seed \(seed) (the file's is \(bench.options.seed ?? "42"))")
+            throw .badBaseline(
+                source: bench.source, field: "options.seed", expected: "the gate's seed \(seed) (the file's is \(bench.options.seed ?? "42"))")
         }
         var cells: [String] = []
         var values: [String: [GateMetric: Double]] = [:]

@@ -112,7 +112,8 @@ public struct GateThresholds: Sendable, Hashable {
             exitCode = code
         }
         guard let entries = json["metrics"]?.objectValue else {
-            throw .badThresholds("\"metrics\" must be an object with an entry per metric (\(GateMetric.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw .badThresholds(
+                "\"metrics\" must be an object with an entry per metric (\(GateMetric.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         try Self.rejectUnknown(entries, allowed: GateMetric.allCases.map(\.rawValue), at: "metrics.")
         var metrics: [GateMetric: MetricThreshold] = [:]
@@ -124,8 +125,10 @@ public struct GateThresholds: Sendable, Hashable {
             guard let fields = entry.objectValue else { throw .badThresholds("\"\(path)\" must be an object, not \(entry.typeName)") }
             try Self.rejectUnknown(fields, allowed: ["regression", "improvement", "absolute"], at: path + ".")
             metrics[metric] = MetricThreshold(
-                regression: try Self.number(fields["regression"], path + ".regression", in: Self.relativeRange, "from 0 to 10 (a fraction: 0.05 is 5%)"),
-                improvement: try Self.number(fields["improvement"], path + ".improvement", in: Self.relativeRange, "from 0 to 10 (a fraction: 0.05 is 5%)"),
+                regression: try Self.number(
+                    fields["regression"], path + ".regression", in: Self.relativeRange, "from 0 to 10 (a fraction: 0.05 is 5%)"),
+                improvement: try Self.number(
+                    fields["improvement"], path + ".improvement", in: Self.relativeRange, "from 0 to 10 (a fraction: 0.05 is 5%)"),
                 absolute: try Self.number(fields["absolute"], path + ".absolute", in: Self.absoluteRange, "from 0 to 2^53 (in the metric's unit)"))
         }
         self.init(alpha: alpha, improvementExitCode: Int32(exitCode), metrics: metrics)

@@ -1,5 +1,5 @@
-import DiffLabResults
 import DiffLabCore
+import DiffLabResults
 
 #if canImport(Glibc)
 import Glibc

@@ -291,4 +291,3 @@ struct WireProblem: Error {
     var text: String
     init(_ text: String) { self.text = text }
 }
-

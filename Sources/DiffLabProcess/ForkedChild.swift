@@ -24,7 +24,9 @@ package func forkChild(_ body: () -> Never) throws(ProcessError) -> pid_t {
         pid = Darwin.fork()
         #endif
         return pid < 0 ? errno : 0
-    } registering: { pid }
+    } registering: {
+        pid
+    }
     if pid == 0 {
         var empty = sigset_t()
         sigemptyset(&empty)

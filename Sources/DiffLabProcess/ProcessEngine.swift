@@ -1,5 +1,5 @@
-import DiffLabResults
 import DiffLabCore
+import DiffLabResults
 
 #if canImport(Glibc)
 import Glibc
@@ -185,4 +185,3 @@ public struct ProcessEngine: ChangesetEngine {
     /// `difflab bench` reports it as the engine's `peakRSSBytes`.
     public func engineProcessPeakRSSBytes() -> Int? { process.peakRSSBytes() }
 }
-

@@ -121,4 +121,3 @@ private enum ShellWords {
         }
     }
 }
-

@@ -1,4 +1,5 @@
 import DiffLabCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -158,7 +159,9 @@ private func spawn(
         return executable.contains("/")
             ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
             : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
-    } registering: { pid }
+    } registering: {
+        pid
+    }
     guard spawned == 0 else {
         throw .cannotStart(executable: executable, reason: String(cString: strerror(spawned)))
     }

@@ -37,7 +37,9 @@ struct ArenaFinding {
     var markdown: String {
         var lines: [String] = []
         let input = failure.scope == .sectioned ? "sectioned lists" : "a list"
-        lines.append("# " + Markdown.text(libraryLabel) + " \(what) on \(input) \(failure.duplicates ? "that repeats an identifier" : "with unique identifiers")")
+        lines.append(
+            "# " + Markdown.text(libraryLabel)
+                + " \(what) on \(input) \(failure.duplicates ? "that repeats an identifier" : "with unique identifiers")")
         lines.append("")
         lines.append(identification)
         lines.append("")
@@ -59,11 +61,15 @@ struct ArenaFinding {
         lines.append("## What \(Markdown.text(contestant.displayName)) produced")
         lines.append("")
         if let batch = failure.batch {
-            lines.append("The batch update it gave for this input" + (contestant.about.adapter.map { " (adapter: " + Markdown.text($0) + ")" } ?? "") + ":")
+            lines.append(
+                "The batch update it gave for this input" + (contestant.about.adapter.map { " (adapter: " + Markdown.text($0) + ")" } ?? "") + ":")
             lines.append("")
             lines.append(Markdown.codeBlock(batch))
         } else {
-            lines.append(failure.kind == .failure ? "No batch update was recorded for this failure." : "No batch update: the call \(failure.kind == .crash ? "crashed" : "did not return").")
+            lines.append(
+                failure.kind == .failure
+                    ? "No batch update was recorded for this failure."
+                    : "No batch update: the call \(failure.kind == .crash ? "crashed" : "did not return").")
             lines.append("")
         }
         lines.append("## What is wrong with it")

@@ -66,7 +66,8 @@ struct ArenaSection {
         let rows = results.contestants.map { c in
             [
                 Markdown.code(c.engine), c.role.rawValue, Markdown.text(c.about.library),
-                Markdown.text(c.about.version) + (c.about.revision.map { " at " + Markdown.literal($0) } ?? ""), c.about.source.map(Markdown.literal) ?? "—",
+                Markdown.text(c.about.version) + (c.about.revision.map { " at " + Markdown.literal($0) } ?? ""),
+                c.about.source.map(Markdown.literal) ?? "—",
                 c.about.build.map(Markdown.text) ?? "—", c.about.adapter.map(Markdown.text) ?? "—", Self.promisesText(c.promises),
             ]
         }
@@ -172,6 +173,7 @@ struct ArenaSection {
                 + "report ready to send upstream, in `\(findingsFolder)/`, when it is a crash or a hang, breaks a promise, or is an update "
                 + "UIKit rejects or that leaves stale cells (`batch-valid`, `staged-valid`) on input the library took without complaint.")
         writer.line("")
-        writer.line(Markdown.table(["engine", "#", "signature", "kind", "scope", "contract", "old → new", "message", "report"], rows, rightAligned: [1]))
+        writer.line(
+            Markdown.table(["engine", "#", "signature", "kind", "scope", "contract", "old → new", "message", "report"], rows, rightAligned: [1]))
     }
 }

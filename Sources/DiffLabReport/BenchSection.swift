@@ -182,7 +182,8 @@ struct BenchSection {
                 rows.append([profile, engine] + cellsText)
             }
         }
-        return Markdown.table(["profile", "engine"] + sizes.map { NumberStyle.count.format(Double($0)) }, rows, rightAligned: Set(2..<(2 + sizes.count)))
+        return Markdown.table(
+            ["profile", "engine"] + sizes.map { NumberStyle.count.format(Double($0)) }, rows, rightAligned: Set(2..<(2 + sizes.count)))
             + (selfTimed ? "\n\n" + Self.selfTimedNote : "")
     }
 
@@ -226,7 +227,10 @@ struct BenchSection {
         let exponents = results.scaling.filter { $0.kind == kind && $0.allocator == allocator }
         if !exponents.isEmpty {
             let rows = exponents.map { s in
-                [s.profile, s.engine, s.timeExponent.map { formatFixed($0, decimals: 2) } ?? "–", s.bytesExponent.map { formatFixed($0, decimals: 2) } ?? "–"]
+                [
+                    s.profile, s.engine, s.timeExponent.map { formatFixed($0, decimals: 2) } ?? "–",
+                    s.bytesExponent.map { formatFixed($0, decimals: 2) } ?? "–",
+                ]
             }
             writer.line(
                 Markdown.details(
@@ -242,7 +246,9 @@ struct BenchSection {
         let others = kinds.filter { $0 != kind }
         var panels: [Panel] = []
         for other in others {
-            panels += perProfilePanels(measured, yLabel: "median time per call", yStyle: .seconds, kind: other, titleSuffix: " · \(other)") { $0.median }
+            panels += perProfilePanels(measured, yLabel: "median time per call", yStyle: .seconds, kind: other, titleSuffix: " · \(other)") {
+                $0.median
+            }
         }
         guard !panels.isEmpty else { return }
         writer.line("#### Other element kinds")
@@ -258,7 +264,10 @@ struct BenchSection {
                 the profiles the bench ran them on, under \(allocator). Panel titles read *profile · kind*. Log-log axes as above.
                 """ + selfTimedFootnote(measured, kinds: Set(others)))
         for other in others {
-            writer.line(Markdown.details("Median time per call, `\(other)` elements, \(allocator)", sizeTable(measured, kind: other) { $0.median.map(NumberStyle.seconds.format) }))
+            writer.line(
+                Markdown.details(
+                    "Median time per call, `\(other)` elements, \(allocator)",
+                    sizeTable(measured, kind: other) { $0.median.map(NumberStyle.seconds.format) }))
         }
     }
 
@@ -307,7 +316,9 @@ struct BenchSection {
                     faster than stdlib, below it slower; a rising line means the gap widens with size. Missing points are cells where stdlib or \
                     the engine was skipped.
                     """ + selfTimedFootnote(speedup))
-            writer.line(Markdown.details("Speed-up over stdlib, \(kind), \(allocator)", sizeTable(speedup) { $0.speedupOverStdlib.map { formatSignificant($0) + "×" } }))
+            writer.line(
+                Markdown.details(
+                    "Speed-up over stdlib, \(kind), \(allocator)", sizeTable(speedup) { $0.speedupOverStdlib.map { formatSignificant($0) + "×" } }))
         }
         if !floor.isEmpty {
             let figure = Figure(
@@ -323,7 +334,9 @@ struct BenchSection {
                     against list size, \(view), log-log. 1 (dotted) would be an engine doing no more than hashing both lists \
                     once; the height above it is the engine's own overhead, in multiples of that floor.
                     """ + selfTimedFootnote(floor))
-            writer.line(Markdown.details("Ratio to the hash floor, \(kind), \(allocator)", sizeTable(floor) { $0.ratioToFloor.map { formatSignificant($0) } }))
+            writer.line(
+                Markdown.details("Ratio to the hash floor, \(kind), \(allocator)", sizeTable(floor) { $0.ratioToFloor.map { formatSignificant($0) } })
+            )
         }
         if !partitioned.isEmpty {
             writer.line(
@@ -349,10 +362,14 @@ struct BenchSection {
                 + "a measure of anything.")
         writer.line("")
         let rows = speedups.map { s in
-            [s.engine, String(s.threads), s.profile, s.kind, s.allocator, formatGrouped(Double(s.size)), formatSignificant(s.speedup) + "×",
-             formatSignificant(s.efficiency * 100) + "%"]
+            [
+                s.engine, String(s.threads), s.profile, s.kind, s.allocator, formatGrouped(Double(s.size)), formatSignificant(s.speedup) + "×",
+                formatSignificant(s.efficiency * 100) + "%",
+            ]
         }
-        writer.line(Markdown.table(["engine", "threads", "profile", "kind", "allocator", "size", "speed-up", "efficiency"], rows, rightAligned: [1, 5, 6, 7]))
+        writer.line(
+            Markdown.table(
+                ["engine", "threads", "profile", "kind", "allocator", "size", "speed-up", "efficiency"], rows, rightAligned: [1, 5, 6, 7]))
         writer.line("")
     }
 
@@ -381,7 +398,9 @@ struct BenchSection {
 
     private func writeAllocations(_ writer: inout ReportWriter) {
         // Allocation figures exist only where measured (jemalloc); prefer the primary allocator.
-        let withBytes = allocatorNames.filter { a in results.measurements.contains { $0.allocator == a && $0.kind == kind && $0.allocatedBytes != nil } }
+        let withBytes = allocatorNames.filter { a in
+            results.measurements.contains { $0.allocator == a && $0.kind == kind && $0.allocatedBytes != nil }
+        }
         guard let source = withBytes.contains(allocator) ? allocator : withBytes.first else { return }
         let measured = engines.filter { e in results.measurements.contains { $0.engine == e && $0.allocator == source && $0.allocatedBytes != nil } }
         writer.line("### Allocations")
@@ -456,13 +475,14 @@ struct BenchSection {
                 A "0" at the baseline means no moves (not drawable on a log axis); "–" means no count.
                 """)
         let rows = movesProfiles.map { p in
-            [p] + measured.map { e -> String in
-                let m = cell(e, p, size)
-                guard let m, let offsets = m.offsetsMoves else { return m?.skipped != nil ? "skipped" : "–" }
-                let minimal = m.minimalMoves.map(formatGrouped) ?? "–"
-                let changes = m.changeCount.map(formatGrouped) ?? "–"
-                return "\(changes) / \(formatGrouped(offsets)) / \(minimal)"
-            }
+            [p]
+                + measured.map { e -> String in
+                    let m = cell(e, p, size)
+                    guard let m, let offsets = m.offsetsMoves else { return m?.skipped != nil ? "skipped" : "–" }
+                    let minimal = m.minimalMoves.map(formatGrouped) ?? "–"
+                    let changes = m.changeCount.map(formatGrouped) ?? "–"
+                    return "\(changes) / \(formatGrouped(offsets)) / \(minimal)"
+                }
         }
         writer.line("Changes / offsets moves / minimal moves at \(formatGrouped(size)) items, \(view):")
         writer.line("")

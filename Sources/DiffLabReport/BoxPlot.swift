@@ -83,7 +83,8 @@ package struct BoxPlot: Sendable, Equatable {
     /// The most strip points drawn per box.
     package var stripLimit: Int
 
-    package init(title: String, yLabel: String, yScale: ScaleKind = .log10, yStyle: NumberStyle = .seconds, boxes: [BoxSeries], stripLimit: Int = 60) {
+    package init(title: String, yLabel: String, yScale: ScaleKind = .log10, yStyle: NumberStyle = .seconds, boxes: [BoxSeries], stripLimit: Int = 60)
+    {
         self.title = title
         self.yLabel = yLabel
         self.yScale = yScale

@@ -10,4 +10,3 @@ package func svgNumber(_ x: Double) -> String {
     guard x.isFinite else { return "0" }
     return trimmingZeros(formatFixed(x, decimals: 2))
 }
-

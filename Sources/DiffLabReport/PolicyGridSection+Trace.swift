@@ -37,7 +37,11 @@ extension PolicyGridSection {
         let rows = [
             ["updates", formatGrouped(stream.requests) + " (every version after the first; the first arrives at 0 s)"],
             ["times", timing], ["median gap", Self.seconds(stream.medianGap)], ["stream length", Self.seconds(stream.seconds)],
-            ["longest gap", Self.seconds(stream.maxGap) + " (\(stream.shortenedGaps == 1 ? "1 longer gap" : formatGrouped(stream.shortenedGaps) + " longer gaps") shortened to it)"],
+            [
+                "longest gap",
+                Self.seconds(stream.maxGap)
+                    + " (\(stream.shortenedGaps == 1 ? "1 longer gap" : formatGrouped(stream.shortenedGaps) + " longer gaps") shortened to it)",
+            ],
         ]
         writer.line(Markdown.table(["stream", "value"], rows))
         writer.line(
@@ -56,7 +60,9 @@ extension PolicyGridSection {
 
     /// Per engine and move strategy: the pairs measured and what they cost.
     func writeTracePairs(_ writer: inout ReportWriter) {
-        guard Self.heading("Measured diff costs of the trace's pairs", none: "measured pairs", empty: results.tracePairs.isEmpty, &writer) else { return }
+        guard Self.heading("Measured diff costs of the trace's pairs", none: "measured pairs", empty: results.tracePairs.isEmpty, &writer) else {
+            return
+        }
         struct Group: Hashable {
             var engine: String
             var moves: String
@@ -83,7 +89,10 @@ extension PolicyGridSection {
         }
         writer.line(
             Markdown.table(
-                ["engine", "moves", "pairs", "consecutive", "widest span", "changes (median)", "batch changes (median)", "diff time (median)", "slowest pair"],
+                [
+                    "engine", "moves", "pairs", "consecutive", "widest span", "changes (median)", "batch changes (median)", "diff time (median)",
+                    "slowest pair",
+                ],
                 rows, rightAligned: [2, 3, 4, 5, 6, 7]))
         writer.line(
             """

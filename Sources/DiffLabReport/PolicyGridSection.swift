@@ -252,7 +252,10 @@ struct PolicyGridSection {
             rows.append(["option: drain", Self.seconds(o.drainSeconds) + " after the stream"])
             rows.append(["option: repeats", "\(o.repeats)"])
             rows.append(["option: latency bound", Self.seconds(o.latencyBound) + " (p99)"])
-            rows.append(["option: grid", results.trace != nil ? "every setting on the trace" + (o.quick ? " (--quick)" : "") : o.quick ? "quick slice" : "full"])
+            rows.append([
+                "option: grid",
+                results.trace != nil ? "every setting on the trace" + (o.quick ? " (--quick)" : "") : o.quick ? "quick slice" : "full",
+            ])
         } else {
             var seen: Set<String> = []
             let engines = results.profiles.map(\.engine).filter { seen.insert($0).inserted }

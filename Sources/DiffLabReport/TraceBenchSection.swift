@@ -65,7 +65,8 @@ struct TraceBenchSection {
             title: "time per pair", xLabel: "larger list of the pair (items)", yLabel: "seconds per call", yStyle: .seconds, series: series)
         writer.figure(
             prefix + "pairs.svg",
-            Figure(title: "Time per pair of \(w.file)", panels: [.line(plot)], columns: 1, panelWidth: 640, panelHeight: 360,
+            Figure(
+                title: "Time per pair of \(w.file)", panels: [.line(plot)], columns: 1, panelWidth: 640, panelHeight: 360,
                 legend: series.map { LegendEntry($0.name, $0.style) }),
             caption: "Each point is one consecutive pair of the trace's versions: its median time against the larger list's size (log axes).")
     }

@@ -112,11 +112,13 @@ public struct ArenaFailure: Sendable, Equatable {
 
     init(_ row: FieldReader<Key>) throws(ResultsError) {
         self.init(
-            signature: try row.requiredText(.signature, atMost: ArenaLimits.line), property: try row.requiredText(.property, atMost: ArenaLimits.name),
+            signature: try row.requiredText(.signature, atMost: ArenaLimits.line),
+            property: try row.requiredText(.property, atMost: ArenaLimits.name),
             scope: try row.requiredCase(.scope, ArenaScope.self), kind: try row.requiredCase(.kind, ArenaFailureKind.self),
             outsideContract: try row.requiredBool(.outsideContract), duplicates: try row.requiredBool(.duplicates),
             old: try row.requiredText(.old, atMost: ArenaLimits.text), new: try row.requiredText(.new, atMost: ArenaLimits.text),
-            message: try row.requiredText(.message, atMost: ArenaLimits.text), elementKind: try row.optionalText(.elementKind, atMost: ArenaLimits.name),
+            message: try row.requiredText(.message, atMost: ArenaLimits.text),
+            elementKind: try row.optionalText(.elementKind, atMost: ArenaLimits.name),
             batch: try row.optionalText(.batch, atMost: ArenaLimits.text), validBatch: try row.optionalText(.validBatch, atMost: ArenaLimits.text),
             replay: try row.optionalText(.replay, atMost: ArenaLimits.sentence))
     }

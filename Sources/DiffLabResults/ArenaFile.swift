@@ -174,7 +174,6 @@ public enum ArenaLimits {
     public static let workers = FieldRange<Int>(1...1_024, "1 to 1,024 (worker processes)")
 }
 
-
 extension ResultsError {
     /// The error of a document of schema `schema` embedded at `prefix` (e.g. `bench`) in another,
     /// with its field path moved under `prefix` and schema errors turned into errors of that
@@ -190,7 +189,8 @@ extension ResultsError {
         case .missingSchema(let source):
             return .missingField(source: source, path: prefix + ".schema")
         case .unknownSchema(let source, let schema):
-            return .invalid(source: source, field: prefix + ".schema", expected: "the schema \"\(expected)\", not \(JSONValue.string(schema).briefDescription)")
+            return .invalid(
+                source: source, field: prefix + ".schema", expected: "the schema \"\(expected)\", not \(JSONValue.string(schema).briefDescription)")
         case .missingField(let source, let path):
             return .missingField(source: source, path: joined(path))
         case .wrongType(let source, let path, let expected, let found):

@@ -41,7 +41,8 @@ extension FieldReader {
     ///
     /// - Throws: ``ResultsError/outOfRange(source:path:value:allowed:)`` naming the count, and the
     ///   errors of ``objects(_:_:)``.
-    func objects<Member>(_ key: Key, _ member: Member.Type = Member.self, count range: FieldRange<Int>) throws(ResultsError) -> [FieldReader<Member>] {
+    func objects<Member>(_ key: Key, _ member: Member.Type = Member.self, count range: FieldRange<Int>) throws(ResultsError) -> [FieldReader<Member>]
+    {
         try checkCount(key, range)
         return try objects(key, member)
     }
@@ -95,7 +96,9 @@ extension FieldReader {
         guard isEngineSlug(name) else {
             throw .invalid(
                 source: source, field: path(key),
-                expected: "an engine name of 1 to 64 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit, not \(JSONValue.string(name).briefDescription)")
+                expected:
+                    "an engine name of 1 to 64 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit, not \(JSONValue.string(name).briefDescription)"
+            )
         }
         return name
     }

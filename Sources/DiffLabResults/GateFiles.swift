@@ -227,7 +227,8 @@ public struct GateComparisonRecord: Sendable, Equatable {
     init(_ row: FieldReader<Key>) throws(ResultsError) {
         self.init(
             cell: try row.requiredString(.cell), metric: try row.requiredString(.metric), verdict: try row.requiredString(.verdict),
-            base: try row.optionalDouble(.base, in: .amount), head: try row.optionalDouble(.head, in: .amount), ratio: try row.optionalDouble(.ratio, in: .ratio),
+            base: try row.optionalDouble(.base, in: .amount), head: try row.optionalDouble(.head, in: .amount),
+            ratio: try row.optionalDouble(.ratio, in: .ratio),
             note: try row.optionalString(.note) ?? "")
         // Time statistics are present exactly when the object has their members.
         if [Key.ratioLow, .ratioHigh, .p, .pAdjusted, .rounds].contains(where: { row.object[$0.rawValue] != nil }) {
@@ -348,7 +349,9 @@ public struct GateReportFile: Sendable, Equatable {
         guard let thresholds = try root.object(.thresholds, ThresholdsKey.self) else {
             throw .missingField(source: source, path: Key.thresholds.rawValue)
         }
-        guard let alpha = try thresholds.optionalDouble(.alpha, in: .probability) else { throw .missingField(source: source, path: thresholds.path(.alpha)) }
+        guard let alpha = try thresholds.optionalDouble(.alpha, in: .probability) else {
+            throw .missingField(source: source, path: thresholds.path(.alpha))
+        }
         self.alpha = alpha
         improvementExitCode = try thresholds.requiredInt(.improvementExitCode, in: .exitStatus)
         metrics = []

@@ -98,7 +98,8 @@ public struct JUnitReport: Sendable, Equatable {
     public var xml: String {
         let all = suites.flatMap(\.cases)
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
-        let totals = counts(all.count, suites.reduce(0) { $0 + $1.failures }, suites.reduce(0) { $0 + $1.errors }, suites.reduce(0) { $0 + $1.skipped })
+        let totals = counts(
+            all.count, suites.reduce(0) { $0 + $1.failures }, suites.reduce(0) { $0 + $1.errors }, suites.reduce(0) { $0 + $1.skipped })
         let time = suites.compactMap(\.seconds).reduce(0, +)
         lines.append("<testsuites name=\"\(Self.attribute(name))\"\(totals) time=\"\(Self.seconds(time))\">")
         for suite in suites {
@@ -106,7 +107,9 @@ public struct JUnitReport: Sendable, Equatable {
             lines.append("  <testsuite name=\"\(Self.attribute(suite.name))\"\(attributes) time=\"\(Self.seconds(suite.seconds ?? 0))\">")
             if !suite.properties.isEmpty {
                 lines.append("    <properties>")
-                for p in suite.properties { lines.append("      <property name=\"\(Self.attribute(p.name))\" value=\"\(Self.attribute(p.value))\"/>") }
+                for p in suite.properties {
+                    lines.append("      <property name=\"\(Self.attribute(p.name))\" value=\"\(Self.attribute(p.value))\"/>")
+                }
                 lines.append("    </properties>")
             }
             for testCase in suite.cases { lines.append(contentsOf: Self.lines(testCase)) }

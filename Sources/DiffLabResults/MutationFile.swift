@@ -272,7 +272,8 @@ public struct MutantResult: Sendable, Equatable {
             let text = try row.requiredString(key)
             guard let value = T(rawValue: text) else {
                 throw .invalid(
-                    source: row.source, field: row.path(key), expected: "one of \(T.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(text)')")
+                    source: row.source, field: row.path(key), expected: "one of \(T.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(text)')"
+                )
             }
             return value
         }
@@ -383,12 +384,13 @@ public struct MutationFile: Sendable, Equatable {
         let killed = try root.requiredInt(.killed, in: .count)
         let scored = try root.requiredInt(.scored, in: .count)
         guard let score = try root.optionalDouble(.score, in: .probability) else { throw .missingField(source: source, path: "score") }
-        guard killed == self.killed else { throw .invalid(source: source, field: "killed", expected: "\(self.killed), the killed scored mutants listed") }
+        guard killed == self.killed else {
+            throw .invalid(source: source, field: "killed", expected: "\(self.killed), the killed scored mutants listed")
+        }
         guard scored == self.scored else { throw .invalid(source: source, field: "scored", expected: "\(self.scored), the scored mutants listed") }
         guard abs(score - self.score) < 1e-9 else { throw .invalid(source: source, field: "score", expected: "killed / scored = \(self.score)") }
     }
 }
-
 
 /// Whether `patch` is `NN-<name>.patch` with two or more digits NN.
 private func isPatchName(_ patch: String, for name: String) -> Bool {

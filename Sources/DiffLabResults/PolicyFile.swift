@@ -12,7 +12,8 @@ public struct PolicyRun: Sendable, Equatable {
 
     /// The simulation settings, in the order a report lists them.
     static let settingKeys: [Key] = [
-        .updateInterval, .frameRate, .frameWork, .duration, .maxItemCountToRunOnMain, .coalescing, .applyBaseCost, .layoutCostPerItem, .batchCostPerChange,
+        .updateInterval, .frameRate, .frameWork, .duration, .maxItemCountToRunOnMain, .coalescing, .applyBaseCost, .layoutCostPerItem,
+        .batchCostPerChange,
         .reloadCostPerItem, .editsPerUpdate,
     ]
 

@@ -181,7 +181,9 @@ public struct PolicyGridRun: Sendable, Equatable {
         guard let setting = try row.object(.setting, PolicySettingRecord.Key.self) else {
             throw .missingField(source: row.source, path: row.path(.setting))
         }
-        self.init(workload: try PolicyWorkloadRecord(workload), setting: try PolicySettingRecord(setting), requested: try row.requiredInt(.requested, in: .count))
+        self.init(
+            workload: try PolicyWorkloadRecord(workload), setting: try PolicySettingRecord(setting),
+            requested: try row.requiredInt(.requested, in: .count))
         hitchTimeRatio = try row.numbers(.hitchTimeRatio, in: .hitchRatio)
         latencyMedian = try row.numbers(.latencyMedian, in: .seconds)
         latencyP99 = try row.numbers(.latencyP99, in: .seconds)
@@ -192,7 +194,8 @@ public struct PolicyGridRun: Sendable, Equatable {
         reloads = try row.integers(.reloads, in: .count)
         dropped = try row.integers(.dropped, in: .count)
         let counts: [(Key, Int)] = [
-            (.latencyMedian, latencyMedian.count), (.latencyP99, latencyP99.count), (.frames, frames.count), (.framesOverBudget, framesOverBudget.count),
+            (.latencyMedian, latencyMedian.count), (.latencyP99, latencyP99.count), (.frames, frames.count),
+            (.framesOverBudget, framesOverBudget.count),
             (.applied, applied.count), (.coalesced, coalesced.count), (.reloads, reloads.count), (.dropped, dropped.count),
         ]
         for (key, count) in counts where count != repeats {
@@ -302,7 +305,10 @@ public struct PolicyCrossoverRow: Sendable, Equatable {
     public var repeats: Int
 
     /// A crossover row; see the properties.
-    public init(frameRate: Double, moves: String, reloadThreshold: Int?, verdict: Verdict, size: Int?, low: Int?, high: Int?, repeatsWithCrossover: Int, repeats: Int) {
+    public init(
+        frameRate: Double, moves: String, reloadThreshold: Int?, verdict: Verdict, size: Int?, low: Int?, high: Int?, repeatsWithCrossover: Int,
+        repeats: Int
+    ) {
         self.frameRate = frameRate
         self.moves = moves
         self.reloadThreshold = reloadThreshold
@@ -438,7 +444,10 @@ public struct PolicyRecommendationRow: Sendable, Equatable {
     public var runnerUp: PolicyCandidateRow?
 
     /// A recommendation; see the properties.
-    public init(listSize: Int, bandLow: Int, bandHigh: Int, frameRate: Double, latencyBound: Double, candidates: Int, feasible: Int, winner: PolicyCandidateRow?, runnerUp: PolicyCandidateRow?) {
+    public init(
+        listSize: Int, bandLow: Int, bandHigh: Int, frameRate: Double, latencyBound: Double, candidates: Int, feasible: Int,
+        winner: PolicyCandidateRow?, runnerUp: PolicyCandidateRow?
+    ) {
         self.listSize = listSize
         self.bandLow = bandLow
         self.bandHigh = bandHigh
@@ -499,7 +508,9 @@ public struct PolicyGridOptions: Sendable, Equatable {
     public var quick: Bool
 
     /// Options; see the properties.
-    public init(duration: Double, drainSeconds: Double, repeats: Int, latencyBound: Double, engine: String, backgroundEngine: String? = nil, quick: Bool) {
+    public init(
+        duration: Double, drainSeconds: Double, repeats: Int, latencyBound: Double, engine: String, backgroundEngine: String? = nil, quick: Bool
+    ) {
         self.duration = duration
         self.drainSeconds = drainSeconds
         self.repeats = repeats

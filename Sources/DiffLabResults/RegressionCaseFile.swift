@@ -178,11 +178,12 @@ public struct RegressionCaseFile: Sendable, Hashable {
         elements = try reader.optionalString("elements")
         message = json["message"] == nil ? "" : try reader.string("message")
         outsideContract = try reader.flag("outsideContract")
-        choices = try json["choices"].map { value throws(RegressionFileError) in
-            try reader.array(value, "\"choices\"", max: Int.max).enumerated().map { i, choice throws(RegressionFileError) in
-                try reader.unsigned(choice, "\"choices\"[\(i)]")
-            }
-        } ?? []
+        choices =
+            try json["choices"].map { value throws(RegressionFileError) in
+                try reader.array(value, "\"choices\"", max: Int.max).enumerated().map { i, choice throws(RegressionFileError) in
+                    try reader.unsigned(choice, "\"choices\"[\(i)]")
+                }
+            } ?? []
         oldSections = try reader.sections("oldSections")
         newSections = try reader.sections("newSections")
         size = try json["size"].map { value throws(RegressionFileError) in try reader.integer(value, "\"size\"", in: Self.sizeRange) } ?? 0

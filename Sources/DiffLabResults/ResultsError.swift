@@ -65,7 +65,8 @@ public enum ResultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outOfRange(let source, let path, let value, let allowed):
             return "\(source): \(path) is \(value), outside its allowed range \(allowed)"
         case .noMeasurements(let source, let cells):
-            return "\(source): no measured cell (\(cells == 0 ? "no measurements" : "all \(cells) cells skipped")); a report of it would compare nothing"
+            return
+                "\(source): no measured cell (\(cells == 0 ? "no measurements" : "all \(cells) cells skipped")); a report of it would compare nothing"
         case .invalid(let source, let field, let expected):
             return "\(source): \(field) should be \(expected)"
         }

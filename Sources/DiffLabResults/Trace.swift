@@ -211,17 +211,24 @@ extension Trace {
         for version in versions {
             var line = JSONObject()
             func items(_ slice: ArraySlice<TraceItem>) -> JSONValue {
-                .array(slice.map { item in
-                    let id = ids[item.id], content = contents[item.content]
-                    return id == content ? .string(id) : .array([.string(id), .string(content)])
-                })
+                .array(
+                    slice.map { item in
+                        let id = ids[item.id]
+                        let content = contents[item.content]
+                        return id == content ? .string(id) : .array([.string(id), .string(content)])
+                    })
             }
             if let sections = version.sections {
                 var start = 0
-                line[Key.sections.rawValue] = .array(sections.map { section in
-                    defer { start += section.count }
-                    return .object(JSONObject([(Key.id.rawValue, .string(sectionIDs[section.id])), (Key.items.rawValue, items(version.items[start..<start + section.count]))]))
-                })
+                line[Key.sections.rawValue] = .array(
+                    sections.map { section in
+                        defer { start += section.count }
+                        return .object(
+                            JSONObject([
+                                (Key.id.rawValue, .string(sectionIDs[section.id])),
+                                (Key.items.rawValue, items(version.items[start..<start + section.count])),
+                            ]))
+                    })
             } else {
                 line[Key.items.rawValue] = items(version.items[...])
             }
@@ -264,14 +271,16 @@ extension Trace {
             return text
         }
         guard case .string(let schema)? = header[Key.schema.rawValue] else {
-            throw TraceFormatError(source: source, line: 1, field: Key.schema.rawValue, Self.expected("\"\(Self.schema)\"", header[Key.schema.rawValue]))
+            throw TraceFormatError(
+                source: source, line: 1, field: Key.schema.rawValue, Self.expected("\"\(Self.schema)\"", header[Key.schema.rawValue]))
         }
         guard schema == Self.schema else {
             throw TraceFormatError(source: source, line: 1, field: Key.schema.rawValue, "is \"\(schema)\"; expected \"\(Self.schema)\"")
         }
-        self.init(provenance: TraceProvenance(
-            source: try headerString(.source), tool: try headerString(.tool), date: try headerString(.date),
-            ids: try headerString(.ids), contents: try headerString(.contents)))
+        self.init(
+            provenance: TraceProvenance(
+                source: try headerString(.source), tool: try headerString(.tool), date: try headerString(.date),
+                ids: try headerString(.ids), contents: try headerString(.contents)))
         var previousTime: Int?
         for (offset, bytes) in lines.enumerated().dropFirst() {
             let line = offset + 1
@@ -285,7 +294,9 @@ extension Trace {
                 version.sections = []
                 for (s, section) in sections.enumerated() {
                     let field = "sections[\(s)]"
-                    guard case .object(let members) = section else { throw fail(field, Self.expected("an object {\"id\": string, \"items\": [...]}", section)) }
+                    guard case .object(let members) = section else {
+                        throw fail(field, Self.expected("an object {\"id\": string, \"items\": [...]}", section))
+                    }
                     let id = try Self.string(members[Key.id.rawValue], field: field + ".id", fail)
                     guard case .array(let items)? = members[Key.items.rawValue] else {
                         throw fail(field + ".items", Self.expected("an array of items", members[Key.items.rawValue]))
@@ -299,7 +310,9 @@ extension Trace {
             case (nil, nil):
                 throw fail("", "has neither \"items\" nor \"sections\"; expected a version such as {\"items\": [[\"id\", \"content\"]]}")
             case (let items, let sections):
-                throw items != nil ? fail(Key.items.rawValue, Self.expected("an array of items", items)) : fail(Key.sections.rawValue, Self.expected("an array of sections", sections))
+                throw items != nil
+                    ? fail(Key.items.rawValue, Self.expected("an array of items", items))
+                    : fail(Key.sections.rawValue, Self.expected("an array of sections", sections))
             }
             if let time = object[Key.timestampMs.rawValue] {
                 guard case .integer(let ms) = time, ms >= 0, ms <= Self.maxTimestampMs else {

@@ -215,7 +215,9 @@ public struct TraceBenchResults: Sendable, Equatable {
             guard case .array(let sizes) = pair, sizes.count == 2, case .integer(let old) = sizes[0], case .integer(let new) = sizes[1],
                 FieldRange<Int>.size.range.contains(old), FieldRange<Int>.size.range.contains(new)
             else {
-                throw .wrongType(source: source, path: "pairs[\(i)]", expected: "[old, new]: two sizes, each \(FieldRange<Int>.size.text)", found: pair.briefDescription)
+                throw .wrongType(
+                    source: source, path: "pairs[\(i)]", expected: "[old, new]: two sizes, each \(FieldRange<Int>.size.text)",
+                    found: pair.briefDescription)
             }
             pairs.append(TraceBenchPair(old: old, new: new))
         }

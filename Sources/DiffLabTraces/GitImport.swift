@@ -39,7 +39,8 @@ public enum GitImport {
         date: String
     ) throws(TraceImportError) -> Trace {
         guard maxVersionsRange.contains(maxVersions) else {
-            throw TraceImportError("the most versions should be from \(maxVersionsRange.lowerBound) to \(maxVersionsRange.upperBound), not \(maxVersions)")
+            throw TraceImportError(
+                "the most versions should be from \(maxVersionsRange.lowerBound) to \(maxVersionsRange.upperBound), not \(maxVersions)")
         }
         guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("-") else {
             throw TraceImportError("'\(path)': expected a path relative to the repository's root")
@@ -64,7 +65,8 @@ public enum GitImport {
         commits = Array(commits.prefix(maxVersions).reversed())
 
         let provenance = TraceProvenance(
-            source: source ?? "git \(repository) \(path): first-parent commits \(commits[0].sha.prefix(12))..\(commits[commits.count - 1].sha.prefix(12)) (\(commits.count) of \(total) that touch it)",
+            source: source
+                ?? "git \(repository) \(path): first-parent commits \(commits[0].sha.prefix(12))..\(commits[commits.count - 1].sha.prefix(12)) (\(commits.count) of \(total) that touch it)",
             tool: "difflab trace git", date: date, ids: "FNV-1a 64 (hex) of the line's bytes",
             contents: "the identifier: a line is its own content")
         var trace = Trace(provenance: provenance)
@@ -110,7 +112,8 @@ private struct GitRunner {
     /// Runs `git -C REPOSITORY ARGUMENTS`: its exit status, standard output and standard error.
     mutating func callAsFunction(_ arguments: [String], what: String) throws(TraceImportError) -> (status: Int32, output: [UInt8], errors: [UInt8]) {
         count += 1
-        let out = "\(folder)/out-\(count)", err = "\(folder)/err-\(count)"
+        let out = "\(folder)/out-\(count)"
+        let err = "\(folder)/err-\(count)"
         defer {
             removeTree(out)
             removeTree(err)

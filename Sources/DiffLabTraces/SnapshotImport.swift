@@ -78,7 +78,8 @@ public enum SnapshotImport {
             case .field(let field): timeField = field
             case .fileNames:
                 guard let digits = Self.firstNumber(in: name), let ms = Int(digits), ms <= Trace.maxTimestampMs else {
-                    throw TraceImportError("'\(path)': the file name has no run of digits that is a time in milliseconds from 0 to \(Trace.maxTimestampMs)")
+                    throw TraceImportError(
+                        "'\(path)': the file name has no run of digits that is a time in milliseconds from 0 to \(Trace.maxTimestampMs)")
                 }
                 time = ms
             }
@@ -145,13 +146,17 @@ public enum SnapshotImport {
             var time = given
             var list = value
             if case .object(let object) = value {
-                let items = object["items"], sections = object["sections"]
+                let items = object["items"]
+                let sections = object["sections"]
                 guard (items == nil) != (sections == nil) else {
-                    throw TraceImportError("\(what): an object snapshot holds its list under \"items\" or its sections under \"sections\" (one of them)")
+                    throw TraceImportError(
+                        "\(what): an object snapshot holds its list under \"items\" or its sections under \"sections\" (one of them)")
                 }
                 if let timeField {
                     guard case .integer(let ms)? = object[timeField], ms >= 0, ms <= Trace.maxTimestampMs else {
-                        throw TraceImportError("\(what): \"\(timeField)\" should be an integer time in milliseconds from 0 to \(Trace.maxTimestampMs), not \(object[timeField].map { $0.serialized() } ?? "missing")")
+                        throw TraceImportError(
+                            "\(what): \"\(timeField)\" should be an integer time in milliseconds from 0 to \(Trace.maxTimestampMs), not \(object[timeField].map { $0.serialized() } ?? "missing")"
+                        )
                     }
                     time = ms
                 }
@@ -161,7 +166,8 @@ public enum SnapshotImport {
                 }
                 list = items ?? .null
             } else if let timeField {
-                throw TraceImportError("\(what): expected an object with the time \"\(timeField)\" beside \"items\" or \"sections\", not \(value.typeNameWithArticle)")
+                throw TraceImportError(
+                    "\(what): expected an object with the time \"\(timeField)\" beside \"items\" or \"sections\", not \(value.typeNameWithArticle)")
             }
             guard case .array(let elements) = list else {
                 throw TraceImportError("\(what): expected a list (a JSON array of elements) or sections, not \(list.typeNameWithArticle)")
@@ -182,7 +188,8 @@ public enum SnapshotImport {
             try checkTime(time, what: what)
             var converted: [(id: String, items: [(id: String, content: String)])] = []
             for section in sections.sections {
-                converted.append((try string(section.id, what), try section.items.map { element throws(TraceImportError) in try pair(element, what) }))
+                converted.append(
+                    (try string(section.id, what), try section.items.map { element throws(TraceImportError) in try pair(element, what) }))
             }
             trace.append(sections: converted, timestampMs: time)
         }
@@ -196,11 +203,14 @@ public enum SnapshotImport {
             case (nil, nil): break
             case (let time?, let previous?):
                 guard time >= previous else {
-                    throw TraceImportError("\(what): its time \(time) ms is earlier than the previous snapshot's \(previous) ms; snapshots must be in time order")
+                    throw TraceImportError(
+                        "\(what): its time \(time) ms is earlier than the previous snapshot's \(previous) ms; snapshots must be in time order")
                 }
                 previousTime = time
             default:
-                throw TraceImportError("\(what): \(time == nil ? "has no time, but earlier snapshots have one" : "has a time, but earlier snapshots have none"); either every snapshot has a time or none has")
+                throw TraceImportError(
+                    "\(what): \(time == nil ? "has no time, but earlier snapshots have one" : "has a time, but earlier snapshots have none"); either every snapshot has a time or none has"
+                )
             }
         }
 
@@ -214,7 +224,8 @@ public enum SnapshotImport {
             case .hashed: return traceHash(text)
             case .text:
                 guard text.utf8.count <= Trace.maxStringBytes else {
-                    throw TraceImportError("\(what): a value's JSON text is \(text.utf8.count) bytes, over the \(Trace.maxStringBytes) a trace keeps; import it hashed")
+                    throw TraceImportError(
+                        "\(what): a value's JSON text is \(text.utf8.count) bytes, over the \(Trace.maxStringBytes) a trace keeps; import it hashed")
                 }
                 return text
             }

@@ -81,7 +81,8 @@ public enum TraceOracle {
         }
         defer { if let folder { Cleanup.shared.removeTemporaryDirectory(folder) } }
         for index in 0..<max(trace.versions.count - 1, 0) {
-            let old = trace.versions[index].items.map(\.id), new = trace.versions[index + 1].items.map(\.id)
+            let old = trace.versions[index].items.map(\.id)
+            let new = trace.versions[index + 1].items.map(\.id)
             let (cells, overflow) = old.count.multipliedReportingOverflow(by: new.count)
             guard !overflow, cells <= maxCells else {
                 report.skipped += 1
@@ -128,7 +129,10 @@ public enum TraceOracle {
     /// `git diff --no-index --minimal --numstat` of the two versions written one identifier (its
     /// string, a hash for the committed traces) per line.
     static func gitNumstat(_ old: [Int], _ new: [Int], trace: Trace, folder: String) -> Result<(deleted: Int, added: Int), GitUnavailable> {
-        let a = folder + "/a", b = folder + "/b", out = folder + "/numstat", err = folder + "/errors"
+        let a = folder + "/a"
+        let b = folder + "/b"
+        let out = folder + "/numstat"
+        let err = folder + "/errors"
         func write(_ ids: [Int], _ path: String) -> Bool {
             let text = ids.map { trace.ids[$0] + "\n" }.joined()
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -100,7 +100,8 @@ struct SanitizerTests {
     static let cases: [Case] = [
         Case(
             name: "duplicate deletes removed, inserts balanced",
-            input: BatchUpdate(itemCountsBefore: [4], itemCountsAfter: [3], insertItems: [p(0, 0), p(0, 2)], deleteItems: [p(0, 1), p(0, 1), p(0, 3)]),
+            input: BatchUpdate(
+                itemCountsBefore: [4], itemCountsAfter: [3], insertItems: [p(0, 0), p(0, 2)], deleteItems: [p(0, 1), p(0, 1), p(0, 3)]),
             expected: BatchUpdate(itemCountsBefore: [4], itemCountsAfter: [3], insertItems: [p(0, 0)], deleteItems: [p(0, 1), p(0, 3)])),
         Case(
             name: "section move conflicting with a delete dropped",
@@ -108,7 +109,8 @@ struct SanitizerTests {
             expected: BatchUpdate(itemCountsBefore: [1, 2], itemCountsAfter: [2], deleteSections: [0])),
         Case(
             name: "section move with item changes becomes delete + insert",
-            input: BatchUpdate(itemCountsBefore: [1, 2], itemCountsAfter: [2, 1], moveSections: [SectionMove(from: 1, to: 0)], reloadItems: [p(1, 0)]),
+            input: BatchUpdate(
+                itemCountsBefore: [1, 2], itemCountsAfter: [2, 1], moveSections: [SectionMove(from: 1, to: 0)], reloadItems: [p(1, 0)]),
             expected: BatchUpdate(itemCountsBefore: [1, 2], itemCountsAfter: [2, 1], insertSections: [0], deleteSections: [1])),
         Case(
             name: "item move out of a deleted section becomes an insert",

@@ -20,7 +20,9 @@ let ruleCases: [RuleCase] = [
         rule: "section-count",
         invalid: BatchUpdate(itemCountsBefore: [1], itemCountsAfter: [1, 0]),
         valid: BatchUpdate(itemCountsBefore: [1], itemCountsAfter: [1, 0], insertSections: [1]),
-        message: "Invalid update: invalid number of sections.  The number of sections contained in the collection view after the update (2) must be equal to the number of sections contained in the collection view before the update (1), plus or minus the number of sections inserted or deleted (0 inserted, 0 deleted)."),
+        message:
+            "Invalid update: invalid number of sections.  The number of sections contained in the collection view after the update (2) must be equal to the number of sections contained in the collection view before the update (1), plus or minus the number of sections inserted or deleted (0 inserted, 0 deleted)."
+    ),
     RuleCase(
         rule: "section-bounds",
         invalid: BatchUpdate(itemCountsBefore: [1], itemCountsAfter: [1, 0], insertSections: [2]),
@@ -76,7 +78,9 @@ let ruleCases: [RuleCase] = [
         rule: "item-count",
         invalid: BatchUpdate(itemCountsBefore: [40], itemCountsAfter: [40], deleteItems: [p(0, 3)]),
         valid: BatchUpdate(itemCountsBefore: [40], itemCountsAfter: [39], deleteItems: [p(0, 3)]),
-        message: "Invalid update: invalid number of items in section 0.  The number of items contained in an existing section after the update (40) must be equal to the number of items contained in that section before the update (40), plus or minus the number of items inserted or deleted from that section (0 inserted, 1 deleted) and plus or minus the number of items moved into or out of that section (0 moved in, 0 moved out)."),
+        message:
+            "Invalid update: invalid number of items in section 0.  The number of items contained in an existing section after the update (40) must be equal to the number of items contained in that section before the update (40), plus or minus the number of items inserted or deleted from that section (0 inserted, 1 deleted) and plus or minus the number of items moved into or out of that section (0 moved in, 0 moved out)."
+    ),
     RuleCase(
         rule: "item-count",
         invalid: BatchUpdate(itemCountsBefore: [2, 1], itemCountsAfter: [2, 1], moveItems: [mv(p(0, 0), p(1, 0))]),
@@ -101,12 +105,16 @@ let ruleCases: [RuleCase] = [
         rule: "item-move-bounds",
         invalid: BatchUpdate(itemCountsBefore: [2], itemCountsAfter: [2], moveItems: [mv(p(0, 0), p(0, 2))]),
         valid: BatchUpdate(itemCountsBefore: [2], itemCountsAfter: [2], moveItems: [mv(p(0, 0), p(0, 1))]),
-        message: "attempt to move index path (<NSIndexPath> {length = 2, path = 0 - 0}) to index path (<NSIndexPath> {length = 2, path = 0 - 2}) that does not exist - there are only 2 items in section 0 after the update"),
+        message:
+            "attempt to move index path (<NSIndexPath> {length = 2, path = 0 - 0}) to index path (<NSIndexPath> {length = 2, path = 0 - 2}) that does not exist - there are only 2 items in section 0 after the update"
+    ),
     RuleCase(
         rule: "item-move-section-bounds",
         invalid: BatchUpdate(itemCountsBefore: [2], itemCountsAfter: [2], moveItems: [mv(p(3, 0), p(0, 1))]),
         valid: BatchUpdate(itemCountsBefore: [2], itemCountsAfter: [2], moveItems: [mv(p(0, 0), p(0, 1))]),
-        message: "attempt to move index path (<NSIndexPath> {length = 2, path = 3 - 0}) from a section that does not exist - there are only 1 sections before the update"),
+        message:
+            "attempt to move index path (<NSIndexPath> {length = 2, path = 3 - 0}) from a section that does not exist - there are only 1 sections before the update"
+    ),
     RuleCase(
         rule: "duplicate-item",
         invalid: BatchUpdate(itemCountsBefore: [3], itemCountsAfter: [1], deleteItems: [p(0, 1), p(0, 1)]),
@@ -116,7 +124,9 @@ let ruleCases: [RuleCase] = [
         rule: "conflicting-item-moves",
         invalid: BatchUpdate(itemCountsBefore: [3], itemCountsAfter: [3], moveItems: [mv(p(0, 0), p(0, 2)), mv(p(0, 1), p(0, 2))]),
         valid: BatchUpdate(itemCountsBefore: [3], itemCountsAfter: [3], moveItems: [mv(p(0, 0), p(0, 2)), mv(p(0, 2), p(0, 0))]),
-        message: "attempt to move both item at index path <NSIndexPath> {length = 2, path = 0 - 0} and <NSIndexPath> {length = 2, path = 0 - 1} to <NSIndexPath> {length = 2, path = 0 - 2}"),
+        message:
+            "attempt to move both item at index path <NSIndexPath> {length = 2, path = 0 - 0} and <NSIndexPath> {length = 2, path = 0 - 1} to <NSIndexPath> {length = 2, path = 0 - 2}"
+    ),
     RuleCase(
         rule: "delete-reload-item",
         invalid: BatchUpdate(itemCountsBefore: [4], itemCountsAfter: [3], deleteItems: [p(0, 3)], reloadItems: [p(0, 3)]),

@@ -1,6 +1,7 @@
-@testable import DiffLabBench
 import DiffLabEngines
 import Testing
+
+@testable import DiffLabBench
 
 @Suite("Benchmark cells")
 struct BenchCellTests {
@@ -34,7 +35,9 @@ struct BenchCellTests {
     }
 
     @Test func unknownSubjectNamesTheSubjects() {
-        #expect(throws: BenchCellError.unknownSubject("validator", known: BenchSubject.builtIns.map(\.name))) { try BenchCell(parsing: "validator:differencekit:int:10") }
+        #expect(throws: BenchCellError.unknownSubject("validator", known: BenchSubject.builtIns.map(\.name))) {
+            try BenchCell(parsing: "validator:differencekit:int:10")
+        }
         #expect(BenchCellError.unknownSubject("x", known: ["mine"]).description.contains("mine, hash-floor, partitioned-floor, validate"))
     }
 }

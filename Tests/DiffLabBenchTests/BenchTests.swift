@@ -1,7 +1,7 @@
-import DiffLabResults
 import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
+import DiffLabResults
 import Testing
 
 #if canImport(Glibc)
@@ -130,7 +130,9 @@ struct BenchTests {
         // The first 2-thread row is hashmap-parallel's (×1.6, just short of numerically ≥ 1.6 or not).
         let parallel = targets.first { $0.name.contains("speed-up") }
         #expect(parallel?.name.hasPrefix("hashmap-parallel speed-up") == true && parallel?.note == "efficiency 80%")
-        #expect(benchTargets(rows.filter { $0.engine != "hashmap-parallel" }, allocator: "system", cores: 2).first { $0.name.contains("speed-up") }?.met == true)
+        #expect(
+            benchTargets(rows.filter { $0.engine != "hashmap-parallel" }, allocator: "system", cores: 2).first { $0.name.contains("speed-up") }?.met
+                == true)
         #expect(abs((targets.first { $0.name == "hashmap / hash floor, differencekit 1M, int ids" }?.value ?? 0) - 0.8) < 1e-9)
         #expect(targets.first { $0.name == "hashmap / hash floor, differencekit 1M, int ids" }?.met == false)
         #expect(targets.first { $0.name == "hashmap / partitioned floor, differencekit 1M, int ids" }?.met == false)  // 2 > 1.5
@@ -148,7 +150,9 @@ struct BenchTests {
     }
 
     @Test func runBenchMeasuresReferenceAndFloorBesideEveryEngine() throws {
-        var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "hashmap" }, profiles: [.differencekit, .reverse], sizes: [200, 400], budget: 0.002, maxSamples: 5)
+        var options = BenchOptions(
+            engines: BenchSubject.builtIns.filter { $0.name == "hashmap" }, profiles: [.differencekit, .reverse], sizes: [200, 400], budget: 0.002,
+            maxSamples: 5)
         options.maxCallSeconds = 10
         let records = runBench(options, allocator: "system")
         #expect(records.count == 2 * 2 * 4)
@@ -178,7 +182,10 @@ struct BenchTests {
         var fewer = false
         for profile in DatasetProfile.allCases {
             let lists = BenchLists(AbstractDataset(profile, size: 300, seed: 3), kind: .int)
-            guard case .ints(let old, let new) = lists else { Issue.record("not int lists"); return }
+            guard case .ints(let old, let new) = lists else {
+                Issue.record("not int lists")
+                return
+            }
             let counts = try #require(try hashmap.prepare(lists).counts?())
             let offsets = HashMapEngine().diff(from: old, to: new, moves: .offsets)
             #expect(counts.offsetsMoves == offsets.moves.count, "\(profile)")
@@ -204,7 +211,8 @@ struct BenchTests {
     }
 
     @Test func slowMeasurementsAreSkippedWithAReason() {
-        var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "myers" }, profiles: [.reverse], sizes: [300, 30_000], budget: 0.002, maxSamples: 3)
+        var options = BenchOptions(
+            engines: BenchSubject.builtIns.filter { $0.name == "myers" }, profiles: [.reverse], sizes: [300, 30_000], budget: 0.002, maxSamples: 3)
         // Loose enough for the calls at 300 items on a loaded machine; the 30,000-item calls
         // project to 10,000 times as long.
         options.maxCallSeconds = 0.05
@@ -216,18 +224,19 @@ struct BenchTests {
 
     /// Every out-of-range setting is a typed error naming the field (`--budget inf` trapped, huge
     /// sizes allocated without bound, huge sample counts allocated up front).
-    @Test(arguments: [
-        ("budget", { @Sendable (o: inout BenchOptions) in o.budget = .infinity }),
-        ("budget", { @Sendable (o: inout BenchOptions) in o.budget = .nan }),
-        ("budget", { @Sendable (o: inout BenchOptions) in o.budget = 0 }),
-        ("maxCallSeconds", { @Sendable (o: inout BenchOptions) in o.maxCallSeconds = .infinity }),
-        ("maxCallSeconds", { @Sendable (o: inout BenchOptions) in o.maxCallSeconds = -1 }),
-        ("sizes", { @Sendable (o: inout BenchOptions) in o.sizes = [1_000, 1_000_000_000_000] }),
-        ("sizes", { @Sendable (o: inout BenchOptions) in o.sizes = [0] }),
-        ("minSamples", { @Sendable (o: inout BenchOptions) in o.minSamples = 0 }),
-        ("maxSamples", { @Sendable (o: inout BenchOptions) in o.maxSamples = 1_000_000_000 }),
-        ("maxSamples", { @Sendable (o: inout BenchOptions) in o.maxSamples = 0 }),
-    ] as [(String, @Sendable (inout BenchOptions) -> Void)])
+    @Test(
+        arguments: [
+            ("budget", { @Sendable (o: inout BenchOptions) in o.budget = .infinity }),
+            ("budget", { @Sendable (o: inout BenchOptions) in o.budget = .nan }),
+            ("budget", { @Sendable (o: inout BenchOptions) in o.budget = 0 }),
+            ("maxCallSeconds", { @Sendable (o: inout BenchOptions) in o.maxCallSeconds = .infinity }),
+            ("maxCallSeconds", { @Sendable (o: inout BenchOptions) in o.maxCallSeconds = -1 }),
+            ("sizes", { @Sendable (o: inout BenchOptions) in o.sizes = [1_000, 1_000_000_000_000] }),
+            ("sizes", { @Sendable (o: inout BenchOptions) in o.sizes = [0] }),
+            ("minSamples", { @Sendable (o: inout BenchOptions) in o.minSamples = 0 }),
+            ("maxSamples", { @Sendable (o: inout BenchOptions) in o.maxSamples = 1_000_000_000 }),
+            ("maxSamples", { @Sendable (o: inout BenchOptions) in o.maxSamples = 0 }),
+        ] as [(String, @Sendable (inout BenchOptions) -> Void)])
     func outOfRangeOptionsAreTypedErrors(field: String, change: @Sendable (inout BenchOptions) -> Void) {
         var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "hashmap" }, sizes: [100], budget: 0.01)
         #expect(throws: Never.self) { try options.validate() }
@@ -252,7 +261,8 @@ struct BenchTests {
     /// measured whatever the limit (the stdlib reference at 1M: minutes a call). Now the first
     /// size is probed at 1,000 items and skipped, saying so.
     @Test func theFirstSizeIsProbedAndSkippedBeyondTheLimit() {
-        var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "myers" }, profiles: [.reverse], sizes: [30_000], budget: 0.001, maxSamples: 2)
+        var options = BenchOptions(
+            engines: BenchSubject.builtIns.filter { $0.name == "myers" }, profiles: [.reverse], sizes: [30_000], budget: 0.001, maxSamples: 2)
         options.maxCallSeconds = 0.001
         options.minSamples = 1
         let records = runBench(options, allocator: "system")
@@ -270,7 +280,9 @@ struct BenchTests {
     /// A size skipped makes every larger size of that subject skipped too, even when an earlier,
     /// smaller measurement would project below the limit.
     @Test func sizesAfterASkippedOneAreSkipped() {
-        var options = BenchOptions(engines: BenchSubject.builtIns.filter { $0.name == "myers" }, profiles: [.reverse], sizes: [300, 30_000, 60_000], budget: 0.001, maxSamples: 2)
+        var options = BenchOptions(
+            engines: BenchSubject.builtIns.filter { $0.name == "myers" }, profiles: [.reverse], sizes: [300, 30_000, 60_000], budget: 0.001,
+            maxSamples: 2)
         options.maxCallSeconds = 0.001
         options.minSamples = 1
         let records = runBench(options, allocator: "system").filter { $0.engine == "myers" }
@@ -293,7 +305,9 @@ func expectRejected(
 private struct StagedMovesEngine: ChangesetEngine {
     var name: String { "staged-moves" }
     var promises: EnginePromises { EnginePromises() }
-    func changes<Element: Diffable>(from old: [Element], to new: [Element], comparison: ComparisonOption) throws(EngineFailure) -> EngineChanges<Element> {
+    func changes<Element: Diffable>(
+        from old: [Element], to new: [Element], comparison: ComparisonOption
+    ) throws(EngineFailure) -> EngineChanges<Element> {
         let one = EngineResult(moves: [Move(from: 0, to: 1)])
         let two = EngineResult(moves: [Move(from: 0, to: 1), Move(from: 1, to: 0)])
         return EngineChanges(result: one, stages: [EngineStage(data: old, changes: one), EngineStage(data: new, changes: two)])

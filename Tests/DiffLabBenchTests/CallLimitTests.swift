@@ -1,5 +1,6 @@
-@testable import DiffLabBench
 import Testing
+
+@testable import DiffLabBench
 
 #if canImport(Glibc)
 import Glibc

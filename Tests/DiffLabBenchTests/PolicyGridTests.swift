@@ -1,8 +1,9 @@
-@testable import DiffLabBench
 import DiffLabCore
 import DiffLabJSON
 import DiffLabResults
 import Testing
+
+@testable import DiffLabBench
 
 /// The scenario grid, its virtual-time simulation, and the analysis that turns runs into
 /// crossovers and recommendations.

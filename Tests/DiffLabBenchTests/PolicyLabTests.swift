@@ -33,19 +33,20 @@ struct PolicyLabTests {
     /// Every out-of-range setting is a typed error naming the field: a frame rate of 0.0001 Hz or a
     /// huge interval trapped (sleeps past `UInt32`), an infinite frame rate was accepted, an
     /// infinite duration or frame work busy-waited forever.
-    @Test(arguments: [
-        ("frameRate", { @Sendable (c: inout PolicyConfig) in c.frameRate = 0.0001 }),
-        ("frameRate", { @Sendable (c: inout PolicyConfig) in c.frameRate = .infinity }),
-        ("frameRate", { @Sendable (c: inout PolicyConfig) in c.frameRate = .nan }),
-        ("updateInterval", { @Sendable (c: inout PolicyConfig) in c.updateInterval = 1e9 }),
-        ("updateInterval", { @Sendable (c: inout PolicyConfig) in c.updateInterval = 0 }),
-        ("duration", { @Sendable (c: inout PolicyConfig) in c.duration = .infinity }),
-        ("frameWork", { @Sendable (c: inout PolicyConfig) in c.frameWork = .infinity }),
-        ("frameWork", { @Sendable (c: inout PolicyConfig) in c.frameWork = -0.001 }),
-        ("listSize", { @Sendable (c: inout PolicyConfig) in c.listSize = 1_000_000_000_000 }),
-        ("maxInterval", { @Sendable (c: inout PolicyConfig) in c.maxInterval = 3_600 }),
-        ("applyBaseCost", { @Sendable (c: inout PolicyConfig) in c.applyBaseCost = .infinity }),
-    ] as [(String, @Sendable (inout PolicyConfig) -> Void)])
+    @Test(
+        arguments: [
+            ("frameRate", { @Sendable (c: inout PolicyConfig) in c.frameRate = 0.0001 }),
+            ("frameRate", { @Sendable (c: inout PolicyConfig) in c.frameRate = .infinity }),
+            ("frameRate", { @Sendable (c: inout PolicyConfig) in c.frameRate = .nan }),
+            ("updateInterval", { @Sendable (c: inout PolicyConfig) in c.updateInterval = 1e9 }),
+            ("updateInterval", { @Sendable (c: inout PolicyConfig) in c.updateInterval = 0 }),
+            ("duration", { @Sendable (c: inout PolicyConfig) in c.duration = .infinity }),
+            ("frameWork", { @Sendable (c: inout PolicyConfig) in c.frameWork = .infinity }),
+            ("frameWork", { @Sendable (c: inout PolicyConfig) in c.frameWork = -0.001 }),
+            ("listSize", { @Sendable (c: inout PolicyConfig) in c.listSize = 1_000_000_000_000 }),
+            ("maxInterval", { @Sendable (c: inout PolicyConfig) in c.maxInterval = 3_600 }),
+            ("applyBaseCost", { @Sendable (c: inout PolicyConfig) in c.applyBaseCost = .infinity }),
+        ] as [(String, @Sendable (inout PolicyConfig) -> Void)])
     func outOfRangeSettingsAreTypedErrors(field: String, change: @Sendable (inout PolicyConfig) -> Void) {
         var config = PolicyConfig(policy: .main, listSize: 100)
         #expect(throws: Never.self) { try config.validate() }

@@ -1,7 +1,8 @@
-@testable import DiffLabBench
 import DiffLabCore
 import DiffLabResults
 import Testing
+
+@testable import DiffLabBench
 
 /// The simulator's request streams: the grid's regular stream is unchanged by the generalization
 /// (a golden digest of its outcomes), and a recorded stream replays its times and its versions'

@@ -1,7 +1,8 @@
-@testable import DiffLabBench
 import DiffLabCore
 import DiffLabResults
 import Testing
+
+@testable import DiffLabBench
 
 /// `difflab policy --trace`'s library: a trace's times as a stream of requests, the measured
 /// costs of its version pairs, the run over every setting and its recommendation.
@@ -114,7 +115,8 @@ struct PolicyTraceTests {
         }
         // The spec checks the consecutive pairs before measuring anything.
         let (stream, _) = try traceStream(Self.timed, timing: .interval(0.05), maxGap: 10)
-        var spec = PolicyTraceSpec(trace: Self.timed, stream: stream, frameRates: [60], settings: [PolicySetting(policy: .main)], repeats: 1, maxDiffWork: 1e6)
+        var spec = PolicyTraceSpec(
+            trace: Self.timed, stream: stream, frameRates: [60], settings: [PolicySetting(policy: .main)], repeats: 1, maxDiffWork: 1e6)
         spec.editDistanceEngines = ["hashmap"]
         spec.maxCallWork = 14
         #expect(throws: PolicyTraceFailure.self) { try spec.consecutiveWork() }
@@ -152,7 +154,8 @@ struct PolicyTraceTests {
 
     @Test func aRunPastTheWorkLimitThrows() throws {
         let (stream, _) = try traceStream(Self.timed, timing: .interval(0.05), maxGap: 10)
-        let spec = PolicyTraceSpec(trace: Self.timed, stream: stream, frameRates: [60], settings: [PolicySetting(policy: .main)], repeats: 1, maxDiffWork: 50)
+        let spec = PolicyTraceSpec(
+            trace: Self.timed, stream: stream, frameRates: [60], settings: [PolicySetting(policy: .main)], repeats: 1, maxDiffWork: 50)
         #expect(throws: PolicyTraceFailure.self) { try runPolicyTrace(spec) }
     }
 

@@ -15,7 +15,8 @@ struct BatchCommandTests {
         "not-object.json": "[1]",
         "malformed.json": "{",
         "int-max.json": #"{"before":[9223372036854775807],"after":[9223372036854775807],"insertItems":[[0,0]]}"#,
-        "int-max-valid.json": #"{"before":[9223372036854775807,0],"after":[9223372036854775806,1],"moveItems":[{"from":[0,9223372036854775806],"to":[1,0]}]}"#,
+        "int-max-valid.json":
+            #"{"before":[9223372036854775807,0],"after":[9223372036854775806,1],"moveItems":[{"from":[0,9223372036854775806],"to":[1,0]}]}"#,
         "count-too-big.json": #"{"before":[1],"after":[9223372036854775808]}"#,
         "index-too-big.json": #"{"before":[1],"after":[1],"insertItems":[[0,1e300]]}"#,
         "index-wrong-type.json": #"{"before":[1,1],"after":[1,1],"moveSections":[{"from":0,"to":"1"}]}"#,
@@ -64,7 +65,8 @@ struct BatchCommandTests {
         #expect(r.status == 1)
         #expect(
             r.out
-                == "Invalid update: invalid number of items in section 0.  The number of items contained in an existing section after the update (9223372036854775807) must be equal to the number of items contained in that section before the update (9223372036854775807), plus or minus the number of items inserted or deleted from that section (1 inserted, 0 deleted) and plus or minus the number of items moved into or out of that section (0 moved in, 0 moved out).\n")
+                == "Invalid update: invalid number of items in section 0.  The number of items contained in an existing section after the update (9223372036854775807) must be equal to the number of items contained in that section before the update (9223372036854775807), plus or minus the number of items inserted or deleted from that section (1 inserted, 0 deleted) and plus or minus the number of items moved into or out of that section (0 moved in, 0 moved out).\n"
+        )
         let valid = run(["validate", Self.files.path("int-max-valid.json")])
         #expect(valid.status == 0, "\(valid.out)")
         #expect(valid.out == "valid\n")
@@ -92,7 +94,9 @@ struct BatchCommandTests {
             #expect(run(["validate", files.path("update.json")]).out == "valid\n")
             previous = data
         }
-        #expect(previous == (try JSONValue.parse(#"[{"id":"C","items":[5,3]},{"id":"D","items":[8]},{"id":"A","items":[{"id":2,"content":"final"},6]}]"#)))
+        #expect(
+            previous == (try JSONValue.parse(#"[{"id":"C","items":[5,3]},{"id":"D","items":[8]},{"id":"A","items":[{"id":2,"content":"final"},6]}]"#))
+        )
     }
 
     @Test func stagesExactOutputForTheUpdateStage() throws {
@@ -100,7 +104,8 @@ struct BatchCommandTests {
         let first = try #require(try JSONValue.parse(r.out).arrayValue?.first)
         #expect(
             first["changes"]?.serialized()
-                == #"{"insertSections":[],"deleteSections":[],"reloadSections":[],"moveSections":[],"insertItems":[],"deleteItems":[],"reloadItems":[[0,1]],"moveItems":[]}"#)
+                == #"{"insertSections":[],"deleteSections":[],"reloadSections":[],"moveSections":[],"insertItems":[],"deleteItems":[],"reloadItems":[[0,1]],"moveItems":[]}"#
+        )
     }
 
     @Test func stagesOfEqualModelsIsEmpty() {

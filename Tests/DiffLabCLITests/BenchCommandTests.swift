@@ -117,10 +117,14 @@ struct BenchCommandTests {
     /// List options out of shape, and a grid too large to finish, are refused at once (64).
     @Test(arguments: [
         ["--coalescing", "0.1/0.01"], ["--coalescing", "0.2/0.01/0.1"], ["--coalescing", "0.1/0.01/5"], ["--intervals", "frames"],
-        ["--reload-thresholds", "never"], ["--moves", "fewest"], ["--edits", "200"], ["--frame-rates", (1...17).map(String.init).joined(separator: ",")],
+        ["--reload-thresholds", "never"], ["--moves", "fewest"], ["--edits", "200"],
+        ["--frame-rates", (1...17).map(String.init).joined(separator: ",")],
         ["--sizes", "1000000", "--frame-rates", "1000", "--duration", "600", "--repeats", "100"],
         // Cheap to simulate, days to measure (a review found it passed the event check).
-        ["--sizes", "10000000", "--edits", "1,2,3,4,5,6,7,8,9,10", "--repeats", "100", "--frame-rates", "1", "--intervals", "60", "--duration", "0.01"],
+        [
+            "--sizes", "10000000", "--edits", "1,2,3,4,5,6,7,8,9,10", "--repeats", "100", "--frame-rates", "1", "--intervals", "60", "--duration",
+            "0.01",
+        ],
     ])
     func policyRefusesBadGrids(arguments: [String]) {
         let files = Files([:])
@@ -201,7 +205,8 @@ struct BenchCommandTests {
         default: try #require(mkdir(path, 0o700) == 0)
         }
         defer { if target == "folder" { rmdir(path) } }
-        let options = command == "bench" ? ["--sizes", "300", "--budget", "0.001", "--allocators", "system"] : ["--sizes", "300", "--duration", "0.01"]
+        let options =
+            command == "bench" ? ["--sizes", "300", "--budget", "0.001", "--allocators", "system"] : ["--sizes", "300", "--duration", "0.01"]
         let r = run([command] + options + ["--out", path])
         #expect(r.status == 73, "\(r.err)")
         #expect(r.err.contains("--out '\(path)'"))
@@ -236,8 +241,10 @@ struct BenchCommandTests {
         var console = recorder.console
         console.errIsTerminal = terminal
         let bench = DiffLabCommand.run(
-            ["bench", "--engines", "hashmap", "--profiles", "differencekit", "--sizes", "200", "--kinds", "int", "--budget", "0.001",
-             "--allocators", "system", "--out", files.path("b.json")], console: console)
+            [
+                "bench", "--engines", "hashmap", "--profiles", "differencekit", "--sizes", "200", "--kinds", "int", "--budget", "0.001",
+                "--allocators", "system", "--out", files.path("b.json"),
+            ], console: console)
         let policy = DiffLabCommand.run(
             ["policy", "real-time", "--sizes", "200", "--policies", "main", "--duration", "0.01", "--out", files.path("p.json")], console: console)
         #expect(bench == 0 && policy == 0, "\(recorder.err)")
@@ -251,8 +258,11 @@ struct BenchCommandTests {
     /// that hid a broken engine. It now exits 1, after writing the table and the results, naming
     /// the engine and its first failure; `--allow-skips` lets such a run pass.
     @Test func aFailingEngineFailsTheRun() throws {
-        let hello = #"{"type":"hello","protocol":"difflab-engine/1","name":"broken","promises":{"duplicates":true,"minimalMoves":false,"reference":"none"},"batch":false}"#
-        let files = Files(["engine.sh": "#!/bin/sh\nread line\necho '\(hello)'\nread line\necho 'panic: index out of range' >&2\necho '  at diff()' >&2\nexit 3\n"])
+        let hello =
+            #"{"type":"hello","protocol":"difflab-engine/1","name":"broken","promises":{"duplicates":true,"minimalMoves":false,"reference":"none"},"batch":false}"#
+        let files = Files([
+            "engine.sh": "#!/bin/sh\nread line\necho '\(hello)'\nread line\necho 'panic: index out of range' >&2\necho '  at diff()' >&2\nexit 3\n"
+        ])
         chmod(files.path("engine.sh"), 0o755)
         let bench = [
             "--engine-command", files.path("engine.sh"), "bench", "--engines", "broken,heckel", "--profiles", "reverse", "--sizes", "100,200",
@@ -264,7 +274,10 @@ struct BenchCommandTests {
         #expect(failed.out.hasSuffix("results: \(files.path("failed.json"))\n"))
         let lines = failed.err.split(separator: "\n")
         let error = try #require(lines.first { $0.hasPrefix("difflab: ") })
-        #expect(error.hasPrefix("difflab: bench: engine 'broken' (2 cells skipped) failed (--allow-skips lets such a run pass); the first failure, reverse · int · 100 items · system: crashed: the engine process exited with status 3"), "\(failed.err)")
+        #expect(
+            error.hasPrefix(
+                "difflab: bench: engine 'broken' (2 cells skipped) failed (--allow-skips lets such a run pass); the first failure, reverse · int · 100 items · system: crashed: the engine process exited with status 3"
+            ), "\(failed.err)")
         #expect(lines.suffix(2) == ["    | panic: index out of range", "    |   at diff()"], "\(failed.err)")
         let results = try JSONValue.parse(try String(contentsOfFile: files.path("failed.json"), encoding: .utf8))
         let cells = try #require(results["measurements"]?.arrayValue).filter { $0["engine"]?.stringValue == "broken" }
@@ -290,7 +303,10 @@ struct BenchCommandTests {
 
     @Test func helpListsEveryOptionWithItsRange() {
         let bench = run(["bench", "--help"]).out
-        for option in ["--quick", "--engines", "--threads", "--profiles", "--sizes", "--kinds", "--allocators", "--budget", "--max-call", "--seed", "--out", "--worker-out", "--allow-skips"] {
+        for option in [
+            "--quick", "--engines", "--threads", "--profiles", "--sizes", "--kinds", "--allocators", "--budget", "--max-call", "--seed", "--out",
+            "--worker-out", "--allow-skips",
+        ] {
             #expect(bench.contains(option), "bench --help lacks \(option)")
         }
         #expect(bench.contains("each 1 to 10000000") && bench.contains("0.001 to 600") && bench.contains("0.001 to 3600"))

@@ -1,6 +1,7 @@
+import Testing
+
 @testable import DiffLabCLI
 @testable import DiffLabDev
-import Testing
 
 @Suite("difflab coverage")
 struct CoverageCommandTests {
@@ -83,7 +84,10 @@ struct CoverageCommandTests {
         #expect(plain.out.contains("3 lines not justified"))
 
         // Justifying line 3 alone leaves lines 4-5: still a failure, and they stay listed.
-        let guardOnly = [CoverageExemption(file: "Sources/DiffLabEngines/Toy.swift", lineContains: "preconditionFailure(\"overflow\")", reason: "no Int overflows here")]
+        let guardOnly = [
+            CoverageExemption(
+                file: "Sources/DiffLabEngines/Toy.swift", lineContains: "preconditionFailure(\"overflow\")", reason: "no Int overflows here")
+        ]
         let partial = try summarize(guardOnly)
         #expect(partial.status == .failure)
         #expect(partial.out.contains("Toy.swift:3  guard"))

@@ -1,7 +1,8 @@
-@testable import DiffLabCLI
 import DiffLabDev
 import Foundation
 import Testing
+
+@testable import DiffLabCLI
 
 /// Every command's options are declared once, and that declaration is the parsing, the typed
 /// value and the help: these tests hold the declarations to it and the committed command-line
@@ -45,7 +46,9 @@ import Testing
                 // The range the parser enforces, as the help states it (wrapping may break it
                 // across lines: compare without line breaks and indentation).
                 let flat = sections[1].split(whereSeparator: \.isWhitespace).joined(separator: " ")
-                #expect(flat.contains(constraint.split(whereSeparator: \.isWhitespace).joined(separator: " ")), "\(name) --\(declaration.name): \(constraint)")
+                #expect(
+                    flat.contains(constraint.split(whereSeparator: \.isWhitespace).joined(separator: " ")),
+                    "\(name) --\(declaration.name): \(constraint)")
             }
         }
         #expect(help.hasPrefix("USAGE: \(Self.devNames.contains(name) ? "difflab-dev" : "difflab") \(name)"))
@@ -56,12 +59,16 @@ import Testing
     @Test func theCommittedCommandLineReferenceIsGenerated() throws {
         let committed = try String(contentsOfFile: cliPackageRoot + "/docs/command-line.md", encoding: .utf8)
         let generated = DiffLabCommand.reference()
-        #expect(committed == generated, "docs/command-line.md differs from the declarations: run swift run difflab help --reference > docs/command-line.md")
+        #expect(
+            committed == generated,
+            "docs/command-line.md differs from the declarations: run swift run difflab help --reference > docs/command-line.md")
         #expect(run(["help", "--reference"]).out == generated)
         for command in DiffLabCommand.commands.flatMap(\.all) { #expect(generated.contains("## difflab \(command.name)\n")) }
         let dev = try String(contentsOfFile: cliPackageRoot + "/docs/difflab-dev.md", encoding: .utf8)
         let generatedDev = DiffLabCommand.reference(commands: DevCommands.commands, tool: "difflab-dev")
-        #expect(dev == generatedDev, "docs/difflab-dev.md differs from the declarations: run swift run difflab-dev help --reference > docs/difflab-dev.md")
+        #expect(
+            dev == generatedDev, "docs/difflab-dev.md differs from the declarations: run swift run difflab-dev help --reference > docs/difflab-dev.md"
+        )
         #expect(runDev(["help", "--reference"]).out == generatedDev)
     }
 

@@ -1,7 +1,7 @@
 import DiffLabCLI
+import DiffLabCore
 import DiffLabDev
 import DiffLabJSON
-import DiffLabCore
 import Testing
 
 #if canImport(Glibc)
@@ -80,8 +80,10 @@ let fixtureFolders = FixtureFolders()
 @Suite("difflab diff")
 struct DiffCommandTests {
     static let paper = Files([
-        "old.json": #"["much","writing","is","like","snow",",","a","mass","of","long","words","and","phrases","falls","upon","the","relevant","facts","covering","up","the","details","."]"#,
-        "new.json": #"["a","mass","of","latin","words","falls","upon","the","relevant","facts","like","soft","snow",",","covering","up","the","details","."]"#,
+        "old.json":
+            #"["much","writing","is","like","snow",",","a","mass","of","long","words","and","phrases","falls","upon","the","relevant","facts","covering","up","the","details","."]"#,
+        "new.json":
+            #"["a","mass","of","latin","words","falls","upon","the","relevant","facts","like","soft","snow",",","covering","up","the","details","."]"#,
     ])
 
     @Test(arguments: EngineRegistry.builtIns.engines.map(\.name))
@@ -114,7 +116,9 @@ struct DiffCommandTests {
         let r = run(["diff", Self.objects.path("old.json"), Self.objects.path("new.json")])
         #expect(r.status == 0)
         // 1: key order differs only → not updated. 2: "x" → "y" → updated. "2" ≠ 2. 3: absent = null.
-        #expect(r.out == #"{"inserts":[],"deletes":[],"updates":[1],"moves":[{"from":3,"to":0},{"from":0,"to":1},{"from":1,"to":2},{"from":2,"to":3}]}"# + "\n")
+        #expect(
+            r.out == #"{"inserts":[],"deletes":[],"updates":[1],"moves":[{"from":3,"to":0},{"from":0,"to":1},{"from":1,"to":2},{"from":2,"to":3}]}"#
+                + "\n")
     }
 
     @Test func batchAndSections() {
@@ -155,29 +159,49 @@ struct DiffCommandTests {
     static let badInputs: [BadInput] = [
         BadInput(name: "missing file", arguments: ["diff", bad.path("nope.json"), bad.path("ok.json")], status: 66, message: "cannot open"),
         BadInput(name: "directory", arguments: ["diff", bad.directory, bad.path("ok.json")], status: 66, message: "is a directory"),
-        BadInput(name: "malformed JSON", arguments: ["diff", bad.path("ok.json"), bad.path("malformed.json")], status: 65, message: "malformed JSON at line 1"),
-        BadInput(name: "not an array", arguments: ["diff", bad.path("object.json"), bad.path("ok.json")], status: 65, message: "expected a JSON array of elements, not an object"),
-        BadInput(name: "boolean element", arguments: ["diff", bad.path("bool.json"), bad.path("ok.json")], status: 65, message: "element 0 is a boolean"),
+        BadInput(
+            name: "malformed JSON", arguments: ["diff", bad.path("ok.json"), bad.path("malformed.json")], status: 65,
+            message: "malformed JSON at line 1"),
+        BadInput(
+            name: "not an array", arguments: ["diff", bad.path("object.json"), bad.path("ok.json")], status: 65,
+            message: "expected a JSON array of elements, not an object"),
+        BadInput(
+            name: "boolean element", arguments: ["diff", bad.path("bool.json"), bad.path("ok.json")], status: 65, message: "element 0 is a boolean"),
         BadInput(name: "object without id", arguments: ["diff", bad.path("noid.json"), bad.path("ok.json")], status: 65, message: "has no \"id\""),
-        BadInput(name: "array id", arguments: ["diff", bad.path("badid.json"), bad.path("ok.json")], status: 65, message: "must be a string or a number"),
-        BadInput(name: "unknown key", arguments: ["diff", bad.path("extra.json"), bad.path("ok.json")], status: 65, message: "unknown key \"colour\""),
-        BadInput(name: "unknown engine", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--engine", "fast"], status: 64, message: "unknown engine 'fast'"),
-        BadInput(name: "unknown moves", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--moves", "few"], status: 64, message: "--moves expects one of: offsets, minimal (got 'few')"),
-        BadInput(name: "unknown flag", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--fast"], status: 64, message: "unknown option '--fast'"),
-        BadInput(name: "missing value", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--engine"], status: 64, message: "needs a value"),
-        BadInput(name: "flag with value", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--batch=yes"], status: 64, message: "takes no value"),
+        BadInput(
+            name: "array id", arguments: ["diff", bad.path("badid.json"), bad.path("ok.json")], status: 65, message: "must be a string or a number"),
+        BadInput(
+            name: "unknown key", arguments: ["diff", bad.path("extra.json"), bad.path("ok.json")], status: 65, message: "unknown key \"colour\""),
+        BadInput(
+            name: "unknown engine", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--engine", "fast"], status: 64,
+            message: "unknown engine 'fast'"),
+        BadInput(
+            name: "unknown moves", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--moves", "few"], status: 64,
+            message: "--moves expects one of: offsets, minimal (got 'few')"),
+        BadInput(
+            name: "unknown flag", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--fast"], status: 64,
+            message: "unknown option '--fast'"),
+        BadInput(
+            name: "missing value", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--engine"], status: 64, message: "needs a value"),
+        BadInput(
+            name: "flag with value", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--batch=yes"], status: 64,
+            message: "takes no value"),
         BadInput(
             name: "bad --strings", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--strings", "nfc"], status: 64,
             message: "--strings expects one of: literal, canonical (got 'nfc')"),
         BadInput(
             name: "bad stages --strings", arguments: ["stages", bad.path("ok.json"), bad.path("ok.json"), "--strings=NFD"], status: 64,
             message: "--strings expects one of: literal, canonical (got 'NFD')"),
-        BadInput(name: "integer beyond the Double range", arguments: ["diff", bad.path("huge.json"), bad.path("ok.json")], status: 65, message: "huge.json: malformed JSON at line 1, column 5: number out of range (magnitude above about 1.8e308"),
+        BadInput(
+            name: "integer beyond the Double range", arguments: ["diff", bad.path("huge.json"), bad.path("ok.json")], status: 65,
+            message: "huge.json: malformed JSON at line 1, column 5: number out of range (magnitude above about 1.8e308"),
         BadInput(
             name: "canonically equivalent keys with --strings canonical",
             arguments: ["diff", bad.path("keys.json"), bad.path("ok.json"), "--strings", "canonical"], status: 65,
             message: #"keys.json: element 1: keys "\u00E9" and "e\u0301" of one object are canonically equivalent"#),
-        BadInput(name: "bad sections", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--sections", "1,-2"], status: 64, message: "--sections expects FROM,TO"),
+        BadInput(
+            name: "bad sections", arguments: ["diff", bad.path("ok.json"), bad.path("ok.json"), "--sections", "1,-2"], status: 64,
+            message: "--sections expects FROM,TO"),
         BadInput(name: "one file", arguments: ["diff", bad.path("ok.json")], status: 64, message: "needs two files"),
         BadInput(name: "unknown command", arguments: ["dif"], status: 64, message: "unknown command 'dif'"),
         BadInput(name: "no command", arguments: [], status: 64, message: "no command given"),

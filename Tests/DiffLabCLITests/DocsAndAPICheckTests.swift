@@ -1,7 +1,8 @@
-@testable import DiffLabCLI
-@testable import DiffLabDev
 import DiffLabJSON
 import Testing
+
+@testable import DiffLabCLI
+@testable import DiffLabDev
 
 #if canImport(Glibc)
 import Glibc
@@ -78,7 +79,9 @@ struct DocsAndAPICheckTests {
         // docc's diagnostics of the module's own build: a link to another module's symbol in a
         // Swift comment is allowed; one in the catalog, or any other warning, is not.
         func diagnostics(_ entries: [(summary: String, source: String)]) -> String {
-            let list = entries.map { #"{"severity": "warning", "summary": "\#($0.summary)", "source": "file:///r/\#($0.source)", "range": {"start": {"line": 3}}}"# }
+            let list = entries.map {
+                #"{"severity": "warning", "summary": "\#($0.summary)", "source": "file:///r/\#($0.source)", "range": {"start": {"line": 3}}}"#
+            }
             return #"{"version": {"major": 1}, "diagnostics": ["# + list.joined(separator: ",") + "]}"
         }
         let crossModule = ("'DiffEngine' doesn't exist at '/M/Alpha'", "Sources/M/Alpha.swift")

@@ -1,10 +1,11 @@
-@testable import DiffLabCLI
-import DiffLabReport
 import DiffLabCore
 import DiffLabFuzz
 import DiffLabJSON
+import DiffLabReport
 import Foundation
 import Testing
+
+@testable import DiffLabCLI
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -166,7 +167,8 @@ struct ExportAndJUnitTests {
     @Test(arguments: ["+1", "-1", "@SUM(A1)", "\tx", "\rx", "\nx", "\u{FF1D}1", "a\r\n=1+1", "a\rb", "a\nb", "a\u{2028}b"])
     func csvDefusesFormulasAndQuotesLineBreaks(name: String) throws {
         let json = try #require(String(data: try JSONSerialization.data(withJSONObject: name, options: .fragmentsAllowed), encoding: .utf8))
-        let bench = #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"#
+        let bench =
+            #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"#
             + json + #","size":10,"kind":"int","allocator":"system","median":1e-6}]}"#
         let r = try Self.export("csv", bench)
         #expect(r.status == 0, "\(r.err)")
@@ -187,7 +189,8 @@ struct ExportAndJUnitTests {
                 JUnitReport.Suite(
                     name: hostile, properties: [JUnitReport.DisplayPair(hostile, hostile)],
                     cases: [
-                        JUnitReport.TestCase(className: hostile, name: hostile, outcome: .failure(message: hostile, type: hostile, details: hostile), output: hostile)
+                        JUnitReport.TestCase(
+                            className: hostile, name: hostile, outcome: .failure(message: hostile, type: hostile, details: hostile), output: hostile)
                     ])
             ])
         let xml = try Self.parseXML(report.xml)
@@ -266,7 +269,9 @@ struct ExportAndJUnitTests {
         final class Delegate: NSObject, XMLParserDelegate {
             var stack: [Element] = []
             var root: Element?
-            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+            func parser(
+                _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]
+            ) {
                 let element = Element(name: name, attributes: attributes)
                 stack.last?.children.append(element)
                 stack.append(element)
@@ -288,7 +293,9 @@ struct ExportAndJUnitTests {
 struct ForgetfulEngine: ChangesetEngine {
     var name: String { "forgetful" }
     var promises: EnginePromises { EnginePromises() }
-    func changes<Element: Diffable>(from old: [Element], to new: [Element], comparison: ComparisonOption) throws(EngineFailure) -> EngineChanges<Element> {
+    func changes<Element: Diffable>(
+        from old: [Element], to new: [Element], comparison: ComparisonOption
+    ) throws(EngineFailure) -> EngineChanges<Element> {
         var result = EngineResult()
         result.deletes = Array(old.indices)
         result.inserts = Array(new.indices.dropLast(new.isEmpty ? 0 : 1))

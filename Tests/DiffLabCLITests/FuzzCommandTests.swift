@@ -1,9 +1,10 @@
-@testable import DiffLabCLI
 import DiffLabCore
 import DiffLabEngines
 import DiffLabJSON
-import Testing
 import Foundation
+import Testing
+
+@testable import DiffLabCLI
 
 /// Correct on lists without a repeated identifier (heckel's answer); on others it answers no
 /// change at all, and it does not promise them: every failure it has is outside its contract.
@@ -22,7 +23,10 @@ private struct DuplicateBlindEngine: ChangesetEngine {
 struct FuzzCommandTests {
     @Test func jsonSummaryIsTheLastLine() throws {
         let files = Files([:])
-        let r = run(["fuzz", "--cases", "40", "--seed", "3", "--engines", "heckel,myers", "--properties", "batch-valid,metamorphic", "--json", "--corpus", files.path("corpus")])
+        let r = run([
+            "fuzz", "--cases", "40", "--seed", "3", "--engines", "heckel,myers", "--properties", "batch-valid,metamorphic", "--json", "--corpus",
+            files.path("corpus"),
+        ])
         #expect(r.status == 0, "\(r.out)")
         let last = try #require(r.out.split(separator: "\n").last)
         let summary = try JSONValue.parse(String(last))
@@ -63,7 +67,8 @@ struct FuzzCommandTests {
         #expect(run(["validate", files.path("seeds/seed-0.bin")]).status != 66)  // the file exists
     }
 
-    static let regression = #"{"signature":"sanitizer/heckel/x","property":"sanitizer","subject":"heckel","message":"","profile":"mixed","old":[[0,0]],"new":[],"oldSections":[{"id":0,"items":[[0,0]]}],"newSections":[{"id":0,"items":[]}],"corruptions":[[1,1,0],[3,0]],"choices":["1"],"size":1,"seed":"7"}"#
+    static let regression =
+        #"{"signature":"sanitizer/heckel/x","property":"sanitizer","subject":"heckel","message":"","profile":"mixed","old":[[0,0]],"new":[],"oldSections":[{"id":0,"items":[[0,0]]}],"newSections":[{"id":0,"items":[]}],"corruptions":[[1,1,0],[3,0]],"choices":["1"],"size":1,"seed":"7"}"#
 
     @Test func replayPassesFixedCasesAndReportsBadFiles() {
         let files = Files(["case.json": Self.regression, "broken.json": #"{"property":"nope"}"#])

@@ -1,8 +1,9 @@
-@testable import DiffLabCLI
 import DiffLabGate
 import DiffLabJSON
 import Foundation
 import Testing
+
+@testable import DiffLabCLI
 
 @Suite("difflab measure and difflab gate")
 struct GateCommandTests {
@@ -20,7 +21,10 @@ struct GateCommandTests {
         }
     }
 
-    @Test(arguments: ["hashmap:differencekit:int", "quick:differencekit:int:10", "hashmap:tiny:int:10", "hashmap:differencekit:float:10", "hashmap:differencekit:int:0"])
+    @Test(arguments: [
+        "hashmap:differencekit:int", "quick:differencekit:int:10", "hashmap:tiny:int:10", "hashmap:differencekit:float:10",
+        "hashmap:differencekit:int:0",
+    ])
     func measureRejectsBadCells(cell: String) {
         let r = run(["measure", "--cells", cell])
         #expect(r.status == 64)
@@ -86,11 +90,23 @@ struct GateCommandTests {
         (#"{"schema":"difflab-gate-baseline/1","cells":{}}"#, "\"cells\" should be a non-empty object"),
         (#"{"schema":"difflab-gate-baseline/1"}"#, "\"cells\" should be an object of cells, not missing"),
         (#"{"schema":"difflab-gate-baseline/9","cells":{"hashmap:differencekit:int:300":{"allocationRequests":3}}}"#, "\"schema\" should be"),
-        (#"{"schema":"difflab-gate-baseline/1","cells":{"myers:small-edit:int:300":{"allocationRequests":3}}}"#, "no entry for cell hashmap:differencekit:int:300"),
+        (
+            #"{"schema":"difflab-gate-baseline/1","cells":{"myers:small-edit:int:300":{"allocationRequests":3}}}"#,
+            "no entry for cell hashmap:differencekit:int:300"
+        ),
         (#"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"allocationRequests":null}}}"#, "this cell's are all null"),
-        (#"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"allocationRequests":-3}}}"#, "allocationRequests should be null or an integer from 0 to 2^53, not -3"),
-        (#"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"allocatedBytes":"38"}}}"#, "allocatedBytes should be null or an integer"),
-        (#"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"allocatedBytes":1e308}}}"#, "allocatedBytes should be null or an integer"),
+        (
+            #"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"allocationRequests":-3}}}"#,
+            "allocationRequests should be null or an integer from 0 to 2^53, not -3"
+        ),
+        (
+            #"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"allocatedBytes":"38"}}}"#,
+            "allocatedBytes should be null or an integer"
+        ),
+        (
+            #"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"allocatedBytes":1e308}}}"#,
+            "allocatedBytes should be null or an integer"
+        ),
     ])
     func unusableStoredBaselinesExitOne(baseline: String, message: String) {
         let files = Files(["baseline.json": baseline])
@@ -109,7 +125,10 @@ struct GateCommandTests {
     @Test func aGateThatComparedNothingExitsOne() throws {
         let binary = ".build/debug/difflab"
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build the difflab executable first")
-        let files = Files(["baseline.json": #"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"instructions":1000,"allocatedBytes":null}}}"#])
+        let files = Files([
+            "baseline.json":
+                #"{"schema":"difflab-gate-baseline/1","cells":{"hashmap:differencekit:int:300":{"instructions":1000,"allocatedBytes":null}}}"#
+        ])
         let r = run([
             "gate", "--baseline", files.path("baseline.json"), "--head-binary", binary, "--cells", "hashmap:differencekit:int:300",
             "--samples", "1", "--no-instructions", "--out", files.path("gate.json"), "--summary", files.path("summary.md"),
@@ -275,16 +294,19 @@ struct GatePartsTests {
         let common = ["--head-binary", binary, "--cells", cells, "--samples", "1", "--no-instructions", "--summary", files.path("summary.md")]
         let save = run(["gate"] + common + ["--save-baseline", files.path("baseline.json"), "--out", files.path("unused.json")])
         #expect(save.status == 0, "\(save.err)")
-        let check = run(["gate"] + common + ["--baseline", files.path("baseline.json"), "--out", files.path("gate.json"), "--junit", files.path("junit.xml")])
+        let check = run(
+            ["gate"] + common + ["--baseline", files.path("baseline.json"), "--out", files.path("gate.json"), "--junit", files.path("junit.xml")])
         #expect(check.status == 0 && check.out.hasPrefix("## DiffLab regression gate: PASS"), "\(check.err)")
         let junit = try String(contentsOfFile: files.path("junit.xml"), encoding: .utf8)
         #expect(junit.contains(#"<testsuites name="difflab gate" tests="2" failures="0" errors="0" skipped="0""#), "\(junit)")
         #expect(junit.contains(#"<testcase classname="difflab.gate" name="hashmap:reverse:int:300">"#))
-        let bench = #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"reverse","size":300,"kind":"int","allocator":"jemalloc","median":1e-6,"allocatedBytes":1000000000,"allocationRequests":1000000}]}"#
+        let bench =
+            #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"reverse","size":300,"kind":"int","allocator":"jemalloc","median":1e-6,"allocatedBytes":1000000000,"allocationRequests":1000000}]}"#
         let benchFiles = Files(["bench.json": bench])
         let improved = run([
             "gate", "--head-binary", binary, "--cells", "hashmap:reverse:int:300", "--samples", "1", "--no-instructions", "--baseline",
-            benchFiles.path("bench.json"), "--out", files.path("gate2.json"), "--summary", files.path("summary2.md"), "--junit", files.path("junit2.xml"),
+            benchFiles.path("bench.json"), "--out", files.path("gate2.json"), "--summary", files.path("summary2.md"), "--junit",
+            files.path("junit2.xml"),
         ])
         #expect(improved.status == 4 && improved.out.hasPrefix("## DiffLab regression gate: IMPROVEMENT ONLY"), "\(improved.err)")
         #expect(try String(contentsOfFile: files.path("junit2.xml"), encoding: .utf8).contains("allocatedBytes: improvement"))

@@ -14,7 +14,10 @@ import Testing
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
             let name = String(text[Range(match.range(at: 1), in: text)!])
             let list = Range(match.range(at: 2), in: text).map { String(text[$0]) } ?? ""
-            targets[name] = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: ["\""]) }.filter { !$0.isEmpty })
+            targets[name] = Set(
+                list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: ["\""]) }.filter {
+                    !$0.isEmpty
+                })
         }
         return targets
     }
@@ -59,7 +62,9 @@ import Testing
         let libraries = targets.filter { $0.key.hasPrefix("DiffLab") && $0.key != "DiffLabTestSupport" }
         try #require(!libraries.isEmpty && !drawn.isEmpty)
         for (name, dependencies) in libraries where !name.hasSuffix("Target") {
-            #expect(drawn[name] == dependencies, "\(name): Package.swift says \(dependencies.sorted()), docs/architecture.md \(drawn[name]?.sorted() ?? [])")
+            #expect(
+                drawn[name] == dependencies,
+                "\(name): Package.swift says \(dependencies.sorted()), docs/architecture.md \(drawn[name]?.sorted() ?? [])")
         }
         #expect(Set(drawn.keys) == Set(libraries.keys.filter { !$0.hasSuffix("Target") }))
     }
@@ -71,10 +76,13 @@ import Testing
         var compared = 0
         for (name, dependencies) in targets where name.hasPrefix("DiffLab") && name != "DiffLabTestSupport" {
             let imported = try Self.imports(of: name, at: "Sources/" + name)
-            #expect(imported.subtracting(dependencies).isEmpty, "\(name) imports \(imported.subtracting(dependencies).sorted()) without depending on them")
+            #expect(
+                imported.subtracting(dependencies).isEmpty, "\(name) imports \(imported.subtracting(dependencies).sorted()) without depending on them"
+            )
             if name != "DiffLab" {
                 let declared = dependencies.filter { $0.hasPrefix("DiffLab") }
-                #expect(declared.subtracting(imported).isEmpty, "\(name) depends on \(declared.subtracting(imported).sorted()) without importing them")
+                #expect(
+                    declared.subtracting(imported).isEmpty, "\(name) depends on \(declared.subtracting(imported).sorted()) without importing them")
             }
             compared += 1
         }

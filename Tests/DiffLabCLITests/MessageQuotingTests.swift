@@ -1,5 +1,6 @@
-@testable import DiffLabCLI
 import Testing
+
+@testable import DiffLabCLI
 
 /// Text another program wrote, quoted in DiffLab's messages (an engine's standard error): its lines
 /// kept, nothing in it able to pass for a line of DiffLab's or to move a terminal's cursor.

@@ -1,8 +1,9 @@
-@testable import DiffLabCLI
-@testable import DiffLabDev
 import DiffLabJSON
 import DiffLabResults
 import Testing
+
+@testable import DiffLabCLI
+@testable import DiffLabDev
 
 /// `difflab mutate`: its catalogue, its results record and its command line. No mutant is built
 /// here (that takes minutes each); `Scripts/mutate` does it.
@@ -42,7 +43,9 @@ struct MutateCommandTests {
             #expect(status == 0, "\(mutant.patch) does not apply to the tree")
             let text = String(decoding: try readInputFile(path), as: UTF8.self)
             #expect(text.contains("--- a/\(mutant.file)\n"), "\(mutant.patch) does not change \(mutant.file)")
-            let changed = text.split(separator: "\n").filter { ($0.hasPrefix("+") || $0.hasPrefix("-")) && !$0.hasPrefix("+++") && !$0.hasPrefix("---") }
+            let changed = text.split(separator: "\n").filter {
+                ($0.hasPrefix("+") || $0.hasPrefix("-")) && !$0.hasPrefix("+++") && !$0.hasPrefix("---")
+            }
             #expect((1...8).contains(changed.count), "\(mutant.patch) is not minimal: \(changed.count) changed lines")
         }
     }
@@ -68,16 +71,43 @@ struct MutateCommandTests {
         (#"{"patch": "01-x.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b"}"#, "c.json: missing field mutants[0].name"),
         (#"{"name": "X!", "patch": "01-x.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b"}"#, "c.json: mutants[0].name should be"),
         (#"{"name": "x-y", "patch": "1-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b"}"#, "c.json: mutants[0].patch should be"),
-        (#"{"name": "x-y", "patch": "01-x-y.patch", "file": "../a", "area": "heckel", "kind": "k", "bug": "b"}"#, "c.json: mutants[0].file should be"),
+        (
+            #"{"name": "x-y", "patch": "01-x-y.patch", "file": "../a", "area": "heckel", "kind": "k", "bug": "b"}"#,
+            "c.json: mutants[0].file should be"
+        ),
         (#"{"name": "x-y", "patch": "01-x-y.patch", "file": "/a", "area": "heckel", "kind": "k", "bug": "b"}"#, "c.json: mutants[0].file should be"),
-        (#"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "dijkstra", "kind": "k", "bug": "b"}"#, "c.json: mutants[0].area should be one of heckel"),
-        (#"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "check": "swift-test"}"#, "c.json: mutants[0].testFilter should be present"),
-        (#"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "testFilter": "T"}"#, "c.json: mutants[0].testFilter should be absent"),
-        (#"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "check": "swift-test", "testFilter": "a;rm"}"#, "c.json: mutants[0].testFilter should be 1 to 200"),
-        (#"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "check": "run"}"#, "c.json: mutants[0].check should be one of fuzz, swift-test"),
-        (#"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "quick": 1}"#, "c.json: mutants[0].quick should be true or false, not a number"),
-        (#"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "equivalent": "no"}"#, "c.json: mutants[0].equivalent should be the reason"),
-        (#"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": 3}"#, "c.json: mutants[0].bug should be a string, not a number"),
+        (
+            #"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "dijkstra", "kind": "k", "bug": "b"}"#,
+            "c.json: mutants[0].area should be one of heckel"
+        ),
+        (
+            #"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "check": "swift-test"}"#,
+            "c.json: mutants[0].testFilter should be present"
+        ),
+        (
+            #"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "testFilter": "T"}"#,
+            "c.json: mutants[0].testFilter should be absent"
+        ),
+        (
+            #"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "check": "swift-test", "testFilter": "a;rm"}"#,
+            "c.json: mutants[0].testFilter should be 1 to 200"
+        ),
+        (
+            #"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "check": "run"}"#,
+            "c.json: mutants[0].check should be one of fuzz, swift-test"
+        ),
+        (
+            #"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "quick": 1}"#,
+            "c.json: mutants[0].quick should be true or false, not a number"
+        ),
+        (
+            #"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": "b", "equivalent": "no"}"#,
+            "c.json: mutants[0].equivalent should be the reason"
+        ),
+        (
+            #"{"name": "x-y", "patch": "01-x-y.patch", "file": "a", "area": "heckel", "kind": "k", "bug": 3}"#,
+            "c.json: mutants[0].bug should be a string, not a number"
+        ),
         ("{" + good + "}, {" + good + "}", "c.json: mutants[1].name should be a name not used before"),
     ])
     func aBadCatalogueIsRefusedNamingTheField(mutant: String, message: String) throws {
@@ -86,8 +116,13 @@ struct MutateCommandTests {
     }
 
     @Test func aCatalogueWithoutMutantsOrSchemaIsRefused() throws {
-        #expect(failure { () throws(ResultsError) in try MutantCatalogue(json: try! document(#"{"schema": "difflab-mutants/1", "mutants": []}"#), source: "c") }?.contains("mutants should be 1 to 1000 mutants") == true)
-        #expect(failure { () throws(ResultsError) in try MutantCatalogue(json: try! document(#"{"mutants": []}"#), source: "c") } == ResultsError.missingSchema(source: "c").description)
+        #expect(
+            failure { () throws(ResultsError) in
+                try MutantCatalogue(json: try! document(#"{"schema": "difflab-mutants/1", "mutants": []}"#), source: "c")
+            }?.contains("mutants should be 1 to 1000 mutants") == true)
+        #expect(
+            failure { () throws(ResultsError) in try MutantCatalogue(json: try! document(#"{"mutants": []}"#), source: "c") }
+                == ResultsError.missingSchema(source: "c").description)
     }
 
     @Test func aCatalogueRoundTrips() throws {

@@ -73,10 +73,12 @@ struct PolicyTraceCommandTests {
     /// The grid's workload options do not apply to a trace, the trace's timing options apply only
     /// to one, and one timing at a time.
     @Test(arguments: [
-        (["--trace", "T", "--sizes", "100"], "--sizes does not apply to --trace"), (["--trace", "T", "--intervals", "frame"], "--intervals does not apply"),
+        (["--trace", "T", "--sizes", "100"], "--sizes does not apply to --trace"),
+        (["--trace", "T", "--intervals", "frame"], "--intervals does not apply"),
         (["--trace", "T", "--edits", "1"], "--edits does not apply"), (["--trace", "T", "--duration", "1"], "--duration does not apply"),
         (["--trace", "T", "--interval", "1", "--time-scale", "2"], "at most one of --time-scale, --median-interval and --interval"),
-        (["--time-scale", "2"], "--time-scale applies only with --trace"), (["--median-interval", "0.05"], "--median-interval applies only with --trace"),
+        (["--time-scale", "2"], "--time-scale applies only with --trace"),
+        (["--median-interval", "0.05"], "--median-interval applies only with --trace"),
         (["--interval", "1"], "--interval applies only with --trace"), (["--max-gap", "1"], "--max-gap applies only with --trace"),
         (["--trace", "T", "--time-scale", "0"], "--time-scale"), (["--trace", "T", "--max-gap", "inf"], "--max-gap"),
     ])

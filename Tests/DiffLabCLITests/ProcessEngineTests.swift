@@ -57,7 +57,8 @@ private func isGone(_ pid: Int32?) -> Bool {
 /// pair in order with equal identifiers, and a pair is updated exactly when its content differs.
 private func checkFlat(_ result: EngineResult, _ old: [FuzzItem], _ new: [FuzzItem]) -> Bool {
     guard result.moves.isEmpty else { return false }
-    let deleted = Set(result.deletes), inserted = Set(result.inserts)
+    let deleted = Set(result.deletes)
+    let inserted = Set(result.inserts)
     guard deleted.count == result.deletes.count, inserted.count == result.inserts.count,
         deleted.allSatisfy(old.indices.contains), inserted.allSatisfy(new.indices.contains)
     else { return false }
@@ -147,7 +148,8 @@ struct ProcessEngineTests {
         let big = JSONElement(id: .bigInteger(JSONBigInteger("18446744073709551616")!), content: .null)
         let one = JSONElement(id: .integer(1), content: .string("x"))
         #expect(line([one, big], [big]) == #"{"type":"diff","id":4,"old":[[0,0],[1,1]],"new":[[1,1]]}"# + "\n")
-        #expect(line([one], [JSONElement(id: .string("1"), content: .string("x"))]) == #"{"type":"diff","id":4,"old":[[1,0]],"new":[["1",0]]}"# + "\n")
+        #expect(
+            line([one], [JSONElement(id: .string("1"), content: .string("x"))]) == #"{"type":"diff","id":4,"old":[[1,0]],"new":[["1",0]]}"# + "\n")
         let models = AbstractDataset(.differencekit, size: 3, seed: 1).models()
         #expect(line(models.old, []).contains("\"\(models.old[0].id.uuidString)\""))
         let ints = AbstractDataset(.differencekit, size: 3, seed: 1).ints()

@@ -1,5 +1,6 @@
-@testable import DiffLabCLI
 import Testing
+
+@testable import DiffLabCLI
 
 /// A package's own runner (`custom-difflab`, calling `DiffLabRunner.main(engines:)`) printed
 /// `USAGE: difflab ...` in its help. Every usage line and pointer to help now names the program
@@ -66,7 +67,10 @@ struct ProgramNameTests {
                 "Writes a difflab-policy/2 file; `difflab merge` joins the parts (see 'difflab help merge').",
                 "Writes a difflab-policy/2 file; `difflab merge` joins the parts (see 'mine help merge')."
             ),
-            ("  --product NAME  (default difflab); the mutant's `difflab fuzz --seconds N`", "  --product NAME  (default difflab); the mutant's `difflab fuzz --seconds N`"),
+            (
+                "  --product NAME  (default difflab); the mutant's `difflab fuzz --seconds N`",
+                "  --product NAME  (default difflab); the mutant's `difflab fuzz --seconds N`"
+            ),
             ("Run 'difflab --help' for usage. A custom-difflab --help stays.", "Run 'mine --help' for usage. A custom-difflab --help stays."),
         ]
         let text = lines.map(\.0).joined(separator: "\n")

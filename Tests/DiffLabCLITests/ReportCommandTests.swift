@@ -43,7 +43,10 @@ struct ReportCommandTests {
     /// computation. Out of its field's range, it is now a data error naming file, field and range.
     @Test(.timeLimit(.minutes(5)))
     func aNumberOutsideItsRangeExits65NamingTheFieldAndTheRange() {
-        let files = Files(["huge.json": #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":10,"kind":"int","allocator":"a","median":1e308}]}"#])
+        let files = Files([
+            "huge.json":
+                #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":10,"kind":"int","allocator":"a","median":1e308}]}"#
+        ])
         let result = run(["report", files.path("huge.json"), "--out", files.path("out")])
         #expect(result.status == 65)
         #expect(result.err.contains(files.path("huge.json")) && result.err.contains("measurements[0].median"), "\(result.err)")
@@ -117,7 +120,9 @@ struct ReportCommandTests {
 
     /// A hostile arena file is a data error naming the field; nothing is written.
     @Test func aBadArenaFileExits65NamingTheField() {
-        let files = Files(["arena.json": ReportCommandTests.arena.replacingOccurrences(of: #""baselines":["hashmap"]"#, with: #""baselines":["myers"]"#)])
+        let files = Files([
+            "arena.json": ReportCommandTests.arena.replacingOccurrences(of: #""baselines":["hashmap"]"#, with: #""baselines":["myers"]"#)
+        ])
         let result = run(["report", files.path("arena.json"), "--out", files.path("out")])
         #expect(result.status == 65)
         #expect(result.err.contains("options.baselines[0]") && result.err.contains("\"myers\" names no contestant"), "\(result.err)")

@@ -75,12 +75,15 @@ struct ShardMergeTests {
     /// (65), naming the files and the field; --force merges what can be merged.
     @Test func mergeRefusesPartsThatDoNotBelongTogether() throws {
         let files = Files([:])
-        let small = ["--engines", "hashmap", "--profiles", "differencekit,reverse", "--sizes", "300", "--kinds", "int", "--budget", "0.002", "--allocators", "system"]
+        let small = [
+            "--engines", "hashmap", "--profiles", "differencekit,reverse", "--sizes", "300", "--kinds", "int", "--budget", "0.002", "--allocators",
+            "system",
+        ]
         for k in 1...2 {
             #expect(run(["bench"] + small + ["--shard", "\(k)/2", "--out", files.path("p\(k).json")]).status == 0)
         }
         var other = small
-        other[other.firstIndex(of: "0.002")! ] = "0.003"
+        other[other.firstIndex(of: "0.002")!] = "0.003"
         #expect(run(["bench"] + other + ["--shard", "2/2", "--out", files.path("q2.json")]).status == 0)
         let out = files.path("m.json")
         let differ = run(["merge", files.path("p1.json"), files.path("q2.json"), "--out", out])

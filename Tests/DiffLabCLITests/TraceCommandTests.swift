@@ -1,7 +1,8 @@
-@testable import DiffLabCLI
 import DiffLabJSON
 import DiffLabResults
 import Testing
+
+@testable import DiffLabCLI
 
 @Suite("difflab trace, bench --trace and fuzz --seeds-from-trace")
 struct TraceCommandTests {
@@ -33,14 +34,18 @@ struct TraceCommandTests {
         #expect(trace.out.contains("source    my app") && trace.out.contains("median interval"))
         #expect(run(["trace", "lines", files.path("app.jsonl")]).status == 64, "--out is required")
         #expect(run(["trace", "folder", files.path("nowhere"), "--out", files.path("b.jsonl")]).status == 66)
-        #expect(run(["trace", "folder", files.path("app.jsonl"), "--out", files.path("b.jsonl"), "--time-field", "t", "--time-from-names"]).status == 64)
+        #expect(
+            run(["trace", "folder", files.path("app.jsonl"), "--out", files.path("b.jsonl"), "--time-field", "t", "--time-from-names"]).status == 64)
         #expect(run(["trace", "lines", files.path("a.jsonl"), "--out", files.path("c.jsonl")]).status == 65, "a trace's header is no snapshot")
         #expect(run(["trace", "git", "--repo", files.directory, "--path", "x", "--out", files.path("g.jsonl")]).status == 66)
         #expect(run(["trace", "git", "--repo", files.directory, "--path", "x", "--out", files.path("g.jsonl"), "--max-versions", "1"]).status == 64)
     }
 
     @Test func malformedTracesExit65NamingTheLine() {
-        let files = Files(["bad.jsonl": "{\"schema\": \"difflab-trace/1\", \"source\": \"s\", \"tool\": \"t\", \"date\": \"d\", \"ids\": \"i\", \"contents\": \"c\"}\n{\"items\": [7]}\n"])
+        let files = Files([
+            "bad.jsonl":
+                "{\"schema\": \"difflab-trace/1\", \"source\": \"s\", \"tool\": \"t\", \"date\": \"d\", \"ids\": \"i\", \"contents\": \"c\"}\n{\"items\": [7]}\n"
+        ])
         let r = run(["trace", files.path("bad.jsonl")])
         #expect(r.status == 65)
         #expect(r.err.contains("bad.jsonl:2: items[0] should be a string"))

@@ -1,8 +1,9 @@
 import DiffLabCore
-@testable import DiffLabEngines
 import DiffLabFuzz
 import DiffLabTestSupport
 import Testing
+
+@testable import DiffLabEngines
 
 /// Seeded random cross-checks. The property fuzzer (a later layer) goes much further; these keep
 /// the engine contract honest on every `swift test`.
@@ -26,12 +27,14 @@ struct CrossCheckTests {
     @Test func hashmapEqualsHeckelOnALargeList() {
         var rng = SplitMix64(seed: 99)
         let (old, new) = randomLists(&rng, maxCount: 60_000, distinct: 20_000, contentVariants: 3)
-        #expect(HeckelEngine().matching(from: old, to: new, comparison: .equality)
-            == HashMapEngine().matching(from: old, to: new, comparison: .equality))
+        #expect(
+            HeckelEngine().matching(from: old, to: new, comparison: .equality)
+                == HashMapEngine().matching(from: old, to: new, comparison: .equality))
         let strings = old.map { "id-\($0.id)" }
         let newStrings = new.map { "id-\($0.id)" }
-        #expect(HeckelEngine().matching(from: strings, to: newStrings, comparison: .equality)
-            == HashMapEngine().matching(from: strings, to: newStrings, comparison: .equality))
+        #expect(
+            HeckelEngine().matching(from: strings, to: newStrings, comparison: .equality)
+                == HashMapEngine().matching(from: strings, to: newStrings, comparison: .equality))
     }
 
     @Test(arguments: builtInEngines, MoveStrategy.allCases)

@@ -1,8 +1,9 @@
 import DiffLabCore
-@testable import DiffLabEngines
 import DiffLabFuzz
 import DiffLabTestSupport
 import Testing
+
+@testable import DiffLabEngines
 
 /// `hashmap`'s partitioned and parallel pairing equals `heckel`'s on every input: radix
 /// partitions of every shape (one, a few, more than there are items), 1 to 4 threads, duplicates,
@@ -28,7 +29,9 @@ struct PartitionedPairingTests {
             for comparison in ComparisonOption.allCases {
                 let expected = HeckelEngine().matching(from: old, to: new, comparison: comparison)
                 for engine in Self.variants {
-                    #expect(engine.matching(from: old, to: new, comparison: comparison) == expected, "\(engine.partitioning) × \(engine.threads): \(old) → \(new)")
+                    #expect(
+                        engine.matching(from: old, to: new, comparison: comparison) == expected,
+                        "\(engine.partitioning) × \(engine.threads): \(old) → \(new)")
                 }
             }
         }

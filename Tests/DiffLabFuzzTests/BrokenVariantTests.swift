@@ -37,9 +37,10 @@ enum BrokenVariant: String, CaseIterable, Sendable, CustomTestStringConvertible 
                     for (n, o) in matching.newToOld.enumerated() {
                         if o < 0 { inserted += 1 } else if abs(rank[o] - (n - inserted)) > 1 { moves.append(Move(from: o, to: n)) }
                     }
-                    return (try? DiffResult(
-                        oldCount: right.oldCount, newCount: right.newCount, inserts: right.inserts, deletes: right.deletes,
-                        updates: right.updates, updateDestinations: right.updateDestinations, moves: moves)) ?? right
+                    return
+                        (try? DiffResult(
+                            oldCount: right.oldCount, newCount: right.newCount, inserts: right.inserts, deletes: right.deletes,
+                            updates: right.updates, updateDestinations: right.updateDestinations, moves: moves)) ?? right
                 })
         case .wrongDuplicatePairing:
             return FuzzSubject(
@@ -74,9 +75,10 @@ enum BrokenVariant: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 batch: { r in
                     let updated = Set(r.updates)
                     let movedUpdates = r.moves.filter { updated.contains($0.from) }
-                    return (try? DiffResult(
-                        oldCount: r.oldCount, newCount: r.newCount, inserts: r.inserts + movedUpdates.map(\.to),
-                        deletes: r.deletes + movedUpdates.map(\.from), moves: r.moves.filter { !updated.contains($0.from) }))
+                    return
+                        (try? DiffResult(
+                            oldCount: r.oldCount, newCount: r.newCount, inserts: r.inserts + movedUpdates.map(\.to),
+                            deletes: r.deletes + movedUpdates.map(\.from), moves: r.moves.filter { !updated.contains($0.from) }))
                         ?? r.forBatchUpdates()
                 })
         }

@@ -1,8 +1,8 @@
 import DiffLabCore
-import Dispatch
 import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
+import Dispatch
 import Testing
 
 /// A result-level adapter over a pairing engine, as a third-party adapter would be written: it
@@ -104,7 +104,13 @@ struct ChangesetEngineTests {
         (ChangesetAdapter<HeckelEngine>.Bug.batchForgetsReload, ["batch-valid/batch-forgets-reload/stale-content"]),
         (.stageWithWrongData, ["staged-valid/stage-with-wrong-data/stage/stale-content"]),
         // Also malformed for `differential` and `metamorphic`: the first input may show it there.
-        (.deleteOutOfRange, ["raw-sound/delete-out-of-range/malformed", "differential/delete-out-of-range/malformed", "metamorphic/delete-out-of-range/mirror-malformed"]),
+        (
+            .deleteOutOfRange,
+            [
+                "raw-sound/delete-out-of-range/malformed", "differential/delete-out-of-range/malformed",
+                "metamorphic/delete-out-of-range/mirror-malformed",
+            ]
+        ),
         (.crashes, ["engine-failed/crashes/crashed"]),
         (
             .offsetsMovesPromisedMinimal,
@@ -131,7 +137,9 @@ struct ChangesetEngineTests {
         }
         #expect(found.shrunkItems <= 6, "shrunk counterexample too large: \(found)")
         #expect(found.shrunkItems <= found.originalItems)
-        print("teeth: \(bug) — \(found.signature) after \(found.inputsToFind) inputs; shrunk \(found.originalItems) → \(found.shrunkItems) items: \(found.input.old) → \(found.input.new)")
+        print(
+            "teeth: \(bug) — \(found.signature) after \(found.inputsToFind) inputs; shrunk \(found.originalItems) → \(found.shrunkItems) items: \(found.input.old) → \(found.input.new)"
+        )
         // Every failure is in the contract, and its shrunk choices reproduce it.
         #expect(report.contractFailures.count == report.failures.count)
         for failure in report.failures {
@@ -191,7 +199,8 @@ struct ChangesetEngineTests {
 
     @Test func impliedMatchingPairsMovesThenSurvivorsInOrder() throws {
         // old a b c d → new d b x c: delete a, insert x at 2, move d 3→0; b, c keep their order.
-        let result = try DiffResult(oldCount: 4, newCount: 4, inserts: [2], deletes: [0], updates: [2], updateDestinations: [3], moves: [Move(from: 3, to: 0)])
+        let result = try DiffResult(
+            oldCount: 4, newCount: 4, inserts: [2], deletes: [0], updates: [2], updateDestinations: [3], moves: [Move(from: 3, to: 0)])
         let matching = impliedMatching(result)
         #expect(matching.oldToNew == [-1, 1, 3, 0])
         #expect(matching.newToOld == [3, 1, -1, 2])

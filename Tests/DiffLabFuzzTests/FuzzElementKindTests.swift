@@ -74,7 +74,9 @@ struct ElementKindTests {
         let failure = try #require(runFuzzer(options).failures.first, "\(bug) not found")
         #expect(failure.input.elements == bug.kind)
         #expect(failure.shrunkItems <= 8, "shrunk too little: \(failure.input.old) → \(failure.input.new)")
-        print("kinds: \(bug) — \(failure.signature) after \(failure.inputsToFind) inputs, shrunk to \(failure.shrunkItems) items: \(failure.input.old) → \(failure.input.new)")
+        print(
+            "kinds: \(bug) — \(failure.signature) after \(failure.inputsToFind) inputs, shrunk to \(failure.shrunkItems) items: \(failure.input.old) → \(failure.input.new)"
+        )
         // The saved case keeps its kind and forms, and replays the same failure.
         let saved = try RegressionCase(json: try JSONValue.parse(failure.regressionJSON))
         #expect(saved.input == failure.input)

@@ -1,8 +1,9 @@
 import DiffLabCore
 import DiffLabEngines
-@testable import DiffLabFuzz
 import DiffLabProcess
 import Testing
+
+@testable import DiffLabFuzz
 
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,9 @@
 import DiffLabBatch
 import DiffLabCore
-@testable import DiffLabFuzz
 import DiffLabJSON
 import Testing
+
+@testable import DiffLabFuzz
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ func regressionCorpus() throws -> [(name: String, json: JSONValue)] {
     }
     closedir(handle)
     return try names.sorted().map { name in
-        (name, try DiffLabJSONParse(try String(contentsOfFile: directory + "/" + name, encoding: .utf8)))
+        (name, try parseJSON(try String(contentsOfFile: directory + "/" + name, encoding: .utf8)))
     }
 }
 
@@ -96,10 +97,11 @@ struct RegressionDecodingTests {
         #expect(unknownEngines > 0)
     }
 
-    static let valid = #"{"signature":"sanitizer/heckel/x","property":"sanitizer","subject":"heckel","message":"","profile":"mixed","old":[[0,0],[1,0]],"new":[[1,0]],"oldSections":[{"id":0,"items":[[0,0],[1,0]]}],"newSections":[{"id":0,"items":[[1,0]]}],"corruptions":[[1,1,0],[3,0]],"choices":["1"],"size":1,"seed":"7"}"#
+    static let valid =
+        #"{"signature":"sanitizer/heckel/x","property":"sanitizer","subject":"heckel","message":"","profile":"mixed","old":[[0,0],[1,0]],"new":[[1,0]],"oldSections":[{"id":0,"items":[[0,0],[1,0]]}],"newSections":[{"id":0,"items":[[1,0]]}],"corruptions":[[1,1,0],[3,0]],"choices":["1"],"size":1,"seed":"7"}"#
 
     static func replacing(_ key: String, with value: JSONValue) throws -> JSONValue {
-        var object = try #require(try DiffLabJSONParse(valid).objectValue)
+        var object = try #require(try parseJSON(valid).objectValue)
         object[key] = value
         return .object(object)
     }
@@ -126,7 +128,7 @@ struct RegressionDecodingTests {
         ("newSections", #"[{"id":"A","items":[]}]"#, #""newSections"[0].id must be an integer, not "A""#),
     ])
     func damagedFieldIsNamed(key: String, text: String, message: String) throws {
-        let value = try DiffLabJSONParse(text)
+        let value = try parseJSON(text)
         let json = try Self.replacing(key, with: value)
         do {
             _ = try RegressionCase(json: json)
@@ -147,7 +149,7 @@ struct RegressionDecodingTests {
     }
 
     @Test func validCaseRoundTrips() throws {
-        let regression = try RegressionCase(json: try DiffLabJSONParse(Self.valid))
+        let regression = try RegressionCase(json: try parseJSON(Self.valid))
         #expect(regression.input.corruptions == [.drop(list: 1, index: 0), .reload(item: 0)])
         #expect(try RegressionCase(json: regression.json) == regression)
     }

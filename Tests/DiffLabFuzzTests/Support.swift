@@ -2,4 +2,4 @@ import DiffLabJSON
 import Foundation
 
 /// Parses JSON text with DiffLab's parser.
-func DiffLabJSONParse(_ text: String) throws -> JSONValue { try JSONValue.parse(text) }
+func parseJSON(_ text: String) throws -> JSONValue { try JSONValue.parse(text) }

@@ -1,7 +1,8 @@
 import DiffLabCore
 import DiffLabEngines
-@testable import DiffLabFuzz
 import Testing
+
+@testable import DiffLabFuzz
 
 /// What a supervising process learns through ``FuzzWatcher``: each check it is told of is one
 /// check, so its clock measures one check and never a whole shrink.
@@ -10,9 +11,19 @@ struct WatcherTests {
     /// Counts the engine calls between two `check` announcements, and the failures announced.
     final class CountingWatcher: FuzzWatcher, @unchecked Sendable {
         let calls = Locked((current: 0, longest: 0, checks: 0, found: [FuzzFailure]()))
-        func engineCalled() { calls.withLock { $0.current += 1; $0.longest = max($0.longest, $0.current) } }
+        func engineCalled() {
+            calls.withLock {
+                $0.current += 1
+                $0.longest = max($0.longest, $0.current)
+            }
+        }
         func input(worker: Int, index: Int, choices: [UInt64], size: Int) {}
-        func check(worker: Int, subject: Int, property: Int) { calls.withLock { $0.current = 0; $0.checks += 1 } }
+        func check(worker: Int, subject: Int, property: Int) {
+            calls.withLock {
+                $0.current = 0
+                $0.checks += 1
+            }
+        }
         func finished(worker: Int, input: FuzzCase, large: Bool, checks: Int) {}
         func found(worker: Int, failure: FuzzFailure) { calls.withLock { $0.found.append(failure) } }
     }

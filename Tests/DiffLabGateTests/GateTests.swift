@@ -1,6 +1,6 @@
-import DiffLabResults
 import DiffLabGate
 import DiffLabJSON
+import DiffLabResults
 import Testing
 
 #if canImport(Glibc)
@@ -423,14 +423,26 @@ let storedJSON: JSONValue = [
             ["cells", "x:p:int:1"], JSONValue.object(JSONObject([("instructions", .null), ("allocatedBytes", .null)])), "cells[\"x:p:int:1\"]",
             "an object with at least one of instructions, allocatedBytes, allocationRequests measured: this cell's are all null"
         ),
-        (["cells", "x:p:int:1", "instructions"], JSONValue.integer(-1), "cells[\"x:p:int:1\"].instructions", "null or an integer from 0 to 2^53, not -1"),
-        (["cells", "x:p:int:1", "instructions"], JSONValue.double(1.5), "cells[\"x:p:int:1\"].instructions", "null or an integer from 0 to 2^53, not 1.5"),
-        (["cells", "x:p:int:1", "instructions"], JSONValue.double(1e300), "cells[\"x:p:int:1\"].instructions", "null or an integer from 0 to 2^53, not 1e+300"),
+        (
+            ["cells", "x:p:int:1", "instructions"], JSONValue.integer(-1), "cells[\"x:p:int:1\"].instructions",
+            "null or an integer from 0 to 2^53, not -1"
+        ),
+        (
+            ["cells", "x:p:int:1", "instructions"], JSONValue.double(1.5), "cells[\"x:p:int:1\"].instructions",
+            "null or an integer from 0 to 2^53, not 1.5"
+        ),
+        (
+            ["cells", "x:p:int:1", "instructions"], JSONValue.double(1e300), "cells[\"x:p:int:1\"].instructions",
+            "null or an integer from 0 to 2^53, not 1e+300"
+        ),
         (
             ["cells", "x:p:int:1", "instructions"], JSONValue.integer(1 << 60), "cells[\"x:p:int:1\"].instructions",
             "null or an integer from 0 to 2^53, not 1152921504606846976"
         ),
-        (["cells", "x:p:int:1", "allocatedBytes"], JSONValue.string("12"), "cells[\"x:p:int:1\"].allocatedBytes", "null or an integer from 0 to 2^53, not \"12\""),
+        (
+            ["cells", "x:p:int:1", "allocatedBytes"], JSONValue.string("12"), "cells[\"x:p:int:1\"].allocatedBytes",
+            "null or an integer from 0 to 2^53, not \"12\""
+        ),
         (
             ["cells", "x:p:int:1", "time"], JSONValue.integer(1), "cells[\"x:p:int:1\"].time",
             "absent: a cell holds only instructions, allocatedBytes, allocationRequests"
@@ -479,17 +491,34 @@ let storedJSON: JSONValue = [
     @Test(arguments: [
         (["protocol"], JSONValue.string("other/1"), "\"protocol\" should be \"difflab-measure/1\""),
         (["results"], JSONValue.array([]), "\"results\" should be an array of 2 results"),
-        (["results"], JSONValue.array([["cell": "b:p:int:1", "samples": [1, 1]], ["cell": "a:p:int:1", "samples": [1, 1]]]), "results[0].cell should be \"a:p:int:1\""),
-        (["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1]], ["cell": "b:p:int:1", "samples": [1, 1]]]), "results[0].samples should be an array of 2 numbers"),
-        (["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, -1]], ["cell": "b:p:int:1", "samples": [1, 1]]]), "results[0].samples[1] should be a number of seconds"),
-        (["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, 1e300]], ["cell": "b:p:int:1", "samples": [1, 1]]]), "results[0].samples[1] should be a number of seconds"),
-        (["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, "x"]], ["cell": "b:p:int:1", "samples": [1, 1]]]), "results[0].samples[1] should be a number of seconds"),
         (
-            ["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, 1]], ["cell": "b:p:int:1", "samples": [1, 1], "allocatedBytes": -1]]),
+            ["results"], JSONValue.array([["cell": "b:p:int:1", "samples": [1, 1]], ["cell": "a:p:int:1", "samples": [1, 1]]]),
+            "results[0].cell should be \"a:p:int:1\""
+        ),
+        (
+            ["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1]], ["cell": "b:p:int:1", "samples": [1, 1]]]),
+            "results[0].samples should be an array of 2 numbers"
+        ),
+        (
+            ["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, -1]], ["cell": "b:p:int:1", "samples": [1, 1]]]),
+            "results[0].samples[1] should be a number of seconds"
+        ),
+        (
+            ["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, 1e300]], ["cell": "b:p:int:1", "samples": [1, 1]]]),
+            "results[0].samples[1] should be a number of seconds"
+        ),
+        (
+            ["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, "x"]], ["cell": "b:p:int:1", "samples": [1, 1]]]),
+            "results[0].samples[1] should be a number of seconds"
+        ),
+        (
+            ["results"],
+            JSONValue.array([["cell": "a:p:int:1", "samples": [1, 1]], ["cell": "b:p:int:1", "samples": [1, 1], "allocatedBytes": -1]]),
             "results[1].allocatedBytes should be null or an integer from 0 to 2^53, not -1"
         ),
         (
-            ["results"], JSONValue.array([["cell": "a:p:int:1", "samples": [1, 1], "allocationRequests": 2.5], ["cell": "b:p:int:1", "samples": [1, 1]]]),
+            ["results"],
+            JSONValue.array([["cell": "a:p:int:1", "samples": [1, 1], "allocationRequests": 2.5], ["cell": "b:p:int:1", "samples": [1, 1]]]),
             "results[0].allocationRequests should be null or an integer from 0 to 2^53, not 2.5"
         ),
     ])
@@ -516,7 +545,10 @@ let storedJSON: JSONValue = [
 /// cells' allocation figures; without any, it is refused.
 @Suite struct BenchBaselineTests {
     static func bench(_ measurements: String) throws -> BenchResults {
-        try BenchResults(json: try JSONValue.parse(#"{"schema":"difflab-bench/1","commit":"abcdef0123456789","machine":{"cpu":"Xeon"},"measurements":["# + measurements + "]}"), source: "b.json")
+        try BenchResults(
+            json: try JSONValue.parse(
+                #"{"schema":"difflab-bench/1","commit":"abcdef0123456789","machine":{"cpu":"Xeon"},"measurements":["# + measurements + "]}"),
+            source: "b.json")
     }
 
     @Test func jemallocCellsBecomeBaselineCells() throws {

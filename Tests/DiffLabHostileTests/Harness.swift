@@ -123,7 +123,8 @@ func startDifflab(_ arguments: [String], stdin: String = "/dev/null", in directo
     posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     // The child runs in `directory` through `env -C`, so relative defaults (results/...) land there.
-    let argv = (["env", "-C", directory, "SWIFT_BACKTRACE=enable=no"] + environment + [Binary.path(for: arguments)] + arguments).map { strdup($0) } + [nil]
+    let argv =
+        (["env", "-C", directory, "SWIFT_BACKTRACE=enable=no"] + environment + [Binary.path(for: arguments)] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
     guard posix_spawnp(&pid, "env", &actions, nil, argv, environ) == 0 else { return nil }

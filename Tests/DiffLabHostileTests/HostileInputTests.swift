@@ -33,7 +33,8 @@ func makeFixtures(_ scratch: Scratch) {
     scratch.write("list.json", "[1,2,3]")
     scratch.write(
         "bench.json",
-        #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"reverse","size":100,"kind":"int","allocator":"system","median":1e-6}]}"#)
+        #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"reverse","size":100,"kind":"int","allocator":"system","median":1e-6}]}"#
+    )
     scratch.write("list2.json", "[3,2,1,4]")
     scratch.write("empty.json", "")
     scratch.write("garbage.json", "this is not json")
@@ -53,7 +54,8 @@ func makeFixtures(_ scratch: Scratch) {
     scratch.write("flood.sh", "#!/bin/sh\nif [ \"$2\" = --protocol ]; then echo difflab-measure/1; exit 0; fi\nexec yes aaaaaaaaaaaaaaaaaaaaaaaa\n")
     chmod(scratch.file("flood.sh"), 0o755)
     // Out-of-process engines that say a valid hello, then crash, hang or answer garbage.
-    let hello = #"{"type":"hello","protocol":"difflab-engine/1","name":"hostile","promises":{"duplicates":true,"minimalMoves":false,"reference":"none"},"batch":false}"#
+    let hello =
+        #"{"type":"hello","protocol":"difflab-engine/1","name":"hostile","promises":{"duplicates":true,"minimalMoves":false,"reference":"none"},"batch":false}"#
     for (name, then) in [("crash", "exit 3"), ("hang", "exec sleep 1000"), ("garbage", "echo garbage\nwhile read line; do echo garbage; done")] {
         scratch.write("\(name)-engine.sh", "#!/bin/sh\nread line\necho '\(hello)'\nread line\n\(then)\n")
         chmod(scratch.file("\(name)-engine.sh"), 0o755)
@@ -188,11 +190,20 @@ let catalogue: [HostileCase] = {
         (["merge", "@bench.json"], "--out", 73),
         // Checked before the first contestant is fuzzed.
         (["arena", "--engines", "hashmap", "--no-bench", "--fuzz-seconds", "1"], "--out", 73),
-        (["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--junit", 1),
+        (
+            ["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"],
+            "--junit", 1
+        ),
         // Checked before the catalogue is read or anything is built.
         (["mutate", "--catalogue", "@no-catalogue"], "--out", 73),
-        (["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--out", 1),
-        (["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--summary", 1),
+        (
+            ["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"],
+            "--out", 1
+        ),
+        (
+            ["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"],
+            "--summary", 1
+        ),
         (["gate", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], "--save-baseline", 1),
     ]
     for (prefix, flag, status) in outputs {
@@ -243,11 +254,16 @@ let catalogue: [HostileCase] = {
     // A trace's stream, bounded: too long, too many frames, no times to scale.
     add(["policy", "--trace", "@long-trace.jsonl", "--max-gap", "3600", "--out", "@dir/p.json"], [64], message: "the stream would last")
     add(["policy", "--trace", "@long-trace.jsonl", "--max-gap", "100", "--out", "@dir/p.json"], [64], message: "simulated frames and updates")
-    add(["policy", "--trace", "@long-trace.jsonl", "--time-scale", "1e9", "--max-gap", "0.001", "--policies", "main", "--moves", "offsets",
-         "--reload-thresholds", "none", "--frame-rates", "60", "--repeats", "1", "--out", "@dir/p.json"], [0], output: "recommendations written")
+    add(
+        [
+            "policy", "--trace", "@long-trace.jsonl", "--time-scale", "1e9", "--max-gap", "0.001", "--policies", "main", "--moves", "offsets",
+            "--reload-thresholds", "none", "--frame-rates", "60", "--repeats", "1", "--out", "@dir/p.json",
+        ], [0], output: "recommendations written")
     add(["policy", "--trace", "@untimed-trace.jsonl", "--out", "@dir/p.json"], [64], message: "has no times")
     add(["policy", "--trace", "@reversed-trace.jsonl", "--interval", "1", "--engine", "myers", "--out", "@dir/p.json"], [64], message: "per call")
-    add(["policy", "--trace", "@reversed-trace.jsonl", "--interval", "1", "--background-engine", "stdlib", "--out", "@dir/p.json"], [64], message: "stdlib")
+    add(
+        ["policy", "--trace", "@reversed-trace.jsonl", "--interval", "1", "--background-engine", "stdlib", "--out", "@dir/p.json"], [64],
+        message: "stdlib")
     add(["bench", "--sizes", "1000000000000"], [64], message: "--sizes")
     add(["fuzz", "--seconds", "1e-300"], [64], message: "--seconds")
     add(["help", "measure"], [0], output: "difflab measure")
@@ -258,8 +274,10 @@ let catalogue: [HostileCase] = {
     add(["fuzz", "--elements", "integers,pointers"], [64], message: "element kind")
     add(["fuzz", "--elements", "strings,,objects"], [64], message: "--elements")
     add(
-        ["--max-input-bytes", "1000000", "gate", "--base-binary", "@flood.sh", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100",
-         "--no-instructions", "--rounds", "3", "--samples", "1", "--out", "@gate.json", "--summary", "@summary.md"],
+        [
+            "--max-input-bytes", "1000000", "gate", "--base-binary", "@flood.sh", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100",
+            "--no-instructions", "--rounds", "3", "--samples", "1", "--out", "@gate.json", "--summary", "@summary.md",
+        ],
         [1], message: "wrote more than")
     add(["fuzz", "--cases", "1", "--engines", "hashmap,hashmap", "--properties", "raw-sound,raw-sound"], [0], output: "1 engines × 1 properties")
     add(["replay", "@fifo-folder"], [66], message: "not a regular file")
@@ -293,22 +311,40 @@ let catalogue: [HostileCase] = {
     add(["--engine-command", "@no-hello-engine.sh", "fuzz", "--cases", "1"], [1], message: "did not start")
     add(["--engine-command", "exit 3", "fuzz", "--cases", "1"], [1], message: "did not start")
     add(engine + ["fuzz", "--engines", "hostile", "--seconds", "2", "--corpus", "@engine-corpus"], [1], output: "engine-failed/hostile/crashed")
-    add(["--engine-command", "@garbage-engine.sh", "--engine-timeout", "1", "fuzz", "--engines", "hostile", "--seconds", "2", "--corpus", "@engine-corpus"], [1],
+    add(
+        [
+            "--engine-command", "@garbage-engine.sh", "--engine-timeout", "1", "fuzz", "--engines", "hostile", "--seconds", "2", "--corpus",
+            "@engine-corpus",
+        ], [1],
         output: "engine-failed/hostile/bad-answer")
-    add(["--engine-command", "@hang-engine.sh", "--engine-timeout", "0.2", "fuzz", "--engines", "hostile", "--seconds", "2", "--corpus", "@engine-corpus"],
+    add(
+        [
+            "--engine-command", "@hang-engine.sh", "--engine-timeout", "0.2", "fuzz", "--engines", "hostile", "--seconds", "2", "--corpus",
+            "@engine-corpus",
+        ],
         [1], output: "engine-failed/hostile/timed-out")
-    add(["--engine-command", "@hang-engine.sh", "--engine-timeout", "0.2", "diff", "@list.json", "@list2.json", "--engine", "hostile"], [1],
+    add(
+        ["--engine-command", "@hang-engine.sh", "--engine-timeout", "0.2", "diff", "@list.json", "@list2.json", "--engine", "hostile"], [1],
         message: "timed-out")
     // A bench whose engine failed writes its results and exits 1, unless --allow-skips.
-    add(engine + ["bench", "--engines", "hostile", "--profiles", "reverse", "--sizes", "100", "--kinds", "int", "--allocators", "system",
-        "--budget", "0.01", "--out", "@engine-bench.json"], [1], output: "hostile")
-    add(engine + ["bench", "--engines", "hostile", "--profiles", "reverse", "--sizes", "100", "--kinds", "int", "--allocators", "system",
-        "--budget", "0.01", "--allow-skips", "--out", "@engine-bench.json"], [0], output: "hostile")
+    add(
+        engine + [
+            "bench", "--engines", "hostile", "--profiles", "reverse", "--sizes", "100", "--kinds", "int", "--allocators", "system",
+            "--budget", "0.01", "--out", "@engine-bench.json",
+        ], [1], output: "hostile")
+    add(
+        engine + [
+            "bench", "--engines", "hostile", "--profiles", "reverse", "--sizes", "100", "--kinds", "int", "--allocators", "system",
+            "--budget", "0.01", "--allow-skips", "--out", "@engine-bench.json",
+        ], [0], output: "hostile")
     // An honest engine passes: `fuzz` stays in one process with an engine process of its own (a
     // forked campaign once took the engine for dead at its first request: "exited with status 0
     // after its hello").
-    add(["--engine-command", "python3 \(repositoryRoot)/Examples/difflib-engine/difflib_engine.py", "fuzz", "--engines", "difflib",
-        "--cases", "30", "--corpus", "@engine-corpus"], [0], output: "0 failures")
+    add(
+        [
+            "--engine-command", "python3 \(repositoryRoot)/Examples/difflib-engine/difflib_engine.py", "fuzz", "--engines", "difflib",
+            "--cases", "30", "--corpus", "@engine-corpus",
+        ], [0], output: "0 failures")
 
     add(["diff", "@nfc.json", "@nfd.json"], [0], output: #""inserts":[0],"deletes":[0]"#)
     // The gate reads the repository's thresholds file, so each gate case fails for its own reason.

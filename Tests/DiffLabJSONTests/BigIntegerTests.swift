@@ -1,5 +1,5 @@
-import Testing
 import DiffLabJSON
+import Testing
 
 @Suite("Exact integers beyond Int")
 struct BigIntegerTests {
@@ -17,11 +17,13 @@ struct BigIntegerTests {
         #expect(a.typeName == "number")
     }
 
-    @Test("every spelling of one integer is the same canonical value", arguments: [
-        "18446744073709551615", "1.8446744073709551615e19", "1.8446744073709551615E+19",
-        "184467440737095516150e-1", "0.18446744073709551615e20", "18446744073709551615.000",
-        "1844674407370955161500000e-5",
-    ])
+    @Test(
+        "every spelling of one integer is the same canonical value",
+        arguments: [
+            "18446744073709551615", "1.8446744073709551615e19", "1.8446744073709551615E+19",
+            "184467440737095516150e-1", "0.18446744073709551615e20", "18446744073709551615.000",
+            "1844674407370955161500000e-5",
+        ])
     func spellings(_ text: String) throws {
         let value = try JSONValue.parse(text)
         #expect(value == big("18446744073709551615"))
@@ -39,10 +41,12 @@ struct BigIntegerTests {
         #expect(a.hashValue == c.hashValue)
     }
 
-    @Test("JSONBigInteger text initialiser canonicalises and rejects non-integers", arguments: [
-        ("0", "0"), ("-0", "0"), ("000", "0"), ("-000", "0"), ("007", "7"), ("-0012", "-12"),
-        ("123456789012345678901234567890", "123456789012345678901234567890"),
-    ])
+    @Test(
+        "JSONBigInteger text initialiser canonicalises and rejects non-integers",
+        arguments: [
+            ("0", "0"), ("-0", "0"), ("000", "0"), ("-000", "0"), ("007", "7"), ("-0012", "-12"),
+            ("123456789012345678901234567890", "123456789012345678901234567890"),
+        ])
     func textInit(_ text: String, _ canonical: String) throws {
         let value = try #require(JSONBigInteger(text))
         #expect(value.decimal == canonical)
@@ -50,29 +54,36 @@ struct BigIntegerTests {
         #expect(value == JSONBigInteger(canonical))
     }
 
-    @Test("JSONBigInteger text initialiser rejects malformed text", arguments: [
-        "", "-", "+1", "1.0", "1e3", " 1", "1 ", "--1", "0x10", "١٢",
-    ])
+    @Test(
+        "JSONBigInteger text initialiser rejects malformed text",
+        arguments: [
+            "", "-", "+1", "1.0", "1e3", " 1", "1 ", "--1", "0x10", "١٢",
+        ])
     func textInitRejects(_ text: String) {
         #expect(JSONBigInteger(text) == nil)
     }
 
-    @Test("exact expansion of doubles", arguments: [
-        (0x1p63, "9223372036854775808"),
-        (-0x1p63, "-9223372036854775808"),
-        (1e23, "99999999999999991611392"),
-        (0x1p64, "18446744073709551616"),
-        (Double.greatestFiniteMagnitude,
-         "179769313486231570814527423731704356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368"),
-        (42.0, "42"), (-0.0, "0"),
-    ])
+    @Test(
+        "exact expansion of doubles",
+        arguments: [
+            (0x1p63, "9223372036854775808"),
+            (-0x1p63, "-9223372036854775808"),
+            (1e23, "99999999999999991611392"),
+            (0x1p64, "18446744073709551616"),
+            (
+                Double.greatestFiniteMagnitude,
+                "179769313486231570814527423731704356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368"
+            ),
+            (42.0, "42"), (-0.0, "0"),
+        ])
     func exactlyDouble(_ double: Double, _ expected: String) throws {
         let value = try #require(JSONBigInteger(exactly: double))
         #expect(value.decimal == expected)
         #expect(value.doubleValue == double)
     }
 
-    @Test("non-integral and non-finite doubles have no exact integer", arguments: [0.5, -1.25, 1e-300, Double.infinity, -Double.infinity, Double.nan])
+    @Test(
+        "non-integral and non-finite doubles have no exact integer", arguments: [0.5, -1.25, 1e-300, Double.infinity, -Double.infinity, Double.nan])
     func exactlyRejects(_ double: Double) {
         #expect(JSONBigInteger(exactly: double) == nil)
     }
@@ -109,7 +120,8 @@ struct BigIntegerTests {
         let maximum = try #require(JSONBigInteger(exactly: .greatestFiniteMagnitude))
         #expect(try JSONValue.parse(maximum.decimal) == .double(.greatestFiniteMagnitude))
         // 2^1024 is beyond even the rounding band of the largest Double.
-        let twoTo1024 = "179769313486231590772930519078902473361797697894230657273430081157732675805500963132708477322407536021120113879871393357658789768814416622492847430639474124377767893424865485276302219601246094119453082952085005768838150682342462881473913110540827237163350510684586298239947245938479716304835356329624224137216"
+        let twoTo1024 =
+            "179769313486231590772930519078902473361797697894230657273430081157732675805500963132708477322407536021120113879871393357658789768814416622492847430639474124377767893424865485276302219601246094119453082952085005768838150682342462881473913110540827237163350510684586298239947245938479716304835356329624224137216"
         #expect(parseError(twoTo1024) == JSONParseError(line: 1, column: 1, message: ErrorTests.outOfRange))
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import DiffLabJSON
+import Testing
 
 struct ErrorCase: Sendable, CustomTestStringConvertible {
     let text: String

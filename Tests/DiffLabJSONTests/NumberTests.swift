@@ -1,5 +1,5 @@
-import Testing
 import DiffLabJSON
+import Testing
 
 /// `.bigInteger` of canonical decimal text (the tests only pass canonical literals).
 func big(_ text: String) -> JSONValue {
@@ -113,12 +113,14 @@ struct NumberTests {
         #expect(JSONValue.double(.nan) != .double(.nan))
     }
 
-    @Test("init(_ double:) and float literals normalise", arguments: [
-        (0.0, JSONValue.integer(0)), (-0.0, .integer(0)), (2.0, .integer(2)), (-3e5, .integer(-300_000)),
-        (2.5, .double(2.5)), (1e19, big("10000000000000000000")), (-9.223372036854775808e18, .integer(Int.min)),
-        (9.223372036854775808e18, big("9223372036854775808")), (1e23, big("99999999999999991611392")),
-        (-9.3e18, big("-9300000000000000000")), (Double.infinity, .double(.infinity)),
-    ])
+    @Test(
+        "init(_ double:) and float literals normalise",
+        arguments: [
+            (0.0, JSONValue.integer(0)), (-0.0, .integer(0)), (2.0, .integer(2)), (-3e5, .integer(-300_000)),
+            (2.5, .double(2.5)), (1e19, big("10000000000000000000")), (-9.223372036854775808e18, .integer(Int.min)),
+            (9.223372036854775808e18, big("9223372036854775808")), (1e23, big("99999999999999991611392")),
+            (-9.3e18, big("-9300000000000000000")), (Double.infinity, .double(.infinity)),
+        ])
     func normalisingInit(_ input: Double, _ expected: JSONValue) {
         let value = JSONValue(input)
         switch (value, expected) {

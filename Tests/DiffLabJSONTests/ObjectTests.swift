@@ -1,5 +1,5 @@
-import Testing
 import DiffLabJSON
+import Testing
 
 @Suite("JSONObject")
 struct ObjectTests {
@@ -17,13 +17,15 @@ struct ObjectTests {
         #expect(try JSONValue.parse("[1,2]") != (try JSONValue.parse("[2,1]")))
     }
 
-    @Test("unequal objects", arguments: [
-        (#"{"a":1}"#, #"{"a":2}"#),
-        (#"{"a":1}"#, #"{"b":1}"#),
-        (#"{"a":1}"#, #"{"a":1,"b":1}"#),
-        (#"{}"#, #"{"a":null}"#),
-        (#"{"a":"1"}"#, #"{"a":1}"#),
-    ])
+    @Test(
+        "unequal objects",
+        arguments: [
+            (#"{"a":1}"#, #"{"a":2}"#),
+            (#"{"a":1}"#, #"{"b":1}"#),
+            (#"{"a":1}"#, #"{"a":1,"b":1}"#),
+            (#"{}"#, #"{"a":null}"#),
+            (#"{"a":"1"}"#, #"{"a":1}"#),
+        ])
     func unequal(_ lhs: String, _ rhs: String) throws {
         let a = try JSONValue.parse(lhs)
         let b = try JSONValue.parse(rhs)

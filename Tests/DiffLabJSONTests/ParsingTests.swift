@@ -1,5 +1,5 @@
-import Testing
 import DiffLabJSON
+import Testing
 
 struct ValidCase: Sendable, CustomTestStringConvertible {
     let text: String
@@ -30,8 +30,9 @@ struct ParsingTests {
         ValidCase("[[],[[]],{}]", [[], [[]], [:]]),
         ValidCase(#"{"a":1,"b":[true,null]}"#, ["a": 1, "b": [true, nil]]),
         ValidCase(#"{"":""}"#, ["": ""]),
-        ValidCase(#"{"nested":{"deeper":{"deepest":[1,{"x":"y"}]}}}"#,
-                  ["nested": ["deeper": ["deepest": [1, ["x": "y"]]]]]),
+        ValidCase(
+            #"{"nested":{"deeper":{"deepest":[1,{"x":"y"}]}}}"#,
+            ["nested": ["deeper": ["deepest": [1, ["x": "y"]]]]]),
         ValidCase(" \t\r\n[ 1 , \"a\" ,\n\tnull ] \r\n ", [1, "a", nil]),
         ValidCase("{ \"k\" : \"v\" , \"n\" : -0.5 }", ["k": "v", "n": -0.5]),
         ValidCase("\u{FEFF}[1]", [1]),  // a leading byte-order mark is ignored
@@ -115,15 +116,19 @@ struct DepthTests {
     func beyondLimit(_ opener: String) {
         let text = String(repeating: opener, count: 513) + "0"
         let error = parseError(text)
-        #expect(error == JSONParseError(line: 1, column: 512 * opener.count + 1,
-                                        message: "nesting depth exceeds the limit of 512"))
+        #expect(
+            error
+                == JSONParseError(
+                    line: 1, column: 512 * opener.count + 1,
+                    message: "nesting depth exceeds the limit of 512"))
     }
 
     @Test("hostile nesting is an error, never a stack overflow")
     func hostile() {
         let error = parseError(String(repeating: "[", count: 1_000_000))
         #expect(error?.message == "nesting depth exceeds the limit of 512")
-        #expect(parseError(String(repeating: "[{\"a\":", count: 300_000))?.message
+        #expect(
+            parseError(String(repeating: "[{\"a\":", count: 300_000))?.message
                 == "nesting depth exceeds the limit of 512")
     }
 

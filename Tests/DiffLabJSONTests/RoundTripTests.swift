@@ -1,5 +1,5 @@
-import Testing
 import DiffLabJSON
+import Testing
 
 @Suite("Round trip")
 struct RoundTripTests {

@@ -1,5 +1,5 @@
-import Testing
 import DiffLabJSON
+import Testing
 
 @Suite("String comparison: literal by default, canonical on request")
 struct StringComparisonTests {
@@ -60,7 +60,8 @@ struct StringComparisonTests {
         #expect(canonicalizer.representative(of: Self.precomposed).unicodeScalars.count == 2)
         // Other strings are untouched.
         #expect(canonicalizer.representative(of: "x") == "x")
-        #expect(try canonicalizer.canonicalize(["a": [nil, true, 2.5, .bigInteger(JSONBigInteger("-99999999999999999999")!)]])
+        #expect(
+            try canonicalizer.canonicalize(["a": [nil, true, 2.5, .bigInteger(JSONBigInteger("-99999999999999999999")!)]])
                 == ["a": [nil, true, 2.5, .bigInteger(JSONBigInteger("-99999999999999999999")!)]])
     }
 

@@ -1,5 +1,5 @@
-import Testing
 import DiffLabJSON
+import Testing
 
 @Suite("Strings, escapes and UTF-8")
 struct StringTests {
@@ -55,8 +55,9 @@ struct StringTests {
 
     @Test("invalid UTF-8 is rejected with its position", arguments: invalidUTF8)
     func invalidBytes(_ name: String, _ bytes: [UInt8], _ column: Int) {
-        #expect(parseError(bytes: bytes) == JSONParseError(line: 1, column: column, message: "invalid UTF-8 byte sequence"),
-                "\(name)")
+        #expect(
+            parseError(bytes: bytes) == JSONParseError(line: 1, column: column, message: "invalid UTF-8 byte sequence"),
+            "\(name)")
     }
 
     @Test("valid multi-byte UTF-8 bytes are accepted")

@@ -92,8 +92,10 @@ struct ValueGenerator {
                 if d.isFinite { return d }
             }
         case 1:
-            return [0.1, -0.0, 0.5, 1e-7, 1e300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude, 9.223372036854775808e18,
-                    -9.223372036854775808e18, 2.0, 1e22, 1e23].randomElement(using: &rng) ?? 0
+            return [
+                0.1, -0.0, 0.5, 1e-7, 1e300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude, 9.223372036854775808e18,
+                -9.223372036854775808e18, 2.0, 1e22, 1e23,
+            ].randomElement(using: &rng) ?? 0
         case 2:
             return Double(Int.random(in: -1_000_000...1_000_000, using: &rng)) / 1000
         default:

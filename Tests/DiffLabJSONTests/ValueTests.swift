@@ -1,12 +1,14 @@
-import Testing
 import DiffLabJSON
+import Testing
 
 @Suite("JSONValue accessors and literals")
 struct ValueTests {
-    @Test("typeName", arguments: [
-        (JSONValue.null, "null"), (.bool(true), "boolean"), (.integer(1), "number"), (.double(1.5), "number"),
-        (.string("s"), "string"), (.array([]), "array"), (.object([:]), "object"),
-    ])
+    @Test(
+        "typeName",
+        arguments: [
+            (JSONValue.null, "null"), (.bool(true), "boolean"), (.integer(1), "number"), (.double(1.5), "number"),
+            (.string("s"), "string"), (.array([]), "array"), (.object([:]), "object"),
+        ])
     func typeName(_ value: JSONValue, _ name: String) {
         #expect(value.typeName == name)
     }

@@ -1,6 +1,7 @@
 import DiffLabCore
-@testable import DiffLabProcess
 import Testing
+
+@testable import DiffLabProcess
 
 #if canImport(Glibc)
 import Glibc
@@ -57,9 +58,11 @@ private func startThread(_ body: @escaping () -> Void) -> pthread_t {
     }
     var thread = pthread_t()
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    pthread_create(&thread, nil, { raw in
-        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }, box)
+    pthread_create(
+        &thread, nil,
+        { raw in
+            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, box)
     return thread
 }

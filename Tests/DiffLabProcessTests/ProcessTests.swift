@@ -1,6 +1,7 @@
 import DiffLabCore
-@testable import DiffLabProcess
 import Testing
+
+@testable import DiffLabProcess
 
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,10 @@ struct ShellScriptTests {
     @Test(arguments: [
         ("./engine --flag", "exec ./engine --flag"),
         ("VAR=1 ./engine", "VAR=1 exec ./engine"),
-        ("  A=1\tB='x y' C=\"$(echo \"a b\")\" D=$(printf '%s' 'x)') python3 e.py", "  A=1\tB='x y' C=\"$(echo \"a b\")\" D=$(printf '%s' 'x)') exec python3 e.py"),
+        (
+            "  A=1\tB='x y' C=\"$(echo \"a b\")\" D=$(printf '%s' 'x)') python3 e.py",
+            "  A=1\tB='x y' C=\"$(echo \"a b\")\" D=$(printf '%s' 'x)') exec python3 e.py"
+        ),
         ("A=${HOME:-a b}/x E=\\ z ./e", "A=${HOME:-a b}/x E=\\ z exec ./e"),
         ("A=1", "A=1 exec"),
         ("2>/dev/null ./e", "exec 2>/dev/null ./e"),
@@ -55,8 +59,12 @@ struct QuotingTests {
 @Suite("Process errors")
 struct ProcessErrorTests {
     @Test func errorsNameWhatFailed() {
-        #expect(ProcessError.cannotStart(executable: "nope", reason: "No such file or directory").description == "cannot start 'nope': No such file or directory")
-        #expect(ProcessError.outputLimitExceeded(what: "the worker", maxBytes: 1 << 20).description == "the worker wrote more than 1 MiB of output; stopped")
+        #expect(
+            ProcessError.cannotStart(executable: "nope", reason: "No such file or directory").description
+                == "cannot start 'nope': No such file or directory")
+        #expect(
+            ProcessError.outputLimitExceeded(what: "the worker", maxBytes: 1 << 20).description
+                == "the worker wrote more than 1 MiB of output; stopped")
         #expect(ProcessError.timeLimitExceeded(what: "the worker", seconds: 60).description == "the worker ran past its limit of 60 s; stopped")
         #expect(ProcessError.cannotFork(reason: "x").description == "cannot start a process: x")
     }

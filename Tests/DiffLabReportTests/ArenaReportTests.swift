@@ -36,7 +36,8 @@ private func failure(
 }
 
 private func contestant(
-    _ engine: String, _ role: ArenaRole = .library, library: String? = nil, duplicates: Bool = true, sectioned: Bool = true, failures: [ArenaFailure] = []
+    _ engine: String, _ role: ArenaRole = .library, library: String? = nil, duplicates: Bool = true, sectioned: Bool = true,
+    failures: [ArenaFailure] = []
 ) -> ArenaContestant {
     ArenaContestant(
         engine: engine, role: role,
@@ -150,7 +151,10 @@ private func cells(_ line: String) -> [String] {
         #expect(try row(markdown, after: "Time ÷ `hashmap`'s time:", "`differencekit`") == ["`differencekit`", "2× (2)", "8× (1)"])
         #expect(try row(markdown, after: "Time ÷ `hashmap`'s time:", "`identity`") == ["`identity`", "1.1× (2)", "1.1× (1)"])
         #expect(!markdown.contains("| `hashmap` | 1× "))  // no row for the baseline itself
-        #expect(markdown.contains("Adapter cost: `identity` (the adapter layer, applying no library) against `hashmap`: 1.1× (2) at 100 items, 1.1× (1) at 10,000 items"))
+        #expect(
+            markdown.contains(
+                "Adapter cost: `identity` (the adapter layer, applying no library) against `hashmap`: 1.1× (2) at 100 items, 1.1× (1) at 10,000 items"
+            ))
         // The plotted times: geometric means of the medians (√(4e-5 · 2e-5) = 28.3 µs).
         #expect(
             try row(markdown, after: "Median time per call, geometric mean over profiles (profiles)", "`differencekit`")
@@ -169,7 +173,7 @@ private func cells(_ line: String) -> [String] {
         #expect(geometricMean([]) == nil && geometricMean([0, 1]) == nil && geometricMean([.infinity]) == nil)
         // Ratios as logarithms: 86,400 s ÷ the smallest subnormal overflows; the mean of logarithms does not trap.
         #expect(geometricMean(logarithms: [log(86_400) - log(Double.leastNonzeroMagnitude)]) == nil)
-        #expect(geometricMean(logarithms: [log(8.0), -log(2.0)]) .map { abs($0 - 2) < 1e-12 } == true)
+        #expect(geometricMean(logarithms: [log(8.0), -log(2.0)]).map { abs($0 - 2) < 1e-12 } == true)
     }
 
     @Test func hostileNamesAndMessagesAreEscaped() throws {
@@ -197,8 +201,11 @@ private func cells(_ line: String) -> [String] {
     @Test func bugReportsAreWrittenForLibraryFailuresOnly() throws {
         let report = try arenaReport()
         let findings = report.files.map(\.name).filter { $0.hasSuffix(".md") }
-        #expect(findings == ["arena-findings/differencekit-1.md", "arena-findings/differencekit-2.md", "arena-findings/listdiff-1.md",
-                             "arena-findings/dupes-1.md", "arena-findings/evil-1.md"])
+        #expect(
+            findings == [
+                "arena-findings/differencekit-1.md", "arena-findings/differencekit-2.md", "arena-findings/listdiff-1.md",
+                "arena-findings/dupes-1.md", "arena-findings/evil-1.md",
+            ])
         for name in findings { #expect(report.markdown.contains("[bug report](\(name))")) }
         let text = try #require(report.files.first { $0.name == "arena-findings/differencekit-1.md" }).contents
         for expected in [

@@ -1,6 +1,6 @@
-import DiffLabResults
 import DiffLabJSON
 import DiffLabReport
+import DiffLabResults
 import Testing
 
 // Issue 10, "hostile input": the report must neither trap nor hang on any number a results file
@@ -118,7 +118,8 @@ func axisPositionsAreFiniteOrNil(_ kind: ScaleKind) {
                         BarChart(
                             title: "bars", yLabel: "y", yScale: scale, groups: ["g1", "g2"],
                             series: [BarSeries("s", style: .automatic(1), values: [a, b])])))
-                panels.append(.boxes(BoxPlot(title: "box", yLabel: "y", yScale: scale, boxes: [BoxSeries("s", style: .automatic(2), values: [a, b, a])])))
+                panels.append(
+                    .boxes(BoxPlot(title: "box", yLabel: "y", yScale: scale, boxes: [BoxSeries("s", style: .automatic(2), values: [a, b, a])])))
             }
             let svg = Figure(title: "\(a) \(b)", panels: panels).svg()
             #expect(xmlError(svg) == nil, "\(a), \(b)")
@@ -161,10 +162,13 @@ func policyRun(_ extra: String, listSize: String = "10") -> String {
     RangeCase(json: benchCell(#""median":1e-6"#, size: "1e20"), path: "measurements[0].size", allowed: "0 to 1,000,000,000 (items)"),
     RangeCase(json: benchCell(#""median":1e-6"#, size: "18446744073709551616"), path: "measurements[0].size", allowed: "0 to 1,000,000,000 (items)"),
     RangeCase(json: benchCell(#""callsPerSample":0"#), path: "measurements[0].callsPerSample", allowed: "1 to 1,000,000,000"),
-    RangeCase(json: benchCell(#""allocationRequests":1e300"#), path: "measurements[0].allocationRequests", allowed: "0 to 9,007,199,254,740,992 (2^53)"),
+    RangeCase(
+        json: benchCell(#""allocationRequests":1e300"#), path: "measurements[0].allocationRequests", allowed: "0 to 9,007,199,254,740,992 (2^53)"),
     RangeCase(json: benchCell(#""allocatedBytes":-1"#), path: "measurements[0].allocatedBytes", allowed: "0 to 9,007,199,254,740,992 (2^53)"),
     // A count has no fraction (the bench once wrote bit patterns such as 5.06e-320 here).
-    RangeCase(json: benchCell(#""allocatedBytes":5.06e-320"#), path: "measurements[0].allocatedBytes", allowed: "0 to 9,007,199,254,740,992 (2^53), a whole number"),
+    RangeCase(
+        json: benchCell(#""allocatedBytes":5.06e-320"#), path: "measurements[0].allocatedBytes",
+        allowed: "0 to 9,007,199,254,740,992 (2^53), a whole number"),
     RangeCase(json: benchCell(#""offsetsMoves":-3"#), path: "measurements[0].offsetsMoves", allowed: "0 to 9,007,199,254,740,992 (2^53)"),
     RangeCase(json: benchCell(#""batchMoves":-3"#), path: "measurements[0].batchMoves", allowed: "0 to 9,007,199,254,740,992 (2^53)"),
     RangeCase(json: benchCell(#""speedupOverStdlib":1e10"#), path: "measurements[0].speedupOverStdlib", allowed: "0 to 1,000,000,000"),

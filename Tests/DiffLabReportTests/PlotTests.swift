@@ -1,8 +1,7 @@
-import DiffLabResults
 import DiffLabReport
-import Testing
-
+import DiffLabResults
 import Foundation
+import Testing
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -213,10 +212,16 @@ func utcDates(_ seconds: Int, _ expected: String) {
                         LineSeries(nasty, style: style, points: [PlotPoint(1, 0), PlotPoint(-1, 5), PlotPoint(10, .nan), PlotPoint(100, 3)]),
                         LineSeries("empty", style: style, points: []),
                     ], referenceLines: [ReferenceLine(y: 1, label: nasty)])),
-            .line(LinePlot(title: "nothing drawable", xLabel: "x", yLabel: "y", series: [LineSeries("zero", style: style, points: [PlotPoint(0, 0)])])),
-            .bars(BarChart(title: nasty, yLabel: "n", yScale: .log10, groups: [nasty, "b"], series: [BarSeries(nasty, style: style, values: [0, nil, 5])])),
+            .line(
+                LinePlot(title: "nothing drawable", xLabel: "x", yLabel: "y", series: [LineSeries("zero", style: style, points: [PlotPoint(0, 0)])])),
+            .bars(
+                BarChart(
+                    title: nasty, yLabel: "n", yScale: .log10, groups: [nasty, "b"], series: [BarSeries(nasty, style: style, values: [0, nil, 5])])),
             .bars(BarChart(title: "empty", yLabel: "n", groups: [], series: [])),
-            .boxes(BoxPlot(title: nasty, yLabel: "s", boxes: [BoxSeries(nasty, style: style, values: [1, 2, 3]), BoxSeries("none", style: style, values: [])])),
+            .boxes(
+                BoxPlot(
+                    title: nasty, yLabel: "s",
+                    boxes: [BoxSeries(nasty, style: style, values: [1, 2, 3]), BoxSeries("none", style: style, values: [])])),
         ], columns: 2, legend: [LegendEntry(nasty, style), LegendEntry("filled", style, filled: true)])
     let svg = figure.svg()
     #expect(xmlError(svg) == nil)

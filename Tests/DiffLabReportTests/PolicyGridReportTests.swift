@@ -27,7 +27,9 @@ private func latencyStart(_ setting: PolicySettingRecord) -> Double {
     setting.policy == "main" ? (setting.moves == "minimal" ? 0.025 : 0.02) : 0.05
 }
 
-private func candidate(_ setting: PolicySettingRecord, _ hitch: Double, _ low: Double, _ high: Double, _ p99: Double, dropped: Int = 0) -> PolicyCandidateRow {
+private func candidate(
+    _ setting: PolicySettingRecord, _ hitch: Double, _ low: Double, _ high: Double, _ p99: Double, dropped: Int = 0
+) -> PolicyCandidateRow {
     PolicyCandidateRow(setting: setting, hitchTimeRatio: hitch, hitchLow: low, hitchHigh: high, latencyP99: p99, dropped: dropped)
 }
 
@@ -209,7 +211,9 @@ private func gridReport(_ results: PolicyGridResults = syntheticGrid()) throws -
 
 @Test func policyGridWithoutRunsRendersAndSaysSo() throws {
     let report = try gridReport(PolicyGridResults(source: "empty.json"))
-    for expected in ["The file has no runs.", "The file has no recommendations.", "The file has no crossovers.", "The file has no measured diff costs."] {
+    for expected in [
+        "The file has no runs.", "The file has no recommendations.", "The file has no crossovers.", "The file has no measured diff costs.",
+    ] {
         #expect(report.markdown.contains(expected), "missing: \(expected)")
     }
     #expect(report.files.isEmpty)
@@ -226,10 +230,13 @@ private func gridReport(_ results: PolicyGridResults = syntheticGrid()) throws -
     uneven.latencyP99 = [0]
     results.runs.append(uneven)
     results.recommendations.append(
-        PolicyRecommendationRow(listSize: 0, bandLow: 0, bandHigh: 0, frameRate: 0, latencyBound: 0, candidates: 0, feasible: 0, winner: nil, runnerUp: nil))
+        PolicyRecommendationRow(
+            listSize: 0, bandLow: 0, bandHigh: 0, frameRate: 0, latencyBound: 0, candidates: 0, feasible: 0, winner: nil, runnerUp: nil))
     results.crossovers.append(
-        PolicyCrossoverRow(frameRate: 0, moves: "x", reloadThreshold: 0, verdict: .clear, size: nil, low: nil, high: nil, repeatsWithCrossover: 0, repeats: 0))
-    results.profiles.append(PolicyProfileRow(engine: "e", listSize: 0, editsPerUpdate: 0, moves: "x", span: 0, changes: 0, batchChanges: 0, seconds: []))
+        PolicyCrossoverRow(
+            frameRate: 0, moves: "x", reloadThreshold: 0, verdict: .clear, size: nil, low: nil, high: nil, repeatsWithCrossover: 0, repeats: 0))
+    results.profiles.append(
+        PolicyProfileRow(engine: "e", listSize: 0, editsPerUpdate: 0, moves: "x", span: 0, changes: 0, batchChanges: 0, seconds: []))
     let report = try gridReport(results)
     #expect(report.markdown.contains("| 0–0 | 0 | 0 Hz | none within the bound |"))
     #expect(report.markdown.contains("at most – items"))
@@ -271,7 +278,8 @@ private func gridReport(_ results: PolicyGridResults = syntheticGrid()) throws -
     // yCover: a linear axis over 2…4 data starts at 0 when asked to cover it.
     let covered = render(
         LinePlot(
-            title: "t", xLabel: "x", yLabel: "y", yScale: .linear, series: [LineSeries("s", style: style, points: [PlotPoint(1, 2), PlotPoint(10, 4)])],
+            title: "t", xLabel: "x", yLabel: "y", yScale: .linear,
+            series: [LineSeries("s", style: style, points: [PlotPoint(1, 2), PlotPoint(10, 4)])],
             yCover: [0]))
     #expect(covered.contains { $0.hasSuffix(">0</text>") })
 }

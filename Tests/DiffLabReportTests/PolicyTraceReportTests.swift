@@ -18,7 +18,9 @@ private func syntheticTraceRun() -> PolicyGridResults {
         (row.listSize, row.bandLow, row.bandHigh) = (1_000, 3, 1_000)
         return row
     }
-    var trace = Trace(provenance: TraceProvenance(source: "https://example.org/repo notes.md", tool: "difflab trace git", date: "2026-12-04", ids: "FNV-1a 64", contents: "the identifier"))
+    var trace = Trace(
+        provenance: TraceProvenance(
+            source: "https://example.org/repo notes.md", tool: "difflab trace git", date: "2026-12-04", ids: "FNV-1a 64", contents: "the identifier"))
     trace.append([("a", "a"), ("b", "b"), ("c", "c")], timestampMs: 0)
     trace.append([("a", "a"), ("c", "c")], timestampMs: 3_600_000)
     trace.append([("c", "c"), ("a", "a"), ("d", "d")], timestampMs: 7_200_000)

@@ -1,6 +1,6 @@
-import DiffLabResults
 import DiffLabJSON
 import DiffLabReport
+import DiffLabResults
 import Testing
 
 // A small synthetic bench file: two profiles, two sizes, a skipped cell, a cell with nulls and
@@ -144,7 +144,8 @@ func benchFilesWithoutAMeasuredCellAreRefused(text: String, cells: Int) throws {
     let bench = try parse(
         #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"a","median":0.001}]}"#,
         source: "min.json")
-    let policy = try parse(#"{"schema":"difflab-policy/1","runs":[{"policy":"x","listSize":3,"allowsReloadingOnTooManyUpdates":false}]}"#, source: "p.json")
+    let policy = try parse(
+        #"{"schema":"difflab-policy/1","runs":[{"policy":"x","listSize":3,"allowsReloadingOnTooManyUpdates":false}]}"#, source: "p.json")
     let report = try makeReport([bench, policy])
     #expect(linkedFiles(report.markdown) == report.files.map(\.name))
     for file in report.files { #expect(xmlError(file.contents) == nil, "\(file.name)") }
@@ -171,7 +172,9 @@ struct BadInput: CustomTestStringConvertible, Sendable {
     BadInput(
         json: #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1,"kind":"int","allocator":"a","samples":[1,"x"]}]}"#,
         error: .wrongType(source: "x.json", path: "measurements[0].samples[1]", expected: "a number", found: "a string")),
-    BadInput(json: #"{"schema":"difflab-bench/1","measurements":{}}"#, error: .wrongType(source: "x.json", path: "measurements", expected: "an array", found: "an object")),
+    BadInput(
+        json: #"{"schema":"difflab-bench/1","measurements":{}}"#,
+        error: .wrongType(source: "x.json", path: "measurements", expected: "an array", found: "an object")),
     BadInput(
         json: #"{"schema":"difflab-policy/1","runs":[{"policy":"main","listSize":1}]}"#,
         error: .missingField(source: "x.json", path: "runs[0].allowsReloadingOnTooManyUpdates")),

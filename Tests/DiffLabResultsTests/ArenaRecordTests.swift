@@ -91,18 +91,23 @@ func fullArenaResults() -> ArenaResults {
 /// `contestants` is given, the options given, and `extra` members.
 func arenaDocument(
     contestant: String = arenaContestantJSON(), contestants: String? = nil,
-    options: String = #"{"fuzzSeconds":60,"seed":"42","workers":2,"baselines":["differencekit"]}"#, createdAt: String = "1795979336", extra: String = ""
+    options: String = #"{"fuzzSeconds":60,"seed":"42","workers":2,"baselines":["differencekit"]}"#, createdAt: String = "1795979336",
+    extra: String = ""
 ) -> String {
-    #"{"schema":"difflab-arena/1","createdAt":"# + createdAt + #","options":"# + options + #","contestants":"# + (contestants ?? "[" + contestant + "]")
+    #"{"schema":"difflab-arena/1","createdAt":"# + createdAt + #","options":"# + options + #","contestants":"#
+        + (contestants ?? "[" + contestant + "]")
         + extra + "}"
 }
 
 /// A contestant object with `failure` as its only failure, and members replaced or added.
 func arenaContestantJSON(
-    engine: String = #""differencekit""#, failures: String? = nil, failure: String = arenaFailureJSON(), fuzz: String = #"{"seconds":60.2,"inputs":12345,"cases":234567}"#,
-    library: String = #""DifferenceKit""#, role: String = #""library""#, reference: String = #""none""#, sectioned: String = "true", extra: String = ""
+    engine: String = #""differencekit""#, failures: String? = nil, failure: String = arenaFailureJSON(),
+    fuzz: String = #"{"seconds":60.2,"inputs":12345,"cases":234567}"#,
+    library: String = #""DifferenceKit""#, role: String = #""library""#, reference: String = #""none""#, sectioned: String = "true",
+    extra: String = ""
 ) -> String {
-    #"{"engine":"# + engine + #","role":"# + role + #","library":"# + library + #","version":"1.3.0","promises":{"duplicates":false,"minimalMoves":false,"reference":"#
+    #"{"engine":"# + engine + #","role":"# + role + #","library":"# + library
+        + #","version":"1.3.0","promises":{"duplicates":false,"minimalMoves":false,"reference":"#
         + reference + #"},"sectioned":"# + sectioned + #","fuzz":"# + fuzz + #","failures":"# + (failures ?? "[" + failure + "]") + extra + "}"
 }
 
@@ -133,12 +138,14 @@ let arenaRefusals: [ArenaRefusal] = [
         document: arenaDocument(contestant: arenaContestantJSON(fuzz: #"{"seconds":1,"inputs":1,"cases":2.5}"#)),
         message: "a.json: contestants[0].fuzz.cases should be an integer, not a number"),
     ArenaRefusal(
-        document: arenaDocument(contestant: arenaContestantJSON(fuzz: #"{"seconds":1,"inputs":1}"#)), message: "a.json: missing field contestants[0].fuzz.cases"),
+        document: arenaDocument(contestant: arenaContestantJSON(fuzz: #"{"seconds":1,"inputs":1}"#)),
+        message: "a.json: missing field contestants[0].fuzz.cases"),
     ArenaRefusal(
         document: arenaDocument(options: #"{"fuzzSeconds":60,"seed":"42","workers":0,"baselines":[]}"#),
         message: "a.json: options.workers is 0, outside its allowed range 1 to 1,024 (worker processes)"),
     ArenaRefusal(
-        document: arenaDocument(options: #"{"fuzzSeconds":"60","seed":"42","workers":2}"#), message: "a.json: options.fuzzSeconds should be a number, not a string"),
+        document: arenaDocument(options: #"{"fuzzSeconds":"60","seed":"42","workers":2}"#),
+        message: "a.json: options.fuzzSeconds should be a number, not a string"),
     ArenaRefusal(
         document: arenaDocument(options: #"{"fuzzSeconds":1e6,"seed":"42","workers":2}"#),
         message: "a.json: options.fuzzSeconds is 1000000.0, outside its allowed range 0 to 86,400 (seconds)"),
@@ -153,13 +160,16 @@ let arenaRefusals: [ArenaRefusal] = [
         document: arenaDocument(contestant: arenaContestantJSON(failure: arenaFailureJSON(message: longMessage))),
         message: "a.json: contestants[0].failures[0].message should be at most 100,000 characters, not 100001"),
     ArenaRefusal(
-        document: arenaDocument(contestant: arenaContestantJSON(library: "7")), message: "a.json: contestants[0].library should be a string, not a number"),
+        document: arenaDocument(contestant: arenaContestantJSON(library: "7")),
+        message: "a.json: contestants[0].library should be a string, not a number"),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(role: #""vendor""#)),
         message: "a.json: contestants[0].role should be one of \"library\", \"difflab\", \"identity-adapter\", not \"vendor\""),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(reference: #""myers""#)),
-        message: "a.json: contestants[0].promises.reference should be one of \"none\", \"unique-identifiers\", \"minimal-script\", \"heckel\", not \"myers\""),
+        message:
+            "a.json: contestants[0].promises.reference should be one of \"none\", \"unique-identifiers\", \"minimal-script\", \"heckel\", not \"myers\""
+    ),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(failure: arenaFailureJSON(scope: #""nested""#))),
         message: "a.json: contestants[0].failures[0].scope should be one of \"flat\", \"sectioned\", not \"nested\""),
@@ -168,15 +178,20 @@ let arenaRefusals: [ArenaRefusal] = [
         message: "a.json: contestants[0].failures[0].kind should be a string, not a boolean"),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(engine: #""Differ Kit""#)),
-        message: "a.json: contestants[0].engine should be an engine name of 1 to 64 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit, not \"Differ Kit\""),
+        message:
+            "a.json: contestants[0].engine should be an engine name of 1 to 64 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit, not \"Differ Kit\""
+    ),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(engine: "\"" + String(repeating: "a", count: 65) + "\"")),
-        message: "a.json: contestants[0].engine should be an engine name of 1 to 64 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit, not a string"),
+        message:
+            "a.json: contestants[0].engine should be an engine name of 1 to 64 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit, not a string"
+    ),
     ArenaRefusal(
         document: arenaDocument(contestants: "[" + arenaContestantJSON() + "," + arenaContestantJSON(failures: "[]") + "]"),
         message: "a.json: contestants[1].engine should be an engine name no other contestant has (\"differencekit\" is also contestants[0]'s)"),
     ArenaRefusal(
-        document: arenaDocument(contestant: arenaContestantJSON(failures: "[" + Array(repeating: arenaFailureJSON(), count: 1_001).joined(separator: ",") + "]")),
+        document: arenaDocument(
+            contestant: arenaContestantJSON(failures: "[" + Array(repeating: arenaFailureJSON(), count: 1_001).joined(separator: ",") + "]")),
         message: "a.json: contestants[0].failures is 1001 elements, outside its allowed range 0 to 1,000 failures"),
     ArenaRefusal(
         document: arenaDocument(contestants: "[]", options: #"{"fuzzSeconds":60,"seed":"42","workers":2}"#),
@@ -189,7 +204,8 @@ let arenaRefusals: [ArenaRefusal] = [
     ArenaRefusal(
         document: #"{"schema":"difflab-arena/1","options":{"fuzzSeconds":60,"seed":"42","workers":2}}"#, message: "a.json: missing field contestants"),
     ArenaRefusal(
-        document: arenaDocument(contestant: arenaContestantJSON(extra: #","promiseSources":["# + Array(repeating: #""s""#, count: 33).joined(separator: ",") + "]")),
+        document: arenaDocument(
+            contestant: arenaContestantJSON(extra: #","promiseSources":["# + Array(repeating: #""s""#, count: 33).joined(separator: ",") + "]")),
         message: "a.json: contestants[0].promiseSources is 33 elements, outside its allowed range 0 to 32 sources"),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(failure: arenaFailureJSON(scope: #""sectioned""#), sectioned: "false")),
@@ -200,15 +216,22 @@ let arenaRefusals: [ArenaRefusal] = [
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(failure: arenaFailureJSON(old: "null"))),
         message: "a.json: missing field contestants[0].failures[0].old"),
-    ArenaRefusal(document: arenaDocument(createdAt: "-5"), message: "a.json: createdAt is -5, outside its allowed range 0 to 253,402,300,799 (1970 to 9999, Unix seconds)"),
-    ArenaRefusal(document: arenaDocument(extra: #","seconds":1e8"#), message: "a.json: seconds is 100000000.0, outside its allowed range 0 to 10,000,000 (seconds)"),
+    ArenaRefusal(
+        document: arenaDocument(createdAt: "-5"),
+        message: "a.json: createdAt is -5, outside its allowed range 0 to 253,402,300,799 (1970 to 9999, Unix seconds)"),
+    ArenaRefusal(
+        document: arenaDocument(extra: #","seconds":1e8"#),
+        message: "a.json: seconds is 100000000.0, outside its allowed range 0 to 10,000,000 (seconds)"),
     ArenaRefusal(document: arenaDocument(extra: #","bench":[]"#), message: "a.json: bench should be a JSON object, not an array"),
     ArenaRefusal(
-        document: arenaDocument(extra: #","bench":{"schema":"difflab-policy/1"}"#), message: "a.json: bench.schema should be the schema \"difflab-bench/1\", not \"difflab-policy/1\""),
+        document: arenaDocument(extra: #","bench":{"schema":"difflab-policy/1"}"#),
+        message: "a.json: bench.schema should be the schema \"difflab-bench/1\", not \"difflab-policy/1\""),
     ArenaRefusal(document: arenaDocument(extra: #","bench":{"measurements":[]}"#), message: "a.json: missing field bench.schema"),
     ArenaRefusal(
         document: arenaDocument(
-            extra: #","bench":{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"a","median":-1}]}"#),
+            extra:
+                #","bench":{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"a","median":-1}]}"#
+        ),
         message: "a.json: bench.measurements[0].median is -1.0, outside its allowed range 0 to 86,400 (seconds)"),
 ]
 
@@ -227,7 +250,9 @@ func arenaRefusalsNameTheField(_ refusal: ArenaRefusal) throws {
     // At the limits: accepted.
     let atLimits = arenaDocument(
         contestant: arenaContestantJSON(
-            failures: "[" + Array(repeating: arenaFailureJSON(message: "\"" + String(repeating: "m", count: 100_000) + "\""), count: 2).joined(separator: ",") + "]",
+            failures: "["
+                + Array(repeating: arenaFailureJSON(message: "\"" + String(repeating: "m", count: 100_000) + "\""), count: 2).joined(separator: ",")
+                + "]",
             library: "\"" + String(repeating: "é", count: 200) + "\""))
     #expect(try ArenaResults(json: JSONValue.parse(atLimits), source: "a.json").contestants[0].about.library.unicodeScalars.count == 200)
 }

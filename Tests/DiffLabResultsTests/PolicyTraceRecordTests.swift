@@ -8,7 +8,8 @@ import Testing
 @Suite("Policy files of a recorded trace")
 struct PolicyTraceRecordTests {
     static func results() -> PolicyGridResults {
-        var trace = Trace(provenance: TraceProvenance(source: "git repo README.md", tool: "difflab trace git", date: "2026-12-04", ids: "FNV", contents: "FNV"))
+        var trace = Trace(
+            provenance: TraceProvenance(source: "git repo README.md", tool: "difflab trace git", date: "2026-12-04", ids: "FNV", contents: "FNV"))
         trace.append([("a", "a"), ("b", "b")], timestampMs: 0)
         trace.append([("a", "a"), ("c", "c")], timestampMs: 60_000)
         var results = PolicyGridResults(source: "p.json")
@@ -47,7 +48,7 @@ struct PolicyTraceRecordTests {
         (results.trace, results.traceStream, results.tracePairs) = (nil, nil, [])
         let document = results.json
         #expect(document["trace"] == nil && document["traceStream"] == nil && document["tracePairs"] == nil)
-        #expect(try PolicyGridResults(json: document, source: "p") .trace == nil)
+        #expect(try PolicyGridResults(json: document, source: "p").trace == nil)
     }
 
     @Test(arguments: [

@@ -85,7 +85,9 @@ func fullBenchResults() -> BenchResults {
     noJemalloc.allocationRequests = nil
     results.measurements = [fullMeasurement(), skipped, noJemalloc]
     results.scaling = [
-        BenchScaling(engine: "hashmap", profile: "differencekit", kind: "int", allocator: "jemalloc", sizes: [1_000, 10_000], timeExponent: 1.05, bytesExponent: nil)
+        BenchScaling(
+            engine: "hashmap", profile: "differencekit", kind: "int", allocator: "jemalloc", sizes: [1_000, 10_000], timeExponent: 1.05,
+            bytesExponent: nil)
     ]
     results.targets = [
         BenchTarget(name: "hashmap / hash floor", goal: "≤ 2", value: 1.6, met: true, note: ""),
@@ -284,7 +286,10 @@ func fullPolicyResults() -> PolicyResults {
         let document = try committedJSON("results/baselines/gate-quick.json")
         let baseline = try StoredBaselineFile(json: document, source: "gate-quick.json")
         #expect(baseline.cells.count == 9)
-        #expect(baseline.cells.first == BaselineCell(name: "heckel:differencekit:int:10000", instructions: 16_538_044, allocatedBytes: 2_835_584, allocationRequests: 10_065))
+        #expect(
+            baseline.cells.first
+                == BaselineCell(
+                    name: "heckel:differencekit:int:10000", instructions: 16_538_044, allocatedBytes: 2_835_584, allocationRequests: 10_065))
         #expect(baseline.json == document)
     }
 
@@ -332,26 +337,59 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
 
     @Test(arguments: [
         (#"[]"#, "h.json: expected a JSON object with a \"schema\" field, not an array"),
-        (#"{"schema":"difflab-policy/1"}"#, "h.json: unknown schema \"difflab-policy/1\"; expected one of difflab-bench/1, difflab-policy/1, difflab-policy/2, difflab-arena/1, difflab-bench-trace/1"),
+        (
+            #"{"schema":"difflab-policy/1"}"#,
+            "h.json: unknown schema \"difflab-policy/1\"; expected one of difflab-bench/1, difflab-policy/1, difflab-policy/2, difflab-arena/1, difflab-bench-trace/1"
+        ),
         (#"{"schema":"difflab-bench/1","measurements":{}}"#, "h.json: measurements should be an array, not an object"),
         (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e"}]}"#, "h.json: missing field measurements[0].profile"),
-        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"median":"1"}]}"#, "h.json: measurements[0].median should be a number, not a string"),
-        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"median":-1}]}"#, "h.json: measurements[0].median is -1.0, outside its allowed range 0 to 86,400 (seconds)"),
-        (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1e30,"kind":"k","allocator":"a"}]}"#, "h.json: measurements[0].size is 1e+30, outside its allowed range 0 to 1,000,000,000 (items)"),
-        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"timing":"wall"}]}"#, "h.json: measurements[0].timing should be \"harness\" or \"self\", not \"wall\""),
-        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"cpuSamples":[0.1,null]}]}"#, "h.json: measurements[0].cpuSamples[1] should be a number, not null"),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"median":"1"}]}"#,
+            "h.json: measurements[0].median should be a number, not a string"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"median":-1}]}"#,
+            "h.json: measurements[0].median is -1.0, outside its allowed range 0 to 86,400 (seconds)"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1e30,"kind":"k","allocator":"a"}]}"#,
+            "h.json: measurements[0].size is 1e+30, outside its allowed range 0 to 1,000,000,000 (items)"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"timing":"wall"}]}"#,
+            "h.json: measurements[0].timing should be \"harness\" or \"self\", not \"wall\""
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"cpuSamples":[0.1,null]}]}"#,
+            "h.json: measurements[0].cpuSamples[1] should be a number, not null"
+        ),
         (#"{"schema":"difflab-bench/1","options":{"sizes":[1,2.5]}}"#, "h.json: options.sizes[1] should be an integer, not a number"),
-        (#"{"schema":"difflab-bench/1","scaling":[{"engine":"e","profile":"p","kind":"k","allocator":"a","timeExponent":1000}]}"#, "h.json: scaling[0].timeExponent is 1000.0, outside its allowed range -100 to 100"),
+        (
+            #"{"schema":"difflab-bench/1","scaling":[{"engine":"e","profile":"p","kind":"k","allocator":"a","timeExponent":1000}]}"#,
+            "h.json: scaling[0].timeExponent is 1000.0, outside its allowed range -100 to 100"
+        ),
         (#"{"schema":"difflab-bench/1","targets":[{"goal":"x"}]}"#, "h.json: missing field targets[0].name"),
-        (#"{"schema":"difflab-bench/1","createdAt":-5}"#, "h.json: createdAt is -5, outside its allowed range 0 to 253,402,300,799 (1970 to 9999, Unix seconds)"),
+        (
+            #"{"schema":"difflab-bench/1","createdAt":-5}"#,
+            "h.json: createdAt is -5, outside its allowed range 0 to 253,402,300,799 (1970 to 9999, Unix seconds)"
+        ),
         (#"{"schema":"difflab-bench/1","allocators":[{"name":7}]}"#, "h.json: allocators[0].name should be a string, not a number"),
-        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"minorFaults":-1}]}"#,
-         "h.json: measurements[0].minorFaults is -1, outside its allowed range 0 to 9,007,199,254,740,992 (2^53)"),
-        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"majorFaults":2.5}]}"#, "h.json: measurements[0].majorFaults should be an integer, not a number"),
-        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"peakExtraRSSBytes":1.5}]}"#,
-         "h.json: measurements[0].peakExtraRSSBytes is 1.5, outside its allowed range 0 to 9,007,199,254,740,992 (2^53), a whole number"),
-        (#"{"schema":"difflab-bench/1","measurements":[{\#(identity),"ratioToPartitionedFloor":1e10}]}"#,
-         "h.json: measurements[0].ratioToPartitionedFloor is 10000000000.0, outside its allowed range 0 to 1,000,000,000"),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"minorFaults":-1}]}"#,
+            "h.json: measurements[0].minorFaults is -1, outside its allowed range 0 to 9,007,199,254,740,992 (2^53)"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"majorFaults":2.5}]}"#,
+            "h.json: measurements[0].majorFaults should be an integer, not a number"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"peakExtraRSSBytes":1.5}]}"#,
+            "h.json: measurements[0].peakExtraRSSBytes is 1.5, outside its allowed range 0 to 9,007,199,254,740,992 (2^53), a whole number"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"ratioToPartitionedFloor":1e10}]}"#,
+            "h.json: measurements[0].ratioToPartitionedFloor is 10000000000.0, outside its allowed range 0 to 1,000,000,000"
+        ),
     ])
     func benchFields(text: String, message: String) {
         #expect(benchError(text) == message)
@@ -373,13 +411,22 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
 
     @Test(arguments: [
         (#"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1}]}"#, "p.json: missing field runs[0].allowsReloadingOnTooManyUpdates"),
-        (#"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"frameRate":1e6}]}"#,
-         "p.json: runs[0].frameRate is 1000000.0, outside its allowed range 0 to 1,000 (Hz)"),
-        (#"{"schema":"difflab-policy/1","crossoverSize":{"batch":-1}}"#, "p.json: crossoverSize.batch is -1, outside its allowed range 0 to 1,000,000,000 (items)"),
-        (#"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"coalescing":"fast"}]}"#,
-         "p.json: runs[0].coalescing should be an array, not a string"),
-        (#"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"backgroundEngine":7}]}"#,
-         "p.json: runs[0].backgroundEngine should be a string, not a number"),
+        (
+            #"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"frameRate":1e6}]}"#,
+            "p.json: runs[0].frameRate is 1000000.0, outside its allowed range 0 to 1,000 (Hz)"
+        ),
+        (
+            #"{"schema":"difflab-policy/1","crossoverSize":{"batch":-1}}"#,
+            "p.json: crossoverSize.batch is -1, outside its allowed range 0 to 1,000,000,000 (items)"
+        ),
+        (
+            #"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"coalescing":"fast"}]}"#,
+            "p.json: runs[0].coalescing should be an array, not a string"
+        ),
+        (
+            #"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"backgroundEngine":7}]}"#,
+            "p.json: runs[0].backgroundEngine should be a string, not a number"
+        ),
     ])
     func policyFields(text: String, message: String) throws {
         let document = try JSONValue.parse(text)
@@ -388,10 +435,22 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
 
     @Test(arguments: [
         (#"{"protocol":"other","results":[]}"#, nil as Int?, "w: \"protocol\" should be \"difflab-measure/1\""),
-        (#"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","samples":[1]}]}"#, 2, "w: results[0].samples should be an array of 2 numbers"),
-        (#"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","samples":[1,-1]}]}"#, 2, "w: results[0].samples[1] should be a number of seconds from 0 to 86,400, not -1"),
-        (#"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","samples":[1],"allocatedBytes":1.5}]}"#, nil, "w: results[0].allocatedBytes should be null or an integer from 0 to 2^53, not 1.5"),
-        (#"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","callsPerSample":0}]}"#, nil, "w: results[0].callsPerSample should be null or an integer from 1 to 1,000,000,000, not 0"),
+        (
+            #"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","samples":[1]}]}"#, 2,
+            "w: results[0].samples should be an array of 2 numbers"
+        ),
+        (
+            #"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","samples":[1,-1]}]}"#, 2,
+            "w: results[0].samples[1] should be a number of seconds from 0 to 86,400, not -1"
+        ),
+        (
+            #"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","samples":[1],"allocatedBytes":1.5}]}"#, nil,
+            "w: results[0].allocatedBytes should be null or an integer from 0 to 2^53, not 1.5"
+        ),
+        (
+            #"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","callsPerSample":0}]}"#, nil,
+            "w: results[0].callsPerSample should be null or an integer from 1 to 1,000,000,000, not 0"
+        ),
         (#"{"protocol":"difflab-measure/1","results":[{"cell":"b:p:int:1"}]}"#, nil, "w: results[0].cell should be \"a:p:int:1\""),
     ])
     func measureAnswers(text: String, samples: Int?, message: String) throws {
@@ -402,12 +461,18 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
 
     @Test(arguments: [
         (#"{"schema":"difflab-gate-baseline/1","cells":{}}"#, "b: \"cells\" should be a non-empty object: a baseline with no cells gates nothing"),
-        (#"{"schema":"difflab-gate-baseline/1","cells":{"a:p:int:1":{"instructions":1,"time":2}}}"#,
-         "b: cells[\"a:p:int:1\"].time should be absent: a cell holds only instructions, allocatedBytes, allocationRequests"),
-        (#"{"schema":"difflab-gate-baseline/1","cells":{"a:p:int:1":{"instructions":9007199254740993}}}"#,
-         "b: cells[\"a:p:int:1\"].instructions should be null or an integer from 0 to 2^53, not 9007199254740993"),
-        (#"{"schema":"difflab-gate-baseline/1","cells":{"a:p:int:1":{"instructions":null}}}"#,
-         "b: cells[\"a:p:int:1\"] should be an object with at least one of instructions, allocatedBytes, allocationRequests measured: this cell's are all null"),
+        (
+            #"{"schema":"difflab-gate-baseline/1","cells":{"a:p:int:1":{"instructions":1,"time":2}}}"#,
+            "b: cells[\"a:p:int:1\"].time should be absent: a cell holds only instructions, allocatedBytes, allocationRequests"
+        ),
+        (
+            #"{"schema":"difflab-gate-baseline/1","cells":{"a:p:int:1":{"instructions":9007199254740993}}}"#,
+            "b: cells[\"a:p:int:1\"].instructions should be null or an integer from 0 to 2^53, not 9007199254740993"
+        ),
+        (
+            #"{"schema":"difflab-gate-baseline/1","cells":{"a:p:int:1":{"instructions":null}}}"#,
+            "b: cells[\"a:p:int:1\"] should be an object with at least one of instructions, allocatedBytes, allocationRequests measured: this cell's are all null"
+        ),
     ])
     func storedBaselines(text: String, message: String) throws {
         let document = try JSONValue.parse(text)

@@ -56,7 +56,9 @@ struct SnapshotImportTests {
     @Test func badFoldersAndSnapshotsAreRefusedNamingTheFile() throws {
         let missing = try TemporaryFolder()
         let gone = missing.path + "/nothing"
-        #expect(throws: TraceImportError.self) { try SnapshotImport.folder(gone, times: .none, strings: .hashed, maxBytes: 100, provenance: provenance) }
+        #expect(throws: TraceImportError.self) {
+            try SnapshotImport.folder(gone, times: .none, strings: .hashed, maxBytes: 100, provenance: provenance)
+        }
         do {
             _ = try SnapshotImport.folder(gone, times: .none, strings: .hashed, maxBytes: 100, provenance: provenance)
         } catch {
@@ -78,7 +80,8 @@ struct SnapshotImportTests {
         try refused([("a.json", #""text""#)], "expected a list")
         try refused([("a.json", "[[1]]")], "a.json'")
         try refused([("a.json", "[1]"), ("b.json", "[1]")], times: .field("t"), "a.json': expected an object with the time \"t\"")
-        try refused([("a.json", #"{"t": 5, "items": []}"#), ("b.json", #"{"t": 4, "items": []}"#)], times: .field("t"), "b.json': its time 4 ms is earlier")
+        try refused(
+            [("a.json", #"{"t": 5, "items": []}"#), ("b.json", #"{"t": 4, "items": []}"#)], times: .field("t"), "b.json': its time 4 ms is earlier")
         try refused([("a.json", #"{"t": -1, "items": []}"#)], times: .field("t"), "\"t\" should be an integer time")
         try refused([("nodigits.json", "[]")], times: .fileNames, "the file name has no run of digits")
         try refused([("a.json", "[1, 2, 3, 4, 5]")], maxBytes: 4, "larger than")
@@ -94,7 +97,8 @@ struct SnapshotImportTests {
         #expect(trace.versions.count == 2)
         #expect(trace.versions.map(\.timestampMs) == [100, 150])
         for (text, expected) in [
-            ("", "app.jsonl: is empty"), ("[1]\n[", "app.jsonl:2: not JSON"), ("{\"timestampMs\": 1, \"items\": []}\n[1]", "app.jsonl:2: has no time"),
+            ("", "app.jsonl: is empty"), ("[1]\n[", "app.jsonl:2: not JSON"),
+            ("{\"timestampMs\": 1, \"items\": []}\n[1]", "app.jsonl:2: has no time"),
             ("[1]\n{\"timestampMs\": 1, \"items\": []}", "app.jsonl:2: has a time, but earlier snapshots have none"),
             ("{\"timestampMs\": \"soon\", \"items\": []}", "\"timestampMs\" should be an integer"),
         ] {

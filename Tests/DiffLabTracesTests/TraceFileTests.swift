@@ -38,7 +38,10 @@ struct TraceFileTests {
         (["[1]"], "t.jsonl:1: should be a JSON object"),
         ([#"{"schema": "difflab-trace/2"}"#], #"t.jsonl:1: schema is "difflab-trace/2"; expected "difflab-trace/1""#),
         ([#"{"schema": "difflab-trace/1", "source": "s"}"#], "t.jsonl:1: tool is missing"),
-        ([#"{"schema": "difflab-trace/1", "source": "", "tool": "t", "date": "d", "ids": "i", "contents": "c"}"#], "source should be a non-empty string"),
+        (
+            [#"{"schema": "difflab-trace/1", "source": "", "tool": "t", "date": "d", "ids": "i", "contents": "c"}"#],
+            "source should be a non-empty string"
+        ),
         ([header, "{}"], "t.jsonl:2: has neither \"items\" nor \"sections\""),
         ([header, #"{"items": [1]}"#], "t.jsonl:2: items[0] should be a string or an [id, content] pair of strings, not 1"),
         ([header, #"{"items": [["a", "b", "c"]]}"#], "items[0] should be a string or an [id, content] pair"),

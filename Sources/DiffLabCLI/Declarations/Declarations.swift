@@ -288,6 +288,7 @@ func rangeText(_ range: ClosedRange<Double>) -> String { "\(formatPlain(range.lo
 
 /// `1 to 256`, `at least 1`: a range as help shows it.
 func rangeText(_ range: ClosedRange<Int>) -> String {
-    range.upperBound == Int.max ? "at least \(formatPlain(Double(range.lowerBound)))"
+    range.upperBound == Int.max
+        ? "at least \(formatPlain(Double(range.lowerBound)))"
         : "\(formatPlain(Double(range.lowerBound))) to \(formatPlain(Double(range.upperBound)))"
 }

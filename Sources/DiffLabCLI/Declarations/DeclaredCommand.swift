@@ -51,7 +51,9 @@ extension DeclaredCommand {
     package static var help: String {
         let declarations = Options.declarations
         let required = Set(otherForms.flatMap { $0.required(in: declarations) })
-        let main = mainForm.map { usageLine("USAGE: \(tool) \(name)", $0.declarations(in: declarations), requiring: Set($0.required(in: declarations))) }
+        let main = mainForm.map {
+            usageLine("USAGE: \(tool) \(name)", $0.declarations(in: declarations), requiring: Set($0.required(in: declarations)))
+        }
         var usage = [main ?? usageLine("USAGE: \(tool) \(name)", declarations.filter { !required.contains($0.name) }, requiring: [])]
         for form in otherForms {
             usage.append(usageLine("       \(tool) \(name)", form.declarations(in: declarations), requiring: Set(form.required(in: declarations))))
@@ -107,7 +109,8 @@ func usageLine(_ prefix: String, _ declarations: [any Declaration], requiring re
             words.insert(declaration.name, at: 0)
             continue
         }
-        words.append(required.contains(declaration.name) || declaration.isRequired ? plain : "[\(plain)]" + (declaration.shape.isRepeated ? "..." : ""))
+        words.append(
+            required.contains(declaration.name) || declaration.isRequired ? plain : "[\(plain)]" + (declaration.shape.isRepeated ? "..." : ""))
     }
     let indent = String(repeating: " ", count: prefix.count + 1)
     var lines: [String] = [prefix]

@@ -1,5 +1,5 @@
-import DiffLabResults
 import DiffLabCore
+import DiffLabResults
 
 /// The options every command accepts, anywhere before `--`: the input limit and engines in other
 /// processes. Declared like a command's options, so `difflab --help` lists them from these

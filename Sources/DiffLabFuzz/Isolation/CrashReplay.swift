@@ -1,6 +1,6 @@
-import DiffLabResults
 import DiffLabCore
 import DiffLabProcess
+import DiffLabResults
 
 #if canImport(Glibc)
 import Glibc
@@ -21,12 +21,14 @@ extension FuzzSupervisor {
         let input = options.input(&source, size: size)
         let check = (options.subjects[subject], options.properties[property])
         // The replay's own trap message and stack trace would repeat once per candidate: silenced.
-        guard let pid = try? forkChild({
-            let null = open("/dev/null", O_WRONLY)
-            if null >= 0 { dup2(null, 2) }
-            restoreDefaultCrashHandling()
-            endChild(check.1.check(input, check.0) == nil ? 0 : 1)
-        }) else {
+        guard
+            let pid = try? forkChild({
+                let null = open("/dev/null", O_WRONLY)
+                if null >= 0 { dup2(null, 2) }
+                restoreDefaultCrashHandling()
+                endChild(check.1.check(input, check.0) == nil ? 0 : 1)
+            })
+        else {
             return (.failed, input, source.choices)
         }
         let deadline = monotonicNow() + seconds
@@ -54,7 +56,9 @@ extension FuzzSupervisor {
         var confirmed = false
         var decoded = replay(chosen.choices, size: chosen.size, subject: chosen.subject, property: chosen.property, seconds: checkSeconds)
         for check in active {
-            let again = check == chosen ? decoded : replay(check.choices, size: check.size, subject: check.subject, property: check.property, seconds: checkSeconds)
+            let again =
+                check == chosen
+                ? decoded : replay(check.choices, size: check.size, subject: check.subject, property: check.property, seconds: checkSeconds)
             if again.ending.sameKind(as: ending) {
                 chosen = check
                 decoded = again

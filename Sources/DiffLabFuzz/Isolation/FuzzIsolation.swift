@@ -1,5 +1,5 @@
-import DiffLabResults
 import DiffLabProcess
+import DiffLabResults
 
 /// What a crash-isolated campaign found (``runFuzzerIsolated(_:checkSeconds:isolating:progress:)``).
 public struct IsolatedFuzzOutcome: Sendable {

@@ -1,6 +1,6 @@
-import DiffLabResults
 import DiffLabCore
 import DiffLabProcess
+import DiffLabResults
 
 #if canImport(Glibc)
 import Glibc

@@ -23,7 +23,8 @@ public struct CollectionDifferenceEngine: ChangesetEngine {
             library: "Swift CollectionDifference", version: "Swift 6.3.1 standard library",
             source: "https://developer.apple.com/documentation/swift/collectiondifference",
             build: "the toolchain's standard library",
-            adapter: "new.difference(from: old).inferringMoves(): unassociated removals deleted, unassociated insertions inserted, associated pairs moved, in one performBatchUpdates",
+            adapter:
+                "new.difference(from: old).inferringMoves(): unassociated removals deleted, unassociated insertions inserted, associated pairs moved, in one performBatchUpdates",
             promiseSources: [
                 "\"Returns the difference needed to produce this collection's ordered elements from the given collection.\" — BidirectionalCollection.difference(from:), Apple's documentation",
                 "\"Returns a new collection difference with associations between individual elements that have been removed and inserted only once.\" — CollectionDifference.inferringMoves(), Apple's documentation",

@@ -29,7 +29,8 @@ public struct DeepDiffEngine: ChangesetEngine {
         EngineAbout(
             library: "DeepDiff", version: "2.3.3", revision: "2639b3a11054d666a4c5ec1b7dd2808e437f3289",
             source: "https://github.com/onmyway133/DeepDiff", build: ArenaBuild.swiftPM("2.3.3"),
-            adapter: "diff(old:new:) in IndexPathConverter's index-path form: deletes, inserts and moves in one performBatchUpdates, then reloadItems of the replaces outside it, as UICollectionView.reload(changes:section:updateData:) does",
+            adapter:
+                "diff(old:new:) in IndexPathConverter's index-path form: deletes, inserts and moves in one performBatchUpdates, then reloadItems of the replaces outside it, as UICollectionView.reload(changes:section:updateData:) does",
             promiseSources: [
                 "\"diffId: Each object must be uniquely identified by id. This is to tell if there is deletion or insertion\" — Sources/Shared/DiffAware.swift",
                 "\"An model needs to be uniquely identified via `diffId` to tell if there have been any insertions or deletions.\" — README.md",

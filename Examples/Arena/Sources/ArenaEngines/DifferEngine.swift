@@ -22,7 +22,8 @@ public struct DifferEngine: ChangesetEngine {
         EngineAbout(
             library: "Differ", version: "1.4.5", revision: "4c3eb4d76ad5c14075829397a5741b0badb08dce",
             source: "https://github.com/tonyarnold/Differ", build: ArenaBuild.swiftPM("1.4.5"),
-            adapter: "extendedDiff(_:) by == on whole elements, in BatchUpdate(diff:)'s index-path form: deletions, insertions and moves in one performBatchUpdates, as UICollectionView.animateItemChanges(oldData:newData:updateData:) does",
+            adapter:
+                "extendedDiff(_:) by == on whole elements, in BatchUpdate(diff:)'s index-path form: deletions, insertions and moves in one performBatchUpdates, as UICollectionView.animateItemChanges(oldData:newData:updateData:) does",
             promiseSources: [
                 "\"Differ generates the differences between `Collection` instances (this includes Strings!).\" — README.md",
                 "\"It uses a fast algorithm `(O((N+M)*D))` to do this.\" — README.md",

@@ -33,7 +33,8 @@ public struct DifferenceKitEngine: SectionedChangesetEngine {
         EngineAbout(
             library: "DifferenceKit", version: "1.3.0", revision: "073b9671ce2b9b5b96398611427a1f929927e428",
             source: "https://github.com/ra1028/DifferenceKit", build: ArenaBuild.swiftPM("1.3.0"),
-            adapter: "StagedChangeset(source:target:), each changeset one performBatchUpdates on its data, as UICollectionView.reload(using:setData:) does; sectioned lists as ArraySection",
+            adapter:
+                "StagedChangeset(source:target:), each changeset one performBatchUpdates on its data, as UICollectionView.reload(using:setData:) does; sectioned lists as ArraySection",
             promiseSources: [
                 "\"💡 Supports both linear and sectioned collection even if contains duplicates\" — README.md",
                 "\"If the elements with the same identifier duplicated, the algorithm calculates the moves at best effort, and rest of the duplicates as insertion or deletion.\" — Sources/Algorithm.swift",

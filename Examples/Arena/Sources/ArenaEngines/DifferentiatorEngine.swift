@@ -34,7 +34,8 @@ public struct DifferentiatorEngine: SectionedChangesetEngine {
         EngineAbout(
             library: "Differentiator (RxDataSources)", version: "5.0.2", revision: "90c29b48b628479097fe775ed1966d75ac374518",
             source: "https://github.com/RxSwiftCommunity/RxDataSources", build: ArenaBuild.swiftPM("5.0.2"),
-            adapter: "Diff.differencesForSectionedView(initialSections:finalSections:) on AnimatableSectionModels, each changeset one performBatchUpdates as RxCollectionViewSectionedAnimatedDataSource does; flat lists as one section",
+            adapter:
+                "Diff.differencesForSectionedView(initialSections:finalSections:) on AnimatableSectionModels, each changeset one performBatchUpdates as RxCollectionViewSectionedAnimatedDataSource does; flat lists as one section",
             promiseSources: [
                 "\"the algorithm has the assumption that all sections and items are unique so there is no ambiguity\" — README.md",
                 "\"each difference must be run in a separate 'performBatchUpdates', otherwise it crashes.\" — Sources/RxDataSources/RxCollectionViewSectionedAnimatedDataSource.swift",

@@ -43,8 +43,10 @@ public struct IGListKitEngine: ChangesetEngine, OutOfProcessEngine {
     public var about: EngineAbout? {
         EngineAbout(
             library: "IGListKit", version: label, source: "https://github.com/Instagram/IGListKit",
-            build: "Scripts/build-iglistkit: IGListKit's own IGListDiff.mm and IGListIndexSetResult, mechanically rewritten for GNUstep's gcc runtime, compiled with clang; driven over difflab-engine/1",
-            adapter: "IGListDiff(old, new, IGListDiffEquality) as the flat result; -[IGListIndexSetResult resultForBatchUpdates] handed to one performBatchUpdates, as IGListKit's updater does",
+            build:
+                "Scripts/build-iglistkit: IGListKit's own IGListDiff.mm and IGListIndexSetResult, mechanically rewritten for GNUstep's gcc runtime, compiled with clang; driven over difflab-engine/1",
+            adapter:
+                "IGListDiff(old, new, IGListDiffEquality) as the flat result; -[IGListIndexSetResult resultForBatchUpdates] handed to one performBatchUpdates, as IGListKit's updater does",
             promiseSources: [
                 "\"Returns a key that uniquely identifies the object.\" — Source/IGListDiffKit/IGListDiffable.h",
                 "\"Returns a copy of the provided array, with all duplicates of objects with the same `diffIdentifier` value removed.\" — Source/IGListKit/Internal/IGListArrayUtilsInternal.h (the adapter removes duplicates before it diffs)",
@@ -72,9 +74,11 @@ public struct IGListKitEngine: ChangesetEngine, OutOfProcessEngine {
             do throws(EngineFailure) {
                 let engine = try ProcessEngine(command: "'" + program.replacingOccurrences(of: "'", with: "'\\''") + "'")
                 guard engine.name == name, engine.promises == promises else {
-                    return .failure(EngineFailure(
-                        .badAnswer,
-                        "\(program) says it is '\(engine.name)' promising \(engine.promises); the arena registered '\(name)' promising \(promises)"))
+                    return .failure(
+                        EngineFailure(
+                            .badAnswer,
+                            "\(program) says it is '\(engine.name)' promising \(engine.promises); the arena registered '\(name)' promising \(promises)"
+                        ))
                 }
                 slot = engine
                 return .success(engine)

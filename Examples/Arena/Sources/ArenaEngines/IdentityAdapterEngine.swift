@@ -15,7 +15,8 @@ public struct IdentityAdapterEngine: ChangesetEngine {
         EngineAbout(
             library: "DiffLab hashmap through the adapter path", version: "this DiffLab build",
             build: "part of DiffLab",
-            adapter: "the lists wrapped in Boxed elements and the answer converted element by element, as every library adapter does; the pairing is hashmap's",
+            adapter:
+                "the lists wrapped in Boxed elements and the answer converted element by element, as every library adapter does; the pairing is hashmap's",
             promiseSources: ["hashmap's own promises (DiffLab's engines table)"])
     }
 

@@ -35,7 +35,8 @@ public struct ListDiffEngine: ChangesetEngine {
         EngineAbout(
             library: "ListDiff", version: "0.2.0", revision: "2667f8da9df3978e45841fee11d2f00934612a7f",
             source: "https://github.com/lxcid/ListDiff",
-            build: "its one source file (Sources/ListDiff.swift at 0.2.0) as a target of the arena: the 0.2.0 manifest has no swift-tools-version line and SwiftPM 6 refuses it",
+            build:
+                "its one source file (Sources/ListDiff.swift at 0.2.0) as a target of the arena: the 0.2.0 manifest has no swift-tools-version line and SwiftPM 6 refuses it",
             adapter: "List.diffing(oldArray:newArray:), its forBatchUpdates() handed to one performBatchUpdates (item indices of one section)",
             promiseSources: [
                 "\"ListDiff is a Swift port of IGListKit's IGListDiff.\" — README.md",

@@ -40,7 +40,8 @@ struct RegressionTests {
         try replay(name, on: ArenaContestants.inProcess.map(\.fuzz))
     }
 
-    @Test(.enabled(if: IGListKitEngine.fromEnvironment() != nil, "needs DIFFLAB_ARENA_IGLISTKIT (Scripts/build-iglistkit)"), arguments: igListKitCases)
+    @Test(
+        .enabled(if: IGListKitEngine.fromEnvironment() != nil, "needs DIFFLAB_ARENA_IGLISTKIT (Scripts/build-iglistkit)"), arguments: igListKitCases)
     func igListKitStillFailsTheSameWay(_ name: String) throws {
         let engine = try #require(IGListKitEngine.fromEnvironment())
         try replay(name, on: [FuzzSubject(engine)])

@@ -80,7 +80,8 @@ public struct OccurrenceEngine: ChangesetEngine {
         var tails: [Int] = []  // tails[l]: new index ending the best run of length l + 1 found so far
         var previous = [Int](repeating: -1, count: newToOld.count)
         for (j, i) in newToOld.enumerated() where i >= 0 {
-            var low = 0, high = tails.count  // first tail whose old index is >= i
+            var low = 0
+            var high = tails.count  // first tail whose old index is >= i
             while low < high {
                 let mid = (low + high) / 2
                 if newToOld[tails[mid]] < i { low = mid + 1 } else { high = mid }

@@ -26,7 +26,9 @@ import Darwin
         let me = getpid()
         #expect(outcome.isolated)
         let crashes = outcome.crashFailures.filter { !$0.signature.hasSuffix("/hung") }
-        for hang in outcome.crashFailures where hang.signature.hasSuffix("/hung") { print("hang isolated: \(hang.signature), shrunk to \(hang.shrunkItems) items") }
+        for hang in outcome.crashFailures where hang.signature.hasSuffix("/hung") {
+            print("hang isolated: \(hang.signature), shrunk to \(hang.shrunkItems) items")
+        }
         for crash in crashes {
             print(
                 "crash isolated: \(crash.signature), shrunk from \(crash.originalItems) to \(crash.shrunkItems) items (\(crash.shrinkAttempts) attempts); old \(crash.input.old), new \(crash.input.new)"

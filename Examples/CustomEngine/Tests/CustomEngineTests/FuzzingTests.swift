@@ -8,7 +8,9 @@ import Testing
     /// test issue carrying everything needed to replay it.
     @Test func occurrenceEngineKeepsItsPromises() {
         let report = runFuzzer(FuzzOptions(seconds: 3, seed: 2024, subjects: [FuzzSubject(OccurrenceEngine())]))
-        print("occurrence: \(report.inputs) inputs, \(report.checks) checks in \((report.seconds * 10).rounded() / 10) s, \(report.failures.count) failures")
+        print(
+            "occurrence: \(report.inputs) inputs, \(report.checks) checks in \((report.seconds * 10).rounded() / 10) s, \(report.failures.count) failures"
+        )
         #expect(report.inputs > 0)
         for failure in report.failures {
             Issue.record(
