@@ -186,6 +186,8 @@ extension BenchMeasurement {
 package let hashFloorName = TraceBenchResults.hashFloorName
 /// The name of the partitioned floor measurement.
 package let partitionedFloorName = TraceBenchResults.partitionedFloorName
+/// The name of the trim floor measurement.
+package let trimFloorName = TraceBenchResults.trimFloorName
 
 /// Runs the benchmark matrix in this process (under whichever allocator it runs on).
 ///
@@ -350,26 +352,28 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
 /// - Complexity: O(n + m).
 @inline(never)
 @usableFromInline package func hashFloor<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int {
+    old.withUnsafeBufferPointer { old in new.withUnsafeBufferPointer { new in _hashFloor(old, new) } }
+}
+
+/// ``hashFloor(_:_:)`` on buffers.
+@inlinable
+func _hashFloor<Element: Diffable>(_ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>) -> Int {
     typealias Table = _IdentifierTable<Int32, Void>
     var table = Table(capacityFor: old.count, empty: ())
     let mask = table.mask
     var hits = 0
-    old.withUnsafeBufferPointer { old in
-        new.withUnsafeBufferPointer { new in
-            table.slots.withUnsafeMutableBufferPointer { slots in
-                for o in 0..<old.count {
-                    let id = old[o].diffIdentifier
-                    let (hash, tag) = Table.hashAndTag(id)
-                    let (s, found) = Table.find(slots, mask: mask, hash: hash, tag: tag) { old[Int($0)].diffIdentifier == id }
-                    if !found { slots[s] = .init(tag: tag, key: Int32(truncatingIfNeeded: o), payload: ()) }
-                }
-                for n in 0..<new.count {
-                    let id = new[n].diffIdentifier
-                    let (hash, tag) = Table.hashAndTag(id)
-                    if Table.find(slots, mask: mask, hash: hash, tag: tag, matches: { old[Int($0)].diffIdentifier == id }).found {
-                        hits &+= 1
-                    }
-                }
+    table.slots.withUnsafeMutableBufferPointer { slots in
+        for o in 0..<old.count {
+            let id = old[o].diffIdentifier
+            let (hash, tag) = Table.hashAndTag(id)
+            let (s, found) = Table.find(slots, mask: mask, hash: hash, tag: tag) { old[Int($0)].diffIdentifier == id }
+            if !found { slots[s] = .init(tag: tag, key: Int32(truncatingIfNeeded: o), payload: ()) }
+        }
+        for n in 0..<new.count {
+            let id = new[n].diffIdentifier
+            let (hash, tag) = Table.hashAndTag(id)
+            if Table.find(slots, mask: mask, hash: hash, tag: tag, matches: { old[Int($0)].diffIdentifier == id }).found {
+                hits &+= 1
             }
         }
     }
@@ -386,6 +390,12 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
 /// - Complexity: O(n + m); 8 bytes per element of each list, plus a table for the largest partition.
 @inline(never)
 @usableFromInline package func partitionedFloor<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int {
+    old.withUnsafeBufferPointer { old in new.withUnsafeBufferPointer { new in _partitionedFloor(old, new) } }
+}
+
+/// ``partitionedFloor(_:_:)`` on buffers.
+@inlinable
+func _partitionedFloor<Element: Diffable>(_ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>) -> Int {
     typealias Table = _IdentifierTable<Int32, Void>
     let bits = HashMapEngine.Partitioning.measured.partitionBits(for: old.count)
     // Scratch for the hashes between the partitioning's passes, uninitialized as the engine's is
@@ -393,12 +403,8 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
     var oldParts: _RadixPartitions?
     var newParts: _RadixPartitions?
     let scratch = [Int](unsafeUninitializedCapacity: max(old.count, new.count)) { scratch, initialized in
-        old.withUnsafeBufferPointer { old in
-            oldParts = _RadixPartitions(count: old.count, bits: bits, threads: 1, scratch: scratch) { old[$0].diffIdentifier.hashValue }
-        }
-        new.withUnsafeBufferPointer { new in
-            newParts = _RadixPartitions(count: new.count, bits: bits, threads: 1, scratch: scratch) { new[$0].diffIdentifier.hashValue }
-        }
+        oldParts = _RadixPartitions(count: old.count, bits: bits, threads: 1, scratch: scratch) { old[$0].diffIdentifier.hashValue }
+        newParts = _RadixPartitions(count: new.count, bits: bits, threads: 1, scratch: scratch) { new[$0].diffIdentifier.hashValue }
         initialized = max(old.count, new.count)
     }
     blackHole(scratch.count)
@@ -433,4 +439,42 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
         }
     }
     return hits
+}
+
+/// The trim floor: the least work a diff that first sets aside the lists' common ends does. It
+/// compares identifiers in list order from the front and then from the back until they differ,
+/// judges each such pair's content (as any diff must), and runs the cheaper floor for the
+/// engines' rule on what lies between: the partitioned floor from
+/// ``HashMapEngine/Partitioning/measured``'s threshold, the hash floor below it, nothing when
+/// either middle is empty. It writes no output. Returns the trimmed pairs updated plus the
+/// middle's hits.
+///
+/// - Complexity: O(n + m).
+@inline(never)
+@usableFromInline package func trimFloor<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int {
+    old.withUnsafeBufferPointer { old in
+        new.withUnsafeBufferPointer { new in
+            let n = old.count
+            let m = new.count
+            let shorter = min(n, m)
+            var hits = 0
+            var p = 0
+            while p < shorter && old[p].diffIdentifier == new[p].diffIdentifier {
+                if new[p]._isUpdated(from: old[p], comparison: .equality) { hits &+= 1 }
+                p &+= 1
+            }
+            var s = 0
+            while s < shorter &- p && old[n &- 1 &- s].diffIdentifier == new[m &- 1 &- s].diffIdentifier {
+                if new[m &- 1 &- s]._isUpdated(from: old[n &- 1 &- s], comparison: .equality) { hits &+= 1 }
+                s &+= 1
+            }
+            let oldMiddle = UnsafeBufferPointer(rebasing: old[p..<(n &- s)])
+            let newMiddle = UnsafeBufferPointer(rebasing: new[p..<(m &- s)])
+            if oldMiddle.isEmpty || newMiddle.isEmpty { return hits }
+            if oldMiddle.count >= HashMapEngine.Partitioning.measured.threshold {
+                return hits &+ _partitionedFloor(oldMiddle, newMiddle)
+            }
+            return hits &+ _hashFloor(oldMiddle, newMiddle)
+        }
+    }
 }

@@ -171,6 +171,10 @@ extension BenchSubject {
     /// hashing diff does.
     public static let partitionedFloor = floor(partitionedFloorName, _PartitionedFloor())
 
+    /// The trim floor (`trimFloor(_:_:)`): the least work a diff that first sets aside the
+    /// lists' common ends does.
+    public static let trimFloor = floor(trimFloorName, _TrimFloor())
+
     /// A floor's subject: `floor` called on each element kind's lists, specialized for it.
     static func floor<Floor: _FloorFunction>(_ name: String, _ floor: Floor) -> BenchSubject {
         BenchSubject(name: name, growthExponent: 1.2, isEngine: false) { lists in
@@ -182,8 +186,9 @@ extension BenchSubject {
         }
     }
 
-    /// The floors every bench run measures in each cell: ``hashFloor`` and ``partitionedFloor``.
-    public static let floors: [BenchSubject] = [hashFloor, partitionedFloor]
+    /// The floors every bench run measures in each cell: ``hashFloor``, ``partitionedFloor`` and
+    /// ``trimFloor``.
+    public static let floors: [BenchSubject] = [hashFloor, partitionedFloor, trimFloor]
 
     /// The `stdlib` reference every engine's speed-up is measured against.
     public static let stdlib = BenchSubject(StdlibEngine(), growthExponent: EngineGrowth.quadratic.exponent)
@@ -268,6 +273,13 @@ protocol _FloorFunction: Sendable {
 struct _HashFloor: _FloorFunction {
     @inlinable init() {}
     @inlinable func callAsFunction<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int { hashFloor(old, new) }
+}
+
+/// ``trimFloor(_:_:)``.
+@usableFromInline
+struct _TrimFloor: _FloorFunction {
+    @inlinable init() {}
+    @inlinable func callAsFunction<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int { trimFloor(old, new) }
 }
 
 /// ``partitionedFloor(_:_:)``.

@@ -72,9 +72,11 @@ enum BenchCommand: DeclaredCommand {
     static let discussion = """
         Times the engines on generated datasets and writes one JSON results file. Every run also
         measures, in the same process and on the same data, the stdlib reference, a hash floor
-        (one open-addressing table built over the old ids and probed with the new ones) and a
+        (one open-addressing table built over the old ids and probed with the new ones), a
         partitioned floor (both lists hashed, radix-partitioned, and joined partition by
-        partition on codes alone), and reports each engine as a ratio to all three. One extra
+        partition on codes alone) and a trim floor (the common prefix and suffix compared in
+        list order and their contents judged, then the floor of the rest), and reports each
+        engine as a ratio to all four. One extra
         call per measurement gives its page faults (getrusage) and its peak resident memory
         above the resident size before it (VmHWM after a reset); under jemalloc also the bytes
         and allocation requests of one call (thread.allocatedp; arena nrequests after a tcache

@@ -37,7 +37,7 @@ extension HashMapEngine {
     ///   and chains for its largest partition (and 1 byte per old element when identifiers repeat).
     @inlinable
     func _pairPartitioned<Element: Diffable>(
-        _ old: [Element], _ new: [Element], _ comparison: ComparisonOption
+        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption
     ) -> Matching {
         var repeated: [[(new: Int32, key: Int32)]] = []
         // The matching's arrays are left uninitialized: the partitioning fills the pairings with
@@ -48,11 +48,7 @@ extension HashMapEngine {
         let oldToNewPairs = [Int](unsafeUninitializedCapacity: old.count) { oldToNew, oldInitialized in
             newToOldPairs = [Int](unsafeUninitializedCapacity: new.count) { newToOld, newInitialized in
                 updatedFlags = [Bool](unsafeUninitializedCapacity: new.count) { updated, updatedInitialized in
-                    old.withUnsafeBufferPointer { old in
-                        new.withUnsafeBufferPointer { new in
-                            repeated = _pairPartitioned(old, new, comparison, oldToNew, newToOld, updated)
-                        }
-                    }
+                    repeated = _pairPartitioned(old, new, comparison, oldToNew, newToOld, updated)
                     updatedInitialized = new.count
                 }
                 newInitialized = new.count

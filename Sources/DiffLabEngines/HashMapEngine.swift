@@ -88,8 +88,36 @@ public struct HashMapEngine: DiffEngine {
         }
     }
 
+    /// Whether and how the pairing first sets aside the lists' common ends (see ``Trimming``).
+    public struct Trimming: Sendable, Hashable {
+        /// Whether the equal prefix and suffix (by identifier) are paired in place, by comparing
+        /// identifiers in list order, before the hashing pairing runs on what lies between.
+        public var isEnabled: Bool
+        /// Up to how many elements one side of a cross-check may hold for it to compare
+        /// identifiers directly (`==` against each) instead of hashing: the cross-checks find
+        /// identifiers that occur both in the trimmed ends and elsewhere (see
+        /// `HashMapEngine._matchingTrimmed(_:_:_:)`). 0 always hashes.
+        public var directCompareLimit: Int
+
+        /// A trimming rule; `directCompareLimit` is clamped to at least 0.
+        public init(isEnabled: Bool, directCompareLimit: Int) {
+            self.isEnabled = isEnabled
+            self.directCompareLimit = max(0, directCompareLimit)
+        }
+
+        /// `hashmap`'s rule: trim, and compare directly against up to 8 elements.
+        public static let measured = Trimming(isEnabled: true, directCompareLimit: 8)
+        /// No trimming: every element goes through the hashing pairing, as in 0.1.0.
+        public static let disabled = Trimming(isEnabled: false, directCompareLimit: 0)
+        /// A rule for fuzzing: trim, and always take the cross-checks' hashing path, so that
+        /// small lists reach it.
+        public static let fuzzing = Trimming(isEnabled: true, directCompareLimit: 0)
+    }
+
     /// When the pairing partitions; ``Partitioning/measured`` by default.
     public let partitioning: Partitioning
+    /// Whether the pairing trims the common ends first; ``Trimming/measured`` by default.
+    public let trimming: Trimming
     /// Threads a partitioned pairing uses (1: the calling thread only) from
     /// ``Partitioning/parallelThreshold`` old elements. Shorter lists, and unpartitioned
     /// pairings, run on the calling thread.
@@ -119,9 +147,23 @@ public struct HashMapEngine: DiffEngine {
     ///   - threads: threads for a partitioned pairing, clamped to 1...64.
     ///   - name: the engine's name (default `hashmap`, or `hashmap-<threads>t` with more than one thread).
     public init(partitioning: Partitioning, threads: Int = 1, name: String? = nil) {
+        self.init(partitioning: partitioning, threads: threads, name: name, trimming: .measured)
+    }
+
+    /// Creates a variant of the engine with a trimming rule. Its output is the same whatever the
+    /// options.
+    ///
+    /// - Parameters:
+    ///   - partitioning: when to partition.
+    ///   - threads: threads for a partitioned pairing, clamped to 1...64.
+    ///   - name: the engine's name (default `hashmap`, or `hashmap-<threads>t` with more than one thread).
+    ///   - trimming: whether to pair the common prefix and suffix in place first
+    ///     (``Trimming/fuzzing`` puts its cross-checks' hashing path under a fuzzer).
+    public init(partitioning: Partitioning, threads: Int, name: String?, trimming: Trimming) {
         self.partitioning = partitioning
         self.threads = min(64, max(1, threads))
         self._name = name ?? (self.threads == 1 ? "hashmap" : "hashmap-\(self.threads)t")
+        self.trimming = trimming
     }
 
     /// `hashmap-parallel`: the measured partitioning on `threads` threads (by default every core
@@ -134,14 +176,31 @@ public struct HashMapEngine: DiffEngine {
 
     /// `hashmap-partitioned`: every list partitioned (threshold 1) into partitions of about 3
     /// occurrences, on 2 threads. Slow on purpose: it puts the partitioned and parallel pairing
-    /// under the fuzzer and the tests on lists of any size; its output is `hashmap`'s.
+    /// under the fuzzer and the tests on lists of any size, with the trimming cross-checks always
+    /// hashing (``Trimming/fuzzing``); its output is `hashmap`'s.
     public static let partitionedEverywhere = HashMapEngine(
-        partitioning: .fuzzing(threshold: 1), threads: 2, name: "hashmap-partitioned")
+        partitioning: .fuzzing(threshold: 1), threads: 2, name: "hashmap-partitioned", trimming: .fuzzing)
 
     /// Pairs like ``HeckelEngine``, faster; see the type's documentation.
     @inlinable
     public func matching<Element: Diffable>(
         from old: [Element], to new: [Element], comparison: ComparisonOption
+    ) -> Matching {
+        if old.isEmpty || new.isEmpty { return Matching(oldCount: old.count, newCount: new.count) }
+        return old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                trimming.isEnabled ? _matchingTrimmed(old, new, comparison) : _matchingUntrimmed(old, new, comparison)
+            }
+        }
+    }
+
+    /// The pairing of two lists without trimming their common ends: partitioned or with one
+    /// table (see ``Partitioning``). Either list may be empty.
+    ///
+    /// - Complexity: O(n + m) expected.
+    @inlinable
+    func _matchingUntrimmed<Element: Diffable>(
+        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption
     ) -> Matching {
         if !old.isEmpty && !new.isEmpty && old.count >= partitioning.threshold && old.count < Int(Int32.max) / 4
             && new.count < Int(Int32.max) && (!partitioning.requiresDistinctIdentifiers || Self._mostlyDistinct(old))
@@ -166,22 +225,20 @@ public struct HashMapEngine: DiffEngine {
     ///
     /// - Complexity: O(1): at most 1,024 hashes, a 2,048-slot table.
     @inlinable
-    static func _mostlyDistinct<Element: Diffable>(_ old: [Element]) -> Bool {
+    static func _mostlyDistinct<Element: Diffable>(_ old: UnsafeBufferPointer<Element>) -> Bool {
         let sample = min(old.count, 1_024)
         typealias Table = _IdentifierTable<Int32, Void>
         var table = Table(capacityFor: sample, empty: ())
         let mask = table.mask
         var distinct = 0
-        old.withUnsafeBufferPointer { old in
-            table.slots.withUnsafeMutableBufferPointer { slots in
-                for o in 0..<sample {
-                    let id = old[o].diffIdentifier
-                    let (hash, tag) = Table.hashAndTag(id)
-                    let (s, found) = Table.find(slots, mask: mask, hash: hash, tag: tag) { old[Int($0)].diffIdentifier == id }
-                    if !found {
-                        slots[s] = .init(tag: tag, key: Int32(truncatingIfNeeded: o), payload: ())
-                        distinct &+= 1
-                    }
+        table.slots.withUnsafeMutableBufferPointer { slots in
+            for o in 0..<sample {
+                let id = old[o].diffIdentifier
+                let (hash, tag) = Table.hashAndTag(id)
+                let (s, found) = Table.find(slots, mask: mask, hash: hash, tag: tag) { old[Int($0)].diffIdentifier == id }
+                if !found {
+                    slots[s] = .init(tag: tag, key: Int32(truncatingIfNeeded: o), payload: ())
+                    distinct &+= 1
                 }
             }
         }
@@ -190,7 +247,7 @@ public struct HashMapEngine: DiffEngine {
 
     @inlinable
     func _pair<Element: Diffable, Index: FixedWidthInteger & SignedInteger>(
-        _ old: [Element], _ new: [Element], _ comparison: ComparisonOption,
+        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
         into matching: inout Matching, index _: Index.Type
     ) {
         // A slot's key is an old index holding its identifier; its payload the earliest old
@@ -205,7 +262,7 @@ public struct HashMapEngine: DiffEngine {
         // Per-slot update flags, allocated on the first differing pair.
         var slotUpdated: [Bool] = []
 
-        old.withUnsafeBufferPointer { old in
+        do {
             table.slots.withUnsafeMutableBufferPointer { slots in
                 next.withUnsafeMutableBufferPointer { next in
                     // Old list backwards: each chain ends up ascending, its head the earliest.
@@ -228,8 +285,8 @@ public struct HashMapEngine: DiffEngine {
             }
         }
 
-        old.withUnsafeBufferPointer { old in
-            new.withUnsafeBufferPointer { new in
+        do {
+            do {
                 table.slots.withUnsafeMutableBufferPointer { slots in
                     next.withUnsafeBufferPointer { next in
                         newSlot.withUnsafeMutableBufferPointer { newSlot in

@@ -298,6 +298,8 @@ struct BenchSection {
         let partitioned = engines.filter { e in
             e != "partitioned-floor" && e != "hash-floor" && results.measurements.contains { $0.engine == e && $0.ratioToPartitionedFloor != nil }
         }
+        let floorNames: Set<String> = ["hash-floor", "partitioned-floor", "trim-floor"]
+        let trim = engines.filter { e in !floorNames.contains(e) && results.measurements.contains { $0.engine == e && $0.ratioToTrimFloor != nil } }
         guard !speedup.isEmpty || !floor.isEmpty else { return }
         writer.line("### Ratios to the references")
         writer.line("")
@@ -346,6 +348,14 @@ struct BenchSection {
                         + "`ratioToPartitionedFloor`)",
                     sizeTable(partitioned) { $0.ratioToPartitionedFloor.map { formatSignificant($0) } }))
         }
+        if !trim.isEmpty {
+            writer.line(
+                Markdown.details(
+                    "Ratio to the trim floor, \(kind), \(allocator): each median ÷ the `trim-floor` median of the same cell "
+                        + "(the common prefix and suffix compared in list order, their pairs' contents judged, and the floor of "
+                        + "the engines' rule on what lies between; the file's `ratioToTrimFloor`)",
+                    sizeTable(trim) { $0.ratioToTrimFloor.map { formatSignificant($0) } }))
+        }
     }
 
     private func writeParallel(_ writer: inout ReportWriter) {
@@ -357,9 +367,9 @@ struct BenchSection {
         writer.line(
             "`hashmap`'s partitioned pairing on several threads (`hashmap-parallel`: every core, \(cores) on the machine of this run; "
                 + "`hashmap-<t>t`: t threads), against `hashmap` on one thread in the same process and cell. Speed-up = `hashmap` "
-                + "median ÷ median; efficiency = speed-up ÷ threads. Below the parallel threshold (262,144 old elements by default) "
-                + "both run on the calling thread alone, so the speed-up there is 1 within the noise and the efficiency is not "
-                + "a measure of anything.")
+                + "median ÷ median; efficiency = speed-up ÷ threads. Only sizes from the parallel threshold "
+                + "(\(formatGrouped(Double(hashmapParallelThreshold))) old elements) are shown: below it both run on the calling "
+                + "thread alone, and a speed-up would measure only noise.")
         writer.line("")
         let rows = speedups.map { s in
             [

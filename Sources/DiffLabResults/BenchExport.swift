@@ -80,7 +80,7 @@ extension BenchResults {
     public static let csvColumns = [
         "engine", "profile", "kind", "size", "allocator", "timing", "skipped", "median_s", "min_s", "p90_s", "p99_s", "mad_s",
         "cpu_median_s", "samples", "calls_per_sample", "allocated_bytes", "allocation_requests", "peak_rss_bytes", "peak_extra_rss_bytes",
-        "minor_faults", "major_faults", "speedup_over_stdlib", "ratio_to_floor", "ratio_to_partitioned_floor", "change_count",
+        "minor_faults", "major_faults", "speedup_over_stdlib", "ratio_to_floor", "ratio_to_partitioned_floor", "ratio_to_trim_floor", "change_count",
         "offsets_moves", "minimal_moves", "batch_moves",
     ]
 
@@ -96,7 +96,8 @@ extension BenchResults {
             let numbers: [Double?] = [
                 m.median, m.min, m.p90, m.p99, m.mad, m.cpuMedian, Double(m.samples.count), m.callsPerSample.map(Double.init),
                 m.allocatedBytes, m.allocationRequests, m.peakRSSBytes, m.peakExtraRSSBytes, m.minorFaults.map(Double.init),
-                m.majorFaults.map(Double.init), m.speedupOverStdlib, m.ratioToFloor, m.ratioToPartitionedFloor, m.changeCount.map(Double.init),
+                m.majorFaults.map(Double.init), m.speedupOverStdlib, m.ratioToFloor, m.ratioToPartitionedFloor, m.ratioToTrimFloor,
+                m.changeCount.map(Double.init),
                 m.offsetsMoves.map(Double.init), m.minimalMoves.map(Double.init), m.batchMoves.map(Double.init),
             ]
             lines.append((text + numbers.map { $0.map(Self.number) ?? "" }).joined(separator: ","))

@@ -23,7 +23,7 @@ public struct BenchMeasurement: Sendable, Equatable {
     enum Key: String {
         case engine, profile, size, kind, allocator, skipped, timing, median, min, p90, p99, mad, cpuMedian, callsPerSample
         case allocatedBytes, allocationRequests, peakRSSBytes, samples, cpuSamples, changeCount, offsetsMoves, minimalMoves, batchMoves
-        case speedupOverStdlib, ratioToFloor, ratioToPartitionedFloor, minorFaults, majorFaults, peakExtraRSSBytes
+        case speedupOverStdlib, ratioToFloor, ratioToPartitionedFloor, ratioToTrimFloor, minorFaults, majorFaults, peakExtraRSSBytes
     }
 
     /// The subject measured (engine name, `stdlib` or `hash-floor`).
@@ -71,6 +71,8 @@ public struct BenchMeasurement: Sendable, Equatable {
     public var ratioToFloor: Double?
     /// This median ÷ partitioned-floor median, in ``FieldRange/ratio``.
     public var ratioToPartitionedFloor: Double?
+    /// This median ÷ trim-floor median, in ``FieldRange/ratio``; absent from files written before 0.2.
+    public var ratioToTrimFloor: Double?
     /// Minor page faults of one call (the whole process's), in ``FieldRange/count``.
     public var minorFaults: Int?
     /// Major page faults of one call, in ``FieldRange/count``.
@@ -134,6 +136,7 @@ public struct BenchMeasurement: Sendable, Equatable {
         w.set(.speedupOverStdlib, speedupOverStdlib)
         w.set(.ratioToFloor, ratioToFloor)
         w.set(.ratioToPartitionedFloor, ratioToPartitionedFloor)
+        w.set(.ratioToTrimFloor, ratioToTrimFloor)
         w.set(.minorFaults, minorFaults)
         w.set(.majorFaults, majorFaults)
         w.set(.peakExtraRSSBytes, peakExtraRSSBytes)
@@ -185,6 +188,7 @@ public struct BenchMeasurement: Sendable, Equatable {
         speedupOverStdlib = try row.optionalDouble(.speedupOverStdlib, in: .ratio)
         ratioToFloor = try row.optionalDouble(.ratioToFloor, in: .ratio)
         ratioToPartitionedFloor = try row.optionalDouble(.ratioToPartitionedFloor, in: .ratio)
+        ratioToTrimFloor = try row.optionalDouble(.ratioToTrimFloor, in: .ratio)
         minorFaults = try row.optionalInt(.minorFaults, in: .count)
         majorFaults = try row.optionalInt(.majorFaults, in: .count)
         peakExtraRSSBytes = try row.optionalCount(.peakExtraRSSBytes, in: .amount)

@@ -25,14 +25,21 @@ package struct ParallelSpeedup: Sendable, Equatable {
     package var efficiency: Double { speedup / Double(threads) }
 }
 
+/// The least list size at which the built-in `hashmap` variants use more than one thread
+/// (`HashMapEngine.Partitioning.measured.parallelThreshold`, which a test keeps equal): below it
+/// a threaded variant runs `hashmap`'s code on the calling thread, and its "speed-up" is noise.
+package let hashmapParallelThreshold = 262_144
+
 /// The speed-up and efficiency of every threaded `hashmap` measurement (see
-/// ``hashmapThreads(_:cores:)``) over `hashmap` on the same cell, in row order.
-package func parallelSpeedups(_ rows: [BenchMeasurement], cores: Int) -> [ParallelSpeedup] {
+/// ``hashmapThreads(_:cores:)``) over `hashmap` on the same cell, in row order; only cells of at
+/// least `minimumSize` elements (the parallel threshold, where threads are used, by default).
+package func parallelSpeedups(_ rows: [BenchMeasurement], cores: Int, minimumSize: Int = hashmapParallelThreshold) -> [ParallelSpeedup] {
     func cell(_ m: BenchMeasurement) -> String { "\(m.profile)|\(m.kind)|\(m.size)|\(m.allocator)" }
     var single: [String: Double] = [:]
     for row in rows where row.engine == "hashmap" { if let m = row.median { single[cell(row)] = m } }
     return rows.compactMap { row in
-        guard row.engine != "hashmap", let threads = hashmapThreads(row.engine, cores: cores), let median = row.median, median > 0,
+        guard row.engine != "hashmap", row.size >= minimumSize, let threads = hashmapThreads(row.engine, cores: cores), let median = row.median,
+            median > 0,
             let one = single[cell(row)]
         else { return nil }
         return ParallelSpeedup(

@@ -270,6 +270,8 @@ extension TraceBenchResults {
     public static let hashFloorName = "hash-floor"
     /// The name of the partitioned floor subject (in every bench file, and `difflab bench`'s).
     public static let partitionedFloorName = "partitioned-floor"
+    /// The name of the trim floor subject (in every bench file written since 0.2, and `difflab bench`'s).
+    public static let trimFloorName = "trim-floor"
 
     /// Each subject's figures, in file order; ratios only between subjects measured on every pair.
     ///

@@ -105,6 +105,30 @@ struct BenchTests {
         #expect(peakRSS() >= peakBefore)
     }
 
+    /// Issue 30's targets: `hashmap` against the fastest other engine of each cell (its threaded
+    /// variants and the floors aside), and against the trim floor where the lists keep their ends.
+    @Test func hashmapIsComparedWithEveryOtherEngineAndTheTrimFloor() {
+        func row(_ engine: String, _ profile: String, _ median: Double) -> BenchMeasurement {
+            var m = BenchMeasurement(engine: engine, profile: profile, size: 100_000, kind: "int", allocator: "system")
+            m.median = median
+            return m
+        }
+        let rows = addRatios([
+            row("hashmap", "chat-append", 0.0005), row("myers", "chat-append", 0.0004), row("hashmap-parallel", "chat-append", 0.0001),
+            row(trimFloorName, "chat-append", 0.0001), row(hashFloorName, "chat-append", 0.0001), row("hashmap", "differencekit", 0.002),
+            row("heckel", "differencekit", 0.01),
+        ])
+        let targets = benchTargets(rows, allocator: "system", cores: 2)
+        let never = targets.first { $0.name == "hashmap / fastest other engine, worst cell at 100k" }
+        #expect(never?.met == false && never?.note == "chat-append int against myers")
+        #expect(abs((never?.value ?? 0) - 1.25) < 1e-9)
+        let trim = targets.first { $0.name == "hashmap / trim floor, chat-append 100k, int" }
+        #expect(trim?.met == false && abs((trim?.value ?? 0) - 5) < 1e-9)
+        // Faster than every other engine: met.
+        let fast = benchTargets(rows.filter { $0.engine != "myers" }, allocator: "system", cores: 2)
+        #expect(fast.first { $0.name.hasPrefix("hashmap / fastest other engine") }?.met == true)
+    }
+
     @Test func parallelSpeedupsPairThreadedRowsWithOneThread() {
         func row(_ engine: String, _ median: Double, size: Int = 1_000_000) -> BenchMeasurement {
             var m = BenchMeasurement(engine: engine, profile: "differencekit", size: size, kind: "int", allocator: "system")
@@ -126,6 +150,15 @@ struct BenchTests {
         #expect(abs(speedups[0].speedup - 1.6) < 1e-9 && abs(speedups[0].efficiency - 0.8) < 1e-9)
         #expect(abs(speedups[1].efficiency - 0.5) < 1e-9)
         #expect(parallelTable(rows, cores: 2).contains("hashmap-parallel (2 threads) ×1.6, efficiency 80%"))
+        // Below the parallel threshold (a quick run) the threaded variants run hashmap's code on
+        // one thread: no table of noise, one line that says why.
+        #expect(hashmapParallelThreshold == HashMapEngine.Partitioning.measured.parallelThreshold)
+        let quick = [row("hashmap", 0.001, size: 100_000), row("hashmap-parallel", 0.0015, size: 100_000)]
+        #expect(parallelSpeedups(quick, cores: 2).isEmpty)
+        #expect(parallelSpeedups(quick, cores: 2, minimumSize: 0).count == 1)
+        #expect(parallelTable(quick, cores: 2).hasPrefix("Parallel pairing: not shown."))
+        #expect(parallelTable(quick, cores: 2).contains("up to 100,000"))
+        #expect(parallelTable([row("heckel", 0.1)], cores: 2).isEmpty)
         let targets = benchTargets(rows, allocator: "system", cores: 2)
         // The first 2-thread row is hashmap-parallel's (×1.6, just short of numerically ≥ 1.6 or not).
         let parallel = targets.first { $0.name.contains("speed-up") }
@@ -155,8 +188,8 @@ struct BenchTests {
             maxSamples: 5)
         options.maxCallSeconds = 10
         let records = runBench(options, allocator: "system")
-        #expect(records.count == 2 * 2 * 4)
-        #expect(Set(records.map(\.engine)) == [hashFloorName, partitionedFloorName, "hashmap", "stdlib"])
+        #expect(records.count == 2 * 2 * 5)
+        #expect(Set(records.map(\.engine)) == [hashFloorName, partitionedFloorName, trimFloorName, "hashmap", "stdlib"])
         let rows = addRatios(records.map(\.measurementRecord))
         #expect(rows.count == records.count)
         let hashmap = rows.first { $0.engine == "hashmap" }
@@ -165,12 +198,13 @@ struct BenchTests {
         #expect(hashmap?.speedupOverStdlib != nil)
         #expect(hashmap?.ratioToFloor != nil)
         #expect(hashmap?.ratioToPartitionedFloor != nil)
+        #expect(hashmap?.ratioToTrimFloor != nil)
         #expect(hashmap?.minorFaults != nil && hashmap?.majorFaults != nil)
         #expect(hashmap?.samples.isEmpty == false)
         #expect(hashmap?.offsetsMoves != nil)
         // Every record survives its file format.
         for row in rows { #expect(try BenchMeasurement(json: row.json, source: "r") == row) }
-        #expect(scalingFits(rows).count == 8)  // 4 subjects × 2 profiles
+        #expect(scalingFits(rows).count == 10)  // 5 subjects × 2 profiles
         #expect(benchTable(rows).contains("differencekit · int · 200 items · system"))
     }
 
@@ -273,7 +307,7 @@ struct BenchTests {
             #expect(record.skipped?.contains("from a probe at 1000 items") == true, "\(record.skipped ?? "measured")")
         }
         // Probes are not reported: one record per subject and size.
-        #expect(records.count == 4)
+        #expect(records.count == 5)
         #expect(records.allSatisfy { $0.size == 30_000 })
     }
 

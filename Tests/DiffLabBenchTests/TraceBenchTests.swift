@@ -39,7 +39,7 @@ struct TraceBenchTests {
         #expect(progress == [1, 2, 3])
         #expect(results.pairs.count == 3)
         #expect(results.pairs.allSatisfy { $0.old == 200 && $0.new == 200 })
-        #expect(results.subjects.map(\.engine) == ["hash-floor", "partitioned-floor", "stdlib", "heckel", "myers"])
+        #expect(results.subjects.map(\.engine) == ["hash-floor", "partitioned-floor", "trim-floor", "stdlib", "heckel", "myers"])
         for subject in results.subjects {
             #expect(subject.skipped == nil && subject.pairSeconds.count == 3, "\(subject.engine)")
             #expect(subject.isEngine == (subject.changes != nil), "floors have no changes, engines do")

@@ -62,7 +62,7 @@ struct TraceCommandTests {
         let results = try TraceBenchResults(json: try readJSON(out), source: out)
         #expect(results.pairs.count == 65)
         #expect(results.trace.provenance.source.contains("IGListKit"))
-        #expect(results.subjects.map(\.engine) == ["hash-floor", "partitioned-floor", "stdlib", "heckel", "hashmap"])
+        #expect(results.subjects.map(\.engine) == ["hash-floor", "partitioned-floor", "trim-floor", "stdlib", "heckel", "hashmap"])
         let report = run(["report", out, "--out", files.path("report")])
         #expect(report.status == 0, "\(report.err)")
         let markdown = try String(contentsOfFile: files.path("report/report.md"), encoding: .utf8)

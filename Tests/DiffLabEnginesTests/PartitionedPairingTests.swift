@@ -84,10 +84,10 @@ struct PartitionedPairingTests {
         let unique = (0..<20_000).map { Item($0, 0) }
         let few = (0..<20_000).map { Item($0 % 16, 0) }
         let quarter = (0..<20_000).map { Item($0 % 256, 0) }  // 256 of the first 1,024: one in four
-        #expect(HashMapEngine._mostlyDistinct(unique))
-        #expect(!HashMapEngine._mostlyDistinct(few))
-        #expect(HashMapEngine._mostlyDistinct(quarter))
-        #expect(!HashMapEngine._mostlyDistinct((0..<20_000).map { Item($0 % 255, 0) }))
+        #expect(unique.withUnsafeBufferPointer(HashMapEngine._mostlyDistinct))
+        #expect(!few.withUnsafeBufferPointer(HashMapEngine._mostlyDistinct))
+        #expect(quarter.withUnsafeBufferPointer(HashMapEngine._mostlyDistinct))
+        #expect(!(0..<20_000).map { Item($0 % 255, 0) }.withUnsafeBufferPointer(HashMapEngine._mostlyDistinct))
         #expect(HashMapEngine().matching(from: few, to: few.reversed()) == HeckelEngine().matching(from: few, to: few.reversed()))
     }
 
