@@ -86,6 +86,9 @@ public struct BenchOptions: Sendable {
     /// The smallest probe size, and the size up to which a subject's first size is measured without
     /// probing: at 1,000 items every subject's call takes milliseconds at most.
     public static let probeFloor = 1_000
+    /// The smallest size at which `hashmap`'s phases are measured (``measurePhases(_:threads:calls:)``):
+    /// below it a diff takes tens of microseconds and a phase's time is mostly the clock's.
+    public static let phaseFloor = 10_000
 
     /// Options; see ``quick`` and ``full``.
     ///
@@ -167,6 +170,9 @@ public struct BenchRecord: Sendable {
     /// Who timed the measurement: the harness, or the engine itself (an out-of-process engine
     /// reporting its own time per request).
     public var timing: BenchTiming = .harness
+    /// `hashmap`'s phases on 1 and 2 threads (``measurePhases(_:threads:calls:)``), in the
+    /// built-in `hashmap`'s measured cells from ``BenchOptions/phaseFloor`` items; empty elsewhere.
+    public var phases: [BenchPhases] = []
 }
 
 extension BenchRecord {
@@ -243,6 +249,9 @@ public func runBench(
             record.skipped = skipReason(
                 BenchCell(subject: subject.name, profile: profile, kind: kind, size: size), subject, earlier: earlier, options)
             if record.skipped == nil { fill(&record, subject.prepare(lists), subject, options) }
+            if subject.name == "hashmap" && subject.isEngine && record.measurement != nil && size >= BenchOptions.phaseFloor {
+                record.phases = measurePhases(lists, threads: availableCores() >= 2 ? [1, 2] : [1], calls: size >= 5_000_000 ? 3 : 5)
+            }
             records.append(record)
             done += 1
             progress(done, total, "\(subject.name) \(profile.rawValue) \(kind.rawValue) \(size)")
@@ -476,5 +485,36 @@ func _partitionedFloor<Element: Diffable>(_ old: UnsafeBufferPointer<Element>, _
             }
             return hits &+ _hashFloor(oldMiddle, newMiddle)
         }
+    }
+}
+
+/// `hashmap`'s diff phase by phase on `lists`: for each thread count (`hashmap` on 1,
+/// ``HashMapEngine/parallel(threads:)`` on more), one untimed warm-up and `calls` timed diffs
+/// (``HashMapEngine/timedDiff(from:to:comparison:moves:)``), and each phase's median.
+///
+/// - Complexity: (`calls` + 1) diffs and batch forms per thread count.
+public func measurePhases(_ lists: BenchLists, threads: [Int], calls: Int) -> [BenchPhases] {
+    threads.map { t in
+        let engine = t == 1 ? HashMapEngine() : HashMapEngine.parallel(threads: t)
+        let runs: [HashMapEngine.PhaseTimes] =
+            switch lists {
+            case .ints(let old, let new): _timedDiffs(engine, old, new, .equality, calls: calls)
+            case .models(let old, let new): _timedDiffs(engine, old, new, .equality, calls: calls)
+            case .objects(let old, let new): _timedDiffs(engine, old, new, .identity, calls: calls)
+            }
+        let medians = HashMapEngine.Phase.allCases.map { phase in median(runs.map { $0[phase] }) ?? 0 }
+        return BenchPhases(threads: engine.threads, calls: runs.count, seconds: medians)
+    }
+}
+
+/// A warm-up diff, then `calls` timed ones (at least 1).
+func _timedDiffs<Element: Diffable>(
+    _ engine: HashMapEngine, _ old: [Element], _ new: [Element], _ comparison: ComparisonOption, calls: Int
+) -> [HashMapEngine.PhaseTimes] {
+    blackHole(engine.timedDiff(from: old, to: new, comparison: comparison).result.changeCount)
+    return (0..<max(1, calls)).map { _ in
+        let timed = engine.timedDiff(from: old, to: new, comparison: comparison)
+        blackHole(timed.batch.changeCount)
+        return timed.phases
     }
 }

@@ -33,6 +33,7 @@ extension BenchRecord {
         m.offsetsMoves = offsetsMoves
         m.minimalMoves = minimalMoves
         m.batchMoves = batchMoves
+        m.phases = phases
         return m
     }
 }
@@ -205,11 +206,35 @@ package func parallelTable(_ rows: [BenchMeasurement], cores: Int) -> String {
     return lines.joined(separator: "\n")
 }
 
+/// `hashmap`'s phase table (``BenchMeasurement/phases``): per measured cell and thread count,
+/// each phase's median in milliseconds and their sum, so the bottleneck is read off, not
+/// guessed. Empty when no cell has phases.
+///
+/// - Complexity: O(rows).
+package func phaseTable(_ rows: [BenchMeasurement]) -> String {
+    let measured = rows.filter { !$0.phases.isEmpty }
+    guard !measured.isEmpty else { return "" }
+    let cellWidth = max(8, (measured.map { "\($0.profile) · \($0.kind) · \($0.size) · \($0.allocator)".count }.max() ?? 0) + 2)
+    var lines = [
+        "hashmap phase by phase (median ms over the calls shown; HashMapEngine.timedDiff):",
+        "  " + padded("cell", cellWidth) + padded("threads", 9) + padded("calls", 7)
+            + (BenchPhases.phaseNames + ["total"]).map { padded($0, 11) }.joined(),
+    ]
+    for row in measured {
+        for phases in row.phases {
+            let cell = "\(row.profile) · \(row.kind) · \(row.size) · \(row.allocator)"
+            let figures = (phases.seconds + [phases.total]).map { padded(formatFixed($0 * 1000, decimals: 3), 11) }.joined()
+            lines.append("  " + padded(cell, cellWidth) + padded(String(phases.threads), 9) + padded(String(phases.calls), 7) + figures)
+        }
+    }
+    return lines.joined(separator: "\n")
+}
+
 /// A readable table: per dataset cell, each engine's median (± MAD), speed-up over `stdlib`,
 /// ratio to the hash floor, and allocation figures.
 package func benchTable(_ rows: [BenchMeasurement]) -> String {
     let time = formatSeconds
-    func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
+    let pad = padded
     // The name column fits the longest name (a user's engine may have a long one).
     let nameWidth = max(11, (rows.map(\.engine.count).max() ?? 0) + 1)
     var lines: [String] = []

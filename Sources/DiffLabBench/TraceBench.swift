@@ -158,7 +158,7 @@ func projectedOverLimit(
 ///
 /// - Complexity: O(subjects × pairs log pairs).
 public func traceBenchTable(_ results: TraceBenchResults) -> String {
-    func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
+    let pad = padded
     let nameWidth = max(18, (results.subjects.map(\.engine.count).max() ?? 0) + 1)
     let w = results.trace
     var lines = [

@@ -232,6 +232,8 @@ enum BenchCommand: DeclaredCommand {
         console.out(benchTable(rows) + "\n\n")
         let parallel = parallelTable(rows, cores: availableCores())
         if !parallel.isEmpty { console.out(parallel + "\n\n") }
+        let phases = phaseTable(rows)
+        if !phases.isEmpty { console.out(phases + "\n\n") }
         if !targets.isEmpty {
             console.out("Targets (\(primary)):\n")
             for t in targets {

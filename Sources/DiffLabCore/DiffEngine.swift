@@ -22,11 +22,21 @@ public protocol DiffEngine: Sendable {
     func matching<Element: Diffable>(
         from old: [Element], to new: [Element], comparison: ComparisonOption
     ) -> Matching
+
+    /// How many threads the shared derivation of a result (``DiffResult/init(matching:moves:threads:)``)
+    /// may use for lists of these lengths. The default is 1; the result is the same for any count.
+    func derivationThreads(oldCount: Int, newCount: Int) -> Int
 }
 
 extension DiffEngine {
     /// No promise beyond a sound pairing; duplicates supported.
     public var promises: EnginePromises { EnginePromises() }
+
+    /// 1: results are derived on the calling thread.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public func derivationThreads(oldCount: Int, newCount: Int) -> Int { 1 }
 
     /// The changes that turn `old` into `new`.
     ///
@@ -41,7 +51,9 @@ extension DiffEngine {
         from old: [Element], to new: [Element], comparison: ComparisonOption = .equality,
         moves: MoveStrategy = .offsets
     ) -> DiffResult {
-        DiffResult(matching: matching(from: old, to: new, comparison: comparison), moves: moves)
+        DiffResult(
+            matching: matching(from: old, to: new, comparison: comparison), moves: moves,
+            threads: derivationThreads(oldCount: old.count, newCount: new.count))
     }
 
     /// The changes that turn `old` into `new`, addressed as index paths of one section that is

@@ -93,76 +93,185 @@ extension DiffResult {
     ///   where n is the total length of both lists.
     @inlinable
     public init(matching: Matching, moves strategy: MoveStrategy = .offsets) {
-        let oldCount = matching.oldToNew.count
-        let newCount = matching.newToOld.count
-        var deletes: [Int] = []
-        var inserts: [Int] = []
-        var updates: [Int] = []
-        var updateDestinations: [Int] = []
-        var moves: [Move] = []
+        self.init(matching: matching, moves: strategy, threads: 1)
+    }
+
+    /// Derives a result from an engine's pairing on up to `threads` threads: the same result as
+    /// ``init(matching:moves:)``, element for element.
+    ///
+    /// Each list is cut into `threads` contiguous chunks (clamped to 1...64). One pass counts
+    /// each chunk's deletes, updates and inserts; a second writes them, and every survivor's
+    /// rank, at offsets from those counts, so each output array is allocated once at its exact
+    /// size; with ``MoveStrategy/offsets`` two more passes over the new list count and write the
+    /// moves the same way. ``MoveStrategy/minimal``'s longest increasing run is found on the
+    /// calling thread. The caller chooses `threads`: threads pay only for long lists (DiffLab's
+    /// engines use them from ``HashMapEngine``'s parallel threshold).
+    ///
+    /// - Precondition: `matching` satisfies its invariants.
+    /// - Complexity: O(n / threads) per thread for ``MoveStrategy/offsets`` (memory bandwidth
+    ///   shared), plus O(n log n) on one thread for ``MoveStrategy/minimal``.
+    @inlinable
+    public init(matching: Matching, moves strategy: MoveStrategy, threads: Int) {
+        let chunks = min(64, max(1, threads))
         // The survivor rank of each paired old element (its index once deletes are removed), in
         // 32 bits when the old list allows: half the memory, and half the pages an allocator that
         // returns freed memory to the kernel (jemalloc, here) must fault in again on every call.
-        if strategy == .offsets && oldCount <= Int(Int32.max) {
-            Self._derive(
-                matching, rank: Int32.self, &inserts, &deletes, &updates, &updateDestinations, &moves)
+        if matching.oldToNew.count <= Int(Int32.max) {
+            self = Self._derive(matching, rank: Int32.self, strategy, chunks: chunks)
         } else {
-            Self._derive(matching, rank: Int.self, &inserts, &deletes, &updates, &updateDestinations, &moves, strategy: strategy)
+            self = Self._derive(matching, rank: Int.self, strategy, chunks: chunks)
         }
-        self.init(
-            unchecked: oldCount, newCount: newCount, inserts: inserts, deletes: deletes,
-            updates: updates, updateDestinations: updateDestinations, moves: moves)
     }
 
-    /// The body of ``init(matching:moves:)``, with survivor ranks of type `Rank` (offsets moves).
+    /// The body of ``init(matching:moves:threads:)``, with survivor ranks of type `Rank`.
     @inlinable
     static func _derive<Rank: FixedWidthInteger>(
-        _ matching: Matching, rank _: Rank.Type, _ inserts: inout [Int], _ deletes: inout [Int], _ updates: inout [Int],
-        _ updateDestinations: inout [Int], _ moves: inout [Move], strategy: MoveStrategy = .offsets
-    ) {
+        _ matching: Matching, rank _: Rank.Type, _ strategy: MoveStrategy, chunks: Int
+    ) -> DiffResult {
         let oldCount = matching.oldToNew.count
         let newCount = matching.newToOld.count
-        var survivorRank = [Rank](repeating: 0, count: strategy == .offsets ? oldCount : 0)
+        let offsets = strategy == .offsets
+        var inserts: [Int] = []
+        var deletes: [Int] = []
+        var updates: [Int] = []
+        var updateDestinations: [Int] = []
+        var moves: [Move] = []
+        @inline(__always) func oldChunk(_ c: Int) -> Range<Int> { (c &* oldCount / chunks)..<((c &+ 1) &* oldCount / chunks) }
+        @inline(__always) func newChunk(_ c: Int) -> Range<Int> { (c &* newCount / chunks)..<((c &+ 1) &* newCount / chunks) }
         matching.oldToNew.withUnsafeBufferPointer { oldToNew in
-            matching.updated.withUnsafeBufferPointer { updated in
-                var deleted = 0
-                for o in 0..<oldCount {
-                    let n = oldToNew[o]
-                    if n < 0 {
-                        deletes.append(o)
-                        deleted &+= 1
-                    } else {
-                        if strategy == .offsets { survivorRank[o] = Rank(truncatingIfNeeded: o &- deleted) }
-                        if updated[n] {
-                            updates.append(o)
-                            updateDestinations.append(n)
+            matching.newToOld.withUnsafeBufferPointer { newToOld in
+                matching.updated.withUnsafeBufferPointer { updated in
+                    // Per chunk: deletes, updates, inserts, moves; then where each chunk's start.
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: chunks &* 4) { table in
+                        let deleted = UnsafeMutableBufferPointer(rebasing: table[0..<chunks])
+                        let updatedCount = UnsafeMutableBufferPointer(rebasing: table[chunks..<(chunks &* 2)])
+                        let inserted = UnsafeMutableBufferPointer(rebasing: table[(chunks &* 2)..<(chunks &* 3)])
+                        let moved = UnsafeMutableBufferPointer(rebasing: table[(chunks &* 3)..<(chunks &* 4)])
+                        table.initialize(repeating: 0)
+                        _concurrently(chunks) { c in
+                            var d = 0
+                            var u = 0
+                            for o in oldChunk(c) {
+                                let n = oldToNew[o]
+                                if n < 0 { d &+= 1 } else if updated[n] { u &+= 1 }
+                            }
+                            var i = 0
+                            for n in newChunk(c) where newToOld[n] < 0 { i &+= 1 }
+                            deleted[c] = d
+                            updatedCount[c] = u
+                            inserted[c] = i
+                        }
+                        // Counts become each chunk's first position.
+                        func startPositions(_ counts: UnsafeMutableBufferPointer<Int>) -> Int {
+                            var total = 0
+                            for c in 0..<chunks {
+                                let k = counts[c]
+                                counts[c] = total
+                                total &+= k
+                            }
+                            return total
+                        }
+                        let totalDeleted = startPositions(deleted)
+                        let totalUpdated = startPositions(updatedCount)
+                        let totalInserted = startPositions(inserted)
+                        let survivorRank = [Rank](unsafeUninitializedCapacity: offsets ? oldCount : 0) { rank, rankCount in
+                            deletes = _filled(totalDeleted) { deletes in
+                                updates = _filled(totalUpdated) { updates in
+                                    updateDestinations = _filled(totalUpdated) { destinations in
+                                        inserts = _filled(totalInserted) { inserts in
+                                            _concurrently(chunks) { c in
+                                                var d = deleted[c]
+                                                var u = updatedCount[c]
+                                                for o in oldChunk(c) {
+                                                    let n = oldToNew[o]
+                                                    if n < 0 {
+                                                        deletes[d] = o
+                                                        d &+= 1
+                                                    } else {
+                                                        if offsets { rank[o] = Rank(truncatingIfNeeded: o &- d) }
+                                                        if updated[n] {
+                                                            updates[u] = o
+                                                            destinations[u] = n
+                                                            u &+= 1
+                                                        }
+                                                    }
+                                                }
+                                                var i = inserted[c]
+                                                for n in newChunk(c) where newToOld[n] < 0 {
+                                                    inserts[i] = n
+                                                    i &+= 1
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                            rankCount = offsets ? oldCount : 0
+                        }
+                        guard offsets else { return }
+                        // Offsets moves: a survivor moves when its rank is not its new index
+                        // less the inserts before it. Counted, then written.
+                        survivorRank.withUnsafeBufferPointer { rank in
+                            _concurrently(chunks) { c in
+                                var i = inserted[c]
+                                var k = 0
+                                for n in newChunk(c) {
+                                    let o = newToOld[n]
+                                    if o < 0 {
+                                        i &+= 1
+                                    } else if Int(rank[o]) != n &- i {
+                                        k &+= 1
+                                    }
+                                }
+                                moved[c] = k
+                            }
+                            let totalMoved = startPositions(moved)
+                            moves = _filled(totalMoved) { moves in
+                                _concurrently(chunks) { c in
+                                    var i = inserted[c]
+                                    var k = moved[c]
+                                    for n in newChunk(c) {
+                                        let o = newToOld[n]
+                                        if o < 0 {
+                                            i &+= 1
+                                        } else if Int(rank[o]) != n &- i {
+                                            moves[k] = Move(from: o, to: n)
+                                            k &+= 1
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    if !offsets {
+                        let stays = _longestIncreasingPairedRun(newToOld)
+                        for n in 0..<newCount {
+                            let o = newToOld[n]
+                            if o >= 0 && !stays[n] { moves.append(Move(from: o, to: n)) }
                         }
                     }
                 }
             }
         }
-        matching.newToOld.withUnsafeBufferPointer { newToOld in
-            switch strategy {
-            case .offsets:
-                var inserted = 0
-                for n in 0..<newCount {
-                    let o = newToOld[n]
-                    if o < 0 {
-                        inserts.append(n)
-                        inserted &+= 1
-                    } else if Int(survivorRank[o]) != n &- inserted {
-                        moves.append(Move(from: o, to: n))
-                    }
-                }
-            case .minimal:
-                for n in 0..<newCount where newToOld[n] < 0 { inserts.append(n) }
-                let stays = _longestIncreasingPairedRun(newToOld)
-                for n in 0..<newCount {
-                    let o = newToOld[n]
-                    if o >= 0 && !stays[n] { moves.append(Move(from: o, to: n)) }
-                }
-            }
-        }
+        return DiffResult(
+            unchecked: oldCount, newCount: newCount, inserts: inserts, deletes: deletes, updates: updates,
+            updateDestinations: updateDestinations, moves: moves)
+    }
+}
+
+/// An array of `count` elements, each written by `body` (which must write every one). `body`
+/// runs even when `count` is 0 (with an empty buffer): callers nest the next array's fill in it.
+///
+/// - Complexity: one allocation (none when `count` is 0), and what `body` does.
+@inlinable
+func _filled<Element>(_ count: Int, _ body: (UnsafeMutableBufferPointer<Element>) -> Void) -> [Element] {
+    if count == 0 {
+        body(UnsafeMutableBufferPointer(start: nil, count: 0))
+        return []
+    }
+    return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+        body(buffer)
+        initialized = count
     }
 }
 

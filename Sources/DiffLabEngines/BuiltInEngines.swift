@@ -47,13 +47,17 @@ public protocol BuiltInEngineVisitor {
 /// | `hashmap`             | ``HashMapEngine``                     | near-linear  | fuzzed, benchmarked   |
 /// | `hashmap-parallel`    | ``HashMapEngine/parallel(threads:)``  | near-linear  | benchmarked           |
 /// | `hashmap-partitioned` | ``HashMapEngine/partitionedEverywhere`` | near-linear | fuzzed               |
+/// | `hashmap-untrimmed`   | ``HashMapEngine/untrimmed``           | near-linear  | by name only          |
 /// | `myers`               | ``MyersEngine``                       | quadratic    | fuzzed, benchmarked   |
 /// | `stdlib`              | ``StdlibEngine``                      | quadratic    | fuzzed, benchmarked   |
 ///
 /// `hashmap-parallel` is not fuzzed by default: below 262,144 old elements (every list a fuzzer
 /// generates) it runs exactly `hashmap`'s code. `hashmap-partitioned` is not benchmarked by
 /// default: it partitions every list on purpose to put that path under the fuzzer, and is slow.
-/// Both stay selectable by name everywhere.
+/// Both stay selectable by name everywhere. `hashmap-untrimmed` (`hashmap` without its common-ends
+/// fast path) is in no default set: it is there to be measured beside `hashmap` by name
+/// (`difflab bench --engines hashmap,hashmap-untrimmed`), so what the fast path buys or costs on
+/// each profile is a side-by-side figure.
 public enum BuiltInEngines {
     /// The default sets an engine belongs to.
     public struct Uses: OptionSet, Sendable, Hashable {
@@ -83,7 +87,7 @@ public enum BuiltInEngines {
     }
 
     /// Calls `visitor` with each built-in engine, in the table's order: `heckel`, `hashmap`,
-    /// `hashmap-parallel`, `hashmap-partitioned`, `myers`, `stdlib`.
+    /// `hashmap-parallel`, `hashmap-partitioned`, `hashmap-untrimmed`, `myers`, `stdlib`.
     ///
     /// - Complexity: O(1) per engine (making `hashmap-parallel` asks how many cores the process
     ///   may use), plus what the visitor does.
@@ -93,6 +97,7 @@ public enum BuiltInEngines {
         visitor.visit(HashMapEngine(), growth: .nearLinear, uses: .all)
         visitor.visit(HashMapEngine.parallel(), growth: .nearLinear, uses: .benchmarked)
         visitor.visit(HashMapEngine.partitionedEverywhere, growth: .nearLinear, uses: .fuzzed)
+        visitor.visit(HashMapEngine.untrimmed, growth: .nearLinear, uses: [])
         visitor.visit(MyersEngine(), growth: .quadratic, uses: .all)
         visitor.visit(StdlibEngine(), growth: .quadratic, uses: .all)
     }

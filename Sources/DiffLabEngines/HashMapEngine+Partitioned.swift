@@ -36,8 +36,9 @@ extension HashMapEngine {
     /// - Complexity: O(n + m) expected; 8 bytes per element of each list, plus per thread a table
     ///   and chains for its largest partition (and 1 byte per old element when identifiers repeat).
     @inlinable
-    func _pairPartitioned<Element: Diffable>(
-        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption
+    func _pairPartitioned<Element: Diffable, Clock: _PhaseClock>(
+        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
+        _ clock: inout Clock
     ) -> Matching {
         var repeated: [[(new: Int32, key: Int32)]] = []
         // The matching's arrays are left uninitialized: the partitioning fills the pairings with
@@ -48,7 +49,7 @@ extension HashMapEngine {
         let oldToNewPairs = [Int](unsafeUninitializedCapacity: old.count) { oldToNew, oldInitialized in
             newToOldPairs = [Int](unsafeUninitializedCapacity: new.count) { newToOld, newInitialized in
                 updatedFlags = [Bool](unsafeUninitializedCapacity: new.count) { updated, updatedInitialized in
-                    repeated = _pairPartitioned(old, new, comparison, oldToNew, newToOld, updated)
+                    repeated = _pairPartitioned(old, new, comparison, oldToNew, newToOld, updated, &clock)
                     updatedInitialized = new.count
                 }
                 newInitialized = new.count
@@ -57,6 +58,7 @@ extension HashMapEngine {
         }
         var matching = Matching(oldToNew: oldToNewPairs, newToOld: newToOldPairs, updated: updatedFlags)
         _mergeRepeatedUpdates(repeated, oldCount: old.count, into: &matching.updated)
+        clock.lap(.verify)
         return matching
     }
 
@@ -65,10 +67,10 @@ extension HashMapEngine {
     ///
     /// - Returns: the pairs of repeated identifiers, for step 4.
     @inlinable
-    func _pairPartitioned<Element: Diffable>(
+    func _pairPartitioned<Element: Diffable, Clock: _PhaseClock>(
         _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
         _ oldToNew: UnsafeMutableBufferPointer<Int>, _ newToOld: UnsafeMutableBufferPointer<Int>,
-        _ updated: UnsafeMutableBufferPointer<Bool>
+        _ updated: UnsafeMutableBufferPointer<Bool>, _ clock: inout Clock
     ) -> [[(new: Int32, key: Int32)]] {
         let bits = partitioning.partitionBits(for: old.count)
         let threads = old.count >= partitioning.parallelThreshold ? max(1, self.threads) : 1
@@ -79,6 +81,7 @@ extension HashMapEngine {
         let newParts = _RadixPartitions(count: new.count, bits: bits, threads: threads, scratch: newToOld) {
             new[$0].diffIdentifier.hashValue
         }
+        clock.lap(.partition)
         let shares = _shares(oldParts.bounds, newParts.bounds, threads: threads)
         var repeated = [[(new: Int32, key: Int32)]](repeating: [], count: shares.count &- 1)
         oldParts.entries.withUnsafeBufferPointer { oldEntries in
@@ -90,6 +93,7 @@ extension HashMapEngine {
                             oldEntries, oldParts.bounds, newEntries, newParts.bounds, oldToNew, newToOld)
                     }
                 }
+                clock.lap(.join)
                 let mismatched = _verify(old, new, comparison, newToOld, updated, threads: threads)
                 if mismatched.isEmpty { return }
                 // A new-only identifier shared a code with an old one of its partition and took

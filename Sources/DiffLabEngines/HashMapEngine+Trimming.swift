@@ -9,7 +9,9 @@ extension HashMapEngine {
     ///
     /// 1. **Trim.** The longest common prefix `p` and then the longest common suffix `s` of what
     ///    remains, by identifier (`==`, no hashing), are paired position by position; each such
-    ///    pair's own update is judged.
+    ///    pair's own update is judged. When they hold less than ``Trimming/minimumShare`` of the
+    ///    longer list, the lists are paired whole instead; when the middle between them holds
+    ///    more than ``Trimming/suffixMiddleLimit`` elements, only the prefix is set aside.
     /// 2. **Middle.** The rest, `old[p..<n-s]` and `new[p..<m-s]`, is paired by
     ///    ``_matchingUntrimmed(_:_:_:)`` (partitioned or one table, as without trimming).
     /// 3. **The prefix is always Heckel's pairing**: an identifier's prefix occurrences are its
@@ -34,8 +36,9 @@ extension HashMapEngine {
     /// - Complexity: O(n + m) expected: O(p + s) identifier and content comparisons, the
     ///   middle's pairing, and cross-checks of O(n + m) comparisons (direct) or hashes.
     @inlinable
-    func _matchingTrimmed<Element: Diffable>(
-        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption
+    func _matchingTrimmed<Element: Diffable, Clock: _PhaseClock>(
+        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
+        _ clock: inout Clock
     ) -> Matching {
         let n = old.count
         let m = new.count
@@ -44,13 +47,19 @@ extension HashMapEngine {
         while p < shorter && old[p].diffIdentifier == new[p].diffIdentifier { p &+= 1 }
         var s = 0
         while s < shorter &- p && old[n &- 1 &- s].diffIdentifier == new[m &- 1 &- s].diffIdentifier { s &+= 1 }
-        if p == 0 && s == 0 { return _matchingUntrimmed(old, new, comparison) }
-        var (matching, counts) = _splicedMatching(old, new, comparison, prefix: p, suffix: s)
+        // A suffix around a large middle would cost more to check than to pair.
+        if s > 0 && (n &- p &- s) &+ (m &- p &- s) > trimming.suffixMiddleLimit { s = 0 }
+        clock.lap(.trim)
+        if p == 0 && s == 0 || Double(p &+ s) < trimming.minimumShare * Double(max(n, m)) {
+            return _matchingUntrimmed(old, new, comparison, &clock)
+        }
+        var (matching, counts) = _splicedMatching(old, new, comparison, prefix: p, suffix: s, &clock)
         if s > 0 && _suffixSharesUnpairedIdentifier(old, new, &matching, counts, prefix: p, suffix: s) {
             s = 0
-            (matching, counts) = _splicedMatching(old, new, comparison, prefix: p, suffix: 0)
+            (matching, counts) = _splicedMatching(old, new, comparison, prefix: p, suffix: 0, &clock)
         }
         _mergeTrimmedUpdates(old, new, &matching, counts, prefix: p, suffix: s)
+        clock.lap(.assemble)
         return matching
     }
 
@@ -60,15 +69,15 @@ extension HashMapEngine {
     ///
     /// - Complexity: O(n + m) plus the middle's pairing.
     @inlinable
-    func _splicedMatching<Element: Diffable>(
+    func _splicedMatching<Element: Diffable, Clock: _PhaseClock>(
         _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
-        prefix p: Int, suffix s: Int
+        prefix p: Int, suffix s: Int, _ clock: inout Clock
     ) -> (Matching, _TrimCounts) {
         var counts = _TrimCounts()
         let n = old.count
         let m = new.count
         let middle = _matchingUntrimmed(
-            UnsafeBufferPointer(rebasing: old[p..<(n &- s)]), UnsafeBufferPointer(rebasing: new[p..<(m &- s)]), comparison)
+            UnsafeBufferPointer(rebasing: old[p..<(n &- s)]), UnsafeBufferPointer(rebasing: new[p..<(m &- s)]), comparison, &clock)
         let oldToNew = [Int](unsafeUninitializedCapacity: n) { pairs, initialized in
             middle.oldToNew.withUnsafeBufferPointer { inner in
                 for o in 0..<p { pairs[o] = o }

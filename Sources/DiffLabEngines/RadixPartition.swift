@@ -1,5 +1,4 @@
 import DiffLabCore
-import Dispatch
 
 /// One hashed occurrence: the upper 32 bits of an identifier's hash (its *code*) and the index of
 /// the occurrence in its list. 8 bytes.
@@ -123,29 +122,4 @@ package struct _RadixPartitions {
         while bits < maxBits && (count >> bits) > max(1, target) { bits &+= 1 }
         return bits
     }
-}
-
-/// Runs `body(t)` for every `t` in `0..<threads`: on the calling thread when `threads` is 1,
-/// otherwise concurrently on Dispatch's worker threads, returning when all have finished.
-///
-/// `body` must be safe to run concurrently with itself: callers give each `t` its own part of
-/// the output and read shared input only. That is the caller's promise, not the compiler's (the
-/// body captures buffer pointers), hence the unchecked box; ThreadSanitizer checks it in the tests.
-@inlinable
-package func _concurrently(_ threads: Int, _ body: (Int) -> Void) {
-    if threads <= 1 {
-        body(0)
-        return
-    }
-    withoutActuallyEscaping(body) { body in
-        let box = _UncheckedSendable(body)
-        DispatchQueue.concurrentPerform(iterations: threads) { box.value($0) }
-    }
-}
-
-/// A value handed to other threads on the caller's promise that they use it safely.
-@usableFromInline
-struct _UncheckedSendable<Value>: @unchecked Sendable {
-    @usableFromInline let value: Value
-    @inlinable init(_ value: Value) { self.value = value }
 }

@@ -118,9 +118,12 @@ public struct FuzzSubject: Sendable {
         self.sectionedChanges = nil
     }
 
-    /// The pairing-level subject of any ``DiffEngine``: its name, its promises, and its pairing
-    /// and staged changesets (``StagedChangeset``) of the lists presented as each case's
-    /// ``FuzzElementKind`` (integers, colliding hashes, strings, objects under equality and identity).
+    /// The pairing-level subject of any ``DiffEngine``: its name, its promises, its pairing and
+    /// staged changesets (``StagedChangeset``) of the lists presented as each case's
+    /// ``FuzzElementKind`` (integers, colliding hashes, strings, objects under equality and
+    /// identity), and its results derived on the threads it asks for
+    /// (``DiffEngine/derivationThreads(oldCount:newCount:)``), so a parallel derivation is fuzzed
+    /// against the reference's serial one.
     ///
     /// The closures capture the concrete engine, so a built-in engine stays generic-specialized.
     @inlinable
@@ -128,6 +131,11 @@ public struct FuzzSubject: Sendable {
         self.init(
             name: engine.name, promises: engine.promises,
             kindedMatching: { old, new, kind in kind.matching(engine, old, new) },
+            derive: { matching, moves in
+                DiffResult(
+                    matching: matching, moves: moves,
+                    threads: engine.derivationThreads(oldCount: matching.oldToNew.count, newCount: matching.newToOld.count))
+            },
             staged: { old, new, kind in kind.staged(engine, old, new) })
     }
 

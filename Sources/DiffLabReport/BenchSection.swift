@@ -97,6 +97,7 @@ struct BenchSection {
         writeTime(&writer)
         writeRatios(&writer)
         writeParallel(&writer)
+        writePhases(&writer)
         writeAllocations(&writer)
         writeMemory(&writer)
         writeMoves(&writer)
@@ -380,6 +381,33 @@ struct BenchSection {
         writer.line(
             Markdown.table(
                 ["engine", "threads", "profile", "kind", "allocator", "size", "speed-up", "efficiency"], rows, rightAligned: [1, 5, 6, 7]))
+        writer.line("")
+    }
+
+    private func writePhases(_ writer: inout ReportWriter) {
+        let measured = results.measurements.filter { !$0.phases.isEmpty }
+        guard !measured.isEmpty else { return }
+        writer.line("### hashmap phase by phase")
+        writer.line("")
+        writer.line(
+            "Each measured `hashmap` cell from 10,000 items also times its diff phase by phase (`HashMapEngine.timedDiff`: one clock "
+                + "reading between phases, none inside a loop) on 1 thread and, where the machine has two cores, on 2 "
+                + "(`hashmap-parallel`): the median of each phase over the calls shown, in milliseconds. `trim`: the common ends "
+                + "compared; `partition`: both lists hashed and radix-partitioned (or the one table built); `join`: partitions "
+                + "joined (or the table probed); `verify`: pairs checked, updates judged, flags merged; `assemble`: the ends and the "
+                + "middle put together; `derive`: the result derived; `batch`: its batch-safe form. The largest figure of a row is "
+                + "its bottleneck.")
+        writer.line("")
+        var rows: [[String]] = []
+        for row in measured {
+            for phases in row.phases {
+                rows.append(
+                    [row.profile, row.kind, row.allocator, formatGrouped(Double(row.size)), String(phases.threads), String(phases.calls)]
+                        + (phases.seconds + [phases.total]).map { formatSignificant($0 * 1000) })
+            }
+        }
+        let columns = ["profile", "kind", "allocator", "size", "threads", "calls"] + BenchPhases.phaseNames.map { $0 + " ms" } + ["total ms"]
+        writer.line(Markdown.table(columns, rows, rightAligned: Set(3..<columns.count)))
         writer.line("")
     }
 

@@ -24,6 +24,7 @@ public struct BenchMeasurement: Sendable, Equatable {
         case engine, profile, size, kind, allocator, skipped, timing, median, min, p90, p99, mad, cpuMedian, callsPerSample
         case allocatedBytes, allocationRequests, peakRSSBytes, samples, cpuSamples, changeCount, offsetsMoves, minimalMoves, batchMoves
         case speedupOverStdlib, ratioToFloor, ratioToPartitionedFloor, ratioToTrimFloor, minorFaults, majorFaults, peakExtraRSSBytes
+        case phases
     }
 
     /// The subject measured (engine name, `stdlib` or `hash-floor`).
@@ -89,6 +90,9 @@ public struct BenchMeasurement: Sendable, Equatable {
     /// answer is applied as (summed over a changeset engine's stages). `nil` for the hash floor
     /// and in files written before the field existed.
     public var batchMoves: Int?
+    /// `hashmap`'s phases on 1 and 2 threads (``BenchPhases``), measured in its cells from
+    /// 10,000 items; empty elsewhere and in files written before 0.2.
+    public var phases: [BenchPhases] = []
 
     /// A cell with no figures (timed by the harness).
     public init(engine: String, profile: String, size: Int, kind: String, allocator: String) {
@@ -140,6 +144,7 @@ public struct BenchMeasurement: Sendable, Equatable {
         w.set(.minorFaults, minorFaults)
         w.set(.majorFaults, majorFaults)
         w.set(.peakExtraRSSBytes, peakExtraRSSBytes)
+        if !phases.isEmpty { w.set(.phases, .array(phases.map(\.json))) }
         return w.json
     }
 
@@ -196,6 +201,7 @@ public struct BenchMeasurement: Sendable, Equatable {
         offsetsMoves = try row.optionalInt(.offsetsMoves, in: .count)
         minimalMoves = try row.optionalInt(.minimalMoves, in: .count)
         batchMoves = try row.optionalInt(.batchMoves, in: .count)
+        for phase in try row.objects(.phases, BenchPhases.Key.self) { phases.append(try BenchPhases(phase)) }
     }
 }
 

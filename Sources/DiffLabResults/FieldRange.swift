@@ -51,6 +51,8 @@ extension FieldRange where Bound == Int {
     public static var count: FieldRange { FieldRange(0...(1 << 53), "0 to 9,007,199,254,740,992 (2^53)") }
     /// Calls timed together as one sample: 1 to 10^9.
     public static var callsPerSample: FieldRange { FieldRange(1...1_000_000_000, "1 to 1,000,000,000") }
+    /// Threads an engine ran on: 1 to 64.
+    public static var threads: FieldRange { FieldRange(1...64, "1 to 64 (threads)") }
     /// Shard numbers and counts of a sharded run: 1 to 64.
     public static var shards: FieldRange { FieldRange(1...64, "1 to 64") }
     /// Process exit statuses: 0 to 255.

@@ -173,6 +173,12 @@ public func formatGrouped(_ x: Double) -> String {
 /// - Complexity: O(1).
 public func formatSeconds(_ seconds: Double) -> String { NumberStyle.seconds.format(seconds) }
 
+/// `text` padded with spaces on the right to `width` characters (unchanged when as wide or
+/// wider): the column of a plain-text table. - Complexity: O(width).
+package func padded(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
+
 /// Bytes in binary units with three significant digits: ``NumberStyle/bytes``
 /// (`formatBytes(300_000_000) == "286 MiB"`, `formatBytes(1024) == "1 KiB"`, `formatBytes(17) == "17 B"`).
 /// - Complexity: O(1).

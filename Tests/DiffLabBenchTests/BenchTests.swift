@@ -129,6 +129,25 @@ struct BenchTests {
         #expect(fast.first { $0.name.hasPrefix("hashmap / fastest other engine") }?.met == true)
     }
 
+    /// The phase table: the engine's phases are the results file's, in order; the bench measures
+    /// them on 1 and 2 threads and prints one row per thread count.
+    @Test func phasesAreMeasuredAndPrinted() throws {
+        #expect(HashMapEngine.Phase.allCases.map(\.rawValue) == BenchPhases.phaseNames)
+        let lists = BenchLists(AbstractDataset(.chatAppend, size: 20_000, seed: 1), kind: .int)
+        let phases = measurePhases(lists, threads: [1, 2], calls: 3)
+        #expect(phases.map(\.threads) == [1, 2] && phases.allSatisfy { $0.calls == 3 })
+        // chat-append keeps its whole old list as a prefix: no partitioning, a trim.
+        #expect(phases.allSatisfy { ($0["partition"] ?? -1) == 0 && ($0["trim"] ?? 0) > 0 && $0.total > 0 })
+        var row = BenchMeasurement(engine: "hashmap", profile: "chat-append", size: 20_000, kind: "int", allocator: "system")
+        row.phases = phases
+        let table = phaseTable([row, BenchMeasurement(engine: "heckel", profile: "chat-append", size: 20_000, kind: "int", allocator: "system")])
+        #expect(table.hasPrefix("hashmap phase by phase"))
+        #expect(table.split(separator: "\n").count == 2 + 2)
+        #expect(table.contains("chat-append · int · 20000 · system"))
+        #expect(phaseTable([]).isEmpty)
+        #expect(try BenchMeasurement(json: row.json, source: "r") == row)
+    }
+
     @Test func parallelSpeedupsPairThreadedRowsWithOneThread() {
         func row(_ engine: String, _ median: Double, size: Int = 1_000_000) -> BenchMeasurement {
             var m = BenchMeasurement(engine: engine, profile: "differencekit", size: size, kind: "int", allocator: "system")

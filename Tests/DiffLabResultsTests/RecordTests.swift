@@ -48,6 +48,11 @@ func fullMeasurement(timing: BenchTiming = .harness) -> BenchMeasurement {
     m.allocatedBytes = 848_016
     m.allocationRequests = 38
     m.peakRSSBytes = 40_000_000
+    m.ratioToTrimFloor = 3.5
+    m.phases = [
+        BenchPhases(threads: 1, calls: 5, seconds: [1e-4, 2e-3, 3e-3, 4e-4, 0, 5e-4, 6e-5]),
+        BenchPhases(threads: 2, calls: 5, seconds: [1e-4, 1e-3, 2e-3, 3e-4, 0, 3e-4, 6e-5]),
+    ]
     m.samples = [0.0012, 0.0011, 0.0013]
     m.cpuSamples = [0.0011, 0.0011, 0.0012]
     m.speedupOverStdlib = 120.5
@@ -389,6 +394,26 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
         (
             #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"ratioToPartitionedFloor":1e10}]}"#,
             "h.json: measurements[0].ratioToPartitionedFloor is 10000000000.0, outside its allowed range 0 to 1,000,000,000"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"ratioToTrimFloor":-1}]}"#,
+            "h.json: measurements[0].ratioToTrimFloor is -1.0, outside its allowed range 0 to 1,000,000,000"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"phases":{}}]}"#,
+            "h.json: measurements[0].phases should be an array, not an object"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"phases":[{"threads":0,"calls":5}]}]}"#,
+            "h.json: measurements[0].phases[0].threads is 0, outside its allowed range 1 to 64 (threads)"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"phases":[{"threads":1,"calls":5,"trim":0}]}]}"#,
+            "h.json: missing field measurements[0].phases[0].partition"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"phases":[{"threads":1,"calls":5,"trim":0,"partition":1e9}]}]}"#,
+            "h.json: measurements[0].phases[0].partition is 1000000000.0, outside its allowed range 0 to 86,400 (seconds)"
         ),
     ])
     func benchFields(text: String, message: String) {

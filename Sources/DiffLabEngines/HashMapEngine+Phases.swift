@@ -1,0 +1,105 @@
+import DiffLabCore
+
+// `hashmap`'s diff, phase by phase: what the bench's phase table measures, so the next
+// bottleneck is measured rather than guessed.
+
+extension HashMapEngine {
+    /// One step of a `hashmap` diff, in the order they run.
+    public enum Phase: String, CaseIterable, Sendable, Hashable {
+        /// The common prefix and suffix found by comparing identifiers in list order.
+        case trim
+        /// Both lists hashed and radix-partitioned (partitioned pairing), or the one table built
+        /// over the old list (the single-table pairing), and the distinct-identifier sample.
+        case partition
+        /// Each partition's table built and probed (partitioned), or the new list probed (one table).
+        case join
+        /// Each pair's identifiers compared and its update judged, partitions repaired, update
+        /// flags merged per identifier.
+        case verify
+        /// The trimmed ends and the middle put together, the suffix checked and the flags merged
+        /// across them.
+        case assemble
+        /// The result derived from the matching (``DiffResult/init(matching:moves:threads:)``).
+        case derive
+        /// The batch-safe form (``DiffResult/forBatchUpdates()``).
+        case batch
+    }
+
+    /// Seconds spent in each ``Phase`` of one diff (0 for a phase that did not run).
+    public struct PhaseTimes: Sendable, Hashable {
+        /// Seconds by phase, in the order of `Phase.allCases`.
+        public var seconds: [Double]
+
+        /// All zero.
+        public init() { seconds = Array(repeating: 0, count: Phase.allCases.count) }
+
+        /// Seconds spent in `phase`.
+        public subscript(phase: Phase) -> Double {
+            get { seconds[Phase.allCases.firstIndex(of: phase)!] }
+            set { seconds[Phase.allCases.firstIndex(of: phase)!] = newValue }
+        }
+
+        /// The sum over every phase.
+        public var total: Double { seconds.reduce(0, +) }
+    }
+
+    /// One diff, its batch-safe form and the time spent in each phase: the same work as
+    /// ``diff(from:to:comparison:moves:)`` followed by ``DiffResult/forBatchUpdates()``, with one
+    /// clock reading between phases (a few tens of nanoseconds each; no reading inside a loop).
+    ///
+    /// - Complexity: as ``diff(from:to:comparison:moves:)`` plus the batch form's O(n).
+    @inlinable
+    public func timedDiff<Element: Diffable>(
+        from old: [Element], to new: [Element], comparison: ComparisonOption = .equality, moves: MoveStrategy = .offsets
+    ) -> (result: DiffResult, batch: DiffResult, phases: PhaseTimes) {
+        var clock = _PhaseTimer()
+        let matching: Matching
+        if old.isEmpty || new.isEmpty {
+            matching = Matching(oldCount: old.count, newCount: new.count)
+            clock.lap(.assemble)
+        } else {
+            matching = old.withUnsafeBufferPointer { old in
+                new.withUnsafeBufferPointer { new in
+                    trimming.isEnabled
+                        ? _matchingTrimmed(old, new, comparison, &clock) : _matchingUntrimmed(old, new, comparison, &clock)
+                }
+            }
+        }
+        let result = DiffResult(matching: matching, moves: moves, threads: derivationThreads(oldCount: old.count, newCount: new.count))
+        clock.lap(.derive)
+        let batch = result.forBatchUpdates()
+        clock.lap(.batch)
+        return (result, batch, clock.times)
+    }
+}
+
+/// What the pairing's steps report their end to: nothing (``_Untimed``, every diff) or a timer
+/// (``_PhaseTimer``, ``HashMapEngine/timedDiff(from:to:comparison:moves:)``). Generic, so the
+/// untimed calls compile to nothing.
+@usableFromInline
+protocol _PhaseClock {
+    /// The phase that just ended: the time since the previous lap is charged to it.
+    mutating func lap(_ phase: HashMapEngine.Phase)
+}
+
+/// No clock: every `lap` is empty.
+@usableFromInline
+struct _Untimed: _PhaseClock {
+    @inlinable init() {}
+    @inlinable @inline(__always) mutating func lap(_ phase: HashMapEngine.Phase) {}
+}
+
+/// The monotonic clock, read at each lap.
+@usableFromInline
+struct _PhaseTimer: _PhaseClock {
+    @usableFromInline var last: Double
+    @usableFromInline var times = HashMapEngine.PhaseTimes()
+
+    @usableFromInline init() { last = monotonicNow() }
+
+    @usableFromInline mutating func lap(_ phase: HashMapEngine.Phase) {
+        let now = monotonicNow()
+        times[phase] += now - last
+        last = now
+    }
+}

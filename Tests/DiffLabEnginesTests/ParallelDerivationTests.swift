@@ -1,0 +1,86 @@
+import DiffLabCore
+import DiffLabFuzz
+import DiffLabTestSupport
+import Testing
+
+@testable import DiffLabEngines
+
+/// The derivation of a result on several threads (``DiffResult/init(matching:moves:threads:)``)
+/// equals a plain one-pass derivation written here, on every thread count and both move
+/// strategies: chunks with nothing to do, chunks of one element, empty lists.
+@Suite("Parallel derivation")
+struct ParallelDerivationTests {
+    /// IGListKit's rule, written the obvious way: the oracle.
+    static func plain(_ matching: Matching, _ moves: MoveStrategy) -> DiffResult {
+        let deletes = matching.oldToNew.indices.filter { matching.oldToNew[$0] < 0 }
+        let inserts = matching.newToOld.indices.filter { matching.newToOld[$0] < 0 }
+        let updates = matching.oldToNew.indices.filter { matching.oldToNew[$0] >= 0 && matching.updated[matching.oldToNew[$0]] }
+        var rank: [Int: Int] = [:]
+        for o in matching.oldToNew.indices where matching.oldToNew[o] >= 0 { rank[o] = o - deletes.filter { $0 < o }.count }
+        var offsetsMoves: [Move] = []
+        for n in matching.newToOld.indices where matching.newToOld[n] >= 0 {
+            let o = matching.newToOld[n]
+            if rank[o] != n - inserts.filter({ $0 < n }).count { offsetsMoves.append(Move(from: o, to: n)) }
+        }
+        let result = try! DiffResult(
+            oldCount: matching.oldToNew.count, newCount: matching.newToOld.count, inserts: inserts, deletes: deletes,
+            updates: updates, updateDestinations: updates.map { matching.oldToNew[$0] },
+            moves: moves == .offsets ? offsetsMoves : DiffResult(matching: matching, moves: .minimal).moves)
+        return result
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func equalsThePlainDerivationOnEveryThreadCount(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<200 {
+            let (old, new) = randomLists(&rng, maxCount: 24, distinct: Int.random(in: 1...30, using: &rng))
+            let matching = HeckelEngine().matching(from: old, to: new, comparison: .equality)
+            for moves in MoveStrategy.allCases {
+                let expected = Self.plain(matching, moves)
+                for threads in [1, 2, 3, 5, 64, 1_000] {
+                    #expect(DiffResult(matching: matching, moves: moves, threads: threads) == expected, "\(threads) threads: \(old) → \(new)")
+                }
+            }
+        }
+    }
+
+    /// The fuzzer's first find while the derivation was written: an array filled inside another
+    /// one's fill was never written when the outer one was empty (no updates), so an insert into
+    /// an empty list was lost.
+    @Test func emptyOutputsDoNotSkipTheOthers() {
+        for threads in [1, 2] {
+            let inserted = DiffResult(matching: Matching(oldCount: 0, newCount: 1), moves: .offsets, threads: threads)
+            #expect(inserted.inserts == [0] && inserted.deletes.isEmpty)
+            let deleted = DiffResult(matching: Matching(oldCount: 1, newCount: 0), moves: .offsets, threads: threads)
+            #expect(deleted.deletes == [0] && deleted.inserts.isEmpty)
+        }
+    }
+
+    /// `hashmap-parallel`'s results are derived on its threads from its parallel threshold, and
+    /// `hashmap-partitioned` (the fuzzer's) on 2 threads at every size.
+    @Test func theEnginesAskForTheirThreads() {
+        #expect(HashMapEngine().derivationThreads(oldCount: 10_000_000, newCount: 10_000_000) == 1)
+        #expect(HashMapEngine.parallel(threads: 2).derivationThreads(oldCount: 262_144, newCount: 1) == 2)
+        #expect(HashMapEngine.parallel(threads: 2).derivationThreads(oldCount: 262_143, newCount: 1) == 1)
+        #expect(HashMapEngine.partitionedEverywhere.derivationThreads(oldCount: 1, newCount: 1) == 2)
+        #expect(HeckelEngine().derivationThreads(oldCount: 10_000_000, newCount: 10_000_000) == 1)
+    }
+}
+
+/// `hashmap`'s phase clock: a timed diff is the engine's diff.
+@Suite("Phase timing")
+struct PhaseTimingTests {
+    @Test func phasesMatchTheResultsFileAndTheDiff() {
+        var rng = SplitMix64(seed: 5)
+        for engine in [HashMapEngine(), .partitionedEverywhere, .untrimmed, HashMapEngine.parallel(threads: 2)] {
+            for _ in 0..<50 {
+                let (old, new) = randomLists(&rng, maxCount: 30, distinct: 12)
+                let timed = engine.timedDiff(from: old, to: new)
+                #expect(timed.result == engine.diff(from: old, to: new))
+                #expect(timed.batch == timed.result.forBatchUpdates())
+                #expect(timed.phases.seconds.count == HashMapEngine.Phase.allCases.count)
+                #expect(timed.phases.seconds.allSatisfy { $0 >= 0 } && timed.phases.total >= 0)
+            }
+        }
+    }
+}
