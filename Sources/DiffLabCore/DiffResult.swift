@@ -174,7 +174,10 @@ extension DiffResult {
                         let totalDeleted = startPositions(deleted)
                         let totalUpdated = startPositions(updatedCount)
                         let totalInserted = startPositions(inserted)
-                        let survivorRank = [Rank](unsafeUninitializedCapacity: offsets ? oldCount : 0) { rank, rankCount in
+                        // `_filled`, never `Array(unsafeUninitializedCapacity: 0)`: that one writes
+                        // the count into the shared empty array's storage, which ThreadSanitizer
+                        // reports as a race between concurrent diffs.
+                        let survivorRank: [Rank] = _filled(offsets ? oldCount : 0) { rank in
                             deletes = _filled(totalDeleted) { deletes in
                                 updates = _filled(totalUpdated) { updates in
                                     updateDestinations = _filled(totalUpdated) { destinations in
@@ -206,7 +209,6 @@ extension DiffResult {
                                     }
                                 }
                             }
-                            rankCount = offsets ? oldCount : 0
                         }
                         guard offsets else { return }
                         // Offsets moves: a survivor moves when its rank is not its new index
