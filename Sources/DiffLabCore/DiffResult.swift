@@ -99,11 +99,12 @@ extension DiffResult {
     /// Derives a result from an engine's pairing on up to `threads` threads: the same result as
     /// ``init(matching:moves:)``, element for element.
     ///
-    /// Each list is cut into `threads` contiguous chunks (clamped to 1...64). One pass counts
-    /// each chunk's deletes, updates and inserts; a second writes them, and every survivor's
-    /// rank, at offsets from those counts, so each output array is allocated once at its exact
-    /// size; with ``MoveStrategy/offsets`` two more passes over the new list count and write the
-    /// moves the same way. ``MoveStrategy/minimal``'s longest increasing run is found on the
+    /// With one thread it is two passes that append (the fastest alone). With more, each list is
+    /// cut into `threads` contiguous chunks (clamped to 1...64): one pass counts each chunk's
+    /// deletes, updates and inserts; a second writes them, and every survivor's rank, at offsets
+    /// from those counts, so each output array is allocated once at its exact size; with
+    /// ``MoveStrategy/offsets`` two more passes over the new list count and write the moves the
+    /// same way. ``MoveStrategy/minimal``'s longest increasing run is found on the
     /// calling thread. The caller chooses `threads`: threads pay only for long lists (DiffLab's
     /// engines use them from ``HashMapEngine``'s parallel threshold).
     ///
@@ -116,14 +117,88 @@ extension DiffResult {
         // The survivor rank of each paired old element (its index once deletes are removed), in
         // 32 bits when the old list allows: half the memory, and half the pages an allocator that
         // returns freed memory to the kernel (jemalloc, here) must fault in again on every call.
-        if matching.oldToNew.count <= Int(Int32.max) {
+        if chunks == 1 {
+            let oldCount = matching.oldToNew.count
+            let newCount = matching.newToOld.count
+            var deletes: [Int] = []
+            var inserts: [Int] = []
+            var updates: [Int] = []
+            var updateDestinations: [Int] = []
+            var moves: [Move] = []
+            if strategy == .offsets && oldCount <= Int(Int32.max) {
+                Self._deriveSerial(
+                    matching, rank: Int32.self, &inserts, &deletes, &updates, &updateDestinations, &moves)
+            } else {
+                Self._deriveSerial(
+                    matching, rank: Int.self, &inserts, &deletes, &updates, &updateDestinations, &moves, strategy: strategy)
+            }
+            self.init(
+                unchecked: oldCount, newCount: newCount, inserts: inserts, deletes: deletes,
+                updates: updates, updateDestinations: updateDestinations, moves: moves)
+        } else if matching.oldToNew.count <= Int(Int32.max) {
             self = Self._derive(matching, rank: Int32.self, strategy, chunks: chunks)
         } else {
             self = Self._derive(matching, rank: Int.self, strategy, chunks: chunks)
         }
     }
 
-    /// The body of ``init(matching:moves:threads:)``, with survivor ranks of type `Rank`.
+    /// The derivation on one thread, with survivor ranks of type `Rank` (offsets moves): two
+    /// passes, appending. Kept beside the chunked one because it is faster alone: the chunked
+    /// derivation's counting passes made `myers` 1.37× slower on `chat-append` at 100k (the
+    /// regression gate against 4353419), where the derivation is most of the diff.
+    @inlinable
+    static func _deriveSerial<Rank: FixedWidthInteger>(
+        _ matching: Matching, rank _: Rank.Type, _ inserts: inout [Int], _ deletes: inout [Int], _ updates: inout [Int],
+        _ updateDestinations: inout [Int], _ moves: inout [Move], strategy: MoveStrategy = .offsets
+    ) {
+        let oldCount = matching.oldToNew.count
+        let newCount = matching.newToOld.count
+        var survivorRank = [Rank](repeating: 0, count: strategy == .offsets ? oldCount : 0)
+        matching.oldToNew.withUnsafeBufferPointer { oldToNew in
+            matching.updated.withUnsafeBufferPointer { updated in
+                var deleted = 0
+                for o in 0..<oldCount {
+                    let n = oldToNew[o]
+                    if n < 0 {
+                        deletes.append(o)
+                        deleted &+= 1
+                    } else {
+                        if strategy == .offsets { survivorRank[o] = Rank(truncatingIfNeeded: o &- deleted) }
+                        if updated[n] {
+                            updates.append(o)
+                            updateDestinations.append(n)
+                        }
+                    }
+                }
+            }
+        }
+        matching.newToOld.withUnsafeBufferPointer { newToOld in
+            switch strategy {
+            case .offsets:
+                var inserted = 0
+                for n in 0..<newCount {
+                    let o = newToOld[n]
+                    if o < 0 {
+                        inserts.append(n)
+                        inserted &+= 1
+                    } else if Int(survivorRank[o]) != n &- inserted {
+                        moves.append(Move(from: o, to: n))
+                    }
+                }
+            case .minimal:
+                for n in 0..<newCount where newToOld[n] < 0 { inserts.append(n) }
+                let stays = _longestIncreasingPairedRun(newToOld)
+                for n in 0..<newCount {
+                    let o = newToOld[n]
+                    if o >= 0 && !stays[n] { moves.append(Move(from: o, to: n)) }
+                }
+            }
+        }
+    }
+
+    /// The derivation on `chunks` (more than one) threads, with survivor ranks of type `Rank`:
+    /// counted, then written at offsets. The fuzzer checks it against ``_deriveSerial`` through
+    /// `hashmap-partitioned`, which derives on 2 threads, against `heckel`, which derives on one.
     @inlinable
     static func _derive<Rank: FixedWidthInteger>(
         _ matching: Matching, rank _: Rank.Type, _ strategy: MoveStrategy, chunks: Int

@@ -45,10 +45,21 @@ extension HashMapEngine {
         let shorter = min(n, m)
         var p = 0
         while p < shorter && old[p].diffIdentifier == new[p].diffIdentifier { p &+= 1 }
+        // A suffix around a large middle would cost more to check than to pair: only a suffix of
+        // at least `needed` elements is kept, and those are compared first, from the inside out,
+        // so a suffix too short to keep is given up at its first difference from that end.
+        let remaining = (n &- p) &+ (m &- p)
+        let limit = trimming.suffixMiddleLimit
+        let needed = remaining > limit ? (remaining &- limit &+ 1) / 2 : 0
         var s = 0
-        while s < shorter &- p && old[n &- 1 &- s].diffIdentifier == new[m &- 1 &- s].diffIdentifier { s &+= 1 }
-        // A suffix around a large middle would cost more to check than to pair.
-        if s > 0 && (n &- p &- s) &+ (m &- p &- s) > trimming.suffixMiddleLimit { s = 0 }
+        if needed <= shorter &- p {
+            var k = needed &- 1
+            while k >= 0 && old[n &- 1 &- k].diffIdentifier == new[m &- 1 &- k].diffIdentifier { k &-= 1 }
+            if k < 0 {
+                s = needed
+                while s < shorter &- p && old[n &- 1 &- s].diffIdentifier == new[m &- 1 &- s].diffIdentifier { s &+= 1 }
+            }
+        }
         clock.lap(.trim)
         if p == 0 && s == 0 || Double(p &+ s) < trimming.minimumShare * Double(max(n, m)) {
             return _matchingUntrimmed(old, new, comparison, &clock)
