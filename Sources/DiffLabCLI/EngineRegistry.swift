@@ -181,7 +181,8 @@ public struct EngineRegistry: Sendable {
     /// The engines DiffLab ships, every row of the one table (``BuiltInEngines``) with its growth
     /// class: `heckel`, `hashmap`, `hashmap-parallel` (on every core), `hashmap-partitioned`
     /// (partitioned at every size, for fuzzing), `hashmap-untrimmed` (without the common-ends
-    /// fast path, for measuring it), `myers`, `stdlib`.
+    /// fast path, for measuring it), `hashmap-reused` (through one reused workspace, for fuzzing),
+    /// `myers`, `stdlib`.
     public static let builtInEngines: [RegisteredEngine] = {
         var visitor = _RegisteredBuiltIns()
         BuiltInEngines.visitAll(&visitor)

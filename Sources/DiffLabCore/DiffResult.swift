@@ -113,33 +113,48 @@ extension DiffResult {
     ///   shared), plus O(n log n) on one thread for ``MoveStrategy/minimal``.
     @inlinable
     public init(matching: Matching, moves strategy: MoveStrategy, threads: Int) {
+        var buffers = _DerivationBuffers()
+        self.init(matching: matching, moves: strategy, threads: threads, reusing: &buffers)
+    }
+
+    /// The derivation of ``init(matching:moves:threads:)`` into `buffers`' storage: a workspace
+    /// that keeps them between calls allocates nothing once they are large enough, as long as the
+    /// caller has let go of the previous result (see ``_reuse(_:count:filler:_:)``). `buffers`
+    /// keeps references to the result's arrays.
+    ///
+    /// - Complexity: as ``init(matching:moves:threads:)``.
+    @inlinable
+    package init(matching: Matching, moves strategy: MoveStrategy, threads: Int, reusing buffers: inout _DerivationBuffers) {
         let chunks = min(64, max(1, threads))
         // The survivor rank of each paired old element (its index once deletes are removed), in
         // 32 bits when the old list allows: half the memory, and half the pages an allocator that
         // returns freed memory to the kernel (jemalloc, here) must fault in again on every call.
+        let narrow = matching.oldToNew.count <= Int(Int32.max)
+        var b = _take(&buffers, leaving: _DerivationBuffers())
+        var narrowRanks = _take(&b.narrowRanks, leaving: [])
+        var wideRanks = _take(&b.wideRanks, leaving: [])
         if chunks == 1 {
-            let oldCount = matching.oldToNew.count
-            let newCount = matching.newToOld.count
-            var deletes: [Int] = []
-            var inserts: [Int] = []
-            var updates: [Int] = []
-            var updateDestinations: [Int] = []
-            var moves: [Move] = []
-            if strategy == .offsets && oldCount <= Int(Int32.max) {
-                Self._deriveSerial(
-                    matching, rank: Int32.self, &inserts, &deletes, &updates, &updateDestinations, &moves)
+            _emptied(&b.inserts)
+            _emptied(&b.deletes)
+            _emptied(&b.updates)
+            _emptied(&b.updateDestinations)
+            _emptied(&b.moves)
+            if strategy == .offsets && narrow {
+                Self._deriveSerial(matching, &narrowRanks, &b)
             } else {
-                Self._deriveSerial(
-                    matching, rank: Int.self, &inserts, &deletes, &updates, &updateDestinations, &moves, strategy: strategy)
+                Self._deriveSerial(matching, &wideRanks, &b, strategy: strategy)
             }
-            self.init(
-                unchecked: oldCount, newCount: newCount, inserts: inserts, deletes: deletes,
-                updates: updates, updateDestinations: updateDestinations, moves: moves)
-        } else if matching.oldToNew.count <= Int(Int32.max) {
-            self = Self._derive(matching, rank: Int32.self, strategy, chunks: chunks)
+        } else if narrow {
+            Self._derive(matching, &narrowRanks, &b, strategy, chunks: chunks)
         } else {
-            self = Self._derive(matching, rank: Int.self, strategy, chunks: chunks)
+            Self._derive(matching, &wideRanks, &b, strategy, chunks: chunks)
         }
+        b.narrowRanks = narrowRanks
+        b.wideRanks = wideRanks
+        self.init(
+            unchecked: matching.oldToNew.count, newCount: matching.newToOld.count, inserts: b.inserts, deletes: b.deletes,
+            updates: b.updates, updateDestinations: b.updateDestinations, moves: b.moves)
+        buffers = b
     }
 
     /// The derivation on one thread, with survivor ranks of type `Rank` (offsets moves): two
@@ -148,49 +163,51 @@ extension DiffResult {
     /// regression gate against 4353419), where the derivation is most of the diff.
     @inlinable
     static func _deriveSerial<Rank: FixedWidthInteger>(
-        _ matching: Matching, rank _: Rank.Type, _ inserts: inout [Int], _ deletes: inout [Int], _ updates: inout [Int],
-        _ updateDestinations: inout [Int], _ moves: inout [Move], strategy: MoveStrategy = .offsets
+        _ matching: Matching, _ ranks: inout [Rank], _ out: inout _DerivationBuffers, strategy: MoveStrategy = .offsets
     ) {
         let oldCount = matching.oldToNew.count
         let newCount = matching.newToOld.count
-        var survivorRank = [Rank](repeating: 0, count: strategy == .offsets ? oldCount : 0)
-        matching.oldToNew.withUnsafeBufferPointer { oldToNew in
-            matching.updated.withUnsafeBufferPointer { updated in
-                var deleted = 0
-                for o in 0..<oldCount {
-                    let n = oldToNew[o]
-                    if n < 0 {
-                        deletes.append(o)
-                        deleted &+= 1
-                    } else {
-                        if strategy == .offsets { survivorRank[o] = Rank(truncatingIfNeeded: o &- deleted) }
-                        if updated[n] {
-                            updates.append(o)
-                            updateDestinations.append(n)
+        // Only paired old elements' ranks are written, and only those are read.
+        _reuse(&ranks, count: strategy == .offsets ? oldCount : 0, filler: 0) { _ in }
+        ranks.withUnsafeMutableBufferPointer { survivorRank in
+            matching.oldToNew.withUnsafeBufferPointer { oldToNew in
+                matching.updated.withUnsafeBufferPointer { updated in
+                    var deleted = 0
+                    for o in 0..<oldCount {
+                        let n = oldToNew[o]
+                        if n < 0 {
+                            out.deletes.append(o)
+                            deleted &+= 1
+                        } else {
+                            if strategy == .offsets { survivorRank[o] = Rank(truncatingIfNeeded: o &- deleted) }
+                            if updated[n] {
+                                out.updates.append(o)
+                                out.updateDestinations.append(n)
+                            }
                         }
                     }
                 }
             }
-        }
-        matching.newToOld.withUnsafeBufferPointer { newToOld in
-            switch strategy {
-            case .offsets:
-                var inserted = 0
-                for n in 0..<newCount {
-                    let o = newToOld[n]
-                    if o < 0 {
-                        inserts.append(n)
-                        inserted &+= 1
-                    } else if Int(survivorRank[o]) != n &- inserted {
-                        moves.append(Move(from: o, to: n))
+            matching.newToOld.withUnsafeBufferPointer { newToOld in
+                switch strategy {
+                case .offsets:
+                    var inserted = 0
+                    for n in 0..<newCount {
+                        let o = newToOld[n]
+                        if o < 0 {
+                            out.inserts.append(n)
+                            inserted &+= 1
+                        } else if Int(survivorRank[o]) != n &- inserted {
+                            out.moves.append(Move(from: o, to: n))
+                        }
                     }
-                }
-            case .minimal:
-                for n in 0..<newCount where newToOld[n] < 0 { inserts.append(n) }
-                let stays = _longestIncreasingPairedRun(newToOld)
-                for n in 0..<newCount {
-                    let o = newToOld[n]
-                    if o >= 0 && !stays[n] { moves.append(Move(from: o, to: n)) }
+                case .minimal:
+                    for n in 0..<newCount where newToOld[n] < 0 { out.inserts.append(n) }
+                    let stays = _longestIncreasingPairedRun(newToOld)
+                    for n in 0..<newCount {
+                        let o = newToOld[n]
+                        if o >= 0 && !stays[n] { out.moves.append(Move(from: o, to: n)) }
+                    }
                 }
             }
         }
@@ -201,16 +218,24 @@ extension DiffResult {
     /// `hashmap-partitioned`, which derives on 2 threads, against `heckel`, which derives on one.
     @inlinable
     static func _derive<Rank: FixedWidthInteger>(
-        _ matching: Matching, rank _: Rank.Type, _ strategy: MoveStrategy, chunks: Int
-    ) -> DiffResult {
+        _ matching: Matching, _ ranks: inout [Rank], _ out: inout _DerivationBuffers, _ strategy: MoveStrategy, chunks: Int
+    ) {
         let oldCount = matching.oldToNew.count
         let newCount = matching.newToOld.count
         let offsets = strategy == .offsets
-        var inserts: [Int] = []
-        var deletes: [Int] = []
-        var updates: [Int] = []
-        var updateDestinations: [Int] = []
-        var moves: [Move] = []
+        var inserts = _take(&out.inserts, leaving: [])
+        var deletes = _take(&out.deletes, leaving: [])
+        var updates = _take(&out.updates, leaving: [])
+        var updateDestinations = _take(&out.updateDestinations, leaving: [])
+        var moves = _take(&out.moves, leaving: [])
+        defer {
+            out.inserts = inserts
+            out.deletes = deletes
+            out.updates = updates
+            out.updateDestinations = updateDestinations
+            out.moves = moves
+        }
+        if !offsets { _emptied(&moves) }
         @inline(__always) func oldChunk(_ c: Int) -> Range<Int> { (c &* oldCount / chunks)..<((c &+ 1) &* oldCount / chunks) }
         @inline(__always) func newChunk(_ c: Int) -> Range<Int> { (c &* newCount / chunks)..<((c &+ 1) &* newCount / chunks) }
         matching.oldToNew.withUnsafeBufferPointer { oldToNew in
@@ -249,14 +274,13 @@ extension DiffResult {
                         let totalDeleted = startPositions(deleted)
                         let totalUpdated = startPositions(updatedCount)
                         let totalInserted = startPositions(inserted)
-                        // `_filled`, never `Array(unsafeUninitializedCapacity: 0)`: that one writes
-                        // the count into the shared empty array's storage, which ThreadSanitizer
-                        // reports as a race between concurrent diffs.
-                        let survivorRank: [Rank] = _filled(offsets ? oldCount : 0) { rank in
-                            deletes = _filled(totalDeleted) { deletes in
-                                updates = _filled(totalUpdated) { updates in
-                                    updateDestinations = _filled(totalUpdated) { destinations in
-                                        inserts = _filled(totalInserted) { inserts in
+                        // Every array is written in place (`_reuse`), never through
+                        // `Array(unsafeUninitializedCapacity: 0)`, which ThreadSanitizer reports.
+                        _reuse(&ranks, count: offsets ? oldCount : 0, filler: 0) { rank in
+                            _reuse(&deletes, count: totalDeleted, filler: 0) { deletes in
+                                _reuse(&updates, count: totalUpdated, filler: 0) { updates in
+                                    _reuse(&updateDestinations, count: totalUpdated, filler: 0) { destinations in
+                                        _reuse(&inserts, count: totalInserted, filler: 0) { inserts in
                                             _concurrently(chunks) { c in
                                                 var d = deleted[c]
                                                 var u = updatedCount[c]
@@ -288,7 +312,7 @@ extension DiffResult {
                         guard offsets else { return }
                         // Offsets moves: a survivor moves when its rank is not its new index
                         // less the inserts before it. Counted, then written.
-                        survivorRank.withUnsafeBufferPointer { rank in
+                        ranks.withUnsafeBufferPointer { rank in
                             _concurrently(chunks) { c in
                                 var i = inserted[c]
                                 var k = 0
@@ -303,7 +327,7 @@ extension DiffResult {
                                 moved[c] = k
                             }
                             let totalMoved = startPositions(moved)
-                            moves = _filled(totalMoved) { moves in
+                            _reuse(&moves, count: totalMoved, filler: Move(from: 0, to: 0)) { moves in
                                 _concurrently(chunks) { c in
                                     var i = inserted[c]
                                     var k = moved[c]
@@ -330,25 +354,33 @@ extension DiffResult {
                 }
             }
         }
-        return DiffResult(
-            unchecked: oldCount, newCount: newCount, inserts: inserts, deletes: deletes, updates: updates,
-            updateDestinations: updateDestinations, moves: moves)
     }
 }
 
-/// An array of `count` elements, each written by `body` (which must write every one). `body`
-/// runs even when `count` is 0 (with an empty buffer): callers nest the next array's fill in it.
-///
-/// - Complexity: one allocation (none when `count` is 0), and what `body` does.
-@inlinable
-func _filled<Element>(_ count: Int, _ body: (UnsafeMutableBufferPointer<Element>) -> Void) -> [Element] {
-    if count == 0 {
-        body(UnsafeMutableBufferPointer(start: nil, count: 0))
-        return []
-    }
-    return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-        body(buffer)
-        initialized = count
+/// The arrays a derivation writes, kept by a workspace between calls (see
+/// `DiffResult.init(matching:moves:threads:reusing:)`): the result's lists and the survivor ranks.
+/// Underscored and `package`: an implementation type of DiffLab's engines, not API.
+@usableFromInline
+package struct _DerivationBuffers: Sendable {
+    @usableFromInline package var inserts: [Int] = []
+    @usableFromInline package var deletes: [Int] = []
+    @usableFromInline package var updates: [Int] = []
+    @usableFromInline package var updateDestinations: [Int] = []
+    @usableFromInline package var moves: [Move] = []
+    /// Survivor ranks when the old list's indices fit 32 bits.
+    @usableFromInline package var narrowRanks: [Int32] = []
+    /// Survivor ranks otherwise (minimal moves, or more than `Int32.max` old elements).
+    @usableFromInline package var wideRanks: [Int] = []
+
+    @inlinable package init() {}
+
+    /// The bytes of storage the arrays hold.
+    ///
+    /// - Complexity: O(1).
+    package var retainedBytes: Int {
+        (inserts.capacity + deletes.capacity + updates.capacity + updateDestinations.capacity + wideRanks.capacity)
+            * MemoryLayout<Int>.stride + moves.capacity * MemoryLayout<Move>.stride
+            + narrowRanks.capacity * MemoryLayout<Int32>.stride
     }
 }
 

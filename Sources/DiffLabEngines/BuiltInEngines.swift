@@ -48,6 +48,7 @@ public protocol BuiltInEngineVisitor {
 /// | `hashmap-parallel`    | ``HashMapEngine/parallel(threads:)``  | near-linear  | benchmarked           |
 /// | `hashmap-partitioned` | ``HashMapEngine/partitionedEverywhere`` | near-linear | fuzzed               |
 /// | `hashmap-untrimmed`   | ``HashMapEngine/untrimmed``           | near-linear  | by name only          |
+/// | `hashmap-reused`      | ``HashMapEngine/reusedEverywhere``    | near-linear  | fuzzed                |
 /// | `myers`               | ``MyersEngine``                       | quadratic    | fuzzed, benchmarked   |
 /// | `stdlib`              | ``StdlibEngine``                      | quadratic    | fuzzed, benchmarked   |
 ///
@@ -57,7 +58,9 @@ public protocol BuiltInEngineVisitor {
 /// Both stay selectable by name everywhere. `hashmap-untrimmed` (`hashmap` without its common-ends
 /// fast path) is in no default set: it is there to be measured beside `hashmap` by name
 /// (`difflab bench --engines hashmap,hashmap-untrimmed`), so what the fast path buys or costs on
-/// each profile is a side-by-side figure.
+/// each profile is a side-by-side figure. `hashmap-reused` is `hashmap-partitioned` through one
+/// shared ``HashMapEngine/Workspace``: it puts the reuse of buffers under the fuzzer, and is slow
+/// (generic, behind a lock), so it is not benchmarked.
 public enum BuiltInEngines {
     /// The default sets an engine belongs to.
     public struct Uses: OptionSet, Sendable, Hashable {
@@ -87,7 +90,7 @@ public enum BuiltInEngines {
     }
 
     /// Calls `visitor` with each built-in engine, in the table's order: `heckel`, `hashmap`,
-    /// `hashmap-parallel`, `hashmap-partitioned`, `hashmap-untrimmed`, `myers`, `stdlib`.
+    /// `hashmap-parallel`, `hashmap-partitioned`, `hashmap-untrimmed`, `hashmap-reused`, `myers`, `stdlib`.
     ///
     /// - Complexity: O(1) per engine (making `hashmap-parallel` asks how many cores the process
     ///   may use), plus what the visitor does.
@@ -98,6 +101,7 @@ public enum BuiltInEngines {
         visitor.visit(HashMapEngine.parallel(), growth: .nearLinear, uses: .benchmarked)
         visitor.visit(HashMapEngine.partitionedEverywhere, growth: .nearLinear, uses: .fuzzed)
         visitor.visit(HashMapEngine.untrimmed, growth: .nearLinear, uses: [])
+        visitor.visit(HashMapEngine.reusedEverywhere, growth: .nearLinear, uses: .fuzzed)
         visitor.visit(MyersEngine(), growth: .quadratic, uses: .all)
         visitor.visit(StdlibEngine(), growth: .quadratic, uses: .all)
     }

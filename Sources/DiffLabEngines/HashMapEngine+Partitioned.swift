@@ -38,71 +38,73 @@ extension HashMapEngine {
     @inlinable
     func _pairPartitioned<Element: Diffable, Clock: _PhaseClock>(
         _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
-        _ clock: inout Clock
-    ) -> Matching {
-        var repeated: [[(new: Int32, key: Int32)]] = []
-        // The matching's arrays are left uninitialized: the partitioning fills the pairings with
-        // -1 (after keeping the hashes there) and the verification every update flag, each on the
-        // threads that use them, so no serial fill or first touch comes before the work.
-        var updatedFlags: [Bool] = []
-        var newToOldPairs: [Int] = []
-        let oldToNewPairs = [Int](unsafeUninitializedCapacity: old.count) { oldToNew, oldInitialized in
-            newToOldPairs = [Int](unsafeUninitializedCapacity: new.count) { newToOld, newInitialized in
-                updatedFlags = [Bool](unsafeUninitializedCapacity: new.count) { updated, updatedInitialized in
-                    repeated = _pairPartitioned(old, new, comparison, oldToNew, newToOld, updated, &clock)
-                    updatedInitialized = new.count
-                }
-                newInitialized = new.count
-            }
-            oldInitialized = old.count
-        }
-        var matching = Matching(oldToNew: oldToNewPairs, newToOld: newToOldPairs, updated: updatedFlags)
-        _mergeRepeatedUpdates(repeated, oldCount: old.count, into: &matching.updated)
-        clock.lap(.verify)
-        return matching
-    }
-
-    /// Steps 1 to 3 of ``_pairPartitioned(_:_:_:)`` into uninitialized pairings and flags, which
-    /// it initializes in full.
-    ///
-    /// - Returns: the pairs of repeated identifiers, for step 4.
-    @inlinable
-    func _pairPartitioned<Element: Diffable, Clock: _PhaseClock>(
-        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
-        _ oldToNew: UnsafeMutableBufferPointer<Int>, _ newToOld: UnsafeMutableBufferPointer<Int>,
-        _ updated: UnsafeMutableBufferPointer<Bool>, _ clock: inout Clock
-    ) -> [[(new: Int32, key: Int32)]] {
+        _ out: _MatchingBuffers, _ clock: inout Clock, _ scratch: inout _HashMapScratch
+    ) {
+        // The matching's arrays are not filled beforehand: the partitioning fills the pairings
+        // with -1 (after keeping the hashes there) and the verification every update flag, each
+        // on the threads that use them, so no serial fill or first touch comes before the work.
+        let oldToNew = out.oldToNew
+        let newToOld = out.newToOld
+        let updated = out.updated
         let bits = partitioning.partitionBits(for: old.count)
         let threads = old.count >= partitioning.parallelThreshold ? max(1, self.threads) : 1
         // The hashes wait in the pairings' own arrays between the passes, which leave -1 there.
-        let oldParts = _RadixPartitions(count: old.count, bits: bits, threads: threads, scratch: oldToNew) {
+        scratch.oldParts.partition(count: old.count, bits: bits, threads: threads, scratch: oldToNew) {
             old[$0].diffIdentifier.hashValue
         }
-        let newParts = _RadixPartitions(count: new.count, bits: bits, threads: threads, scratch: newToOld) {
+        scratch.newParts.partition(count: new.count, bits: bits, threads: threads, scratch: newToOld) {
             new[$0].diffIdentifier.hashValue
         }
         clock.lap(.partition)
-        let shares = _shares(oldParts.bounds, newParts.bounds, threads: threads)
-        var repeated = [[(new: Int32, key: Int32)]](repeating: [], count: shares.count &- 1)
+        _shares(scratch.oldParts.bounds, scratch.newParts.bounds, threads: threads, into: &scratch.shares)
+        let workers = scratch.shares.count &- 1
+        scratch.ensureThreads(max(workers, threads))
+        let oldParts = _take(&scratch.oldParts, leaving: _RadixPartitions())
+        let newParts = _take(&scratch.newParts, leaving: _RadixPartitions())
+        var joinSlots = _take(&scratch.joinSlots, leaving: [])
+        var joinNext = _take(&scratch.joinNext, leaving: [])
+        var repeated = _take(&scratch.repeated, leaving: [])
+        var mismatched = _take(&scratch.mismatched, leaving: [])
+        let shares = scratch.shares
+        defer {
+            scratch.oldParts = oldParts
+            scratch.newParts = newParts
+            scratch.joinSlots = joinSlots
+            scratch.joinNext = joinNext
+            scratch.repeated = repeated
+            scratch.mismatched = mismatched
+        }
+        for t in repeated.indices { _emptied(&repeated[t]) }
         oldParts.entries.withUnsafeBufferPointer { oldEntries in
             newParts.entries.withUnsafeBufferPointer { newEntries in
-                repeated.withUnsafeMutableBufferPointer { repeated in
-                    _concurrently(shares.count &- 1) { t in
-                        repeated[t] = _joinPartitions(
-                            shares[t]..<shares[t &+ 1], exact: false, old, new,
-                            oldEntries, oldParts.bounds, newEntries, newParts.bounds, oldToNew, newToOld)
+                let oldBounds = oldParts.bounds
+                let newBounds = newParts.bounds
+                joinSlots.withUnsafeMutableBufferPointer { joinSlots in
+                    joinNext.withUnsafeMutableBufferPointer { joinNext in
+                        repeated.withUnsafeMutableBufferPointer { repeated in
+                            shares.withUnsafeBufferPointer { shares in
+                                _concurrently(workers) { t in
+                                    _joinPartitions(
+                                        shares[t]..<shares[t &+ 1], exact: false, old, new,
+                                        oldEntries, oldBounds, newEntries, newBounds, oldToNew, newToOld,
+                                        &joinSlots[t], &joinNext[t], &repeated[t])
+                                }
+                            }
+                        }
                     }
                 }
                 clock.lap(.join)
-                let mismatched = _verify(old, new, comparison, newToOld, updated, threads: threads)
-                if mismatched.isEmpty { return }
+                let anyMismatched = _verify(old, new, comparison, newToOld, updated, threads: threads, &mismatched)
+                if !anyMismatched { return }
                 // A new-only identifier shared a code with an old one of its partition and took
                 // its occurrences: clear those partitions and join them again, exactly.
                 var partitions = Set<Int>()
-                for n in mismatched { partitions.insert(new[n].diffIdentifier.hashValue & (oldParts.partitionCount &- 1)) }
-                for p in partitions {
-                    let news = newParts.bounds[p]..<newParts.bounds[p &+ 1]
-                    for i in oldParts.bounds[p]..<oldParts.bounds[p &+ 1] { oldToNew[Int(oldEntries[i].index)] = -1 }
+                for chunk in mismatched {
+                    for n in chunk { partitions.insert(new[n].diffIdentifier.hashValue & (oldParts.partitionCount &- 1)) }
+                }
+                for p in partitions.sorted() {
+                    let news = newBounds[p]..<newBounds[p &+ 1]
+                    for i in oldBounds[p]..<oldBounds[p &+ 1] { oldToNew[Int(oldEntries[i].index)] = -1 }
                     var inPartition = Set<Int32>()
                     for j in news {
                         let n = Int(newEntries[j].index)
@@ -111,10 +113,14 @@ extension HashMapEngine {
                         inPartition.insert(newEntries[j].index)
                     }
                     for t in repeated.indices { repeated[t].removeAll { inPartition.contains($0.new) } }
-                    repeated.append(
-                        _joinPartitions(
-                            p..<(p &+ 1), exact: true, old, new,
-                            oldEntries, oldParts.bounds, newEntries, newParts.bounds, oldToNew, newToOld))
+                    var exactSlots: [_IdentifierTable<Int32, Int32>.Slot] = []
+                    var exactNext: [Int32] = []
+                    var exactRepeated: [(new: Int32, key: Int32)] = []
+                    _joinPartitions(
+                        p..<(p &+ 1), exact: true, old, new,
+                        oldEntries, oldBounds, newEntries, newBounds, oldToNew, newToOld,
+                        &exactSlots, &exactNext, &exactRepeated)
+                    repeated[0].append(contentsOf: exactRepeated)
                     for j in news {
                         let n = Int(newEntries[j].index)
                         let o = newToOld[n]
@@ -123,7 +129,8 @@ extension HashMapEngine {
                 }
             }
         }
-        return repeated
+        _mergeRepeatedUpdates(repeated, oldCount: old.count, into: updated, &scratch.keyUpdated)
+        clock.lap(.verify)
     }
 
     /// Splits partitions `0..<P` into at most `threads` contiguous ranges of about equal numbers of
@@ -131,10 +138,11 @@ extension HashMapEngine {
     ///
     /// - Complexity: O(P).
     @inlinable
-    func _shares(_ oldBounds: [Int], _ newBounds: [Int], threads: Int) -> [Int] {
+    func _shares(_ oldBounds: [Int], _ newBounds: [Int], threads: Int, into shares: inout [Int]) {
         let partitions = oldBounds.count &- 1
         let total = oldBounds[partitions] &+ newBounds[partitions]
-        var shares = [0]
+        _emptied(&shares)
+        shares.append(0)
         for p in 0..<partitions where shares.count < threads {
             // Close the current range after partition p once it holds its fair share.
             if (oldBounds[p &+ 1] &+ newBounds[p &+ 1]) &* threads >= total &* shares.count {
@@ -142,15 +150,15 @@ extension HashMapEngine {
             }
         }
         if shares.last != partitions { shares.append(partitions) }
-        return shares
     }
 
     /// Joins the partitions in `range` (one thread's share): step 2 of
-    /// ``_pairPartitioned(_:_:_:)``. Writes the pairs into `oldToNew` and `newToOld`.
+    /// ``_pairPartitioned(_:_:_:_:_:_:)``. Writes the pairs into `oldToNew` and `newToOld`, and
+    /// appends to `repeated` the pairs (new index, a key old index of the identifier) of
+    /// identifiers with more than one old occurrence, whose update flags must be merged. The
+    /// table and chains are built in `slotStorage` and `next`.
     /// With `exact`, the probe compares identifiers wherever codes agree (the repair of step 3).
     ///
-    /// - Returns: the pairs (new index, a key old index of the identifier) of identifiers with
-    ///   more than one old occurrence, whose update flags must be merged.
     /// - Complexity: O(occurrences in the range) expected, with one table sized for its largest
     ///   partition.
     @inlinable
@@ -158,20 +166,23 @@ extension HashMapEngine {
         _ range: Range<Int>, exact: Bool, _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>,
         _ oldEntries: UnsafeBufferPointer<_HashedIndex>, _ oldBounds: [Int],
         _ newEntries: UnsafeBufferPointer<_HashedIndex>, _ newBounds: [Int],
-        _ oldToNew: UnsafeMutableBufferPointer<Int>, _ newToOld: UnsafeMutableBufferPointer<Int>
-    ) -> [(new: Int32, key: Int32)] {
+        _ oldToNew: UnsafeMutableBufferPointer<Int>, _ newToOld: UnsafeMutableBufferPointer<Int>,
+        _ slotStorage: inout [_IdentifierTable<Int32, Int32>.Slot], _ next: inout [Int32],
+        _ repeated: inout [(new: Int32, key: Int32)]
+    ) {
         typealias Table = _IdentifierTable<Int32, Int32>
-        var repeated: [(new: Int32, key: Int32)] = []
         var largestOld = 0
         for p in range { largestOld = max(largestOld, oldBounds[p &+ 1] &- oldBounds[p]) }
-        if largestOld == 0 { return repeated }
+        if largestOld == 0 { return }
         // One table and chain array for this thread, reused by each partition. A slot's key is
         // the identifier's earliest old index, its payload the chain's head (a position in the
         // partition), or -1 once every occurrence is paired.
         let empty = Table.Slot(tag: 0, key: -1, payload: -1)
-        var table = Table(capacityFor: largestOld, empty: -1)
-        // next[i]: the partition's next old occurrence (by position) of the identifier at position i.
-        var next = [Int32](repeating: -1, count: largestOld)
+        var table = Table(capacityFor: largestOld, empty: -1, reusing: &slotStorage)
+        defer { table.returnStorage(to: &slotStorage) }
+        // next[i]: the partition's next old occurrence (by position) of the identifier at
+        // position i; each is written before it is read.
+        _reuse(&next, count: largestOld, filler: -1) { _ in }
         table.slots.withUnsafeMutableBufferPointer { allSlots in
             next.withUnsafeMutableBufferPointer { next in
                 for p in range {
@@ -226,7 +237,6 @@ extension HashMapEngine {
                 }
             }
         }
-        return repeated
     }
 
     /// Step 3 of ``_pairPartitioned(_:_:_:)``: in new-list order, checks that every pair has
@@ -238,11 +248,13 @@ extension HashMapEngine {
     @inlinable
     func _verify<Element: Diffable>(
         _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
-        _ newToOld: UnsafeMutableBufferPointer<Int>, _ updated: UnsafeMutableBufferPointer<Bool>, threads: Int
-    ) -> [Int] {
+        _ newToOld: UnsafeMutableBufferPointer<Int>, _ updated: UnsafeMutableBufferPointer<Bool>, threads: Int,
+        _ mismatched: inout [[Int]]
+    ) -> Bool {
         let count = new.count
         let chunks = min(threads, max(1, count))
-        var mismatched = [[Int]](repeating: [], count: chunks)
+        precondition(mismatched.count >= chunks)
+        for t in mismatched.indices { _emptied(&mismatched[t]) }
         mismatched.withUnsafeMutableBufferPointer { mismatched in
             _concurrently(chunks) { t in
                 for n in (t * count / chunks)..<((t &+ 1) * count / chunks) {
@@ -260,7 +272,7 @@ extension HashMapEngine {
                 }
             }
         }
-        return mismatched.flatMap { $0 }
+        return mismatched.contains { !$0.isEmpty }
     }
 
     /// Step 4 of ``_pairPartitioned(_:_:_:)``: the pairs of each repeated identifier (by key)
@@ -268,10 +280,15 @@ extension HashMapEngine {
     ///
     /// - Complexity: O(pairs noted), and `oldCount` bytes when there are any.
     @inlinable
-    func _mergeRepeatedUpdates(_ repeated: [[(new: Int32, key: Int32)]], oldCount: Int, into updated: inout [Bool]) {
+    func _mergeRepeatedUpdates(
+        _ repeated: [[(new: Int32, key: Int32)]], oldCount: Int, into updated: UnsafeMutableBufferPointer<Bool>,
+        _ keyUpdated: inout [Bool]
+    ) {
         guard repeated.contains(where: { !$0.isEmpty }) else { return }
-        var keyUpdated = [Bool](repeating: false, count: oldCount)
-        for share in repeated { for pair in share where updated[Int(pair.new)] { keyUpdated[Int(pair.key)] = true } }
-        for share in repeated { for pair in share where keyUpdated[Int(pair.key)] { updated[Int(pair.new)] = true } }
+        _reuse(&keyUpdated, count: oldCount, filler: false) { keyUpdated in
+            keyUpdated.initialize(repeating: false)
+            for share in repeated { for pair in share where updated[Int(pair.new)] { keyUpdated[Int(pair.key)] = true } }
+            for share in repeated { for pair in share where keyUpdated[Int(pair.key)] { updated[Int(pair.new)] = true } }
+        }
     }
 }

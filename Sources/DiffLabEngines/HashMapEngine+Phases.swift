@@ -58,12 +58,9 @@ extension HashMapEngine {
             matching = Matching(oldCount: old.count, newCount: new.count)
             clock.lap(.assemble)
         } else {
-            matching = old.withUnsafeBufferPointer { old in
-                new.withUnsafeBufferPointer { new in
-                    trimming.isEnabled
-                        ? _matchingTrimmed(old, new, comparison, &clock) : _matchingUntrimmed(old, new, comparison, &clock)
-                }
-            }
+            var scratch = _HashMapScratch()
+            _pairAll(old, new, comparison, &clock, &scratch)
+            matching = Matching(oldToNew: scratch.oldToNew, newToOld: scratch.newToOld, updated: scratch.updated)
         }
         let result = DiffResult(matching: matching, moves: moves, threads: derivationThreads(oldCount: old.count, newCount: new.count))
         clock.lap(.derive)

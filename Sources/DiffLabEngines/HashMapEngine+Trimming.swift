@@ -13,7 +13,7 @@ extension HashMapEngine {
     ///    longer list, the lists are paired whole instead; when the middle between them holds
     ///    more than ``Trimming/suffixMiddleLimit`` elements, only the prefix is set aside.
     /// 2. **Middle.** The rest, `old[p..<n-s]` and `new[p..<m-s]`, is paired by
-    ///    ``_matchingUntrimmed(_:_:_:)`` (partitioned or one table, as without trimming).
+    ///    ``_pairUntrimmed(_:_:_:_:_:_:)`` (partitioned or one table, as without trimming).
     /// 3. **The prefix is always Heckel's pairing**: an identifier's prefix occurrences are its
     ///    first ones in both lists, at the same positions, so its k-th new occurrence takes its
     ///    k-th old one there, and the remaining occurrences keep their order in the middle.
@@ -36,10 +36,10 @@ extension HashMapEngine {
     /// - Complexity: O(n + m) expected: O(p + s) identifier and content comparisons, the
     ///   middle's pairing, and cross-checks of O(n + m) comparisons (direct) or hashes.
     @inlinable
-    func _matchingTrimmed<Element: Diffable, Clock: _PhaseClock>(
+    func _pairTrimmed<Element: Diffable, Clock: _PhaseClock>(
         _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
-        _ clock: inout Clock
-    ) -> Matching {
+        _ out: _MatchingBuffers, _ clock: inout Clock, _ scratch: inout _HashMapScratch
+    ) {
         let n = old.count
         let m = new.count
         let shorter = min(n, m)
@@ -62,128 +62,108 @@ extension HashMapEngine {
         }
         clock.lap(.trim)
         if p == 0 && s == 0 || Double(p &+ s) < trimming.minimumShare * Double(max(n, m)) {
-            return _matchingUntrimmed(old, new, comparison, &clock)
+            _pairUntrimmed(old, new, comparison, out, &clock, &scratch)
+            return
         }
-        var (matching, counts) = _splicedMatching(old, new, comparison, prefix: p, suffix: s, &clock)
-        if s > 0 && _suffixSharesUnpairedIdentifier(old, new, &matching, counts, prefix: p, suffix: s) {
+        var counts = _pairAround(old, new, comparison, out, prefix: p, suffix: s, &clock, &scratch)
+        if s > 0 && _suffixSharesUnpairedIdentifier(old, new, out, counts, prefix: p, suffix: s, &scratch.crossSlots) {
             s = 0
-            (matching, counts) = _splicedMatching(old, new, comparison, prefix: p, suffix: 0, &clock)
+            counts = _pairAround(old, new, comparison, out, prefix: p, suffix: 0, &clock, &scratch)
         }
-        _mergeTrimmedUpdates(old, new, &matching, counts, prefix: p, suffix: s)
+        _mergeTrimmedUpdates(old, new, out, counts, prefix: p, suffix: s, &scratch.crossSlots)
         clock.lap(.assemble)
-        return matching
     }
 
-    /// The matching of the whole lists from the pairing of their middle `old[p..<n-s]`,
-    /// `new[p..<m-s]` and the prefix and suffix paired position by position, each trimmed
-    /// pair's update judged on its own; and the counts the cross-checks need.
+    /// Pairs the middle `old[p..<n-s]`, `new[p..<m-s]` in place in `out` (its pairing writes
+    /// middle-relative indices, which one pass then shifts by `p`), and the prefix and suffix
+    /// position by position, each trimmed pair's update judged on its own; returns the counts
+    /// the cross-checks need.
     ///
     /// - Complexity: O(n + m) plus the middle's pairing.
     @inlinable
-    func _splicedMatching<Element: Diffable, Clock: _PhaseClock>(
+    func _pairAround<Element: Diffable, Clock: _PhaseClock>(
         _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
-        prefix p: Int, suffix s: Int, _ clock: inout Clock
-    ) -> (Matching, _TrimCounts) {
+        _ out: _MatchingBuffers, prefix p: Int, suffix s: Int, _ clock: inout Clock, _ scratch: inout _HashMapScratch
+    ) -> _TrimCounts {
         var counts = _TrimCounts()
         let n = old.count
         let m = new.count
-        let middle = _matchingUntrimmed(
-            UnsafeBufferPointer(rebasing: old[p..<(n &- s)]), UnsafeBufferPointer(rebasing: new[p..<(m &- s)]), comparison, &clock)
-        let oldToNew = [Int](unsafeUninitializedCapacity: n) { pairs, initialized in
-            middle.oldToNew.withUnsafeBufferPointer { inner in
-                for o in 0..<p { pairs[o] = o }
-                for i in 0..<inner.count {
-                    if inner[i] < 0 {
-                        pairs[p &+ i] = -1
-                        counts.middleUnpaired &+= 1
-                    } else {
-                        pairs[p &+ i] = inner[i] &+ p
-                    }
-                }
-                for o in (n &- s)..<n { pairs[o] = o &- n &+ m }
+        _pairUntrimmed(
+            UnsafeBufferPointer(rebasing: old[p..<(n &- s)]), UnsafeBufferPointer(rebasing: new[p..<(m &- s)]), comparison,
+            out.slice(old: p..<(n &- s), new: p..<(m &- s)), &clock, &scratch)
+        let oldToNew = out.oldToNew
+        let newToOld = out.newToOld
+        let flags = out.updated
+        for o in 0..<p { oldToNew[o] = o }
+        for o in p..<(n &- s) {
+            let paired = oldToNew[o]
+            if paired < 0 {
+                counts.middleUnpaired &+= 1
+            } else {
+                oldToNew[o] = paired &+ p
             }
-            initialized = n
         }
-        var updated: [Bool] = []
-        let newToOld = [Int](unsafeUninitializedCapacity: m) { pairs, pairsInitialized in
-            updated = [Bool](unsafeUninitializedCapacity: m) { flags, flagsInitialized in
-                middle.newToOld.withUnsafeBufferPointer { inner in
-                    middle.updated.withUnsafeBufferPointer { innerUpdated in
-                        var trimmedUpdated = 0
-                        for i in 0..<p {
-                            pairs[i] = i
-                            let isUpdated = new[i]._isUpdated(from: old[i], comparison: comparison)
-                            flags[i] = isUpdated
-                            if isUpdated { trimmedUpdated &+= 1 }
-                        }
-                        for i in 0..<inner.count {
-                            let o = inner[i]
-                            if o < 0 {
-                                pairs[p &+ i] = -1
-                                counts.middleUnpaired &+= 1
-                            } else {
-                                pairs[p &+ i] = o &+ p
-                                counts.middlePaired &+= 1
-                                if innerUpdated[i] { counts.middleUpdated &+= 1 }
-                            }
-                            flags[p &+ i] = innerUpdated[i]
-                        }
-                        for i in (m &- s)..<m {
-                            let o = i &- m &+ n
-                            pairs[i] = o
-                            let isUpdated = new[i]._isUpdated(from: old[o], comparison: comparison)
-                            flags[i] = isUpdated
-                            if isUpdated { trimmedUpdated &+= 1 }
-                        }
-                        counts.trimmedUpdated = trimmedUpdated
-                    }
-                }
-                flagsInitialized = m
+        for o in (n &- s)..<n { oldToNew[o] = o &- n &+ m }
+        var trimmedUpdated = 0
+        for i in 0..<p {
+            newToOld[i] = i
+            let isUpdated = new[i]._isUpdated(from: old[i], comparison: comparison)
+            flags[i] = isUpdated
+            if isUpdated { trimmedUpdated &+= 1 }
+        }
+        for i in p..<(m &- s) {
+            let o = newToOld[i]
+            if o < 0 {
+                counts.middleUnpaired &+= 1
+            } else {
+                newToOld[i] = o &+ p
+                counts.middlePaired &+= 1
+                if flags[i] { counts.middleUpdated &+= 1 }
             }
-            pairsInitialized = m
         }
-        return (Matching(oldToNew: oldToNew, newToOld: newToOld, updated: updated), counts)
+        for i in (m &- s)..<m {
+            let o = i &- m &+ n
+            newToOld[i] = o
+            let isUpdated = new[i]._isUpdated(from: old[o], comparison: comparison)
+            flags[i] = isUpdated
+            if isUpdated { trimmedUpdated &+= 1 }
+        }
+        counts.trimmedUpdated = trimmedUpdated
+        return counts
     }
 
-    /// Step 4 of ``_matchingTrimmed(_:_:_:)``: whether an unpaired element of the middle (old or
+    /// Step 4 of ``_pairTrimmed(_:_:_:_:_:_:)``: whether an unpaired element of the middle (old or
     /// new) shares its identifier with the suffix, so that trimming the suffix would not be
     /// Heckel's pairing.
     ///
     /// - Complexity: O(middle + s): comparisons when one side is small, else hashes.
     @inlinable
     func _suffixSharesUnpairedIdentifier<Element: Diffable>(
-        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ matching: inout Matching,
-        _ counts: _TrimCounts, prefix p: Int, suffix s: Int
+        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ out: _MatchingBuffers,
+        _ counts: _TrimCounts, prefix p: Int, suffix s: Int, _ tableStorage: inout [_IdentifierTable<Int, Void>.Slot]
     ) -> Bool {
         let n = old.count
         let m = new.count
-        let limit = trimming.directCompareLimit
         if counts.middleUnpaired == 0 { return false }
-        return matching.oldToNew.withUnsafeBufferPointer { oldToNew in
-            matching.newToOld.withUnsafeBufferPointer { newToOld in
-                matching.updated.withUnsafeMutableBufferPointer { updated in
-                    Self._sharedIdentifiers(
-                        old, new, oldToNew, newToOld, updated,
-                        keys: [
-                            _TrimSegment(isNew: false, range: p..<(n &- s), filter: .unpaired),
-                            _TrimSegment(isNew: true, range: p..<(m &- s), filter: .unpaired),
-                        ],
-                        probes: [_TrimSegment(isNew: true, range: (m &- s)..<m, filter: .all)],
-                        keyCount: counts.middleUnpaired, probeCount: s, directLimit: limit, flagProbes: false) > 0
-                }
-            }
-        }
+        return Self._sharedIdentifiers(
+            old, new, out,
+            keys: _TrimSegments(
+                _TrimSegment(isNew: false, range: p..<(n &- s), filter: .unpaired),
+                _TrimSegment(isNew: true, range: p..<(m &- s), filter: .unpaired)),
+            probes: _TrimSegments(_TrimSegment(isNew: true, range: (m &- s)..<m, filter: .all)),
+            keyCount: counts.middleUnpaired, probeCount: s, directLimit: trimming.directCompareLimit, flagProbes: false,
+            &tableStorage) > 0
     }
 
-    /// Step 5 of ``_matchingTrimmed(_:_:_:)``: one update flag per identifier across the
+    /// Step 5 of ``_pairTrimmed(_:_:_:_:_:_:)``: one update flag per identifier across the
     /// trimmed ends and the middle.
     ///
     /// - Complexity: O(m) flag reads; when some pairs are updated and others not, cross-checks
     ///   of O(m) comparisons or hashes.
     @inlinable
     func _mergeTrimmedUpdates<Element: Diffable>(
-        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ matching: inout Matching,
-        _ counts: _TrimCounts, prefix p: Int, suffix s: Int
+        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ out: _MatchingBuffers,
+        _ counts: _TrimCounts, prefix p: Int, suffix s: Int, _ tableStorage: inout [_IdentifierTable<Int, Void>.Slot]
     ) {
         let m = new.count
         let limit = trimming.directCompareLimit
@@ -197,38 +177,29 @@ extension HashMapEngine {
         let prefix = 0..<p
         let middle = p..<(m &- s)
         let suffix = (m &- s)..<m
-        matching.oldToNew.withUnsafeBufferPointer { oldToNew in
-            matching.newToOld.withUnsafeBufferPointer { newToOld in
-                matching.updated.withUnsafeMutableBufferPointer { updated in
-                    // Trimmed pairs not updated, against every updated pair.
-                    if xKept > 0 {
-                        xUpdated &+= Self._sharedIdentifiers(
-                            old, new, oldToNew, newToOld, updated,
-                            keys: [
-                                _TrimSegment(isNew: true, range: prefix, filter: .updated),
-                                _TrimSegment(isNew: true, range: suffix, filter: .updated),
-                                _TrimSegment(isNew: true, range: middle, filter: .updated),
-                            ],
-                            probes: [
-                                _TrimSegment(isNew: true, range: prefix, filter: .kept),
-                                _TrimSegment(isNew: true, range: suffix, filter: .kept),
-                            ],
-                            keyCount: xUpdated &+ yUpdated, probeCount: xKept, directLimit: limit, flagProbes: true)
-                    }
-                    // Middle pairs not updated, against the updated trimmed pairs (those flagged
-                    // just now included: their identifiers have an updated pair too).
-                    if yKept > 0 && xUpdated > 0 {
-                        _ = Self._sharedIdentifiers(
-                            old, new, oldToNew, newToOld, updated,
-                            keys: [
-                                _TrimSegment(isNew: true, range: prefix, filter: .updated),
-                                _TrimSegment(isNew: true, range: suffix, filter: .updated),
-                            ],
-                            probes: [_TrimSegment(isNew: true, range: middle, filter: .kept)],
-                            keyCount: xUpdated, probeCount: yKept, directLimit: limit, flagProbes: true)
-                    }
-                }
-            }
+        // Trimmed pairs not updated, against every updated pair.
+        if xKept > 0 {
+            xUpdated &+= Self._sharedIdentifiers(
+                old, new, out,
+                keys: _TrimSegments(
+                    _TrimSegment(isNew: true, range: prefix, filter: .updated),
+                    _TrimSegment(isNew: true, range: suffix, filter: .updated),
+                    _TrimSegment(isNew: true, range: middle, filter: .updated)),
+                probes: _TrimSegments(
+                    _TrimSegment(isNew: true, range: prefix, filter: .kept),
+                    _TrimSegment(isNew: true, range: suffix, filter: .kept)),
+                keyCount: xUpdated &+ yUpdated, probeCount: xKept, directLimit: limit, flagProbes: true, &tableStorage)
+        }
+        // Middle pairs not updated, against the updated trimmed pairs (those flagged just now
+        // included: their identifiers have an updated pair too).
+        if yKept > 0 && xUpdated > 0 {
+            _ = Self._sharedIdentifiers(
+                old, new, out,
+                keys: _TrimSegments(
+                    _TrimSegment(isNew: true, range: prefix, filter: .updated),
+                    _TrimSegment(isNew: true, range: suffix, filter: .updated)),
+                probes: _TrimSegments(_TrimSegment(isNew: true, range: middle, filter: .kept)),
+                keyCount: xUpdated, probeCount: yKept, directLimit: limit, flagProbes: true, &tableStorage)
         }
     }
 
@@ -247,15 +218,18 @@ extension HashMapEngine {
     /// - Complexity: O(segments' lengths) to count, plus the above.
     @inlinable
     static func _sharedIdentifiers<Element: Diffable>(
-        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>,
-        _ oldToNew: UnsafeBufferPointer<Int>, _ newToOld: UnsafeBufferPointer<Int>,
-        _ updated: UnsafeMutableBufferPointer<Bool>,
-        keys: [_TrimSegment], probes: [_TrimSegment], keyCount: Int, probeCount: Int, directLimit: Int, flagProbes: Bool
+        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ out: _MatchingBuffers,
+        keys: _TrimSegments, probes: _TrimSegments, keyCount: Int, probeCount: Int, directLimit: Int, flagProbes: Bool,
+        _ tableStorage: inout [_IdentifierTable<Int, Void>.Slot]
     ) -> Int {
         let n = old.count
+        let oldToNew = out.oldToNew
+        let newToOld = out.newToOld
+        let updated = out.updated
         // Tokens: an old index o is o, a new index i is n + i.
-        @inline(__always) func each(_ segments: [_TrimSegment], _ body: (Element.DiffIdentifier, Int) -> Void) {
-            for segment in segments {
+        @inline(__always) func each(_ segments: _TrimSegments, _ body: (Element.DiffIdentifier, Int) -> Void) {
+            for k in 0..<segments.count {
+                let segment = segments[k]
                 for i in segment.range {
                     let accepted =
                         switch segment.filter {
@@ -281,23 +255,32 @@ extension HashMapEngine {
                 shared &+= 1
             }
         }
-        if keyCount <= directLimit {
-            var few: [Element.DiffIdentifier] = []
-            few.reserveCapacity(keyCount)
-            each(keys) { id, _ in few.append(id) }
-            each(probes) { id, probe in if few.contains(id) { share(probe) } }
-            return shared
-        }
-        if probeCount <= directLimit {
-            var few: [(id: Element.DiffIdentifier, probe: Int)] = []
-            few.reserveCapacity(probeCount)
-            each(probes) { id, probe in few.append((id, probe)) }
-            each(keys) { id, _ in for entry in few where entry.id == id { share(entry.probe) } }
+        // A few tokens, compared directly: they live on the stack (at most `directLimit`).
+        if keyCount <= directLimit || probeCount <= directLimit {
+            let fewAreKeys = keyCount <= directLimit
+            let few = fewAreKeys ? keyCount : probeCount
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: few) { tokens in
+                var count = 0
+                each(fewAreKeys ? keys : probes) { _, token in
+                    tokens[count] = token
+                    count &+= 1
+                }
+                if fewAreKeys {
+                    each(probes) { id, probe in
+                        for k in 0..<count where identifier(tokens[k]) == id {
+                            share(probe)
+                            break
+                        }
+                    }
+                } else {
+                    each(keys) { id, _ in for k in 0..<count where identifier(tokens[k]) == id { share(tokens[k]) } }
+                }
+            }
             return shared
         }
         typealias Table = _IdentifierTable<Int, Void>
         // At most keyCount distinct keys: the table stays at most half full.
-        var table = Table(capacityFor: keyCount, empty: ())
+        var table = Table(capacityFor: keyCount, empty: (), reusing: &tableStorage)
         let mask = table.mask
         table.slots.withUnsafeMutableBufferPointer { slots in
             each(keys) { id, key in
@@ -312,8 +295,31 @@ extension HashMapEngine {
                 }
             }
         }
+        table.returnStorage(to: &tableStorage)
         return shared
     }
+}
+
+/// Up to three ``_TrimSegment``s, held inline (a cross-check takes at most three; an array would
+/// be an allocation per cross-check).
+@usableFromInline
+struct _TrimSegments {
+    @usableFromInline let first: _TrimSegment
+    @usableFromInline let second: _TrimSegment?
+    @usableFromInline let third: _TrimSegment?
+
+    @inlinable
+    init(_ first: _TrimSegment, _ second: _TrimSegment? = nil, _ third: _TrimSegment? = nil) {
+        self.first = first
+        self.second = second
+        self.third = third
+    }
+
+    /// 1 to 3.
+    @inlinable var count: Int { third != nil ? 3 : second != nil ? 2 : 1 }
+
+    @inlinable
+    subscript(k: Int) -> _TrimSegment { k == 0 ? first : k == 1 ? second! : third! }
 }
 
 /// A run of one list's indices that a trimming cross-check reads, and which of them it takes.

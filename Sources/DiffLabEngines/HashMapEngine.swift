@@ -96,7 +96,7 @@ public struct HashMapEngine: DiffEngine {
         /// Up to how many elements one side of a cross-check may hold for it to compare
         /// identifiers directly (`==` against each) instead of hashing: the cross-checks find
         /// identifiers that occur both in the trimmed ends and elsewhere (see
-        /// `HashMapEngine._matchingTrimmed(_:_:_:)`). 0 always hashes.
+        /// `HashMapEngine._pairTrimmed(_:_:_:_:_:_:)`). 0 always hashes.
         public var directCompareLimit: Int
         /// The least share of the longer list the common ends must hold for them to be set
         /// aside (0 to 1): below it the lists are paired whole, because putting the trimmed ends
@@ -221,37 +221,80 @@ public struct HashMapEngine: DiffEngine {
         from old: [Element], to new: [Element], comparison: ComparisonOption
     ) -> Matching {
         if old.isEmpty || new.isEmpty { return Matching(oldCount: old.count, newCount: new.count) }
-        return old.withUnsafeBufferPointer { old in
-            new.withUnsafeBufferPointer { new in
-                var clock = _Untimed()
-                return trimming.isEnabled
-                    ? _matchingTrimmed(old, new, comparison, &clock) : _matchingUntrimmed(old, new, comparison, &clock)
-            }
-        }
+        var scratch = _HashMapScratch()
+        var clock = _Untimed()
+        _pairAll(old, new, comparison, &clock, &scratch)
+        return Matching(oldToNew: scratch.oldToNew, newToOld: scratch.newToOld, updated: scratch.updated)
     }
 
-    /// The pairing of two lists without trimming their common ends: partitioned or with one
-    /// table (see ``Partitioning``). Either list may be empty.
+    /// The pairing of two non-empty lists into `scratch`'s matching arrays, in `scratch`'s
+    /// buffers: trimmed or not, as ``trimming`` says. A fresh scratch is a one-off call; a
+    /// workspace's is reused.
     ///
     /// - Complexity: O(n + m) expected.
     @inlinable
-    func _matchingUntrimmed<Element: Diffable, Clock: _PhaseClock>(
+    func _pairAll<Element: Diffable, Clock: _PhaseClock>(
+        _ old: [Element], _ new: [Element], _ comparison: ComparisonOption, _ clock: inout Clock,
+        _ scratch: inout _HashMapScratch
+    ) {
+        var oldToNew = _take(&scratch.oldToNew, leaving: [])
+        var newToOld = _take(&scratch.newToOld, leaving: [])
+        var updated = _take(&scratch.updated, leaving: [])
+        // Sized, not filled: each path writes every element.
+        _reuse(&oldToNew, count: old.count, filler: -1) { _ in }
+        _reuse(&newToOld, count: new.count, filler: -1) { _ in }
+        _reuse(&updated, count: new.count, filler: false) { _ in }
+        old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                oldToNew.withUnsafeMutableBufferPointer { oldToNew in
+                    newToOld.withUnsafeMutableBufferPointer { newToOld in
+                        updated.withUnsafeMutableBufferPointer { updated in
+                            let out = _MatchingBuffers(oldToNew: oldToNew, newToOld: newToOld, updated: updated)
+                            if trimming.isEnabled {
+                                _pairTrimmed(old, new, comparison, out, &clock, &scratch)
+                            } else {
+                                _pairUntrimmed(old, new, comparison, out, &clock, &scratch)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        scratch.oldToNew = oldToNew
+        scratch.newToOld = newToOld
+        scratch.updated = updated
+    }
+
+    /// The pairing of two lists without trimming their common ends, partitioned or with one
+    /// table (see ``Partitioning``), into `out`, every element of which it writes. Either list may
+    /// be empty.
+    ///
+    /// - Complexity: O(n + m) expected.
+    @inlinable
+    func _pairUntrimmed<Element: Diffable, Clock: _PhaseClock>(
         _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
-        _ clock: inout Clock
-    ) -> Matching {
+        _ out: _MatchingBuffers, _ clock: inout Clock, _ scratch: inout _HashMapScratch
+    ) {
         if !old.isEmpty && !new.isEmpty && old.count >= partitioning.threshold && old.count < Int(Int32.max) / 4
-            && new.count < Int(Int32.max) && (!partitioning.requiresDistinctIdentifiers || Self._mostlyDistinct(old))
+            && new.count < Int(Int32.max)
+            && (!partitioning.requiresDistinctIdentifiers || Self._mostlyDistinct(old, &scratch.sampleSlots))
         {
-            return _pairPartitioned(old, new, comparison, &clock)
+            _pairPartitioned(old, new, comparison, out, &clock, &scratch)
+            return
         }
-        var matching = Matching(oldCount: old.count, newCount: new.count)
-        if old.isEmpty || new.isEmpty { return matching }
+        out.clear()
+        if old.isEmpty || new.isEmpty { return }
         if old.count < Int(Int32.max) / 4 && new.count < Int(Int32.max) {
-            _pair(old, new, comparison, into: &matching, index: Int32.self, &clock)
+            _pair(
+                old, new, comparison, out, &scratch.pairSlots, &scratch.pairNext, &scratch.newSlot, &scratch.slotUpdated,
+                &clock)
         } else {
-            _pair(old, new, comparison, into: &matching, index: Int.self, &clock)
+            var slots: [_IdentifierTable<Int, Int>.Slot] = []
+            var next: [Int] = []
+            var newSlot: [Int] = []
+            var slotUpdated: [Bool] = []
+            _pair(old, new, comparison, out, &slots, &next, &newSlot, &slotUpdated, &clock)
         }
-        return matching
     }
 
     /// Whether the first 1,024 old identifiers are at least one in four distinct: partitioning
@@ -260,12 +303,14 @@ public struct HashMapEngine: DiffEngine {
     /// cache, where the partitioned path only adds its passes (measured at 1M: 85 ms partitioned
     /// against 62 ms with one table). The output is the same either way.
     ///
-    /// - Complexity: O(1): at most 1,024 hashes, a 2,048-slot table.
+    /// - Complexity: O(1): at most 1,024 hashes, a 2,048-slot table (in `storage`'s memory).
     @inlinable
-    static func _mostlyDistinct<Element: Diffable>(_ old: UnsafeBufferPointer<Element>) -> Bool {
+    static func _mostlyDistinct<Element: Diffable>(
+        _ old: UnsafeBufferPointer<Element>, _ storage: inout [_IdentifierTable<Int32, Void>.Slot]
+    ) -> Bool {
         let sample = min(old.count, 1_024)
         typealias Table = _IdentifierTable<Int32, Void>
-        var table = Table(capacityFor: sample, empty: ())
+        var table = Table(capacityFor: sample, empty: (), reusing: &storage)
         let mask = table.mask
         var distinct = 0
         table.slots.withUnsafeMutableBufferPointer { slots in
@@ -279,79 +324,79 @@ public struct HashMapEngine: DiffEngine {
                 }
             }
         }
+        table.returnStorage(to: &storage)
         return distinct &* 4 >= sample
     }
 
+    /// The single-table pairing into `out`, which holds -1 and `false` throughout on entry; the
+    /// table, chains, slots and flags are built in the given arrays' storage.
     @inlinable
     func _pair<Element: Diffable, Index: FixedWidthInteger & SignedInteger, Clock: _PhaseClock>(
         _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
-        into matching: inout Matching, index _: Index.Type, _ clock: inout Clock
+        _ out: _MatchingBuffers, _ slotStorage: inout [_IdentifierTable<Index, Index>.Slot], _ next: inout [Index],
+        _ newSlot: inout [Index], _ slotUpdated: inout [Bool], _ clock: inout Clock
     ) {
         // A slot's key is an old index holding its identifier; its payload the earliest old
         // occurrence not yet paired (the chain's head), or -1 when all are paired.
-        var table = _IdentifierTable<Index, Index>(capacityFor: old.count, empty: -1)
+        var table = _IdentifierTable<Index, Index>(capacityFor: old.count, empty: -1, reusing: &slotStorage)
+        defer { table.returnStorage(to: &slotStorage) }
         let mask = table.mask
         let capacity = table.capacity
-        // next[o]: the next old occurrence (ascending) of old[o]'s identifier, or -1.
-        var next = [Index](repeating: -1, count: old.count)
-        // newSlot[n]: the slot of new[n]'s identifier, or -1 when the old list lacks it.
-        var newSlot = [Index](repeating: -1, count: new.count)
-        // Per-slot update flags, allocated on the first differing pair.
-        var slotUpdated: [Bool] = []
+        // next[o]: the next old occurrence (ascending) of old[o]'s identifier, or -1; every one
+        // is written below.
+        _reuse(&next, count: old.count, filler: -1) { _ in }
+        // newSlot[n]: the slot of new[n]'s identifier; written, and read, for paired n only.
+        _reuse(&newSlot, count: new.count, filler: -1) { _ in }
+        // Per-slot update flags, cleared on the first differing pair.
+        var anyUpdated = false
 
-        do {
-            table.slots.withUnsafeMutableBufferPointer { slots in
-                next.withUnsafeMutableBufferPointer { next in
-                    // Old list backwards: each chain ends up ascending, its head the earliest.
-                    var o = old.count &- 1
-                    while o >= 0 {
-                        let id = old[o].diffIdentifier
-                        let (hash, tag) = _IdentifierTable<Index, Index>.hashAndTag(id)
-                        let (s, found) = _IdentifierTable<Index, Index>.find(slots, mask: mask, hash: hash, tag: tag) {
-                            old[Int($0)].diffIdentifier == id
-                        }
-                        if found {
-                            next[o] = slots[s].payload
-                            slots[s].payload = Index(o)
-                        } else {
-                            slots[s] = .init(tag: tag, key: Index(o), payload: Index(o))
-                        }
-                        o &-= 1
+        table.slots.withUnsafeMutableBufferPointer { slots in
+            next.withUnsafeMutableBufferPointer { next in
+                // Old list backwards: each chain ends up ascending, its head the earliest.
+                var o = old.count &- 1
+                while o >= 0 {
+                    let id = old[o].diffIdentifier
+                    let (hash, tag) = _IdentifierTable<Index, Index>.hashAndTag(id)
+                    let (s, found) = _IdentifierTable<Index, Index>.find(slots, mask: mask, hash: hash, tag: tag) {
+                        old[Int($0)].diffIdentifier == id
                     }
+                    if found {
+                        next[o] = slots[s].payload
+                        slots[s].payload = Index(o)
+                    } else {
+                        next[o] = -1
+                        slots[s] = .init(tag: tag, key: Index(o), payload: Index(o))
+                    }
+                    o &-= 1
                 }
             }
         }
 
         clock.lap(.partition)
-        do {
-            do {
-                table.slots.withUnsafeMutableBufferPointer { slots in
-                    next.withUnsafeBufferPointer { next in
-                        newSlot.withUnsafeMutableBufferPointer { newSlot in
-                            matching.oldToNew.withUnsafeMutableBufferPointer { oldToNew in
-                                matching.newToOld.withUnsafeMutableBufferPointer { newToOld in
-                                    for n in 0..<new.count {
-                                        let id = new[n].diffIdentifier
-                                        let (hash, tag) = _IdentifierTable<Index, Index>.hashAndTag(id)
-                                        let (s, found) = _IdentifierTable<Index, Index>.find(
-                                            slots, mask: mask, hash: hash, tag: tag
-                                        ) { old[Int($0)].diffIdentifier == id }
-                                        guard found else { continue }  // not in the old list: an insert
-                                        newSlot[n] = Index(s)
-                                        let o = Int(slots[s].payload)
-                                        guard o >= 0 else { continue }  // every old occurrence is paired
-                                        slots[s].payload = next[o]
-                                        oldToNew[o] = n
-                                        newToOld[n] = o
-                                        if new[n]._isUpdated(from: old[o], comparison: comparison) {
-                                            if slotUpdated.isEmpty {
-                                                slotUpdated = [Bool](repeating: false, count: capacity)
-                                            }
-                                            slotUpdated[s] = true
-                                        }
-                                    }
-                                }
+        let oldToNew = out.oldToNew
+        let newToOld = out.newToOld
+        table.slots.withUnsafeMutableBufferPointer { slots in
+            next.withUnsafeBufferPointer { next in
+                newSlot.withUnsafeMutableBufferPointer { newSlot in
+                    for n in 0..<new.count {
+                        let id = new[n].diffIdentifier
+                        let (hash, tag) = _IdentifierTable<Index, Index>.hashAndTag(id)
+                        let (s, found) = _IdentifierTable<Index, Index>.find(slots, mask: mask, hash: hash, tag: tag) {
+                            old[Int($0)].diffIdentifier == id
+                        }
+                        guard found else { continue }  // not in the old list: an insert
+                        let o = Int(slots[s].payload)
+                        guard o >= 0 else { continue }  // every old occurrence is paired
+                        newSlot[n] = Index(s)
+                        slots[s].payload = next[o]
+                        oldToNew[o] = n
+                        newToOld[n] = o
+                        if new[n]._isUpdated(from: old[o], comparison: comparison) {
+                            if !anyUpdated {
+                                anyUpdated = true
+                                _reuse(&slotUpdated, count: capacity, filler: false) { $0.initialize(repeating: false) }
                             }
+                            slotUpdated[s] = true
                         }
                     }
                 }
@@ -361,17 +406,49 @@ public struct HashMapEngine: DiffEngine {
         clock.lap(.join)
         defer { clock.lap(.verify) }
         // One update flag per identifier, applied to every matched occurrence.
-        if slotUpdated.isEmpty { return }
+        if !anyUpdated { return }
+        let updated = out.updated
         slotUpdated.withUnsafeBufferPointer { slotUpdated in
             newSlot.withUnsafeBufferPointer { newSlot in
-                matching.newToOld.withUnsafeBufferPointer { newToOld in
-                    matching.updated.withUnsafeMutableBufferPointer { updated in
-                        for n in 0..<newToOld.count where newToOld[n] >= 0 && slotUpdated[Int(newSlot[n])] {
-                            updated[n] = true
-                        }
-                    }
+                for n in 0..<newToOld.count where newToOld[n] >= 0 && slotUpdated[Int(newSlot[n])] {
+                    updated[n] = true
                 }
             }
         }
+    }
+}
+
+/// The three arrays of a ``Matching`` being written in place (or a range of them: a trimmed
+/// pairing's middle).
+@usableFromInline
+struct _MatchingBuffers {
+    @usableFromInline let oldToNew: UnsafeMutableBufferPointer<Int>
+    @usableFromInline let newToOld: UnsafeMutableBufferPointer<Int>
+    @usableFromInline let updated: UnsafeMutableBufferPointer<Bool>
+
+    @inlinable
+    init(oldToNew: UnsafeMutableBufferPointer<Int>, newToOld: UnsafeMutableBufferPointer<Int>, updated: UnsafeMutableBufferPointer<Bool>) {
+        self.oldToNew = oldToNew
+        self.newToOld = newToOld
+        self.updated = updated
+    }
+
+    /// Old elements `oldRange` and new elements `newRange`, indexed from 0.
+    @inlinable
+    func slice(old oldRange: Range<Int>, new newRange: Range<Int>) -> _MatchingBuffers {
+        _MatchingBuffers(
+            oldToNew: UnsafeMutableBufferPointer(rebasing: oldToNew[oldRange]),
+            newToOld: UnsafeMutableBufferPointer(rebasing: newToOld[newRange]),
+            updated: UnsafeMutableBufferPointer(rebasing: updated[newRange]))
+    }
+
+    /// Nothing paired, nothing updated.
+    ///
+    /// - Complexity: O(n + m).
+    @inlinable
+    func clear() {
+        if !oldToNew.isEmpty { oldToNew.initialize(repeating: -1) }
+        if !newToOld.isEmpty { newToOld.initialize(repeating: -1) }
+        if !updated.isEmpty { updated.initialize(repeating: false) }
     }
 }

@@ -1,3 +1,5 @@
+import DiffLabCore
+
 /// The one open-addressing table of identifiers that every hashing engine and the bench's hash
 /// floor share: `hashmap`'s pairing, `myers`' interning, and `hash-floor`.
 ///
@@ -50,6 +52,30 @@ package struct _IdentifierTable<Key: FixedWidthInteger & SignedInteger, Payload>
         while capacity < count &* 2 { capacity &<<= 1 }
         mask = capacity &- 1
         slots = [Slot](repeating: Slot(tag: 0, key: -1, payload: empty), count: capacity)
+    }
+
+    /// A table for up to `count` distinct identifiers, as ``init(capacityFor:empty:)``, in the
+    /// storage of `storage`, which it takes (leaving it empty; give it back with
+    /// ``returnStorage(to:)`` to reuse it on the next call).
+    ///
+    /// - Complexity: O(capacity); an allocation only when `storage` is too small.
+    @inlinable
+    package init(capacityFor count: Int, empty: Payload, reusing storage: inout [Slot]) {
+        var capacity = 16
+        while capacity < count &* 2 { capacity &<<= 1 }
+        mask = capacity &- 1
+        let emptySlot = Slot(tag: 0, key: -1, payload: empty)
+        var slots = _take(&storage, leaving: [])
+        _reuse(&slots, count: capacity, filler: emptySlot) { $0.initialize(repeating: emptySlot) }
+        self.slots = slots
+    }
+
+    /// Hands the table's storage to `storage`, for the next ``init(capacityFor:empty:reusing:)``.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    package consuming func returnStorage(to storage: inout [Slot]) {
+        storage = slots
     }
 
     /// The number of slots.

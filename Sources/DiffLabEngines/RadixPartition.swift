@@ -39,7 +39,30 @@ package struct _RadixPartitions {
     /// Partition `p` is `entries[bounds[p] ..< bounds[p + 1]]`; `1 << bits` + 1 values.
     @usableFromInline package var bounds: [Int]
 
-    /// Partitions the occurrences `0..<count` of a list by `hash(i)`.
+    /// Per chunk and partition, the counts and then the write positions (kept for reuse).
+    @usableFromInline package var counts: [Int]
+
+    /// No occurrences, no partitions: storage to partition into with
+    /// ``partition(count:bits:threads:scratch:hash:)``.
+    @inlinable
+    package init() {
+        entries = []
+        bounds = []
+        counts = []
+    }
+
+    /// Partitions the occurrences `0..<count` of a list by `hash(i)`; see
+    /// ``partition(count:bits:threads:scratch:hash:)``.
+    @inlinable
+    package init(
+        count: Int, bits: Int, threads: Int, scratch: UnsafeMutableBufferPointer<Int>, hash: (Int) -> Int
+    ) {
+        self.init()
+        partition(count: count, bits: bits, threads: threads, scratch: scratch, hash: hash)
+    }
+
+    /// Partitions the occurrences `0..<count` of a list by `hash(i)`, replacing what the value
+    /// held and reusing its storage where it is large enough.
     ///
     /// - Parameters:
     ///   - count: the list's length; below `Int32.max`.
@@ -50,9 +73,9 @@ package struct _RadixPartitions {
     ///   - hash: the hash of occurrence `i`'s identifier; called once per occurrence, from the
     ///     workers' threads when `threads` > 1.
     /// - Complexity: O(count + threads · 2^bits) time; 8 bytes per occurrence plus
-    ///   8 · threads · 2^bits bytes of counts.
+    ///   8 · threads · 2^bits bytes of counts, allocated only when the storage is too small.
     @inlinable
-    package init(
+    package mutating func partition(
         count: Int, bits: Int, threads: Int, scratch: UnsafeMutableBufferPointer<Int>, hash: (Int) -> Int
     ) {
         precondition(count >= 0 && count < Int(Int32.max) && bits >= 0 && bits <= 16 && threads >= 1)
@@ -60,12 +83,14 @@ package struct _RadixPartitions {
         let partitions = 1 << bits
         let low = partitions &- 1
         let chunks = min(threads, max(1, count))
-        // counts[c · partitions + p]: chunk c's occurrences in partition p, then where they go.
-        var counts = [Int](repeating: 0, count: chunks * partitions)
         @inline(__always) func code(_ hash: Int) -> UInt32 { UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) &>> 32) }
         @inline(__always) func chunk(_ c: Int) -> Range<Int> { (c * count / chunks)..<((c + 1) * count / chunks) }
         let base = scratch.baseAddress
-        var bounds = [Int](repeating: count, count: partitions + 1)
+        // counts[c · partitions + p]: chunk c's occurrences in partition p, then where they go.
+        var counts = _take(&self.counts, leaving: [])
+        var bounds = _take(&self.bounds, leaving: [])
+        _reuse(&counts, count: chunks * partitions, filler: 0) { $0.initialize(repeating: 0) }
+        _reuse(&bounds, count: partitions + 1, filler: 0) { $0[partitions] = count }
         counts.withUnsafeMutableBufferPointer { counts in
             let counts = counts.baseAddress!
             _concurrently(chunks) { c in
@@ -86,8 +111,7 @@ package struct _RadixPartitions {
                 }
             }
         }
-        self.bounds = bounds
-        entries = [_HashedIndex](unsafeUninitializedCapacity: count) { entries, initialized in
+        _reuse(&entries, count: count, filler: _HashedIndex(code: 0, index: 0)) { entries in
             let out = entries.baseAddress
             counts.withUnsafeMutableBufferPointer { counts in
                 let counts = counts.baseAddress!
@@ -102,8 +126,16 @@ package struct _RadixPartitions {
                     }
                 }
             }
-            initialized = count
         }
+        self.counts = counts
+        self.bounds = bounds
+    }
+
+    /// The bytes of storage the value holds.
+    ///
+    /// - Complexity: O(1).
+    package var retainedBytes: Int {
+        entries.capacity * MemoryLayout<_HashedIndex>.stride + (bounds.capacity + counts.capacity) * MemoryLayout<Int>.stride
     }
 
     /// The number of partitions.

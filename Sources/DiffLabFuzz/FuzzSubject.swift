@@ -197,6 +197,10 @@ private struct _FuzzSubjects: BuiltInEngineVisitor {
 
     mutating func visit<Engine: DiffEngine>(_ engine: Engine, growth: EngineGrowth, uses: BuiltInEngines.Uses) {
         guard uses.contains(.fuzzed) else { return }
-        subjects.append(FuzzSubject(engine))
+        var subject = FuzzSubject(engine)
+        // A reusing engine's results come from its workspace too, so that its result arrays'
+        // reuse is fuzzed with its pairing's.
+        if let reusing = engine as? HashMapEngine.Reusing { subject.derive = reusing.derive }
+        subjects.append(subject)
     }
 }

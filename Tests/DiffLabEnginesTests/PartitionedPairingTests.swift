@@ -84,10 +84,16 @@ struct PartitionedPairingTests {
         let unique = (0..<20_000).map { Item($0, 0) }
         let few = (0..<20_000).map { Item($0 % 16, 0) }
         let quarter = (0..<20_000).map { Item($0 % 256, 0) }  // 256 of the first 1,024: one in four
-        #expect(unique.withUnsafeBufferPointer(HashMapEngine._mostlyDistinct))
-        #expect(!few.withUnsafeBufferPointer(HashMapEngine._mostlyDistinct))
-        #expect(quarter.withUnsafeBufferPointer(HashMapEngine._mostlyDistinct))
-        #expect(!(0..<20_000).map { Item($0 % 255, 0) }.withUnsafeBufferPointer(HashMapEngine._mostlyDistinct))
+        // One table storage for every sample, as a workspace reuses it.
+        var storage: [_IdentifierTable<Int32, Void>.Slot] = []
+        func mostlyDistinct(_ items: [Item]) -> Bool {
+            items.withUnsafeBufferPointer { HashMapEngine._mostlyDistinct($0, &storage) }
+        }
+        #expect(mostlyDistinct(unique))
+        #expect(!mostlyDistinct(few))
+        #expect(mostlyDistinct(quarter))
+        #expect(!mostlyDistinct((0..<20_000).map { Item($0 % 255, 0) }))
+        #expect(storage.count == 2_048)
         #expect(HashMapEngine().matching(from: few, to: few.reversed()) == HeckelEngine().matching(from: few, to: few.reversed()))
     }
 

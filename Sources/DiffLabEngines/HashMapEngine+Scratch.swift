@@ -1,0 +1,77 @@
+import DiffLabCore
+
+// Every buffer `hashmap`'s diff writes, in one value: a one-off call makes a fresh one and drops
+// it; a `HashMapEngine.Workspace` keeps it between calls. Both run the same code.
+
+/// The buffers of one `hashmap` diff: the matching, the partitions, the join tables, the single
+/// table, the cross-checks' table and the derivation's arrays.
+///
+/// Underscored and `package`: an implementation type of ``HashMapEngine``, not API.
+@usableFromInline
+package struct _HashMapScratch {
+    @usableFromInline typealias PairSlot = _IdentifierTable<Int32, Int32>.Slot
+    @usableFromInline typealias SampleSlot = _IdentifierTable<Int32, Void>.Slot
+    @usableFromInline typealias CrossSlot = _IdentifierTable<Int, Void>.Slot
+
+    /// The matching being built (``Matching``'s three arrays).
+    @usableFromInline var oldToNew: [Int] = []
+    @usableFromInline var newToOld: [Int] = []
+    @usableFromInline var updated: [Bool] = []
+
+    /// The partitioned pairing: both lists' partitions.
+    @usableFromInline var oldParts = _RadixPartitions()
+    @usableFromInline var newParts = _RadixPartitions()
+    /// Where each thread's range of partitions starts.
+    @usableFromInline var shares: [Int] = []
+    /// Per thread: its join table, its chains, its pairs of repeated identifiers.
+    @usableFromInline var joinSlots: [[PairSlot]] = []
+    @usableFromInline var joinNext: [[Int32]] = []
+    @usableFromInline var repeated: [[(new: Int32, key: Int32)]] = []
+    /// Per verification chunk: the new indices whose pair's identifiers differ.
+    @usableFromInline var mismatched: [[Int]] = []
+    /// Per old key index: whether its identifier has an updated pair.
+    @usableFromInline var keyUpdated: [Bool] = []
+
+    /// The single-table pairing (32-bit indices; wider lists allocate their own).
+    @usableFromInline var pairSlots: [PairSlot] = []
+    @usableFromInline var pairNext: [Int32] = []
+    @usableFromInline var newSlot: [Int32] = []
+    @usableFromInline var slotUpdated: [Bool] = []
+
+    /// The distinct-identifier sample's table.
+    @usableFromInline var sampleSlots: [SampleSlot] = []
+    /// The trimming cross-checks' table.
+    @usableFromInline var crossSlots: [CrossSlot] = []
+
+    /// The derivation's arrays.
+    @usableFromInline var derivation = _DerivationBuffers()
+
+    @inlinable init() {}
+
+    /// Makes sure the per-thread arrays exist for `threads` threads.
+    ///
+    /// - Complexity: O(threads).
+    @inlinable
+    mutating func ensureThreads(_ threads: Int) {
+        while joinSlots.count < threads { joinSlots.append([]) }
+        while joinNext.count < threads { joinNext.append([]) }
+        while repeated.count < threads { repeated.append([]) }
+        while mismatched.count < threads { mismatched.append([]) }
+    }
+
+    /// The bytes of storage held (the arrays' capacities, not the small per-thread headers).
+    ///
+    /// - Complexity: O(threads).
+    var retainedBytes: Int {
+        func bytes<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
+        var total = bytes(oldToNew) + bytes(newToOld) + bytes(updated)
+        total += oldParts.retainedBytes + newParts.retainedBytes + bytes(shares)
+        for t in joinSlots.indices { total += bytes(joinSlots[t]) }
+        for t in joinNext.indices { total += bytes(joinNext[t]) }
+        for t in repeated.indices { total += bytes(repeated[t]) }
+        for t in mismatched.indices { total += bytes(mismatched[t]) }
+        total += bytes(keyUpdated) + bytes(pairSlots) + bytes(pairNext) + bytes(newSlot) + bytes(slotUpdated)
+        total += bytes(sampleSlots) + bytes(crossSlots)
+        return total + derivation.retainedBytes
+    }
+}
