@@ -173,6 +173,9 @@ public struct BenchRecord: Sendable {
     /// `hashmap`'s phases on 1 and 2 threads (``measurePhases(_:threads:calls:)``), in the
     /// built-in `hashmap`'s measured cells from ``BenchOptions/phaseFloor`` items; empty elsewhere.
     public var phases: [BenchPhases] = []
+    /// `hashmap` through one reused workspace against one-off calls on 1 and 2 threads
+    /// (``measureRepeated(_:threads:calls:)``), in the same cells as ``phases``; empty elsewhere.
+    public var repeated: [BenchRepeated] = []
 }
 
 extension BenchRecord {
@@ -250,7 +253,11 @@ public func runBench(
                 BenchCell(subject: subject.name, profile: profile, kind: kind, size: size), subject, earlier: earlier, options)
             if record.skipped == nil { fill(&record, subject.prepare(lists), subject, options) }
             if subject.name == "hashmap" && subject.isEngine && record.measurement != nil && size >= BenchOptions.phaseFloor {
-                record.phases = measurePhases(lists, threads: availableCores() >= 2 ? [1, 2] : [1], calls: size >= 5_000_000 ? 3 : 5)
+                let threads = availableCores() >= 2 ? [1, 2] : [1]
+                record.phases = measurePhases(lists, threads: threads, calls: size >= 5_000_000 ? 3 : 5)
+                record.repeated = measureRepeated(
+                    repeatedVersions(lists, profile: profile, kind: kind, size: size, seed: options.seed), threads: threads,
+                    calls: size >= 5_000_000 ? 3 : 9)
             }
             records.append(record)
             done += 1
@@ -486,6 +493,16 @@ func _partitionedFloor<Element: Diffable>(_ old: UnsafeBufferPointer<Element>, _
             return hits &+ _hashFloor(oldMiddle, newMiddle)
         }
     }
+}
+
+/// The versions the repeated mode diffs in turn for a cell: its own lists, then the datasets of
+/// the same profile, kind and size from the next seeds (one more below 5,000,000 items, where
+/// three versions of the largest lists would crowd memory; two more below that).
+///
+/// - Complexity: O(size) per extra version.
+package func repeatedVersions(_ lists: BenchLists, profile: DatasetProfile, kind: ElementKind, size: Int, seed: UInt64) -> [BenchLists] {
+    let extra = size >= 5_000_000 ? 1 : 2
+    return [lists] + (1...extra).map { BenchLists(AbstractDataset(profile, size: size, seed: seed &+ UInt64($0)), kind: kind) }
 }
 
 /// `hashmap`'s diff phase by phase on `lists`: for each thread count (`hashmap` on 1,

@@ -34,6 +34,7 @@ extension BenchRecord {
         m.minimalMoves = minimalMoves
         m.batchMoves = batchMoves
         m.phases = phases
+        m.repeated = repeated
         return m
     }
 }
@@ -180,6 +181,24 @@ package func benchTargets(_ rows: [BenchMeasurement], allocator: String, cores: 
                 note: slowest.cell)
         }
     }
+    // The repeated mode at 1M, on one thread, under each allocator: the worst profile of each
+    // figure (issue 30's).
+    for other in Set(rows.map(\.allocator)).sorted() {
+        let repeated = rows.filter { $0.engine == "hashmap" && $0.allocator == other && $0.size == million && $0.kind == "int" }
+            .flatMap { row in row.repeated.filter { $0.threads == 1 }.map { (row.profile, $0) } }
+        func worst(_ value: (BenchRepeated) -> Double?) -> (Double, String)? {
+            repeated.compactMap { profile, entry in value(entry).map { ($0, profile) } }.max { $0.0 < $1.0 }
+        }
+        if let (faults, profile) = worst({ Double($0.reusedFaults) }) {
+            add("hashmap repeated, page faults per call at 1M, worst profile, \(other)", "0", faults, { $0 == 0 }, note: profile)
+        }
+        if let (allocations, profile) = worst({ $0.reusedAllocations.map(Double.init) }) {
+            add("hashmap repeated, allocations per call at 1M, worst profile, \(other)", "≤ 4", allocations, { $0 <= 4 }, note: profile)
+        }
+        if let (ratio, profile) = worst({ $0.ratio }) {
+            add("hashmap repeated / one-off call at 1M, worst profile, \(other)", "≤ 0.85", ratio, { $0 <= 0.85 }, note: profile)
+        }
+    }
     return targets
 }
 
@@ -225,6 +244,38 @@ package func phaseTable(_ rows: [BenchMeasurement]) -> String {
             let cell = "\(row.profile) · \(row.kind) · \(row.size) · \(row.allocator)"
             let figures = (phases.seconds + [phases.total]).map { padded(formatFixed($0 * 1000, decimals: 3), 11) }.joined()
             lines.append("  " + padded(cell, cellWidth) + padded(String(phases.threads), 9) + padded(String(phases.calls), 7) + figures)
+        }
+    }
+    return lines.joined(separator: "\n")
+}
+
+/// The repeated mode's table (``BenchMeasurement/repeated``): per measured cell and thread
+/// count, a call through one reused workspace against a one-off call: median milliseconds, their
+/// ratio, page faults and allocation requests per call (`-` where not counted), and the bytes
+/// the workspace holds. Empty when no cell has the mode.
+///
+/// - Complexity: O(rows).
+package func repeatedTable(_ rows: [BenchMeasurement]) -> String {
+    let measured = rows.filter { !$0.repeated.isEmpty }
+    guard !measured.isEmpty else { return "" }
+    let cellWidth = max(8, (measured.map { "\($0.profile) · \($0.kind) · \($0.size) · \($0.allocator)".count }.max() ?? 0) + 2)
+    let columns = ["one-off ms", "reused ms", "ratio", "faults", "reused", "allocs", "reused", "held MB"]
+    var lines = [
+        "hashmap repeated: one reused HashMapEngine.Workspace against one-off calls (medians per call, interleaved):",
+        "  " + padded("cell", cellWidth) + padded("threads", 9) + padded("calls", 7) + columns.map { padded($0, 12) }.joined(),
+    ]
+    for row in measured {
+        for entry in row.repeated {
+            let cell = "\(row.profile) · \(row.kind) · \(row.size) · \(row.allocator)"
+            let figures = [
+                formatFixed(entry.oneOffSeconds * 1000, decimals: 3), formatFixed(entry.reusedSeconds * 1000, decimals: 3),
+                entry.ratio.map { formatFixed($0, decimals: 2) } ?? "-", String(entry.oneOffFaults), String(entry.reusedFaults),
+                entry.oneOffAllocations.map(String.init) ?? "-", entry.reusedAllocations.map(String.init) ?? "-",
+                formatFixed(Double(entry.retainedBytes) / 1_000_000, decimals: 1),
+            ]
+            lines.append(
+                "  " + padded(cell, cellWidth) + padded(String(entry.threads), 9) + padded(String(entry.calls), 7)
+                    + figures.map { padded($0, 12) }.joined())
         }
     }
     return lines.joined(separator: "\n")

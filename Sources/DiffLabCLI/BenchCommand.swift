@@ -234,6 +234,8 @@ enum BenchCommand: DeclaredCommand {
         if !parallel.isEmpty { console.out(parallel + "\n\n") }
         let phases = phaseTable(rows)
         if !phases.isEmpty { console.out(phases + "\n\n") }
+        let repeated = repeatedTable(rows)
+        if !repeated.isEmpty { console.out(repeated + "\n\n") }
         if !targets.isEmpty {
             console.out("Targets (\(primary)):\n")
             for t in targets {

@@ -98,31 +98,34 @@ extension HashMapEngine {
                 if !anyMismatched { return }
                 // A new-only identifier shared a code with an old one of its partition and took
                 // its occurrences: clear those partitions and join them again, exactly.
-                var partitions = Set<Int>()
+                // Marks in the workspace's memory, not sets: the repair allocates nothing once
+                // its buffers are sized (at 1M unrelated ids it runs in about every other call).
+                let partitionCount = oldParts.partitionCount
+                _reuse(&scratch.repairPartitions, count: partitionCount, filler: false) { $0.initialize(repeating: false) }
                 for chunk in mismatched {
-                    for n in chunk { partitions.insert(new[n].diffIdentifier.hashValue & (oldParts.partitionCount &- 1)) }
+                    for n in chunk { scratch.repairPartitions[new[n].diffIdentifier.hashValue & (partitionCount &- 1)] = true }
                 }
-                for p in partitions.sorted() {
+                _reuse(&scratch.repairedNew, count: new.count, filler: false) { $0.initialize(repeating: false) }
+                for p in 0..<partitionCount where scratch.repairPartitions[p] {
                     let news = newBounds[p]..<newBounds[p &+ 1]
                     for i in oldBounds[p]..<oldBounds[p &+ 1] { oldToNew[Int(oldEntries[i].index)] = -1 }
-                    var inPartition = Set<Int32>()
                     for j in news {
                         let n = Int(newEntries[j].index)
                         newToOld[n] = -1
                         updated[n] = false
-                        inPartition.insert(newEntries[j].index)
+                        scratch.repairedNew[n] = true
                     }
-                    for t in repeated.indices { repeated[t].removeAll { inPartition.contains($0.new) } }
-                    var exactSlots: [_IdentifierTable<Int32, Int32>.Slot] = []
-                    var exactNext: [Int32] = []
-                    var exactRepeated: [(new: Int32, key: Int32)] = []
+                    scratch.repairedNew.withUnsafeBufferPointer { repairedNew in
+                        for t in repeated.indices { repeated[t].removeAll { repairedNew[Int($0.new)] } }
+                    }
+                    // The first worker's table, chains and pairs, free again after the join.
                     _joinPartitions(
                         p..<(p &+ 1), exact: true, old, new,
                         oldEntries, oldBounds, newEntries, newBounds, oldToNew, newToOld,
-                        &exactSlots, &exactNext, &exactRepeated)
-                    repeated[0].append(contentsOf: exactRepeated)
+                        &joinSlots[0], &joinNext[0], &repeated[0])
                     for j in news {
                         let n = Int(newEntries[j].index)
+                        scratch.repairedNew[n] = false
                         let o = newToOld[n]
                         if o >= 0 { updated[n] = new[n]._isUpdated(from: old[o], comparison: comparison) }
                     }

@@ -29,6 +29,9 @@ package struct _HashMapScratch {
     @usableFromInline var repeated: [[(new: Int32, key: Int32)]] = []
     /// Per verification chunk: the new indices whose pair's identifiers differ.
     @usableFromInline var mismatched: [[Int]] = []
+    /// The repair of step 3: partitions to join again, and the new indices of those being joined.
+    @usableFromInline var repairPartitions: [Bool] = []
+    @usableFromInline var repairedNew: [Bool] = []
     /// Per old key index: whether its identifier has an updated pair.
     @usableFromInline var keyUpdated: [Bool] = []
 
@@ -70,7 +73,9 @@ package struct _HashMapScratch {
         for t in joinNext.indices { total += bytes(joinNext[t]) }
         for t in repeated.indices { total += bytes(repeated[t]) }
         for t in mismatched.indices { total += bytes(mismatched[t]) }
-        total += bytes(keyUpdated) + bytes(pairSlots) + bytes(pairNext) + bytes(newSlot) + bytes(slotUpdated)
+        total +=
+            bytes(repairPartitions) + bytes(repairedNew) + bytes(keyUpdated) + bytes(pairSlots) + bytes(pairNext) + bytes(newSlot)
+            + bytes(slotUpdated)
         total += bytes(sampleSlots) + bytes(crossSlots)
         return total + derivation.retainedBytes
     }

@@ -24,7 +24,7 @@ public struct BenchMeasurement: Sendable, Equatable {
         case engine, profile, size, kind, allocator, skipped, timing, median, min, p90, p99, mad, cpuMedian, callsPerSample
         case allocatedBytes, allocationRequests, peakRSSBytes, samples, cpuSamples, changeCount, offsetsMoves, minimalMoves, batchMoves
         case speedupOverStdlib, ratioToFloor, ratioToPartitionedFloor, ratioToTrimFloor, minorFaults, majorFaults, peakExtraRSSBytes
-        case phases
+        case phases, repeated
     }
 
     /// The subject measured (engine name, `stdlib` or `hash-floor`).
@@ -93,6 +93,10 @@ public struct BenchMeasurement: Sendable, Equatable {
     /// `hashmap`'s phases on 1 and 2 threads (``BenchPhases``), measured in its cells from
     /// 10,000 items; empty elsewhere and in files written before 0.2.
     public var phases: [BenchPhases] = []
+    /// `hashmap` through one reused workspace against one-off calls, on 1 and 2 threads
+    /// (``BenchRepeated``), measured in its cells from 10,000 items; empty elsewhere and in files
+    /// written before the repeated mode existed.
+    public var repeated: [BenchRepeated] = []
 
     /// A cell with no figures (timed by the harness).
     public init(engine: String, profile: String, size: Int, kind: String, allocator: String) {
@@ -145,6 +149,7 @@ public struct BenchMeasurement: Sendable, Equatable {
         w.set(.majorFaults, majorFaults)
         w.set(.peakExtraRSSBytes, peakExtraRSSBytes)
         if !phases.isEmpty { w.set(.phases, .array(phases.map(\.json))) }
+        if !repeated.isEmpty { w.set(.repeated, .array(repeated.map(\.json))) }
         return w.json
     }
 
@@ -202,6 +207,7 @@ public struct BenchMeasurement: Sendable, Equatable {
         minimalMoves = try row.optionalInt(.minimalMoves, in: .count)
         batchMoves = try row.optionalInt(.batchMoves, in: .count)
         for phase in try row.objects(.phases, BenchPhases.Key.self) { phases.append(try BenchPhases(phase)) }
+        for entry in try row.objects(.repeated, BenchRepeated.Key.self) { repeated.append(try BenchRepeated(entry)) }
     }
 }
 

@@ -148,6 +148,49 @@ struct BenchTests {
         #expect(try BenchMeasurement(json: row.json, source: "r") == row)
     }
 
+    /// The repeated mode: one reused workspace against one-off calls, on 1 and 2 threads, its
+    /// table and its targets.
+    @Test func repeatedModeIsMeasuredPrintedAndJudged() throws {
+        let versions = repeatedVersions(
+            BenchLists(AbstractDataset(.smallEdit, size: 20_000, seed: 1), kind: .int), profile: .smallEdit, kind: .int, size: 20_000,
+            seed: 1)
+        #expect(versions.count == 3)
+        let repeated = measureRepeated(versions, threads: [1, 2], calls: 4)
+        #expect(repeated.map(\.threads) == [1, 2] && repeated.allSatisfy { $0.calls == 4 && $0.versions == 3 })
+        for entry in repeated {
+            #expect(entry.oneOffSeconds > 0 && entry.reusedSeconds > 0)
+            #expect(entry.retainedBytes > 20_000 * 8)
+        }
+        // Allocation requests are counted under jemalloc only.
+        #expect(repeated.allSatisfy { ($0.reusedAllocations == nil) == (JemallocStats.current == nil) })
+        var row = BenchMeasurement(engine: "hashmap", profile: "small-edit", size: 1_000_000, kind: "int", allocator: "system")
+        row.repeated = repeated
+        let table = repeatedTable([row])
+        #expect(table.hasPrefix("hashmap repeated") && table.split(separator: "\n").count == 2 + 2)
+        #expect(repeatedTable([]).isEmpty)
+        #expect(try BenchMeasurement(json: row.json, source: "r") == row)
+        // Targets, from the worst profile at 1M on one thread.
+        row.repeated = [
+            BenchRepeated(
+                threads: 1, versions: 3, calls: 9, oneOffSeconds: 0.010, reusedSeconds: 0.009, oneOffFaults: 900, reusedFaults: 3,
+                oneOffAllocations: 30, reusedAllocations: 5, retainedBytes: 1)
+        ]
+        var other = row
+        other.profile = "reverse"
+        other.repeated[0].reusedSeconds = 0.005
+        other.repeated[0].reusedFaults = 0
+        other.repeated[0].reusedAllocations = 2
+        let targets = benchTargets([row, other], allocator: "system", cores: 2)
+        let faults = targets.first { $0.name == "hashmap repeated, page faults per call at 1M, worst profile, system" }
+        #expect(faults?.value == 3 && faults?.met == false && faults?.note == "small-edit")
+        let allocations = targets.first { $0.name == "hashmap repeated, allocations per call at 1M, worst profile, system" }
+        #expect(allocations?.value == 5 && allocations?.met == false)
+        let ratio = targets.first { $0.name == "hashmap repeated / one-off call at 1M, worst profile, system" }
+        #expect(abs((ratio?.value ?? 0) - 0.9) < 1e-9 && ratio?.met == false && ratio?.note == "small-edit")
+        let good = benchTargets([other], allocator: "system", cores: 2).filter { $0.name.hasPrefix("hashmap repeated") }
+        #expect(good.count == 3 && good.allSatisfy { $0.met == true })
+    }
+
     @Test func parallelSpeedupsPairThreadedRowsWithOneThread() {
         func row(_ engine: String, _ median: Double, size: Int = 1_000_000) -> BenchMeasurement {
             var m = BenchMeasurement(engine: engine, profile: "differencekit", size: size, kind: "int", allocator: "system")

@@ -53,6 +53,14 @@ func fullMeasurement(timing: BenchTiming = .harness) -> BenchMeasurement {
         BenchPhases(threads: 1, calls: 5, seconds: [1e-4, 2e-3, 3e-3, 4e-4, 0, 5e-4, 6e-5]),
         BenchPhases(threads: 2, calls: 5, seconds: [1e-4, 1e-3, 2e-3, 3e-4, 0, 3e-4, 6e-5]),
     ]
+    m.repeated = [
+        BenchRepeated(
+            threads: 1, versions: 3, calls: 9, oneOffSeconds: 0.05, reusedSeconds: 0.03, oneOffFaults: 7_816, reusedFaults: 0,
+            oneOffAllocations: 40, reusedAllocations: 2, retainedBytes: 52_000_000),
+        BenchRepeated(
+            threads: 2, versions: 3, calls: 9, oneOffSeconds: 0.04, reusedSeconds: 0.02, oneOffFaults: 10, reusedFaults: 1,
+            oneOffAllocations: nil, reusedAllocations: nil, retainedBytes: 0),
+    ]
     m.samples = [0.0012, 0.0011, 0.0013]
     m.cpuSamples = [0.0011, 0.0011, 0.0012]
     m.speedupOverStdlib = 120.5
@@ -414,6 +422,22 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
         (
             #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"phases":[{"threads":1,"calls":5,"trim":0,"partition":1e9}]}]}"#,
             "h.json: measurements[0].phases[0].partition is 1000000000.0, outside its allowed range 0 to 86,400 (seconds)"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"repeated":[{"threads":65}]}]}"#,
+            "h.json: measurements[0].repeated[0].threads is 65, outside its allowed range 1 to 64 (threads)"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"repeated":[{"threads":1,"versions":0}]}]}"#,
+            "h.json: measurements[0].repeated[0].versions is 0, outside its allowed range 1 to 1,000,000,000"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"repeated":[{"threads":1,"versions":2,"calls":3,"oneOffSeconds":1,"reusedSeconds":-1}]}]}"#,
+            "h.json: measurements[0].repeated[0].reusedSeconds is -1.0, outside its allowed range 0 to 86,400 (seconds)"
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"repeated":[{"threads":1,"versions":2,"calls":3,"oneOffSeconds":1,"reusedSeconds":1,"oneOffFaults":1,"reusedFaults":1,"reusedAllocations":1.5,"retainedBytes":0}]}]}"#,
+            "h.json: measurements[0].repeated[0].reusedAllocations should be an integer, not a number"
         ),
     ])
     func benchFields(text: String, message: String) {
