@@ -130,12 +130,21 @@ public struct BenchOptions: Sendable {
         return options
     }()
 
-    /// Every profile at 1k → 1M; model and object elements on `differencekit` and `small-edit`.
-    public static let full = BenchOptions(kinds: [.int, .model, .object], budget: 1.0, maxCallSeconds: 12)
+    /// Every profile at 1k → 10M; model and object elements on `differencekit` and `small-edit`,
+    /// up to 1M (see ``includes(_:_:_:)``). At 10M the engines whose projected call passes the
+    /// limit (`myers` and `stdlib` on most profiles) are skipped with the projection as the reason.
+    public static let full = BenchOptions(
+        sizes: [1_000, 10_000, 100_000, 1_000_000, 10_000_000], kinds: [.int, .model, .object], budget: 1.0, maxCallSeconds: 12)
+
+    /// The largest size measured for model and object elements: lists of ten million of them take
+    /// several gigabytes each (a `ModelElement` holds a UUID and two strings, an `ObjectElement`
+    /// is a class instance).
+    public static let largestNonIntSize = 1_000_000
 
     /// Whether `profile` × `kind` × `size` is in the matrix: model and object elements run on
-    /// `differencekit` and `small-edit` only; see ``largeSizeProfiles``.
+    /// `differencekit` and `small-edit` only, up to ``largestNonIntSize``; see ``largeSizeProfiles``.
     public func includes(_ profile: DatasetProfile, _ kind: ElementKind, _ size: Int) -> Bool {
+        if kind != .int && size > Self.largestNonIntSize { return false }
         if kind != .int && profile != .differencekit && profile != .smallEdit { return false }
         if size > 10_000, let large = largeSizeProfiles, !large.contains(profile) { return false }
         return true
@@ -244,6 +253,19 @@ public func runBench(
     var done = 0
     var records: [BenchRecord] = []
     for (kind, profile, size) in cells {
+        // The memory guard: a cell whose lists (and the repeated mode's versions) and the
+        // engines' working memory would not fit in what the kernel says is available is skipped
+        // whole, before anything is generated.
+        if let reason = memorySkipReason(kind: kind, size: size, available: availableMemoryBytes()) {
+            for subject in subjects {
+                var record = BenchRecord(engine: subject.name, profile: profile, size: size, kind: kind, allocator: allocator)
+                record.skipped = reason
+                records.append(record)
+                done += 1
+                progress(done, total, "\(subject.name) \(profile.rawValue) \(kind.rawValue) \(size)")
+            }
+            continue
+        }
         let lists = BenchLists(AbstractDataset(profile, size: size, seed: options.seed), kind: kind)
         for subject in subjects {
             var record = BenchRecord(engine: subject.name, profile: profile, size: size, kind: kind, allocator: allocator)
@@ -265,6 +287,35 @@ public func runBench(
         }
     }
     return records
+}
+
+/// About how many bytes a cell needs at its peak: the abstract dataset (16 bytes per item and
+/// list), the lists as `kind` for the cell and the repeated mode's extra versions
+/// (``repeatedVersions(_:profile:kind:size:seed:)``), and 512 bytes per item for the most
+/// demanding engine's working memory (`heckel`'s dictionaries; `hashmap` takes about 40 to 60).
+///
+/// - Complexity: O(1).
+package func estimatedCellBytes(kind: ElementKind, size: Int) -> Int {
+    let perElement =
+        switch kind {
+        case .int: MemoryLayout<IntElement>.stride
+        case .model: 160
+        case .object: 160
+        }
+    let versions = size >= 5_000_000 ? 2 : 3
+    let perItem = 16 &* 2 &+ perElement &* 2 &* versions &+ 512
+    return size.multipliedReportingOverflow(by: perItem).overflow ? Int.max : size &* perItem
+}
+
+/// Why a cell of `size` `kind` items is skipped for memory, or `nil` to measure it: when
+/// ``estimatedCellBytes(kind:size:)`` is more than `available` bytes (`nil`: unknown, measured).
+///
+/// - Complexity: O(1).
+package func memorySkipReason(kind: ElementKind, size: Int, available: Int?) -> String? {
+    guard let available else { return nil }
+    let needed = estimatedCellBytes(kind: kind, size: size)
+    guard needed > available else { return nil }
+    return "needs about \(formatBytes(Double(needed))) of memory, \(formatBytes(Double(available))) available"
 }
 
 /// Why `cell` is skipped under the per-call limit, or `nil` to measure it. `earlier` holds the

@@ -113,31 +113,48 @@ package func benchTargets(_ rows: [BenchMeasurement], allocator: String, cores: 
             }
         }
     }
-    let growthRows = rows.filter {
-        $0.engine == "hashmap" && $0.profile == "differencekit" && $0.kind == "int" && $0.allocator == allocator
-            && $0.size >= 10_000 && $0.median != nil
-    }
-    if growthRows.contains(where: { $0.size == million }) {
-        add("hashmap growth exponent, differencekit 10k→1M", "≤ 1.15", growthExponent(growthRows.map { (Double($0.size), $0.median!) })) {
-            $0 <= 1.15
-        }
-    }
+    // Growth exponents of hashmap's median on differencekit, int ids, under each allocator:
+    // 10k→1M and 1M→10M (issue 30's).
+    let tenMillion = 10_000_000
     for other in Set(rows.map(\.allocator)).sorted() {
+        let growthRows = rows.filter {
+            $0.engine == "hashmap" && $0.profile == "differencekit" && $0.kind == "int" && $0.allocator == other && $0.median != nil
+        }
+        func exponent(_ sizes: ClosedRange<Int>) -> Double? {
+            let points = growthRows.filter { sizes.contains($0.size) }
+            guard points.contains(where: { $0.size == sizes.lowerBound }), points.contains(where: { $0.size == sizes.upperBound }) else {
+                return nil
+            }
+            return growthExponent(points.map { (Double($0.size), $0.median!) })
+        }
+        add("hashmap growth exponent, differencekit 10k→1M, \(other)", "≤ 1.15", exponent(10_000...million)) { $0 <= 1.15 }
+        add("hashmap growth exponent, differencekit 1M→10M, \(other)", "≤ 1.10", exponent(million...tenMillion)) { $0 <= 1.10 }
         if let h = row("hashmap", million, allocator: other)?.median {
             add("hashmap median ms, differencekit 1M, \(other) allocator", "< 100 (context)", h * 1000) { $0 < 100 }
         }
+        if let h = row("hashmap", tenMillion, allocator: other)?.median {
+            add("hashmap median ms, differencekit 10M, \(other) allocator", "< 1000", h * 1000) { $0 < 1000 }
+            add(
+                "hashmap / partitioned floor, differencekit 10M, \(other)", "≤ 1.3",
+                row(partitionedFloorName, tenMillion, allocator: other)?.median.map { h / $0 }
+            ) { $0 <= 1.3 }
+        }
     }
-    if let two = parallelSpeedups(rows, cores: cores).first(where: {
-        $0.threads == 2 && $0.profile == "differencekit" && $0.kind == "int" && $0.size == million && $0.allocator == allocator
-    }) {
-        add(
-            "\(two.engine) speed-up over hashmap, differencekit 1M (2 threads)", "≥ 1.6", two.speedup, { $0 >= 1.6 },
-            note: "efficiency \(round2(two.efficiency * 100))%")
-    }
-    if let bytes = rows.first(where: {
-        $0.engine == "hashmap" && $0.profile == "differencekit" && $0.size == million && $0.kind == "int" && $0.allocatedBytes != nil
-    })?.allocatedBytes {
-        add("hashmap bytes allocated per element, differencekit 1M", "≤ 48", bytes / Double(million)) { $0 <= 48 }
+    for size in [million, tenMillion] {
+        if let two = parallelSpeedups(rows, cores: cores).first(where: {
+            $0.threads == 2 && $0.profile == "differencekit" && $0.kind == "int" && $0.size == size && $0.allocator == allocator
+        }) {
+            add(
+                "\(two.engine) speed-up over hashmap, differencekit \(formatCount(Double(size))) (2 threads)", "≥ 1.6", two.speedup,
+                { $0 >= 1.6 }, note: "efficiency \(round2(two.efficiency * 100))%")
+        }
+        if let bytes = rows.first(where: {
+            $0.engine == "hashmap" && $0.profile == "differencekit" && $0.size == size && $0.kind == "int" && $0.allocatedBytes != nil
+        })?.allocatedBytes {
+            add("hashmap bytes allocated per element, differencekit \(formatCount(Double(size)))", "≤ 48", bytes / Double(size)) {
+                $0 <= 48
+            }
+        }
     }
     let n = 100_000
     if let h = median("hashmap", n) {

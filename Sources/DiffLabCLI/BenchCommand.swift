@@ -33,9 +33,10 @@ enum BenchCommand: DeclaredCommand {
         let profiles = Option<[DatasetProfile]>.names("profiles", noun: "profile", help: "dataset profiles", defaultText: "all")
         let sizes = Option.sizes(
             "sizes", in: BenchOptions.sizeRange, most: BenchCommand.maxSizeCount, help: "list sizes",
-            defaultText: "1000,10000,100000,1000000; --quick 1000,10000,100000")
+            defaultText: "1000,10000,100000,1000000,10000000; --quick 1000,10000,100000")
         let kinds = Option<[ElementKind]>.names(
-            "kinds", noun: "element kind", help: "element kinds (model and object run on differencekit and small-edit only)",
+            "kinds", noun: "element kind",
+            help: "element kinds (model and object run on differencekit and small-edit only, up to 1000000 items)",
             defaultText: "int, model and object; --quick: int")
         let allocators = Option<[Allocator]>.names(
             "allocators", noun: "allocator", default: [.jemalloc, .system],
@@ -90,6 +91,12 @@ enum BenchCommand: DeclaredCommand {
         """
     static var epilogue: String {
         """
+        THE MEMORY GUARD
+          Before a cell's lists are generated, the memory it needs (its lists as the element kind,
+          the repeated mode's extra versions, and 512 bytes per item of engine working memory) is
+          estimated; a cell that would not fit in MemAvailable (/proc/meminfo) is skipped whole,
+          with both figures as the reason.
+
         THE CALL LIMIT
           No single call runs much past the limit, whatever the sizes. A measurement whose call is
           projected to take longer is skipped and says why in the results. The projection is from

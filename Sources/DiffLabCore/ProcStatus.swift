@@ -8,8 +8,24 @@ import Glibc
 ///
 /// - Complexity: one read of the file (at most 16 KiB).
 package func procStatus(_ field: String, pid: Int32? = nil) -> String? {
+    _procField(field, path: pid.map { "/proc/\($0)/status" } ?? "/proc/self/status")
+}
+
+/// The memory the kernel estimates is available for starting new work without swapping
+/// (`MemAvailable:` of `/proc/meminfo`), in bytes; `nil` where the file or field is missing.
+///
+/// - Complexity: one read of the file (at most 16 KiB).
+package func availableMemoryBytes() -> Int? {
+    guard let value = _procField("MemAvailable:", path: "/proc/meminfo"), value.hasSuffix(" kB"),
+        let kB = Int(value.dropLast(3)), kB >= 0, kB < Int.max / 1024
+    else { return nil }
+    return kB * 1024
+}
+
+/// The value of `field` in a `/proc` file of `name: value` lines, trimmed of blanks.
+private func _procField(_ field: String, path: String) -> String? {
     #if canImport(Glibc)
-    let fd = open(pid.map { "/proc/\($0)/status" } ?? "/proc/self/status", O_RDONLY | O_CLOEXEC)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var buffer = [UInt8](repeating: 0, count: 16_384)

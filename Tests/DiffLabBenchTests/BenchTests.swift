@@ -191,6 +191,40 @@ struct BenchTests {
         #expect(good.count == 3 && good.allSatisfy { $0.met == true })
     }
 
+    /// Ten million: the full run goes to 10M with int elements only; the memory guard skips a
+    /// cell that would not fit, before generating it; and the 10M targets are judged.
+    @Test func tenMillionIsInTheFullRunWithTheMemoryGuardAndTargets() {
+        #expect(BenchOptions.full.sizes.last == 10_000_000)
+        #expect(BenchOptions.full.includes(.random, .int, 10_000_000))
+        #expect(!BenchOptions.full.includes(.differencekit, .model, 10_000_000))
+        #expect(BenchOptions.full.includes(.differencekit, .model, 1_000_000))
+        #expect(estimatedCellBytes(kind: .int, size: 10_000_000) == 10_000_000 * (32 + 16 * 2 * 2 + 512))
+        #expect(estimatedCellBytes(kind: .model, size: Int.max) == Int.max)
+        #expect(memorySkipReason(kind: .int, size: 10_000_000, available: nil) == nil)
+        #expect(memorySkipReason(kind: .int, size: 10_000_000, available: 1 << 40) == nil)
+        let reason = memorySkipReason(kind: .int, size: 10_000_000, available: 1 << 30)
+        #expect(reason?.hasPrefix("needs about") == true && reason?.contains("available") == true)
+        func row(_ engine: String, _ size: Int, _ median: Double, allocator: String = "system") -> BenchMeasurement {
+            var m = BenchMeasurement(engine: engine, profile: "differencekit", size: size, kind: "int", allocator: allocator)
+            m.median = median
+            return m
+        }
+        let rows = [
+            row("hashmap", 10_000, 0.0002), row("hashmap", 100_000, 0.0025), row("hashmap", 1_000_000, 0.03),
+            row("hashmap", 10_000_000, 0.4), row(partitionedFloorName, 10_000_000, 0.32), row("hashmap-parallel", 10_000_000, 0.2),
+        ]
+        let targets = benchTargets(rows, allocator: "system", cores: 2)
+        func value(_ name: String) -> Double? { targets.first { $0.name == name }?.value }
+        #expect(abs((value("hashmap growth exponent, differencekit 1M→10M, system") ?? 0) - log10(0.4 / 0.03)) < 1e-9)
+        #expect(targets.first { $0.name == "hashmap growth exponent, differencekit 1M→10M, system" }?.met == false)
+        #expect(abs((value("hashmap / partitioned floor, differencekit 10M, system") ?? 0) - 1.25) < 1e-9)
+        #expect(abs((value("hashmap median ms, differencekit 10M, system allocator") ?? 0) - 400) < 1e-9)
+        #expect(abs((value("hashmap-parallel speed-up over hashmap, differencekit 10M (2 threads)") ?? 0) - 2) < 1e-9)
+        #expect(value("hashmap growth exponent, differencekit 10k→1M, system") != nil)
+        // Without the 10M row, no 1M→10M exponent: a check that compares nothing is not made.
+        #expect(benchTargets(rows.filter { $0.size < 10_000_000 }, allocator: "system").allSatisfy { !$0.name.contains("10M") })
+    }
+
     @Test func parallelSpeedupsPairThreadedRowsWithOneThread() {
         func row(_ engine: String, _ median: Double, size: Int = 1_000_000) -> BenchMeasurement {
             var m = BenchMeasurement(engine: engine, profile: "differencekit", size: size, kind: "int", allocator: "system")
