@@ -57,44 +57,33 @@ extension HashMapEngine {
         }
         clock.lap(.partition)
         _shares(scratch.oldParts.bounds, scratch.newParts.bounds, threads: threads, into: &scratch.shares)
-        let workers = scratch.shares.count &- 1
-        scratch.ensureThreads(max(workers, threads))
+        let shareCount = scratch.shares.count &- 1
+        scratch.ensureThreads(max(shareCount, threads))
         let oldParts = _take(&scratch.oldParts, leaving: _RadixPartitions())
         let newParts = _take(&scratch.newParts, leaving: _RadixPartitions())
-        var joinSlots = _take(&scratch.joinSlots, leaving: [])
-        var joinNext = _take(&scratch.joinNext, leaving: [])
-        var repeated = _take(&scratch.repeated, leaving: [])
-        var mismatched = _take(&scratch.mismatched, leaving: [])
+        var workers = _take(&scratch.workers, leaving: [])
         let shares = scratch.shares
         defer {
             scratch.oldParts = oldParts
             scratch.newParts = newParts
-            scratch.joinSlots = joinSlots
-            scratch.joinNext = joinNext
-            scratch.repeated = repeated
-            scratch.mismatched = mismatched
+            scratch.workers = workers
         }
-        for t in repeated.indices { _emptied(&repeated[t]) }
+        for t in workers.indices { _emptied(&workers[t].repeated) }
         oldParts.entries.withUnsafeBufferPointer { oldEntries in
             newParts.entries.withUnsafeBufferPointer { newEntries in
                 let oldBounds = oldParts.bounds
                 let newBounds = newParts.bounds
-                joinSlots.withUnsafeMutableBufferPointer { joinSlots in
-                    joinNext.withUnsafeMutableBufferPointer { joinNext in
-                        repeated.withUnsafeMutableBufferPointer { repeated in
-                            shares.withUnsafeBufferPointer { shares in
-                                _concurrently(workers) { t in
-                                    _joinPartitions(
-                                        shares[t]..<shares[t &+ 1], exact: false, old, new,
-                                        oldEntries, oldBounds, newEntries, newBounds, oldToNew, newToOld,
-                                        &joinSlots[t], &joinNext[t], &repeated[t])
-                                }
-                            }
+                workers.withUnsafeMutableBufferPointer { workers in
+                    shares.withUnsafeBufferPointer { shares in
+                        _concurrently(shareCount) { t in
+                            _joinPartitions(
+                                shares[t]..<shares[t &+ 1], exact: false, old, new,
+                                oldEntries, oldBounds, newEntries, newBounds, oldToNew, newToOld, &workers[t])
                         }
                     }
                 }
                 clock.lap(.join)
-                let anyMismatched = _verify(old, new, comparison, newToOld, updated, threads: threads, &mismatched)
+                let anyMismatched = _verify(old, new, comparison, newToOld, updated, threads: threads, &workers)
                 if !anyMismatched { return }
                 // A new-only identifier shared a code with an old one of its partition and took
                 // its occurrences: clear those partitions and join them again, exactly.
@@ -102,8 +91,8 @@ extension HashMapEngine {
                 // its buffers are sized (at 1M unrelated ids it runs in about every other call).
                 let partitionCount = oldParts.partitionCount
                 _reuse(&scratch.repairPartitions, count: partitionCount, filler: false) { $0.initialize(repeating: false) }
-                for chunk in mismatched {
-                    for n in chunk { scratch.repairPartitions[new[n].diffIdentifier.hashValue & (partitionCount &- 1)] = true }
+                for worker in workers {
+                    for n in worker.mismatched { scratch.repairPartitions[new[n].diffIdentifier.hashValue & (partitionCount &- 1)] = true }
                 }
                 _reuse(&scratch.repairedNew, count: new.count, filler: false) { $0.initialize(repeating: false) }
                 for p in 0..<partitionCount where scratch.repairPartitions[p] {
@@ -116,13 +105,13 @@ extension HashMapEngine {
                         scratch.repairedNew[n] = true
                     }
                     scratch.repairedNew.withUnsafeBufferPointer { repairedNew in
-                        for t in repeated.indices { repeated[t].removeAll { repairedNew[Int($0.new)] } }
+                        for t in workers.indices { workers[t].repeated.removeAll { repairedNew[Int($0.new)] } }
                     }
                     // The first worker's table, chains and pairs, free again after the join.
                     _joinPartitions(
                         p..<(p &+ 1), exact: true, old, new,
                         oldEntries, oldBounds, newEntries, newBounds, oldToNew, newToOld,
-                        &joinSlots[0], &joinNext[0], &repeated[0])
+                        &workers[0])
                     for j in news {
                         let n = Int(newEntries[j].index)
                         scratch.repairedNew[n] = false
@@ -132,7 +121,7 @@ extension HashMapEngine {
                 }
             }
         }
-        _mergeRepeatedUpdates(repeated, oldCount: old.count, into: updated, &scratch.keyUpdated)
+        _mergeRepeatedUpdates(workers, oldCount: old.count, into: updated, &scratch.keyUpdated)
         clock.lap(.verify)
     }
 
@@ -157,9 +146,9 @@ extension HashMapEngine {
 
     /// Joins the partitions in `range` (one thread's share): step 2 of
     /// ``_pairPartitioned(_:_:_:_:_:_:)``. Writes the pairs into `oldToNew` and `newToOld`, and
-    /// appends to `repeated` the pairs (new index, a key old index of the identifier) of
+    /// appends to `worker.repeated` the pairs (new index, a key old index of the identifier) of
     /// identifiers with more than one old occurrence, whose update flags must be merged. The
-    /// table and chains are built in `slotStorage` and `next`.
+    /// table and chains are built in `worker`'s buffers.
     /// With `exact`, the probe compares identifiers wherever codes agree (the repair of step 3).
     ///
     /// - Complexity: O(occurrences in the range) expected, with one table sized for its largest
@@ -169,11 +158,17 @@ extension HashMapEngine {
         _ range: Range<Int>, exact: Bool, _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>,
         _ oldEntries: UnsafeBufferPointer<_HashedIndex>, _ oldBounds: [Int],
         _ newEntries: UnsafeBufferPointer<_HashedIndex>, _ newBounds: [Int],
-        _ oldToNew: UnsafeMutableBufferPointer<Int>, _ newToOld: UnsafeMutableBufferPointer<Int>,
-        _ slotStorage: inout [_IdentifierTable<Int32, Int32>.Slot], _ next: inout [Int32],
-        _ repeated: inout [(new: Int32, key: Int32)]
+        _ oldToNew: UnsafeMutableBufferPointer<Int>, _ newToOld: UnsafeMutableBufferPointer<Int>, _ worker: inout _Worker
     ) {
         typealias Table = _IdentifierTable<Int32, Int32>
+        var slotStorage = _take(&worker.slots, leaving: [])
+        var next = _take(&worker.next, leaving: [])
+        var repeated = _take(&worker.repeated, leaving: [])
+        defer {
+            worker.slots = slotStorage
+            worker.next = next
+            worker.repeated = repeated
+        }
         var largestOld = 0
         for p in range { largestOld = max(largestOld, oldBounds[p &+ 1] &- oldBounds[p]) }
         if largestOld == 0 { return }
@@ -252,13 +247,13 @@ extension HashMapEngine {
     func _verify<Element: Diffable>(
         _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
         _ newToOld: UnsafeMutableBufferPointer<Int>, _ updated: UnsafeMutableBufferPointer<Bool>, threads: Int,
-        _ mismatched: inout [[Int]]
+        _ workers: inout [_Worker]
     ) -> Bool {
         let count = new.count
         let chunks = min(threads, max(1, count))
-        precondition(mismatched.count >= chunks)
-        for t in mismatched.indices { _emptied(&mismatched[t]) }
-        mismatched.withUnsafeMutableBufferPointer { mismatched in
+        precondition(workers.count >= chunks)
+        for t in workers.indices { _emptied(&workers[t].mismatched) }
+        workers.withUnsafeMutableBufferPointer { workers in
             _concurrently(chunks) { t in
                 for n in (t * count / chunks)..<((t &+ 1) * count / chunks) {
                     let o = newToOld[n]
@@ -270,12 +265,12 @@ extension HashMapEngine {
                         updated[n] = new[n]._isUpdated(from: old[o], comparison: comparison)
                     } else {
                         updated[n] = false
-                        mismatched[t].append(n)
+                        workers[t].mismatched.append(n)
                     }
                 }
             }
         }
-        return mismatched.contains { !$0.isEmpty }
+        return workers.contains { !$0.mismatched.isEmpty }
     }
 
     /// Step 4 of ``_pairPartitioned(_:_:_:)``: the pairs of each repeated identifier (by key)
@@ -284,14 +279,13 @@ extension HashMapEngine {
     /// - Complexity: O(pairs noted), and `oldCount` bytes when there are any.
     @inlinable
     func _mergeRepeatedUpdates(
-        _ repeated: [[(new: Int32, key: Int32)]], oldCount: Int, into updated: UnsafeMutableBufferPointer<Bool>,
-        _ keyUpdated: inout [Bool]
+        _ workers: [_Worker], oldCount: Int, into updated: UnsafeMutableBufferPointer<Bool>, _ keyUpdated: inout [Bool]
     ) {
-        guard repeated.contains(where: { !$0.isEmpty }) else { return }
+        guard workers.contains(where: { !$0.repeated.isEmpty }) else { return }
         _reuse(&keyUpdated, count: oldCount, filler: false) { keyUpdated in
             keyUpdated.initialize(repeating: false)
-            for share in repeated { for pair in share where updated[Int(pair.new)] { keyUpdated[Int(pair.key)] = true } }
-            for share in repeated { for pair in share where keyUpdated[Int(pair.key)] { updated[Int(pair.new)] = true } }
+            for worker in workers { for pair in worker.repeated where updated[Int(pair.new)] { keyUpdated[Int(pair.key)] = true } }
+            for worker in workers { for pair in worker.repeated where keyUpdated[Int(pair.key)] { updated[Int(pair.new)] = true } }
         }
     }
 }

@@ -23,12 +23,8 @@ package struct _HashMapScratch {
     @usableFromInline var newParts = _RadixPartitions()
     /// Where each thread's range of partitions starts.
     @usableFromInline var shares: [Int] = []
-    /// Per thread: its join table, its chains, its pairs of repeated identifiers.
-    @usableFromInline var joinSlots: [[PairSlot]] = []
-    @usableFromInline var joinNext: [[Int32]] = []
-    @usableFromInline var repeated: [[(new: Int32, key: Int32)]] = []
-    /// Per verification chunk: the new indices whose pair's identifiers differ.
-    @usableFromInline var mismatched: [[Int]] = []
+    /// Per thread (one array of them, so a one-off call allocates one header, not one per kind).
+    @usableFromInline var workers: [_Worker] = []
     /// The repair of step 3: partitions to join again, and the new indices of those being joined.
     @usableFromInline var repairPartitions: [Bool] = []
     @usableFromInline var repairedNew: [Bool] = []
@@ -56,10 +52,7 @@ package struct _HashMapScratch {
     /// - Complexity: O(threads).
     @inlinable
     mutating func ensureThreads(_ threads: Int) {
-        while joinSlots.count < threads { joinSlots.append([]) }
-        while joinNext.count < threads { joinNext.append([]) }
-        while repeated.count < threads { repeated.append([]) }
-        while mismatched.count < threads { mismatched.append([]) }
+        if workers.count < threads { workers.append(contentsOf: repeatElement(_Worker(), count: threads &- workers.count)) }
     }
 
     /// The bytes of storage held (the arrays' capacities, not the small per-thread headers).
@@ -69,14 +62,26 @@ package struct _HashMapScratch {
         func bytes<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
         var total = bytes(oldToNew) + bytes(newToOld) + bytes(updated)
         total += oldParts.retainedBytes + newParts.retainedBytes + bytes(shares)
-        for t in joinSlots.indices { total += bytes(joinSlots[t]) }
-        for t in joinNext.indices { total += bytes(joinNext[t]) }
-        for t in repeated.indices { total += bytes(repeated[t]) }
-        for t in mismatched.indices { total += bytes(mismatched[t]) }
+        for worker in workers {
+            total += bytes(worker.slots) + bytes(worker.next) + bytes(worker.repeated) + bytes(worker.mismatched)
+        }
         total +=
             bytes(repairPartitions) + bytes(repairedNew) + bytes(keyUpdated) + bytes(pairSlots) + bytes(pairNext) + bytes(newSlot)
             + bytes(slotUpdated)
         total += bytes(sampleSlots) + bytes(crossSlots)
         return total + derivation.retainedBytes
     }
+}
+
+/// One thread's buffers in the partitioned pairing: its join table and chains, the pairs of
+/// repeated identifiers it found, and the new indices whose pair's identifiers differ (its chunk
+/// of the verification).
+@usableFromInline
+struct _Worker {
+    @usableFromInline var slots: [_IdentifierTable<Int32, Int32>.Slot] = []
+    @usableFromInline var next: [Int32] = []
+    @usableFromInline var repeated: [(new: Int32, key: Int32)] = []
+    @usableFromInline var mismatched: [Int] = []
+
+    @inlinable init() {}
 }
