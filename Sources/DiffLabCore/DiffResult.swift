@@ -437,38 +437,43 @@ extension DiffResult {
     /// identifier) and silently loses the other reloads; this conversion uses each update's own
     /// destination, so the batch stays valid and complete for every input.
     ///
-    /// - Complexity: O(n), n the total length of both lists.
+    /// - Complexity: O(k + d + i) for k updates, d deletes and i inserts when the updates'
+    ///   destinations ascend (they do when nothing moves), plus O(min(k log k, n)) to order them
+    ///   otherwise and O(oldCount + moves) when some element moves; n the new list's length.
     public func forBatchUpdates() -> DiffResult {
         if updates.isEmpty { return self }
-        // Old index → destination, for updated elements only.
-        var updatedDestination = [Int](repeating: -1, count: oldCount)
-        for (o, n) in zip(updates, updateDestinations) { updatedDestination[o] = n }
-        var keptMoves: [Move] = []
-        keptMoves.reserveCapacity(moves.count)
-        var extraDeletes: [Int] = []
-        var extraInserts: [Int] = []
-        extraDeletes.reserveCapacity(updates.count)
-        extraInserts.reserveCapacity(updates.count)
-        for move in moves {
-            if updatedDestination[move.from] >= 0 {
-                extraDeletes.append(move.from)
-                extraInserts.append(move.to)
-                updatedDestination[move.from] = -1
-            } else {
-                keptMoves.append(move)
-            }
+        // Every update, moved or not, becomes delete(old index) + insert(new index): the extra
+        // deletes are the updates themselves (ascending), the extra inserts their destinations.
+        // A moved element's move is dropped when it is updated.
+        var keptMoves = moves
+        if !moves.isEmpty {
+            var isUpdated = [Bool](repeating: false, count: oldCount)
+            for o in updates { isUpdated[o] = true }
+            if moves.contains(where: { isUpdated[$0.from] }) { keptMoves = moves.filter { !isUpdated[$0.from] } }
         }
-        for (o, n) in zip(updates, updateDestinations) where updatedDestination[o] >= 0 {
-            extraDeletes.append(o)
-            extraInserts.append(n)
-        }
-        extraDeletes.sort()
-        extraInserts.sort()
         return DiffResult(
             unchecked: oldCount, newCount: newCount,
-            inserts: _mergeSorted(inserts, extraInserts), deletes: _mergeSorted(deletes, extraDeletes),
+            inserts: _mergeSorted(inserts, _ascending(updateDestinations, below: newCount)), deletes: _mergeSorted(deletes, updates),
             updates: [], updateDestinations: [], moves: keptMoves)
     }
+}
+
+/// `values` (distinct, each in `0..<bound`) in ascending order: the array itself when it already
+/// ascends; otherwise marked in `bound` flags and read back in order when that is cheaper than
+/// sorting (k·log2 k > `bound`), else sorted.
+///
+/// - Complexity: O(k) when ascending, else O(min(k log k, k + bound)).
+@usableFromInline
+package func _ascending(_ values: [Int], below bound: Int) -> [Int] {
+    if zip(values, values.dropFirst()).allSatisfy({ $0 < $1 }) { return values }
+    let k = values.count
+    guard k &* (Int.bitWidth &- k.leadingZeroBitCount) > bound else { return values.sorted() }
+    var marked = [Bool](repeating: false, count: bound)
+    for value in values { marked[value] = true }
+    var ordered: [Int] = []
+    ordered.reserveCapacity(k)
+    for value in 0..<bound where marked[value] { ordered.append(value) }
+    return ordered
 }
 
 /// Merges two ascending arrays into one ascending array.

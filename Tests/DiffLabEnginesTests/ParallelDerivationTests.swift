@@ -84,3 +84,36 @@ struct PhaseTimingTests {
         }
     }
 }
+
+/// The batch form (``DiffResult/forBatchUpdates()``) equals the conversion written the obvious
+/// way (every update to delete + insert, a moved update's move dropped, lists sorted), on random
+/// results with moves, updates and duplicates; and its ordering helper takes each of its paths.
+@Suite("Batch form")
+struct BatchFormTests {
+    static func plain(_ result: DiffResult) -> DiffResult {
+        let updated = Set(result.updates)
+        return try! DiffResult(
+            oldCount: result.oldCount, newCount: result.newCount, inserts: (result.inserts + result.updateDestinations).sorted(),
+            deletes: (result.deletes + result.updates).sorted(), updates: [], updateDestinations: [],
+            moves: result.moves.filter { !updated.contains($0.from) })
+    }
+
+    @Test(arguments: [1, 2] as [UInt64])
+    func equalsThePlainConversion(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<500 {
+            let (old, new) = randomLists(&rng, maxCount: 30, distinct: Int.random(in: 1...40, using: &rng))
+            for moves in MoveStrategy.allCases {
+                let result = HeckelEngine().diff(from: old, to: new, moves: moves)
+                #expect(result.forBatchUpdates() == Self.plain(result), "\(old) → \(new)")
+            }
+        }
+    }
+
+    @Test func orderingTakesEachPath() {
+        #expect(_ascending([1, 4, 9], below: 10) == [1, 4, 9])  // already ascending: itself
+        #expect(_ascending([9, 1, 4], below: 1_000) == [1, 4, 9])  // few values, wide range: sorted
+        #expect(_ascending([3, 0, 2, 1], below: 5) == [0, 1, 2, 3])  // many values, narrow range: marked
+        #expect(_ascending([], below: 0) == [])
+    }
+}
