@@ -458,18 +458,22 @@ extension DiffResult {
     }
 }
 
-/// `values` (distinct, each in `0..<bound`) in ascending order: the array itself when it already
-/// ascends; otherwise marked in `bound` flags and read back in order when that is cheaper than
-/// sorting (k·log2 k > `bound`), else sorted.
+/// `values` (each in `0..<bound`) in ascending order, as `values.sorted()`: the array itself when
+/// it already ascends; otherwise marked in `bound` flags and read back in order when that is
+/// cheaper than sorting (k·log2 k > `bound`) and no value repeats (a hand-built result may repeat
+/// a destination: then it is sorted, repeats kept), else sorted.
 ///
 /// - Complexity: O(k) when ascending, else O(min(k log k, k + bound)).
 @usableFromInline
 package func _ascending(_ values: [Int], below bound: Int) -> [Int] {
-    if zip(values, values.dropFirst()).allSatisfy({ $0 < $1 }) { return values }
+    if zip(values, values.dropFirst()).allSatisfy({ $0 <= $1 }) { return values }
     let k = values.count
     guard k &* (Int.bitWidth &- k.leadingZeroBitCount) > bound else { return values.sorted() }
     var marked = [Bool](repeating: false, count: bound)
-    for value in values { marked[value] = true }
+    for value in values {
+        if marked[value] { return values.sorted() }
+        marked[value] = true
+    }
     var ordered: [Int] = []
     ordered.reserveCapacity(k)
     for value in 0..<bound where marked[value] { ordered.append(value) }

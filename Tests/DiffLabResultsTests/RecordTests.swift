@@ -243,9 +243,13 @@ func fullPolicyResults() -> PolicyResults {
     @Test func benchResultsDecodeAndReencodeToTheSameDocument() throws {
         let document = try committedJSON("results/bench-full.json")
         let results = try BenchResults(json: document, source: "results/bench-full.json")
-        #expect(results.measurements.count == 728)
+        #expect(results.measurements.count == 976)
         #expect(results.measurements.allSatisfy { $0.timing == .harness })
-        #expect(results.scaling.count == 182 && results.targets.count == 13)
+        #expect(results.scaling.count == 208 && results.targets.count == 33)
+        // Issue 30's: 10M, and hashmap's phases and repeated mode in its 96 cells from 10,000 items.
+        #expect(results.options.sizes?.last == 10_000_000)
+        #expect(results.measurements.filter { !$0.phases.isEmpty }.count == 96)
+        #expect(results.measurements.filter { !$0.repeated.isEmpty }.count == 96)
         #expect(results.options.engines == ["heckel", "hashmap", "hashmap-parallel", "myers", "stdlib"])
         // The figures of issue 13: every measured cell has its page faults and both floor ratios.
         #expect(results.measurements.filter(\.isMeasured).allSatisfy { $0.minorFaults != nil && $0.ratioToFloor != nil })
