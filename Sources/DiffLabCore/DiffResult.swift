@@ -440,21 +440,81 @@ extension DiffResult {
     /// - Complexity: O(k + d + i) for k updates, d deletes and i inserts when the updates'
     ///   destinations ascend (they do when nothing moves), plus O(min(k log k, n)) to order them
     ///   otherwise and O(oldCount + moves) when some element moves; n the new list's length.
-    public func forBatchUpdates() -> DiffResult {
+    public func forBatchUpdates() -> DiffResult { forBatchUpdates(threads: 1) }
+
+    /// ``forBatchUpdates()`` on up to `threads` threads (clamped to 1...64): the same result,
+    /// element for element. The flags of updated elements, the moves kept and both merges are
+    /// shared out in contiguous chunks (a merge split where its output is, by binary search); the
+    /// order of destinations that do not ascend is found on the calling thread. DiffLab's engines
+    /// use their derivation threads (``DiffEngine/derivationThreads(oldCount:newCount:)``).
+    ///
+    /// - Complexity: as ``forBatchUpdates()``, its linear parts over `threads`.
+    public func forBatchUpdates(threads: Int) -> DiffResult {
         if updates.isEmpty { return self }
+        let chunks = min(64, max(1, threads))
         // Every update, moved or not, becomes delete(old index) + insert(new index): the extra
         // deletes are the updates themselves (ascending), the extra inserts their destinations.
         // A moved element's move is dropped when it is updated.
         var keptMoves = moves
         if !moves.isEmpty {
             var isUpdated = [Bool](repeating: false, count: oldCount)
-            for o in updates { isUpdated[o] = true }
-            if moves.contains(where: { isUpdated[$0.from] }) { keptMoves = moves.filter { !isUpdated[$0.from] } }
+            isUpdated.withUnsafeMutableBufferPointer { isUpdated in
+                updates.withUnsafeBufferPointer { updates in
+                    _concurrently(chunks) { c in
+                        for k in _chunk(c, of: chunks, count: updates.count) { isUpdated[updates[k]] = true }
+                    }
+                }
+            }
+            if moves.contains(where: { isUpdated[$0.from] }) {
+                keptMoves = isUpdated.withUnsafeBufferPointer { isUpdated in
+                    _chunkedFilter(moves, chunks: chunks) { !isUpdated[$0.from] }
+                }
+            }
         }
         return DiffResult(
             unchecked: oldCount, newCount: newCount,
-            inserts: _mergeSorted(inserts, _ascending(updateDestinations, below: newCount)), deletes: _mergeSorted(deletes, updates),
-            updates: [], updateDestinations: [], moves: keptMoves)
+            inserts: _mergeSorted(inserts, _ascending(updateDestinations, below: newCount), chunks: chunks),
+            deletes: _mergeSorted(deletes, updates, chunks: chunks), updates: [], updateDestinations: [], moves: keptMoves)
+    }
+}
+
+/// Chunk `c` of `chunks` contiguous chunks of `0..<count`.
+@inlinable
+package func _chunk(_ c: Int, of chunks: Int, count: Int) -> Range<Int> {
+    (c &* count / chunks)..<((c &+ 1) &* count / chunks)
+}
+
+/// The elements of `values` that satisfy `isKept`, in order, on `chunks` threads: counted per
+/// chunk, then written at their offsets. `isKept` is called twice per element, from several
+/// threads.
+///
+/// - Complexity: O(n / chunks) per thread; one allocation.
+@usableFromInline
+func _chunkedFilter<Element>(_ values: [Element], chunks: Int, _ isKept: (Element) -> Bool) -> [Element] {
+    if chunks == 1 { return values.filter(isKept) }
+    return values.withUnsafeBufferPointer { values in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: chunks) { starts in
+            _concurrently(chunks) { c in
+                var kept = 0
+                for i in _chunk(c, of: chunks, count: values.count) where isKept(values[i]) { kept &+= 1 }
+                starts[c] = kept
+            }
+            var total = 0
+            for c in 0..<chunks {
+                let kept = starts[c]
+                starts[c] = total
+                total &+= kept
+            }
+            return _filled(total) { out in
+                _concurrently(chunks) { c in
+                    var k = starts[c]
+                    for i in _chunk(c, of: chunks, count: values.count) where isKept(values[i]) {
+                        (out.baseAddress! + k).initialize(to: values[i])
+                        k &+= 1
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -480,27 +540,51 @@ package func _ascending(_ values: [Int], below bound: Int) -> [Int] {
     return ordered
 }
 
-/// Merges two ascending arrays into one ascending array.
+/// Merges two ascending arrays into one ascending array, taking `a`'s element first on ties.
 ///
 /// - Complexity: O(a.count + b.count).
 @usableFromInline
-func _mergeSorted(_ a: [Int], _ b: [Int]) -> [Int] {
+func _mergeSorted(_ a: [Int], _ b: [Int]) -> [Int] { _mergeSorted(a, b, chunks: 1) }
+
+/// ``_mergeSorted(_:_:)`` on up to `chunks` threads: the output is cut into equal parts, and where
+/// each part starts in `a` and `b` is found by binary search along its diagonal (the merge path),
+/// so each thread merges its own part. The same output, element for element.
+///
+/// - Complexity: O((a.count + b.count) / chunks + log) per thread; one allocation.
+@usableFromInline
+package func _mergeSorted(_ a: [Int], _ b: [Int], chunks: Int) -> [Int] {
     if b.isEmpty { return a }
     if a.isEmpty { return b }
-    var out: [Int] = []
-    out.reserveCapacity(a.count + b.count)
-    var i = 0
-    var j = 0
-    while i < a.count && j < b.count {
-        if a[i] <= b[j] {
-            out.append(a[i])
-            i += 1
-        } else {
-            out.append(b[j])
-            j += 1
+    let total = a.count &+ b.count
+    let parts = min(max(1, chunks), total)
+    return a.withUnsafeBufferPointer { a in
+        b.withUnsafeBufferPointer { b in
+            _filled(total) { out in
+                _concurrently(parts) { c in
+                    let range = _chunk(c, of: parts, count: total)
+                    // How many of `a`'s elements the first `range.lowerBound` outputs hold.
+                    func split(_ k: Int) -> Int {
+                        var lo = max(0, k &- b.count)
+                        var hi = min(k, a.count)
+                        while lo < hi {
+                            let mid = (lo &+ hi) >> 1
+                            if a[mid] <= b[k &- mid &- 1] { lo = mid &+ 1 } else { hi = mid }
+                        }
+                        return lo
+                    }
+                    var i = split(range.lowerBound)
+                    var j = range.lowerBound &- i
+                    for k in range {
+                        if j >= b.count || (i < a.count && a[i] <= b[j]) {
+                            out[k] = a[i]
+                            i &+= 1
+                        } else {
+                            out[k] = b[j]
+                            j &+= 1
+                        }
+                    }
+                }
+            }
         }
     }
-    out.append(contentsOf: a[i...])
-    out.append(contentsOf: b[j...])
-    return out
 }

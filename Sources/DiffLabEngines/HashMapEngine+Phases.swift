@@ -62,9 +62,10 @@ extension HashMapEngine {
             _pairAll(old, new, comparison, &clock, &scratch)
             matching = Matching(oldToNew: scratch.oldToNew, newToOld: scratch.newToOld, updated: scratch.updated)
         }
-        let result = DiffResult(matching: matching, moves: moves, threads: derivationThreads(oldCount: old.count, newCount: new.count))
+        let threads = derivationThreads(oldCount: old.count, newCount: new.count)
+        let result = DiffResult(matching: matching, moves: moves, threads: threads)
         clock.lap(.derive)
-        let batch = result.forBatchUpdates()
+        let batch = result.forBatchUpdates(threads: threads)
         clock.lap(.batch)
         return (result, batch, clock.times)
     }

@@ -121,9 +121,9 @@ public struct FuzzSubject: Sendable {
     /// The pairing-level subject of any ``DiffEngine``: its name, its promises, its pairing and
     /// staged changesets (``StagedChangeset``) of the lists presented as each case's
     /// ``FuzzElementKind`` (integers, colliding hashes, strings, objects under equality and
-    /// identity), and its results derived on the threads it asks for
-    /// (``DiffEngine/derivationThreads(oldCount:newCount:)``), so a parallel derivation is fuzzed
-    /// against the reference's serial one.
+    /// identity), and its results and their batch forms derived on the threads it asks for
+    /// (``DiffEngine/derivationThreads(oldCount:newCount:)``), so a parallel derivation and batch
+    /// form are fuzzed against the reference's serial ones.
     ///
     /// The closures capture the concrete engine, so a built-in engine stays generic-specialized.
     @inlinable
@@ -135,6 +135,9 @@ public struct FuzzSubject: Sendable {
                 DiffResult(
                     matching: matching, moves: moves,
                     threads: engine.derivationThreads(oldCount: matching.oldToNew.count, newCount: matching.newToOld.count))
+            },
+            batch: { result in
+                result.forBatchUpdates(threads: engine.derivationThreads(oldCount: result.oldCount, newCount: result.newCount))
             },
             staged: { old, new, kind in kind.staged(engine, old, new) })
     }

@@ -105,9 +105,26 @@ struct BatchFormTests {
             let (old, new) = randomLists(&rng, maxCount: 30, distinct: Int.random(in: 1...40, using: &rng))
             for moves in MoveStrategy.allCases {
                 let result = HeckelEngine().diff(from: old, to: new, moves: moves)
-                #expect(result.forBatchUpdates() == Self.plain(result), "\(old) → \(new)")
+                let expected = Self.plain(result)
+                for threads in [1, 2, 3, 64] {
+                    #expect(result.forBatchUpdates(threads: threads) == expected, "\(threads) threads: \(old) → \(new)")
+                }
             }
         }
+    }
+
+    /// The merge on several threads splits its output by binary search: equal values, empty
+    /// lists, more threads than elements.
+    @Test func mergeOnThreadsEqualsTheSerialMerge() {
+        var rng = SplitMix64(seed: 9)
+        for _ in 0..<300 {
+            let a = (0..<Int.random(in: 0...40, using: &rng)).map { _ in Int.random(in: 0..<20, using: &rng) }.sorted()
+            let b = (0..<Int.random(in: 0...40, using: &rng)).map { _ in Int.random(in: 0..<20, using: &rng) }.sorted()
+            let expected = (a + b).sorted()
+            for chunks in [1, 2, 3, 7, 100] { #expect(_mergeSorted(a, b, chunks: chunks) == expected, "\(a) \(b) \(chunks)") }
+        }
+        #expect(_mergeSorted([5, 5], [5], chunks: 2) == [5, 5, 5])
+        #expect(_mergeSorted([], [1, 2], chunks: 4) == [1, 2] && _mergeSorted([3], [], chunks: 4) == [3])
     }
 
     @Test func orderingTakesEachPath() {
