@@ -105,7 +105,8 @@ extension DiffResult {
     /// from those counts, so each output array is allocated once at its exact size; with
     /// ``MoveStrategy/offsets`` two more passes over the new list count and write the moves the
     /// same way. ``MoveStrategy/minimal``'s longest increasing run is found on the
-    /// calling thread. The caller chooses `threads`: threads pay only for long lists (DiffLab's
+    /// calling thread (patience sorting is sequential), and the moves off it are listed in chunks
+    /// the same way. The caller chooses `threads`: threads pay only for long lists (DiffLab's
     /// engines use them from ``HashMapEngine``'s parallel threshold).
     ///
     /// - Precondition: `matching` satisfies its invariants.
@@ -235,7 +236,6 @@ extension DiffResult {
             out.updateDestinations = updateDestinations
             out.moves = moves
         }
-        if !offsets { _emptied(&moves) }
         @inline(__always) func oldChunk(_ c: Int) -> Range<Int> { (c &* oldCount / chunks)..<((c &+ 1) &* oldCount / chunks) }
         @inline(__always) func newChunk(_ c: Int) -> Range<Int> { (c &* newCount / chunks)..<((c &+ 1) &* newCount / chunks) }
         matching.oldToNew.withUnsafeBufferPointer { oldToNew in
@@ -261,19 +261,9 @@ extension DiffResult {
                             updatedCount[c] = u
                             inserted[c] = i
                         }
-                        // Counts become each chunk's first position.
-                        func startPositions(_ counts: UnsafeMutableBufferPointer<Int>) -> Int {
-                            var total = 0
-                            for c in 0..<chunks {
-                                let k = counts[c]
-                                counts[c] = total
-                                total &+= k
-                            }
-                            return total
-                        }
-                        let totalDeleted = startPositions(deleted)
-                        let totalUpdated = startPositions(updatedCount)
-                        let totalInserted = startPositions(inserted)
+                        let totalDeleted = _startPositions(deleted)
+                        let totalUpdated = _startPositions(updatedCount)
+                        let totalInserted = _startPositions(inserted)
                         // Every array is written in place (`_reuse`), never through
                         // `Array(unsafeUninitializedCapacity: 0)`, which ThreadSanitizer reports.
                         _reuse(&ranks, count: offsets ? oldCount : 0, filler: 0) { rank in
@@ -326,7 +316,7 @@ extension DiffResult {
                                 }
                                 moved[c] = k
                             }
-                            let totalMoved = startPositions(moved)
+                            let totalMoved = _startPositions(moved)
                             _reuse(&moves, count: totalMoved, filler: Move(from: 0, to: 0)) { moves in
                                 _concurrently(chunks) { c in
                                     var i = inserted[c]
@@ -345,10 +335,27 @@ extension DiffResult {
                         }
                     }
                     if !offsets {
+                        // The longest increasing run is found on this thread (patience sorting
+                        // is sequential); the moves off it are listed on the chunks' threads.
                         let stays = _longestIncreasingPairedRun(newToOld)
-                        for n in 0..<newCount {
-                            let o = newToOld[n]
-                            if o >= 0 && !stays[n] { moves.append(Move(from: o, to: n)) }
+                        stays.withUnsafeBufferPointer { stays in
+                            withUnsafeTemporaryAllocation(of: Int.self, capacity: chunks) { starts in
+                                _concurrently(chunks) { c in
+                                    var k = 0
+                                    for n in newChunk(c) where newToOld[n] >= 0 && !stays[n] { k &+= 1 }
+                                    starts[c] = k
+                                }
+                                let total = _startPositions(starts)
+                                _reuse(&moves, count: total, filler: Move(from: 0, to: 0)) { out in
+                                    _concurrently(chunks) { c in
+                                        var k = starts[c]
+                                        for n in newChunk(c) where newToOld[n] >= 0 && !stays[n] {
+                                            out[k] = Move(from: newToOld[n], to: n)
+                                            k &+= 1
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -478,6 +485,21 @@ extension DiffResult {
     }
 }
 
+/// Turns per-chunk counts into each chunk's first position (an exclusive prefix sum, in place)
+/// and returns the total.
+///
+/// - Complexity: O(chunks).
+@inlinable
+package func _startPositions(_ counts: UnsafeMutableBufferPointer<Int>) -> Int {
+    var total = 0
+    for c in counts.indices {
+        let k = counts[c]
+        counts[c] = total
+        total &+= k
+    }
+    return total
+}
+
 /// Chunk `c` of `chunks` contiguous chunks of `0..<count`.
 @inlinable
 package func _chunk(_ c: Int, of chunks: Int, count: Int) -> Range<Int> {
@@ -499,12 +521,7 @@ func _chunkedFilter<Element>(_ values: [Element], chunks: Int, _ isKept: (Elemen
                 for i in _chunk(c, of: chunks, count: values.count) where isKept(values[i]) { kept &+= 1 }
                 starts[c] = kept
             }
-            var total = 0
-            for c in 0..<chunks {
-                let kept = starts[c]
-                starts[c] = total
-                total &+= kept
-            }
+            let total = _startPositions(starts)
             return _filled(total) { out in
                 _concurrently(chunks) { c in
                     var k = starts[c]
