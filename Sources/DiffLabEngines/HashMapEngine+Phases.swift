@@ -60,7 +60,7 @@ extension HashMapEngine {
         } else {
             var scratch = _HashMapScratch()
             _pairAll(old, new, comparison, &clock, &scratch)
-            matching = Matching(oldToNew: scratch.oldToNew, newToOld: scratch.newToOld, updated: scratch.updated)
+            matching = scratch.matching
         }
         let threads = derivationThreads(oldCount: old.count, newCount: new.count)
         let result = DiffResult(matching: matching, moves: moves, threads: threads)

@@ -47,6 +47,12 @@ package struct _HashMapScratch {
 
     @inlinable init() {}
 
+    /// The matching in ``oldToNew``, ``newToOld`` and ``updated``, sharing their storage (a
+    /// caller that keeps it makes the next write copy).
+    ///
+    /// - Complexity: O(1).
+    @inlinable var matching: Matching { Matching(oldToNew: oldToNew, newToOld: newToOld, updated: updated) }
+
     /// Makes sure the per-thread arrays exist for `threads` threads.
     ///
     /// - Complexity: O(threads).

@@ -59,7 +59,7 @@ extension HashMapEngine {
             defer { _scratch = scratch }
             var clock = _Untimed()
             engine._pairAll(old, new, comparison, &clock, &scratch)
-            let matching = Matching(oldToNew: scratch.oldToNew, newToOld: scratch.newToOld, updated: scratch.updated)
+            let matching = scratch.matching
             return DiffResult(
                 matching: matching, moves: moves,
                 threads: engine.derivationThreads(oldCount: old.count, newCount: new.count), reusing: &scratch.derivation)
@@ -77,7 +77,7 @@ extension HashMapEngine {
             defer { _scratch = scratch }
             var clock = _Untimed()
             engine._pairAll(old, new, comparison, &clock, &scratch)
-            return Matching(oldToNew: scratch.oldToNew, newToOld: scratch.newToOld, updated: scratch.updated)
+            return scratch.matching
         }
 
         /// The result derived from `matching` in the workspace's result arrays (as

@@ -224,7 +224,7 @@ public struct HashMapEngine: DiffEngine {
         var scratch = _HashMapScratch()
         var clock = _Untimed()
         _pairAll(old, new, comparison, &clock, &scratch)
-        return Matching(oldToNew: scratch.oldToNew, newToOld: scratch.newToOld, updated: scratch.updated)
+        return scratch.matching
     }
 
     /// The pairing of two non-empty lists into `scratch`'s matching arrays, in `scratch`'s
