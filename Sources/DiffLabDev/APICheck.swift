@@ -42,7 +42,7 @@ struct APIBreakageReport: Sendable, Equatable {
             expected = nil
         }
         var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in textLines(text) {
             number += 1
             guard number <= Self.maxLines else { throw .data("\(name): more than \(Self.maxLines) lines") }
             let line = raw.drop(while: { $0 == " " || $0 == "\t" })
@@ -76,6 +76,8 @@ struct APIBreakageReport: Sendable, Equatable {
 ///
 /// - Returns: the subsection's text, or `nil` when there is no unreleased section or it has no
 ///   breaking subsection.
+/// Its lines may end in LF or CRLF.
+///
 /// - Complexity: O(changelog).
 func declaredBreakingChanges(in changelog: Substring) -> Substring? {
     var inUnreleased = false
@@ -83,7 +85,7 @@ func declaredBreakingChanges(in changelog: Substring) -> Substring? {
     var end = changelog.endIndex
     var index = changelog.startIndex
     while index < changelog.endIndex {
-        let lineEnd = changelog[index...].firstIndex(of: "\n") ?? changelog.endIndex
+        let lineEnd = changelog[index...].firstIndex(where: isLineBreak) ?? changelog.endIndex
         let line = changelog[index..<lineEnd]
         if line.hasPrefix("## ") {
             if start != nil {

@@ -3,8 +3,8 @@ import DiffLabCLI
 /// `difflab-dev`: the commands for maintaining DiffLab itself, apart from the `difflab` runner
 /// every user's package builds: `mutate` (mutation testing of the fuzzer, on DiffLab's own
 /// catalogue and sources), `coverage` (the fuzzer's line coverage of DiffLab's own engines),
-/// `docs-check` (the DocC catalogs curate every public symbol) and `api-check` (no undeclared
-/// breaking change of the public API).
+/// `docs-check` (the DocC catalogs curate every public symbol), `api-check` (no undeclared
+/// breaking change of the public API) and `api-baseline` (the release it compares with).
 /// They parse, help and report by the same declarations and rules as `difflab`'s commands.
 package enum DevCommands {
     /// The commands, in the order of `difflab-dev --help`.
@@ -13,6 +13,7 @@ package enum DevCommands {
         DiffLabCommand.Subcommand(CoverageCommand.self),
         DiffLabCommand.Subcommand(DocsCheckCommand.self),
         DiffLabCommand.Subcommand(APICheckCommand.self),
+        DiffLabCommand.Subcommand(APIBaselineCommand.self),
     ]
 
     /// Runs `difflab-dev` with `arguments` (without the program name) on the built-in engines.

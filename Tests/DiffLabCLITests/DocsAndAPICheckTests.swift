@@ -210,4 +210,87 @@ struct DocsAndAPICheckTests {
         #expect(uncovered.status == 1)
         #expect(uncovered.err.contains("does not cover C"))
     }
+
+    static let commit = String(repeating: "0123456789", count: 4)
+
+    @Test func theReleaseRecordIsReadLineByLine() throws {
+        let record = try ReleaseRecord(parsing: "# comment\n\n0.1.0\t\(Self.commit)\r\n0.2.0\t\(String(Self.commit.reversed()))\n", name: "r.tsv")
+        #expect(record.releases.map(\.name) == ["0.1.0", "0.2.0"])
+        #expect(record.commit(of: "0.1.0") == Self.commit)
+        #expect(record.commit(of: "0.3.0") == nil)
+        #expect(try ReleaseRecord(parsing: "", name: "r.tsv").releases.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("0.1.0 \(commit)\n", "r.tsv:1: expected \"N.N.N<TAB>COMMIT\""),
+        ("# c\nv0.1.0\t\(commit)\n", "r.tsv:2: expected"),
+        ("0.1\t\(commit)\n", "expected"),
+        ("0.1.0\t\(commit)\textra\n", "expected"),
+        ("0.1.0\t06f0c03\n", "r.tsv:1: the commit of 0.1.0 must be 40 lowercase hexadecimal digits"),
+        ("0.1.0\t\(commit.uppercased().replacing("0", with: "A"))\n", "40 lowercase"),
+        ("0.1.0\t\(commit)\n0.1.0\t\(commit)\n", "r.tsv:2: release 0.1.0 is recorded twice"),
+        ("1234567890.0.0\t\(commit)\n", "expected"),
+    ])
+    func aMalformedReleaseRecordNamesTheLine(_ text: String, _ expected: String) {
+        #expect {
+            _ = try ReleaseRecord(parsing: Substring(text), name: "r.tsv")
+        } throws: { error in
+            guard let error = error as? CommandError else { return false }
+            return error.status == .dataError && error.message.contains(expected)
+        }
+    }
+
+    @Test func theNewestReleaseIsTheFirstReleaseHeading() {
+        #expect(newestRelease(in: "# C\n\n## [Unreleased]\n\n## [0.2.0] - 2027-01-01\n\n## [0.1.0]\n") == "0.2.0")
+        #expect(newestRelease(in: "# C\n\n## [Unreleased]\n\n### [9.9.9]\n- [1.0.0]\n") == nil)
+        #expect(newestRelease(in: "## [0.1]\n## [1.x.0]\n## [1.2.3\n") == nil)
+        #expect(newestRelease(in: "# C\r\n\r\n## [Unreleased]\r\n\r\n## [0.2.0]\r\n") == "0.2.0", "a CRLF changelog")
+    }
+
+    /// Swift reads "\r\n" as one Character, so a CRLF file split on "\n" alone would be one line.
+    @Test func crlfChangelogsAndReportsReadAsLF() throws {
+        let changelog = "# Changelog\n\n## [Unreleased]\n\n### Breaking\n- `Foo.init()` is removed.\n\n### Added\n- `Foo.value`\n"
+        let crlf = changelog.replacing("\n", with: "\r\n")
+        #expect(declaredBreakingChanges(in: Substring(crlf))?.contains("Foo.init()") == true)
+        #expect(declaredBreakingChanges(in: Substring(crlf))?.contains("Foo.value") == false)
+        let report = try APIBreakageReport(parsing: Substring(Self.breakingReport.replacing("\n", with: "\r\n")), name: "r.txt")
+        #expect(report == (try APIBreakageReport(parsing: Substring(Self.breakingReport), name: "r.txt")))
+        #expect(report.breakages.count == 2)
+    }
+
+    @Test func theBaselineCommandPrintsTheNewestReleasesCommit() {
+        let files = Files([
+            "released.md": "# Changelog\n\n## [Unreleased]\n\n## [0.1.0] - 2026-12-04\n",
+            "unreleased.md": "# Changelog\n\n## [Unreleased]\n",
+            "record.tsv": "0.1.0\t\(Self.commit)\n",
+            "empty.tsv": "# nothing yet\n",
+            "bad.tsv": "0.1.0 \(Self.commit)\n",
+        ])
+        func baseline(_ changelog: String, _ releases: String) -> (status: Int32, out: String, err: String) {
+            runDev(["api-baseline", "--changelog", files.path(changelog), "--releases", files.path(releases)])
+        }
+        let found = baseline("released.md", "record.tsv")
+        #expect(found.status == 0)
+        #expect(found.out == "0.1.0 \(Self.commit)\n")
+        let none = baseline("unreleased.md", "empty.tsv")
+        #expect(none.status == 0)
+        #expect(none.out.isEmpty, "no release yet: nothing to compare with, and the script says it skipped")
+        let missing = baseline("released.md", "empty.tsv")
+        #expect(missing.status == 1)
+        #expect(missing.out.isEmpty)
+        #expect(missing.err.contains("names release 0.1.0, but"))
+        #expect(missing.err.contains("records no commit for it"))
+        let malformed = baseline("released.md", "bad.tsv")
+        #expect(malformed.status == 65)
+        #expect(malformed.err.contains("bad.tsv:1: expected"))
+        #expect(baseline("released.md", "absent.tsv").status == 66)
+    }
+
+    /// The repository's own record names the commit of the newest release its changelog names.
+    @Test func theRepositoryRecordsItsNewestRelease() throws {
+        let root = cliPackageRoot
+        let result = runDev(["api-baseline", "--changelog", root + "/CHANGELOG.md", "--releases", root + "/Corpus/releases.tsv"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.split(separator: " ").count == 2)
+    }
 }
