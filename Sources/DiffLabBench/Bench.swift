@@ -276,7 +276,7 @@ public func runBench(
             if record.skipped == nil { fill(&record, subject.prepare(lists), subject, options) }
             if subject.name == "hashmap" && subject.isEngine && record.measurement != nil && size >= BenchOptions.phaseFloor {
                 let threads = availableCores() >= 2 ? [1, 2] : [1]
-                record.phases = measurePhases(lists, threads: threads, calls: size >= 5_000_000 ? 3 : 5)
+                record.phases = measurePhases(lists, threads: threads, calls: size >= 5_000_000 ? 3 : 5, moves: MoveStrategy.allCases)
                 record.repeated = measureRepeated(
                     repeatedVersions(lists, profile: profile, kind: kind, size: size, seed: options.seed), threads: threads,
                     calls: size >= 5_000_000 ? 3 : 9)
@@ -556,32 +556,36 @@ package func repeatedVersions(_ lists: BenchLists, profile: DatasetProfile, kind
     return [lists] + (1...extra).map { BenchLists(AbstractDataset(profile, size: size, seed: seed &+ UInt64($0)), kind: kind) }
 }
 
-/// `hashmap`'s diff phase by phase on `lists`: for each thread count (`hashmap` on 1,
-/// ``HashMapEngine/parallel(threads:)`` on more), one untimed warm-up and `calls` timed diffs
-/// (``HashMapEngine/timedDiff(from:to:comparison:moves:)``), and each phase's median.
+/// `hashmap`'s diff phase by phase on `lists`: for each move strategy and each thread count
+/// (`hashmap` on 1, ``HashMapEngine/parallel(threads:)`` on more), one untimed warm-up and
+/// `calls` timed diffs (``HashMapEngine/timedDiff(from:to:comparison:moves:)``), and each
+/// phase's median. The strategies differ only in the `derive` phase: ``MoveStrategy/minimal``
+/// finds a longest increasing run there.
 ///
-/// - Complexity: (`calls` + 1) diffs and batch forms per thread count.
-public func measurePhases(_ lists: BenchLists, threads: [Int], calls: Int) -> [BenchPhases] {
-    threads.map { t in
-        let engine = t == 1 ? HashMapEngine() : HashMapEngine.parallel(threads: t)
-        let runs: [HashMapEngine.PhaseTimes] =
-            switch lists {
-            case .ints(let old, let new): _timedDiffs(engine, old, new, .equality, calls: calls)
-            case .models(let old, let new): _timedDiffs(engine, old, new, .equality, calls: calls)
-            case .objects(let old, let new): _timedDiffs(engine, old, new, .identity, calls: calls)
-            }
-        let medians = HashMapEngine.Phase.allCases.map { phase in median(runs.map { $0[phase] }) ?? 0 }
-        return BenchPhases(threads: engine.threads, calls: runs.count, seconds: medians)
+/// - Complexity: (`calls` + 1) diffs and batch forms per strategy and thread count.
+public func measurePhases(_ lists: BenchLists, threads: [Int], calls: Int, moves: [MoveStrategy] = [.offsets]) -> [BenchPhases] {
+    moves.flatMap { strategy in
+        threads.map { t in
+            let engine = t == 1 ? HashMapEngine() : HashMapEngine.parallel(threads: t)
+            let runs: [HashMapEngine.PhaseTimes] =
+                switch lists {
+                case .ints(let old, let new): _timedDiffs(engine, old, new, .equality, strategy, calls: calls)
+                case .models(let old, let new): _timedDiffs(engine, old, new, .equality, strategy, calls: calls)
+                case .objects(let old, let new): _timedDiffs(engine, old, new, .identity, strategy, calls: calls)
+                }
+            let medians = HashMapEngine.Phase.allCases.map { phase in median(runs.map { $0[phase] }) ?? 0 }
+            return BenchPhases(threads: engine.threads, moves: strategy, calls: runs.count, seconds: medians)
+        }
     }
 }
 
 /// A warm-up diff, then `calls` timed ones (at least 1).
 func _timedDiffs<Element: Diffable>(
-    _ engine: HashMapEngine, _ old: [Element], _ new: [Element], _ comparison: ComparisonOption, calls: Int
+    _ engine: HashMapEngine, _ old: [Element], _ new: [Element], _ comparison: ComparisonOption, _ moves: MoveStrategy, calls: Int
 ) -> [HashMapEngine.PhaseTimes] {
-    blackHole(engine.timedDiff(from: old, to: new, comparison: comparison).result.changeCount)
+    blackHole(engine.timedDiff(from: old, to: new, comparison: comparison, moves: moves).result.changeCount)
     return (0..<max(1, calls)).map { _ in
-        let timed = engine.timedDiff(from: old, to: new, comparison: comparison)
+        let timed = engine.timedDiff(from: old, to: new, comparison: comparison, moves: moves)
         blackHole(timed.batch.changeCount)
         return timed.phases
     }

@@ -242,9 +242,9 @@ package func parallelTable(_ rows: [BenchMeasurement], cores: Int) -> String {
     return lines.joined(separator: "\n")
 }
 
-/// `hashmap`'s phase table (``BenchMeasurement/phases``): per measured cell and thread count,
-/// each phase's median in milliseconds and their sum, so the bottleneck is read off, not
-/// guessed. Empty when no cell has phases.
+/// `hashmap`'s phase table (``BenchMeasurement/phases``): per measured cell, move strategy and
+/// thread count, each phase's median in milliseconds and their sum, so the bottleneck is read
+/// off, not guessed. Empty when no cell has phases.
 ///
 /// - Complexity: O(rows).
 package func phaseTable(_ rows: [BenchMeasurement]) -> String {
@@ -253,14 +253,16 @@ package func phaseTable(_ rows: [BenchMeasurement]) -> String {
     let cellWidth = max(8, (measured.map { "\($0.profile) · \($0.kind) · \($0.size) · \($0.allocator)".count }.max() ?? 0) + 2)
     var lines = [
         "hashmap phase by phase (median ms over the calls shown; HashMapEngine.timedDiff):",
-        "  " + padded("cell", cellWidth) + padded("threads", 9) + padded("calls", 7)
+        "  " + padded("cell", cellWidth) + padded("moves", 9) + padded("threads", 9) + padded("calls", 7)
             + (BenchPhases.phaseNames + ["total"]).map { padded($0, 11) }.joined(),
     ]
     for row in measured {
         for phases in row.phases {
             let cell = "\(row.profile) · \(row.kind) · \(row.size) · \(row.allocator)"
             let figures = (phases.seconds + [phases.total]).map { padded(formatFixed($0 * 1000, decimals: 3), 11) }.joined()
-            lines.append("  " + padded(cell, cellWidth) + padded(String(phases.threads), 9) + padded(String(phases.calls), 7) + figures)
+            lines.append(
+                "  " + padded(cell, cellWidth) + padded(phases.moves.rawValue, 9) + padded(String(phases.threads), 9)
+                    + padded(String(phases.calls), 7) + figures)
         }
     }
     return lines.joined(separator: "\n")

@@ -104,14 +104,15 @@ extension DiffResult {
     /// deletes, updates and inserts; a second writes them, and every survivor's rank, at offsets
     /// from those counts, so each output array is allocated once at its exact size; with
     /// ``MoveStrategy/offsets`` two more passes over the new list count and write the moves the
-    /// same way. ``MoveStrategy/minimal``'s longest increasing run is found on the
-    /// calling thread (patience sorting is sequential), and the moves off it are listed in chunks
-    /// the same way. The caller chooses `threads`: threads pay only for long lists (DiffLab's
-    /// engines use them from ``HashMapEngine``'s parallel threshold).
+    /// same way. ``MoveStrategy/minimal``'s longest increasing run is found from both ends of the
+    /// new list at once, meeting in its middle, on two threads (patience sorting is sequential
+    /// within each half; the run found is the same on one thread), and the moves off it are
+    /// listed in chunks the same way. The caller chooses `threads`: threads pay only for long
+    /// lists (DiffLab's engines use them from ``HashMapEngine``'s parallel threshold).
     ///
     /// - Precondition: `matching` satisfies its invariants.
     /// - Complexity: O(n / threads) per thread for ``MoveStrategy/offsets`` (memory bandwidth
-    ///   shared), plus O(n log n) on one thread for ``MoveStrategy/minimal``.
+    ///   shared), plus O(n log n) over two threads for ``MoveStrategy/minimal``.
     @inlinable
     public init(matching: Matching, moves strategy: MoveStrategy, threads: Int) {
         var buffers = _DerivationBuffers()
@@ -204,11 +205,15 @@ extension DiffResult {
                     }
                 case .minimal:
                     for n in 0..<newCount where newToOld[n] < 0 { out.inserts.append(n) }
-                    let stays = _longestIncreasingPairedRun(newToOld)
-                    for n in 0..<newCount {
-                        let o = newToOld[n]
-                        if o >= 0 && !stays[n] { out.moves.append(Move(from: o, to: n)) }
+                    var run = _take(&out.run, leaving: _LongestRunBuffers())
+                    _markLongestIncreasingRun(newToOld, &run)
+                    run.previous.withUnsafeBufferPointer { marks in
+                        for n in 0..<newCount {
+                            let o = newToOld[n]
+                            if o >= 0 && marks[n] != _onTheRun { out.moves.append(Move(from: o, to: n)) }
+                        }
                     }
+                    out.run = run
                 }
             }
         }
@@ -335,21 +340,23 @@ extension DiffResult {
                         }
                     }
                     if !offsets {
-                        // The longest increasing run is found on this thread (patience sorting
-                        // is sequential); the moves off it are listed on the chunks' threads.
-                        let stays = _longestIncreasingPairedRun(newToOld)
-                        stays.withUnsafeBufferPointer { stays in
+                        // The longest increasing run is found from both ends of the new list on
+                        // two threads; the moves off it are listed on the chunks' threads.
+                        var run = _take(&out.run, leaving: _LongestRunBuffers())
+                        defer { out.run = run }
+                        _markLongestIncreasingRun(newToOld, &run, threads: chunks)
+                        run.previous.withUnsafeBufferPointer { marks in
                             withUnsafeTemporaryAllocation(of: Int.self, capacity: chunks) { starts in
                                 _concurrently(chunks) { c in
                                     var k = 0
-                                    for n in newChunk(c) where newToOld[n] >= 0 && !stays[n] { k &+= 1 }
+                                    for n in newChunk(c) where newToOld[n] >= 0 && marks[n] != _onTheRun { k &+= 1 }
                                     starts[c] = k
                                 }
                                 let total = _startPositions(starts)
                                 _reuse(&moves, count: total, filler: Move(from: 0, to: 0)) { out in
                                     _concurrently(chunks) { c in
                                         var k = starts[c]
-                                        for n in newChunk(c) where newToOld[n] >= 0 && !stays[n] {
+                                        for n in newChunk(c) where newToOld[n] >= 0 && marks[n] != _onTheRun {
                                             out[k] = Move(from: newToOld[n], to: n)
                                             k &+= 1
                                         }
@@ -378,6 +385,8 @@ package struct _DerivationBuffers: Sendable {
     @usableFromInline package var narrowRanks: [Int32] = []
     /// Survivor ranks otherwise (minimal moves, or more than `Int32.max` old elements).
     @usableFromInline package var wideRanks: [Int] = []
+    /// Where minimal moves' longest increasing run is found.
+    @usableFromInline package var run = _LongestRunBuffers()
 
     @inlinable package init() {}
 
@@ -387,46 +396,8 @@ package struct _DerivationBuffers: Sendable {
     package var retainedBytes: Int {
         (inserts.capacity + deletes.capacity + updates.capacity + updateDestinations.capacity + wideRanks.capacity)
             * MemoryLayout<Int>.stride + moves.capacity * MemoryLayout<Move>.stride
-            + narrowRanks.capacity * MemoryLayout<Int32>.stride
+            + narrowRanks.capacity * MemoryLayout<Int32>.stride + run.retainedBytes
     }
-}
-
-/// Marks, by new index, the paired elements that form one longest strictly increasing
-/// subsequence of old indices taken in new order (patience sorting with back links).
-///
-/// Ties are broken deterministically: among equally long subsequences, the one whose last element
-/// comes latest in new order and, going back, the predecessor recorded when each element was
-/// placed. The marked elements can stay in place; every other paired element must move.
-///
-/// - Complexity: O(k log k) time and O(k) space for k paired elements.
-@inlinable
-func _longestIncreasingPairedRun(_ newToOld: UnsafeBufferPointer<Int>) -> [Bool] {
-    let count = newToOld.count
-    var stays = [Bool](repeating: false, count: count)
-    // tails[l] = new index of the smallest-valued end of an increasing run of length l + 1.
-    var tails: [Int] = []
-    // previous[n] = new index of the element before n in the run that ends at n.
-    var previous = [Int](repeating: -1, count: count)
-    tails.reserveCapacity(64)
-    for n in 0..<count {
-        let o = newToOld[n]
-        if o < 0 { continue }
-        // First tail whose old index is >= o.
-        var lo = 0
-        var hi = tails.count
-        while lo < hi {
-            let mid = (lo &+ hi) >> 1
-            if newToOld[tails[mid]] < o { lo = mid &+ 1 } else { hi = mid }
-        }
-        if lo > 0 { previous[n] = tails[lo &- 1] }
-        if lo == tails.count { tails.append(n) } else { tails[lo] = n }
-    }
-    var n = tails.last ?? -1
-    while n >= 0 {
-        stays[n] = true
-        n = previous[n]
-    }
-    return stays
 }
 
 extension DiffResult {

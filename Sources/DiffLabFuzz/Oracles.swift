@@ -4,11 +4,32 @@ import DiffLabBatch
 import DiffLabCore
 
 /// The fewest moves a pairing allows: paired elements outside one longest increasing run.
-/// Brute force (every subset) up to 9 pairs, patience sorting (``MoveStrategy/minimal``) above.
+/// Brute force (every subset) up to 9 pairs, plain patience sorting above: the length only, with
+/// a binary search over every pile, independent of the derivation's run (found from both ends,
+/// with a galloping search) that ``MoveStrategy/minimal`` moves around.
 func fewestMoves(_ matching: Matching) -> Int {
     let paired = matching.newToOld.filter { $0 >= 0 }
     if paired.count <= 9 { return paired.count - bruteForceLongestIncreasing(paired) }
-    return DiffResult(matching: matching, moves: .minimal).moves.count
+    return paired.count - patienceLongestIncreasing(paired)
+}
+
+/// Length of a longest strictly increasing subsequence, by patience sorting: each pile's end is
+/// the smallest value that ends an increasing run of its length, the first pile whose end is at
+/// least the value is found by binary search over all piles.
+///
+/// - Complexity: O(n log n).
+package func patienceLongestIncreasing(_ values: [Int]) -> Int {
+    var ends: [Int] = []
+    for value in values {
+        var lo = 0
+        var hi = ends.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if ends[mid] < value { lo = mid + 1 } else { hi = mid }
+        }
+        if lo == ends.count { ends.append(value) } else { ends[lo] = value }
+    }
+    return ends.count
 }
 
 /// ``fewestMoves(_:)`` of the pairing `newToOld` gives (new → old index, −1 unpaired; old
@@ -68,7 +89,7 @@ package func bitParallelLCSLength(_ a: [Int], _ b: [Int]) -> Int {
 
 /// Length of a longest strictly increasing subsequence, by trying every subset (tiny inputs only):
 /// the oracle for minimal moves.
-func bruteForceLongestIncreasing(_ values: [Int]) -> Int {
+package func bruteForceLongestIncreasing(_ values: [Int]) -> Int {
     var best = 0
     for mask in 0..<(1 << values.count) {
         var last = Int.min

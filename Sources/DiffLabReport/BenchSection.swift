@@ -396,19 +396,24 @@ struct BenchSection {
                 + "(`hashmap-parallel`): the median of each phase over the calls shown, in milliseconds. `trim`: the common ends "
                 + "compared; `partition`: both lists hashed and radix-partitioned (or the one table built); `join`: partitions "
                 + "joined (or the table probed); `verify`: pairs checked, updates judged, flags merged; `assemble`: the ends and the "
-                + "middle put together; `derive`: the result derived; `batch`: its batch-safe form. The largest figure of a row is "
-                + "its bottleneck.")
+                + "middle put together; `derive`: the result derived; `batch`: its batch-safe form. Each is measured with both move "
+                + "strategies (`moves`): they differ in `derive` only, where `minimal` finds a longest increasing run. The largest "
+                + "figure of a row is its bottleneck.")
         writer.line("")
         var rows: [[String]] = []
         for row in measured {
             for phases in row.phases {
                 rows.append(
-                    [row.profile, row.kind, row.allocator, formatGrouped(Double(row.size)), String(phases.threads), String(phases.calls)]
+                    [
+                        row.profile, row.kind, row.allocator, formatGrouped(Double(row.size)), phases.moves.rawValue, String(phases.threads),
+                        String(phases.calls),
+                    ]
                         + (phases.seconds + [phases.total]).map { formatSignificant($0 * 1000) })
             }
         }
-        let columns = ["profile", "kind", "allocator", "size", "threads", "calls"] + BenchPhases.phaseNames.map { $0 + " ms" } + ["total ms"]
-        writer.line(Markdown.table(columns, rows, rightAligned: Set(3..<columns.count)))
+        let columns =
+            ["profile", "kind", "allocator", "size", "moves", "threads", "calls"] + BenchPhases.phaseNames.map { $0 + " ms" } + ["total ms"]
+        writer.line(Markdown.table(columns, rows, rightAligned: Set([3]).union(5..<columns.count)))
         writer.line("")
     }
 

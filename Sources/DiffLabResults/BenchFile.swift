@@ -175,14 +175,7 @@ public struct BenchMeasurement: Sendable, Equatable {
             engine: try row.requiredString(.engine), profile: try row.requiredString(.profile), size: try row.requiredInt(.size, in: .size),
             kind: try row.requiredString(.kind), allocator: try row.requiredString(.allocator))
         skipped = try row.optionalString(.skipped)
-        if let text = try row.optionalString(.timing) {
-            guard let timing = BenchTiming(rawValue: text) else {
-                throw .wrongType(
-                    source: row.source, path: row.path(.timing), expected: "\"harness\" or \"self\"",
-                    found: JSONValue.string(text).briefDescription)
-            }
-            self.timing = timing
-        }
+        if let timing = try row.optionalCase(.timing, BenchTiming.self) { self.timing = timing }
         median = try row.optionalDouble(.median, in: .seconds)
         min = try row.optionalDouble(.min, in: .seconds)
         p90 = try row.optionalDouble(.p90, in: .seconds)

@@ -1,3 +1,4 @@
+import DiffLabCore
 import DiffLabJSON
 
 /// `hashmap`'s diff phase by phase in one bench cell, on some number of threads: the median
@@ -6,7 +7,7 @@ import DiffLabJSON
 public struct BenchPhases: Sendable, Equatable {
     /// The member names, each written once; the phases' are ``phaseNames``.
     enum Key: String {
-        case threads, calls, trim, partition, join, verify, assemble, derive, batch
+        case threads, moves, calls, trim, partition, join, verify, assemble, derive, batch
     }
 
     /// The phases in the order they run: `trim`, `partition`, `join`, `verify`, `assemble`,
@@ -15,17 +16,22 @@ public struct BenchPhases: Sendable, Equatable {
 
     /// Threads the engine used (1 to 64).
     public var threads: Int
+    /// The move strategy the result was derived with: it decides what the `derive` phase does
+    /// (``MoveStrategy/minimal`` finds a longest increasing run). Files written before the field
+    /// existed measured ``MoveStrategy/offsets``, which is what an absent member reads as.
+    public var moves: MoveStrategy
     /// Timed diffs the medians are taken over, in ``FieldRange/callsPerSample``.
     public var calls: Int
     /// The median seconds of each phase, in ``phaseNames`` order, each in ``FieldRange/seconds``.
     public var seconds: [Double]
 
-    /// Phases measured on `threads` threads over `calls` diffs.
+    /// Phases measured on `threads` threads over `calls` diffs derived with `moves`.
     ///
     /// - Precondition: `seconds` has one value per phase name.
-    public init(threads: Int, calls: Int, seconds: [Double]) {
+    public init(threads: Int, moves: MoveStrategy = .offsets, calls: Int, seconds: [Double]) {
         precondition(seconds.count == Self.phaseNames.count, "BenchPhases: one value per phase")
         self.threads = threads
+        self.moves = moves
         self.calls = calls
         self.seconds = seconds
     }
@@ -36,10 +42,13 @@ public struct BenchPhases: Sendable, Equatable {
     /// The sum of the phases' medians.
     public var total: Double { seconds.reduce(0, +) }
 
-    /// The object: `threads`, `calls`, then one member per phase. O(1).
+    /// The object: `threads`, `moves` (absent for ``MoveStrategy/offsets``, so files written
+    /// before the field existed read and write back the same), `calls`, then one member per phase.
+    /// O(1).
     public var json: JSONValue {
         var w = FieldWriter<Key>()
         w.set(.threads, threads)
+        if moves != .offsets { w.set(.moves, moves.rawValue) }
         w.set(.calls, calls)
         for (name, value) in zip(Self.phaseNames, seconds) { w.set(Key(rawValue: name)!, value) }
         return w.json
@@ -47,9 +56,10 @@ public struct BenchPhases: Sendable, Equatable {
 
     init(_ row: FieldReader<Key>) throws(ResultsError) {
         let threads = try row.requiredInt(.threads, in: .threads)
+        let moves = try row.optionalCase(.moves, MoveStrategy.self) ?? .offsets
         let calls = try row.requiredInt(.calls, in: .callsPerSample)
         var seconds: [Double] = []
         for name in Self.phaseNames { seconds.append(try row.requiredDouble(Key(rawValue: name)!, in: .seconds)) }
-        self.init(threads: threads, calls: calls, seconds: seconds)
+        self.init(threads: threads, moves: moves, calls: calls, seconds: seconds)
     }
 }

@@ -65,6 +65,21 @@ struct FieldReader<Key: RawRepresentable> where Key.RawValue == String {
         return string
     }
 
+    /// The member `key` as the case of `T` whose raw value it is, `nil` when absent or `null`.
+    ///
+    /// - Throws: ``ResultsError/wrongType(source:path:expected:found:)`` naming every case when
+    ///   the member is a string that is no case's raw value, or not a string.
+    func optionalCase<T: RawRepresentable & CaseIterable>(_ key: Key, _ type: T.Type = T.self) throws(ResultsError) -> T?
+    where T.RawValue == String {
+        guard let text = try optionalString(key) else { return nil }
+        guard let value = T(rawValue: text) else {
+            let names = T.allCases.map { "\"\($0.rawValue)\"" }
+            let expected = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+            throw .wrongType(source: source, path: path(key), expected: expected, found: JSONValue.string(text).briefDescription)
+        }
+        return value
+    }
+
     func optionalBool(_ key: Key) throws(ResultsError) -> Bool? {
         guard let value = present(key) else { return nil }
         guard let bool = value.boolValue else { throw wrong(key, "true or false", value) }

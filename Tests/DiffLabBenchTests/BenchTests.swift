@@ -130,20 +130,29 @@ struct BenchTests {
     }
 
     /// The phase table: the engine's phases are the results file's, in order; the bench measures
-    /// them on 1 and 2 threads and prints one row per thread count.
+    /// them with each move strategy on 1 and 2 threads and prints one row per strategy and thread
+    /// count.
     @Test func phasesAreMeasuredAndPrinted() throws {
         #expect(HashMapEngine.Phase.allCases.map(\.rawValue) == BenchPhases.phaseNames)
         let lists = BenchLists(AbstractDataset(.chatAppend, size: 20_000, seed: 1), kind: .int)
-        let phases = measurePhases(lists, threads: [1, 2], calls: 3)
-        #expect(phases.map(\.threads) == [1, 2] && phases.allSatisfy { $0.calls == 3 })
+        let phases = measurePhases(lists, threads: [1, 2], calls: 3, moves: MoveStrategy.allCases)
+        #expect(phases.map(\.threads) == [1, 2, 1, 2] && phases.allSatisfy { $0.calls == 3 })
+        #expect(phases.map(\.moves) == [.offsets, .offsets, .minimal, .minimal])
         // chat-append keeps its whole old list as a prefix: no partitioning, a trim.
         #expect(phases.allSatisfy { ($0["partition"] ?? -1) == 0 && ($0["trim"] ?? 0) > 0 && $0.total > 0 })
         var row = BenchMeasurement(engine: "hashmap", profile: "chat-append", size: 20_000, kind: "int", allocator: "system")
         row.phases = phases
         let table = phaseTable([row, BenchMeasurement(engine: "heckel", profile: "chat-append", size: 20_000, kind: "int", allocator: "system")])
         #expect(table.hasPrefix("hashmap phase by phase"))
-        #expect(table.split(separator: "\n").count == 2 + 2)
+        let lines = table.split(separator: "\n")
+        #expect(lines.count == 2 + 4)
         #expect(table.contains("chat-append · int · 20000 · system"))
+        // Every row has the header's columns: cell (4 words and 3 dots), moves, threads, calls,
+        // the phases and the total.
+        let columns = 7 + 3 + BenchPhases.phaseNames.count + 1
+        #expect(lines[1].split(separator: " ").count == columns - 6, "the header names the cell once")
+        #expect(lines.dropFirst(2).allSatisfy { $0.split(separator: " ").count == columns })
+        #expect(lines[4].contains(" minimal "))
         #expect(phaseTable([]).isEmpty)
         #expect(try BenchMeasurement(json: row.json, source: "r") == row)
     }
@@ -167,6 +176,10 @@ struct BenchTests {
         row.repeated = repeated
         let table = repeatedTable([row])
         #expect(table.hasPrefix("hashmap repeated") && table.split(separator: "\n").count == 2 + 2)
+        // The header names this table's columns (it once borrowed the phase table's `moves`).
+        let header = table.split(separator: "\n")[1].split(separator: " ")
+        #expect(
+            header == ["cell", "threads", "calls", "one-off", "ms", "reused", "ms", "ratio", "faults", "reused", "allocs", "reused", "held", "MB"])
         #expect(repeatedTable([]).isEmpty)
         #expect(try BenchMeasurement(json: row.json, source: "r") == row)
         // Targets, from the worst profile at 1M on one thread.

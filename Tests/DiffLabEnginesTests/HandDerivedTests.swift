@@ -36,7 +36,10 @@ struct HandDerivedTests {
         Case(
             name: "delete and insert around a swap", old: [1, 2, 3, 4], new: [5, 3, 2],
             inserts: [0], deletes: [0, 3],
-            offsetMoves: [Move(from: 2, to: 1), Move(from: 1, to: 2)], minimalMoves: [Move(from: 2, to: 1)]),
+            // Minimal moves keep one of 3 and 2. The run is found from both ends of the new list
+            // ([5] forward, [3, 2] backward): the second half's run starting with the largest
+            // old index, 3, stays.
+            offsetMoves: [Move(from: 2, to: 1), Move(from: 1, to: 2)], minimalMoves: [Move(from: 1, to: 2)]),
     ]
 
     @Test(arguments: builtInEngines, cases)

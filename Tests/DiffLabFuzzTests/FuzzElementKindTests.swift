@@ -168,6 +168,17 @@ struct ElementKindTests {
         #expect((0..<1_600).allSatisfy { options.size(ofInput: $0) <= 24 })
     }
 
+    /// The minimal-moves oracle above 9 pairs is independent of the derivation's run.
+    @Test func patienceSortingLengthEqualsEverySubsetTried() {
+        var random = SplitMix64(seed: 31)
+        for _ in 0..<2_000 {
+            let values = (0...random.next(upTo: 9)).map { _ in Int(random.next(upTo: 12)) - 3 }
+            #expect(patienceLongestIncreasing(values) == bruteForceLongestIncreasing(values), "\(values)")
+        }
+        #expect(patienceLongestIncreasing([]) == 0)
+        #expect(patienceLongestIncreasing([5, 5, 5]) == 1, "strictly increasing")
+    }
+
     @Test func bitParallelLCSEqualsTheDynamicProgram() {
         var random = SplitMix64(seed: 77)
         for _ in 0..<300 {

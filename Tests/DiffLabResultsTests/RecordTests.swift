@@ -52,6 +52,7 @@ func fullMeasurement(timing: BenchTiming = .harness) -> BenchMeasurement {
     m.phases = [
         BenchPhases(threads: 1, calls: 5, seconds: [1e-4, 2e-3, 3e-3, 4e-4, 0, 5e-4, 6e-5]),
         BenchPhases(threads: 2, calls: 5, seconds: [1e-4, 1e-3, 2e-3, 3e-4, 0, 3e-4, 6e-5]),
+        BenchPhases(threads: 2, moves: .minimal, calls: 5, seconds: [1e-4, 1e-3, 2e-3, 3e-4, 0, 9e-4, 6e-5]),
     ]
     m.repeated = [
         BenchRepeated(
@@ -375,6 +376,10 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
         (
             #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"timing":"wall"}]}"#,
             "h.json: measurements[0].timing should be \"harness\" or \"self\", not \"wall\""
+        ),
+        (
+            #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"phases":[{"threads":1,"moves":"fewest","calls":1,"trim":0,"partition":0,"join":0,"verify":0,"assemble":0,"derive":0,"batch":0}]}]}"#,
+            "h.json: measurements[0].phases[0].moves should be \"offsets\" or \"minimal\", not \"fewest\""
         ),
         (
             #"{"schema":"difflab-bench/1","measurements":[{\#(identity),"cpuSamples":[0.1,null]}]}"#,
