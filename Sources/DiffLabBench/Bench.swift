@@ -86,7 +86,7 @@ public struct BenchOptions: Sendable {
     /// The smallest probe size, and the size up to which a subject's first size is measured without
     /// probing: at 1,000 items every subject's call takes milliseconds at most.
     public static let probeFloor = 1_000
-    /// The smallest size at which `hashmap`'s phases are measured (``measurePhases(_:threads:calls:)``):
+    /// The smallest size at which `hashmap`'s phases are measured (``measurePhases(_:threads:calls:moves:)``):
     /// below it a diff takes tens of microseconds and a phase's time is mostly the clock's.
     public static let phaseFloor = 10_000
 
@@ -179,8 +179,9 @@ public struct BenchRecord: Sendable {
     /// Who timed the measurement: the harness, or the engine itself (an out-of-process engine
     /// reporting its own time per request).
     public var timing: BenchTiming = .harness
-    /// `hashmap`'s phases on 1 and 2 threads (``measurePhases(_:threads:calls:)``), in the
-    /// built-in `hashmap`'s measured cells from ``BenchOptions/phaseFloor`` items; empty elsewhere.
+    /// `hashmap`'s phases with each move strategy on 1 and 2 threads
+    /// (``measurePhases(_:threads:calls:moves:)``), in the built-in `hashmap`'s measured cells
+    /// from ``BenchOptions/phaseFloor`` items; empty elsewhere.
     public var phases: [BenchPhases] = []
     /// `hashmap` through one reused workspace against one-off calls on 1 and 2 threads
     /// (``measureRepeated(_:threads:calls:)``), in the same cells as ``phases``; empty elsewhere.

@@ -239,13 +239,10 @@ public struct CallFootprint: Sendable, Hashable {
         if let peak = procStatusBytes("VmHWM:") { lifetimePeak.withLock { $0 = max($0, peak) } }
         let reset = resetPeakRSS()
         let residentBefore = reset ? procStatusBytes("VmRSS:") : nil
-        var before = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &before)
+        let before = processFaults()
         body()
-        var after = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &after)
-        var footprint = CallFootprint(
-            minorFaults: max(0, after.ru_minflt - before.ru_minflt), majorFaults: max(0, after.ru_majflt - before.ru_majflt))
+        let after = processFaults()
+        var footprint = CallFootprint(minorFaults: max(0, after.minor - before.minor), majorFaults: max(0, after.major - before.major))
         if let residentBefore, let peak = procStatusBytes("VmHWM:") { footprint.peakExtraRSSBytes = max(0, peak - residentBefore) }
         return footprint
     }
@@ -261,6 +258,16 @@ public struct CallFootprint: Sendable, Hashable {
         defer { close(fd) }
         return write(fd, "5", 1) == 1
     }
+}
+
+/// The page faults of this process so far (`getrusage`: every thread's), minor and major: the
+/// one reading behind ``CallFootprint`` and the repeated mode's per-call counts.
+///
+/// - Complexity: one system call.
+func processFaults() -> (minor: Int, major: Int) {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return (usage.ru_minflt, usage.ru_majflt)
 }
 
 /// Peak resident set size of this process in bytes: the larger of `getrusage`'s (the peak since

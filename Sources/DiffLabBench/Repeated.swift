@@ -104,14 +104,11 @@ struct _CallCost {
     /// taken off the count.
     init(_ jemalloc: JemallocStats?, overhead: Int, _ body: () -> Int) {
         let requestsBefore = jemalloc?.allocationRequests()
-        var before = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &before)
+        let before = processFaults().minor
         let start = monotonicNow()
         blackHole(body())
         seconds = monotonicNow() - start
-        var after = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &after)
-        faults = max(0, after.ru_minflt - before.ru_minflt)
+        faults = max(0, processFaults().minor - before)
         if let requestsBefore, let requestsAfter = jemalloc?.allocationRequests() {
             allocations = max(0, Int(clamping: requestsAfter &- requestsBefore) &- overhead)
         }

@@ -110,9 +110,20 @@ struct WorkspaceTests {
             #expect(workspace.retainedBytes == held)
             first = again
         }
+        // Minimal moves find their longest increasing run in buffers the workspace keeps too.
+        var minimal = addresses(workspace.diff(from: old, to: new, moves: .minimal))
+        let heldMinimal = workspace.retainedBytes
+        #expect(heldMinimal > held, "the run's buffers are kept")
+        for _ in 0..<3 {
+            let again = addresses(workspace.diff(from: old, to: new, moves: .minimal))
+            #expect(again == minimal)
+            #expect(workspace.retainedBytes == heldMinimal)
+            minimal = again
+        }
         workspace.releaseMemory()
         #expect(workspace.retainedBytes == 0)
         #expect(workspace.diff(from: old, to: new) == HeckelEngine().diff(from: old, to: new))
+        #expect(workspace.diff(from: old, to: new, moves: .minimal) == HeckelEngine().diff(from: old, to: new, moves: .minimal))
     }
 
     /// One workspace, element types one after another: its buffers hold indices only.
