@@ -64,7 +64,8 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
     ///     sections).
     ///   - comparison: how a paired item is judged updated.
     /// - Precondition: the engine's matchings satisfy ``Matching``'s invariants (an engine that
-    ///   breaks them may trap here; the fuzzer's `raw-sound` property checks them first).
+    ///   breaks them may trap here: the fuzzer isolates the crash and reports it, and its
+    ///   `raw-sound` property names the broken invariant).
     /// - Complexity: the engine's cost on the sections and on all items, plus O(n log n).
     @inlinable
     public init<Engine: DiffEngine>(

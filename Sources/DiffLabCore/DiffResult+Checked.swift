@@ -9,14 +9,21 @@ extension DiffResult {
     /// Builds a result by hand, checking that it describes a consistent change of an `oldCount`
     /// list into a `newCount` list.
     ///
-    /// Lists may come in any order; they are stored sorted (moves by destination). Checked:
-    /// counts are non-negative; indices are in range (old indices below `oldCount`, new indices
-    /// below `newCount`); no index repeats inside inserts, deletes, updates, move sources or move
-    /// destinations; no move starts at a deleted index or ends at an inserted one; every update has
-    /// a destination; and `oldCount − deletes + inserts == newCount`.
+    /// Lists may come in any order; they are stored sorted (moves by destination, each update
+    /// with its destination). Checked: counts are non-negative; indices are in range (old indices
+    /// below `oldCount`, new indices below `newCount`); no index repeats inside inserts, deletes,
+    /// updates, update destinations, move sources or move destinations; no move starts at a
+    /// deleted index or ends at an inserted one; no update is of a deleted index or ends at an
+    /// inserted one; an element both updated and moved ends at one new index, and no two elements
+    /// end at the same one; every update has a destination; and
+    /// `oldCount − deletes + inserts == newCount`.
     ///
-    /// - Throws: ``DiffResultError`` naming the first problem found.
-    /// - Complexity: O(k log k) for k listed changes, plus O(oldCount + newCount).
+    /// Hostile input is refused, not trapped on: no check allocates in proportion to `oldCount`
+    /// or `newCount`.
+    ///
+    /// - Throws: ``DiffResultError`` naming the first problem found, in the order above (within a
+    ///   list, the smallest offending index).
+    /// - Complexity: O(k log k) for k listed changes.
     public init(
         oldCount: Int, newCount: Int, inserts: [Int], deletes: [Int], updates: [Int] = [],
         updateDestinations: [Int] = [], moves: [Move] = []
@@ -27,34 +34,81 @@ extension DiffResult {
         guard updates.count == updateDestinations.count else {
             throw .init("\(updates.count) updates but \(updateDestinations.count) update destinations")
         }
-        func checkDistinct(_ indices: [Int], bound: Int, _ what: String) throws(DiffResultError) -> [Bool] {
-            var seen = [Bool](repeating: false, count: bound)
-            for i in indices {
+        /// `indices` sorted, each in `0..<bound` and none twice.
+        func sortedDistinct(_ indices: [Int], bound: Int, _ what: String) throws(DiffResultError) -> [Int] {
+            let sorted = indices.sorted()
+            for (k, i) in sorted.enumerated() {
                 guard i >= 0, i < bound else { throw .init("\(what) index \(i) is outside 0..<\(bound)") }
-                guard !seen[i] else { throw .init("\(what) index \(i) appears twice") }
-                seen[i] = true
+                if k > 0 && sorted[k - 1] == i { throw .init("\(what) index \(i) appears twice") }
             }
-            return seen
+            return sorted
         }
-        let deleted = try checkDistinct(deletes, bound: oldCount, "delete")
-        let inserted = try checkDistinct(inserts, bound: newCount, "insert")
-        _ = try checkDistinct(updates, bound: oldCount, "update")
-        for n in updateDestinations where n < 0 || n >= newCount {
-            throw .init("update destination \(n) is outside 0..<\(newCount)")
-        }
-        _ = try checkDistinct(moves.map { $0.from }, bound: oldCount, "move source")
-        _ = try checkDistinct(moves.map { $0.to }, bound: newCount, "move destination")
+        func holds(_ sorted: [Int], _ index: Int) -> Bool { _ascendingContains(sorted, index) }
+        let deleted = try sortedDistinct(deletes, bound: oldCount, "delete")
+        let inserted = try sortedDistinct(inserts, bound: newCount, "insert")
+        _ = try sortedDistinct(updates, bound: oldCount, "update")
+        _ = try sortedDistinct(updateDestinations, bound: newCount, "update destination")
+        _ = try sortedDistinct(moves.map { $0.from }, bound: oldCount, "move source")
+        _ = try sortedDistinct(moves.map { $0.to }, bound: newCount, "move destination")
         for move in moves {
-            if deleted[move.from] { throw .init("move \(move) starts at deleted index \(move.from)") }
-            if inserted[move.to] { throw .init("move \(move) ends at inserted index \(move.to)") }
+            if holds(deleted, move.from) { throw .init("move \(move) starts at deleted index \(move.from)") }
+            if holds(inserted, move.to) { throw .init("move \(move) ends at inserted index \(move.to)") }
         }
-        guard oldCount - deletes.count + inserts.count == newCount else {
+        let updatePairs = zip(updates, updateDestinations).sorted { $0.0 < $1.0 }
+        let sortedMoves = moves.sorted()
+        for (o, n) in updatePairs {
+            if holds(deleted, o) { throw .init("old index \(o) is both updated and deleted") }
+            if holds(inserted, n) { throw .init("update of old index \(o) ends at inserted index \(n)") }
+        }
+        // An element both updated and moved ends where its move does; and no update ends where
+        // another element moves to.
+        let movesBySource = moves.sorted { $0.from < $1.from }
+        for (o, n) in updatePairs {
+            let source = _partitionPoint(movesBySource.count) { movesBySource[$0].from < o }
+            if source < movesBySource.count && movesBySource[source].from == o {
+                if movesBySource[source].to != n {
+                    throw .init("old index \(o) is updated at new index \(n) but moved to \(movesBySource[source].to)")
+                }
+                continue
+            }
+            let lo = _partitionPoint(sortedMoves.count) { sortedMoves[$0].to < n }
+            if lo < sortedMoves.count && sortedMoves[lo].to == n {
+                throw .init("update of old index \(o) ends at new index \(n), where \(sortedMoves[lo]) moves")
+            }
+        }
+        // Deletes are distinct old indices, so the difference is in 0...oldCount; the sum is
+        // checked (oldCount may be near Int.max).
+        let (expected, overflow) = (oldCount - deletes.count).addingReportingOverflow(inserts.count)
+        guard !overflow, expected == newCount else {
             throw .init(
                 "\(oldCount) old − \(deletes.count) deletes + \(inserts.count) inserts ≠ \(newCount) new")
         }
-        let updatePairs = zip(updates, updateDestinations).sorted { $0.0 < $1.0 }
         self.init(
-            unchecked: oldCount, newCount: newCount, inserts: inserts.sorted(), deletes: deletes.sorted(),
-            updates: updatePairs.map { $0.0 }, updateDestinations: updatePairs.map { $0.1 }, moves: moves.sorted())
+            unchecked: oldCount, newCount: newCount, inserts: inserted, deletes: deleted,
+            updates: updatePairs.map { $0.0 }, updateDestinations: updatePairs.map { $0.1 }, moves: sortedMoves)
     }
+}
+
+/// The first index in `0..<count` at which `isBelow` is false, for an `isBelow` that is true on a
+/// prefix and false after it (a partition point, by binary search).
+///
+/// - Complexity: O(log count) calls of `isBelow`.
+@inlinable
+package func _partitionPoint(_ count: Int, _ isBelow: (Int) -> Bool) -> Int {
+    var lo = 0
+    var hi = count
+    while lo < hi {
+        let mid = lo &+ (hi &- lo) / 2
+        if isBelow(mid) { lo = mid &+ 1 } else { hi = mid }
+    }
+    return lo
+}
+
+/// Whether the ascending array `sorted` holds `value`.
+///
+/// - Complexity: O(log n).
+@inlinable
+package func _ascendingContains(_ sorted: [Int], _ value: Int) -> Bool {
+    let i = _partitionPoint(sorted.count) { sorted[$0] < value }
+    return i < sorted.count && sorted[i] == value
 }

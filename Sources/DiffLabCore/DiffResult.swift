@@ -53,8 +53,10 @@ public struct DiffResult: Hashable, Sendable {
     /// Moved elements, ascending by destination.
     public let moves: [Move]
 
+    /// A result taken as given, unchecked: DiffLab's derivations, which keep every promise by
+    /// construction, and tests that need a result breaking one.
     @usableFromInline
-    init(
+    package init(
         unchecked oldCount: Int, newCount: Int, inserts: [Int], deletes: [Int], updates: [Int],
         updateDestinations: [Int], moves: [Move]
     ) {

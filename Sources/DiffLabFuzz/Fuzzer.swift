@@ -506,7 +506,7 @@ package let fuzzTargetChecks: [(subject: FuzzSubject, property: Property)] = Fuz
 /// (lists up to ``fuzzTargetMaxSize``, any element kind), and that one property is checked on that
 /// one engine.
 ///
-/// One check per execution, not all 28: libFuzzer learns which bytes reach which code from the
+/// One check per execution, not all of them (6 engines × 7 properties): libFuzzer learns which bytes reach which code from the
 /// coverage of each execution, and a cheap execution lets it run thousands per second. Every
 /// pair is reached, since libFuzzer mutates the first byte like any other.
 ///

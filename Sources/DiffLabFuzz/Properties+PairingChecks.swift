@@ -15,9 +15,18 @@ struct PairingChecks {
 
     func batchValid() -> PropertyFailure? {
         for moves in MoveStrategy.allCases {
-            let batch = subject.batch(diff(c.old, c.new, moves))
+            let result = diff(c.old, c.new, moves)
+            let batch = subject.batch(result)
             if !batch.updates.isEmpty {
                 return fail("\(moves)/updates-left", "the batch form still has updates \(batch.updates)")
+            }
+            // The batch form is a DiffResult: every promise of one holds for it too.
+            if let broken = resultPromiseProblem(batch, oldCount: c.old.count, newCount: c.new.count) {
+                return fail("\(moves)/batch-promise/\(broken.detail)", "the batch form: " + broken.message)
+            }
+            // On the engine's derivation threads (hashmap-partitioned's 2), the same as on one.
+            if batch != result.forBatchUpdates() {
+                return fail("\(moves)/batch-threads", "the batch form on the engine's threads differs from forBatchUpdates() on one")
             }
             if let problem = batchProblem(BatchUpdate(batch), from: c.old, to: c.new, "\(moves)/", "", fail) {
                 return problem
@@ -28,7 +37,21 @@ struct PairingChecks {
 
     func staged() -> PropertyFailure? {
         guard let staged = subject.staged else { return nil }
+        // "Empty when the models are equal."
+        if !staged(c.newSections, c.newSections, c.elements).stages.isEmpty {
+            return fail("self-diff-stages", "the changeset of the new model into itself has stages")
+        }
         let changeset = staged(c.oldSections, c.newSections, c.elements)
+        // "Up to four stages, each skipped when empty": updates, deletes, sections, items, in
+        // that order, each holding only its own kind of change.
+        var lastKind = -1
+        for (k, stage) in changeset.stages.enumerated() {
+            guard let kind = stageKind(stage.changes) else {
+                return fail("stage-kinds", "stage \(k) is empty or mixes kinds of change: \(stage.changes)")
+            }
+            if kind <= lastKind { return fail("stage-order", "stage \(k) (\(stageKindNames[kind])) comes after \(stageKindNames[lastKind])") }
+            lastKind = kind
+        }
         var previous = c.oldSections
         // The stage before `previous`'s and the data it started from, for the merged check.
         var earlier: (changes: BatchUpdate, from: SectionedList<Int, FuzzItem>)?
@@ -64,6 +87,13 @@ struct PairingChecks {
         }
         for moves in MoveStrategy.allCases {
             let result = subject.derive(matching, moves)
+            if let broken = resultPromiseProblem(result, oldCount: c.old.count, newCount: c.new.count, oldToNew: matching.oldToNew) {
+                return fail("\(moves)/promise/\(broken.detail)", broken.message)
+            }
+            // The same result as one section's, moving between sections (IGListKit's index paths).
+            if let broken = indexPathPromiseProblem(result, fromSection: c.old.count % 3, toSection: c.new.count % 4) {
+                return fail("\(moves)/promise/\(broken.detail)", broken.message)
+            }
             if let problem = uikitApplicationProblems(result, old: c.old, new: c.new).first {
                 return fail("\(moves)/apply", problem)
             }
@@ -99,11 +129,11 @@ struct PairingChecks {
         if minimal.moves.count > offsets.moves.count {
             return fail("minimal-above-offsets", "minimal has \(minimal.moves.count) moves, offsets \(offsets.moves.count)")
         }
-        if matching.newToOld.count(where: { $0 >= 0 }) <= 9 {
-            let fewest = fewestMoves(matching)
-            if minimal.moves.count != fewest {
-                return fail("moves-not-minimal", "minimal reports \(minimal.moves.count) moves; the fewest is \(fewest)")
-            }
+        // Against an oracle of its own at every size: brute force up to 9 pairs, plain patience
+        // sorting above (not the derivation's run, found from both ends).
+        let fewest = fewestMoves(matching)
+        if minimal.moves.count != fewest {
+            return fail("moves-not-minimal", "minimal reports \(minimal.moves.count) moves; the fewest is \(fewest)")
         }
         return nil
     }
@@ -123,17 +153,28 @@ struct PairingChecks {
         {
             return problem
         }
+        // DiffLookup: the last occurrence's index in each list, nil where the identifier is not
+        // in it (asked for every identifier of both lists and one in neither), and the same as
+        // index paths in any section.
         let lookup = DiffLookup(old: c.old, new: c.new, result: forward)
         let lastOld = lastIndices(c.old)
-        for item in c.old {
-            let index = lookup.oldIndex(for: item.id)
-            if index != lastOld[item.id] {
-                return fail("lookup", "oldIndex(for: \(item.id)) is \(String(describing: index))")
-            }
-        }
         let lastNew = lastIndices(c.new)
-        for item in c.new where lookup.newIndex(for: item.id) != lastNew[item.id] {
-            return fail("lookup", "newIndex(for: \(item.id)) is wrong")
+        let absent = (c.old + c.new).map(\.id).max().map { $0 == .max ? Int.min : $0 + 1 } ?? 0
+        let section = c.old.count % 3
+        for id in c.old.map(\.id) + c.new.map(\.id) + [absent] {
+            let old = lookup.oldIndex(for: id)
+            let new = lookup.newIndex(for: id)
+            if old != lastOld[id] {
+                return fail("lookup", "oldIndex(for: \(id)) is \(String(describing: old)), expected \(String(describing: lastOld[id]))")
+            }
+            if new != lastNew[id] {
+                return fail("lookup", "newIndex(for: \(id)) is \(String(describing: new)), expected \(String(describing: lastNew[id]))")
+            }
+            if lookup.oldIndexPath(for: id, section: section) != old.map({ ItemIndexPath(section: section, item: $0) })
+                || lookup.newIndexPath(for: id, section: section) != new.map({ ItemIndexPath(section: section, item: $0) })
+            {
+                return fail("lookup-index-path", "the index paths of \(id) in section \(section) are not its indices there")
+            }
         }
         return nil
     }
@@ -148,4 +189,20 @@ struct PairingChecks {
         }
         return nil
     }
+}
+
+/// The kinds of stage of a ``StagedChangeset``, in the order they come.
+let stageKindNames = ["updates", "deletes", "sections", "items"]
+
+/// Which kind of stage `changes` is (an index into ``stageKindNames``): reloads only; deletes only
+/// (sections and items); section inserts and moves only; item inserts and moves only. `nil` for an
+/// empty update or one that mixes kinds.
+func stageKind(_ changes: BatchUpdate) -> Int? {
+    let reloads = !changes.reloadItems.isEmpty || !changes.reloadSections.isEmpty
+    let deletes = !changes.deleteItems.isEmpty || !changes.deleteSections.isEmpty
+    let sections = !changes.insertSections.isEmpty || !changes.moveSections.isEmpty
+    let items = !changes.insertItems.isEmpty || !changes.moveItems.isEmpty
+    let kinds = [reloads, deletes, sections, items]
+    guard kinds.count(where: { $0 }) == 1 else { return nil }
+    return kinds.firstIndex(of: true)
 }

@@ -43,6 +43,10 @@ struct ResultChecks {
 
     func batchValid() throws(PropertyFailure) {
         let batch = try batchForm(try answer(c.old, c.new))
+        // The engine's answer is unordered by contract; DiffLab's checked conversion of it is not.
+        if let broken = resultPromiseProblem(batch, oldCount: c.old.count, newCount: c.new.count) {
+            throw fail("batch-promise/\(broken.detail)", "the checked batch form: " + broken.message)
+        }
         if let problem = batchProblem(BatchUpdate(batch), from: c.old, to: c.new, "", "", fail) { throw problem }
     }
 
@@ -88,6 +92,9 @@ struct ResultChecks {
 
     func rawSound() throws(PropertyFailure) {
         let flat = try checked(try answer(c.old, c.new).result, c.old.count, c.new.count, "malformed")
+        if let broken = resultPromiseProblem(flat, oldCount: c.old.count, newCount: c.new.count) {
+            throw fail("promise/\(broken.detail)", "the checked result: " + broken.message)
+        }
         if let problem = uikitApplicationProblems(flat, old: c.old, new: c.new).first { throw fail("apply", problem) }
         let implied = impliedMatching(flat)
         for (o, n) in implied.oldToNew.enumerated() where n >= 0 && c.old[o].id != c.new[n].id {

@@ -44,24 +44,31 @@ public struct PropertyFailure: Error, Sendable, Hashable, CustomStringConvertibl
 public enum Property: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
     /// The batch form (pairing: `forBatchUpdates()`; result: the engine's own ``EngineChanges/batch``
     /// or DiffLab's conversion of its checked flat result) passes the UIKit validator and the
-    /// applier turns the old list into the new one, identity and content.
+    /// applier turns the old list into the new one, identity and content; it has no updates and
+    /// keeps every promise of a ``DiffResult`` (each list's order, no repeats); on the engine's
+    /// derivation threads it equals `forBatchUpdates()` on one (pairing).
     case batchValid = "batch-valid"
     /// Staged changesets (pairing: ``StagedChangeset`` of the sectioned lists; result: the
     /// engine's own ``EngineChanges/stages``, if any) validate stage by stage, identity and
-    /// content, and end at the new model.
+    /// content, and end at the new model; a ``StagedChangeset``'s stages are at most one of each
+    /// kind, in order (reloads, deletes, sections, items), and none for equal models (pairing).
     case stagedValid = "staged-valid"
-    /// The raw result (updates as reloads, moves as moves) is well formed, applied UIKit's way
-    /// gives the new list, pairs equal identifiers only (result: the pairing it implies, see
-    /// `impliedMatching(_:)`); no spurious or missed updates when identifiers are unique.
+    /// The raw result (updates as reloads, moves as moves) keeps every documented promise of a
+    /// ``DiffResult`` (each list's order, no repeats, ranges, update destinations aligned with
+    /// updates and the pairing, the counts; also wrapped as one section's ``IndexPathDiffResult``;
+    /// result: DiffLab's checked conversion of the answer, which is unordered by contract), applied
+    /// UIKit's way gives the new list, pairs equal identifiers only (result: the pairing it implies,
+    /// see `impliedMatching(_:)`); no spurious or missed updates when identifiers are unique.
     case rawSound = "raw-sound"
     /// The declared reference holds: `heckel` equals ``HeckelEngine``; engines that agree on
     /// unique identifiers do; a `minimal-script` engine keeps a longest common subsequence
     /// (an exact O(n·m/64) oracle at every size); moves promised minimal are the fewest for the pairing
-    /// (brute force up to 9 pairs, patience sorting above). Pairing subjects also check that
-    /// `minimal` never moves more than `offsets`.
+    /// (brute force up to 9 pairs, plain patience sorting above: an oracle of its own, not the
+    /// derivation's). Pairing subjects also check that `minimal` never moves more than `offsets`.
     case differential
     /// diff(a, a) is empty (result: flat result, batch form and stages); diff(a, b) mirrors
-    /// diff(b, a) where the reference implies it; identifier lookups are consistent (pairing).
+    /// diff(b, a) where the reference implies it; `DiffLookup` gives each identifier's last index
+    /// in each list, `nil` where it is absent, and the same as index paths (pairing).
     case metamorphic
     /// The sanitizer's output of a corrupted batch update validates, but for section counts (the
     /// one class it documents it cannot fix), and a valid update passes unchanged.

@@ -71,6 +71,15 @@ struct CoreTests {
         BadResult(why: "move to an inserted index", old: 1, new: 2, inserts: [0], moves: [Move(from: 0, to: 0)]),
         BadResult(why: "two moves to one index", old: 2, new: 2, moves: [Move(from: 0, to: 1), Move(from: 1, to: 1)]),
         BadResult(why: "counts do not add up", old: 3, new: 3, inserts: [0]),
+        BadResult(why: "update destination twice", old: 2, new: 2, updates: [0, 1], destinations: [1, 1]),
+        BadResult(why: "update of a deleted index", old: 2, new: 1, deletes: [0], updates: [0], destinations: [0]),
+        BadResult(why: "update ending at an inserted index", old: 1, new: 2, inserts: [1], updates: [0], destinations: [1]),
+        BadResult(
+            why: "update and move of one element disagree", old: 2, new: 2, updates: [0], destinations: [0],
+            moves: [Move(from: 0, to: 1), Move(from: 1, to: 0)]),
+        BadResult(why: "update ending where another element moves", old: 2, new: 2, updates: [0], destinations: [1], moves: [Move(from: 1, to: 1)]),
+        BadResult(why: "counts that overflow", old: Int.max, new: 1, inserts: [0]),
+        BadResult(why: "an index past a huge length", old: Int.max, new: Int.max, inserts: [-1], deletes: [-1]),
     ]
 
     @Test(arguments: badResults)
@@ -82,12 +91,25 @@ struct CoreTests {
         }
     }
 
+    /// Lengths near Int.max are checked without allocating in proportion to them (the checks
+    /// once allocated a flag per index: a trap on hostile lengths).
+    @Test func hugeLengthsAreCheckedWithoutAllocating() throws {
+        let huge = try DiffResult(oldCount: Int.max - 1, newCount: Int.max, inserts: [Int.max - 1], deletes: [], moves: [Move(from: 7, to: 3)])
+        #expect(huge.inserts == [Int.max - 1] && huge.moves == [Move(from: 7, to: 3)])
+    }
+
     @Test func checkedInitSortsAndAccepts() throws {
         let r = try DiffResult(
             oldCount: 3, newCount: 3, inserts: [2, 0], deletes: [1, 0], updates: [2], updateDestinations: [1],
             moves: [Move(from: 2, to: 1)])
         #expect(r.inserts == [0, 2])
         #expect(r.deletes == [0, 1])
+        // Each update keeps its destination when sorted; moves sort by destination.
+        let sorted = try DiffResult(
+            oldCount: 4, newCount: 4, inserts: [], deletes: [], updates: [3, 0, 2], updateDestinations: [0, 3, 1],
+            moves: [Move(from: 3, to: 0), Move(from: 1, to: 2), Move(from: 0, to: 3), Move(from: 2, to: 1)])
+        #expect(sorted.updates == [0, 2, 3] && sorted.updateDestinations == [3, 1, 0])
+        #expect(sorted.moves == [Move(from: 3, to: 0), Move(from: 2, to: 1), Move(from: 1, to: 2), Move(from: 0, to: 3)])
         let batch = r.forBatchUpdates()
         #expect(batch.moves.isEmpty)
         #expect(batch.inserts == [0, 1, 2])
