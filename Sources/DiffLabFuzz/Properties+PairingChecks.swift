@@ -67,6 +67,12 @@ struct PairingChecks {
             if moves > fewest {
                 return fail("section-moves-not-minimal", "stage \(k) moves \(moves) sections; the fewest for its pairing is \(fewest)")
             }
+            // Per section, a longest increasing run of items stays put (the item stage).
+            if stageKind(stage.changes) == 3, let excess = excessInSectionMoves(stage.changes) {
+                return fail(
+                    "item-moves-not-minimal",
+                    "stage \(k) moves \(excess.moves) items within section \(excess.section); the fewest for its pairing is \(excess.fewest)")
+            }
             if let earlier, let merged = mergedSectionAndItemStages(earlier.changes, stage.changes),
                 let problem = stageProblem(merged, from: earlier.from, to: stage.data, "merged/", "stages \(k - 1) and \(k) as one update: ", fail)
             {

@@ -115,6 +115,48 @@ func impliedSectionPairing(_ update: BatchUpdate) -> [Int] {
     return newToOld
 }
 
+/// In an item stage of a valid update (item inserts and moves, no section operation), the first
+/// section whose moves within itself are more than its pairing needs: by UIKit's rule the items
+/// of a section that do not move keep their order and fill the positions that moves and inserts
+/// leave, so the promise "per section, a longest increasing run of items stays put" holds when
+/// the section's moves within itself are the fewest for the pairing they imply. Returns the
+/// section, its moves within itself and the fewest, or `nil`.
+///
+/// - Complexity: O(I log I) for I items, plus O(k) for k operations.
+func excessInSectionMoves(_ update: BatchUpdate) -> (section: Int, moves: Int, fewest: Int)? {
+    let sections = update.itemCountsAfter.count
+    guard sections == update.itemCountsBefore.count else { return nil }
+    for s in 0..<sections {
+        let before = update.itemCountsBefore[s]
+        let after = update.itemCountsAfter[s]
+        var newToOld = [Int](repeating: -1, count: after)
+        var taken = [Bool](repeating: false, count: after)
+        var leaves = [Bool](repeating: false, count: before)
+        var within = 0
+        for move in update.moveItems {
+            if move.from.section == s && move.from.item >= 0 && move.from.item < before { leaves[move.from.item] = true }
+            guard move.to.section == s, move.to.item >= 0, move.to.item < after else { continue }
+            taken[move.to.item] = true
+            if move.from.section == s {
+                newToOld[move.to.item] = move.from.item
+                within += 1
+            }
+        }
+        for path in update.insertItems where path.section == s && path.item >= 0 && path.item < after { taken[path.item] = true }
+        var t = 0
+        for i in 0..<before where !leaves[i] {
+            while t < after && taken[t] { t += 1 }
+            guard t < after else { break }
+            newToOld[t] = i
+            t += 1
+        }
+        guard within > 0 else { continue }
+        let fewest = fewestMoves(newToOld: newToOld, oldCount: before)
+        if within > fewest { return (s, within, fewest) }
+    }
+    return nil
+}
+
 /// A section stage (inserts and moves of sections, nothing else) followed by an item stage
 /// (inserts and moves of items, nothing else) as one batch update from the first stage's data
 /// to the second's, or `nil` when they do not merge: when an item operation touches a section
