@@ -15,14 +15,15 @@ extension DiffResult {
     /// updates, update destinations, move sources or move destinations; no move starts at a
     /// deleted index or ends at an inserted one; no update is of a deleted index or ends at an
     /// inserted one; an element both updated and moved ends at one new index, and no two elements
-    /// end at the same one; every update has a destination; and
+    /// end at the same one; an updated element that does not move ends where the elements that do
+    /// not move leave it (they keep their order and fill the new indices that inserts and moves
+    /// leave); every update has a destination; and
     /// `oldCount − deletes + inserts == newCount`.
     ///
     /// Hostile input is refused, not trapped on: no check allocates in proportion to `oldCount`
     /// or `newCount`.
     ///
-    /// - Throws: ``DiffResultError`` naming the first problem found, in the order above (within a
-    ///   list, the smallest offending index).
+    /// - Throws: ``DiffResultError`` naming the first problem found.
     /// - Complexity: O(k log k) for k listed changes.
     public init(
         oldCount: Int, newCount: Int, inserts: [Int], deletes: [Int], updates: [Int] = [],
@@ -60,9 +61,12 @@ extension DiffResult {
             if holds(deleted, o) { throw .init("old index \(o) is both updated and deleted") }
             if holds(inserted, n) { throw .init("update of old index \(o) ends at inserted index \(n)") }
         }
-        // An element both updated and moved ends where its move does; and no update ends where
-        // another element moves to.
+        // An element both updated and moved ends where its move does; no update ends where
+        // another element moves to; an element that does not move ends where the others that do
+        // not move leave it.
         let movesBySource = moves.sorted { $0.from < $1.from }
+        let moveSources = movesBySource.map(\.from)
+        let moveDestinations = sortedMoves.map(\.to)
         for (o, n) in updatePairs {
             let source = _partitionPoint(movesBySource.count) { movesBySource[$0].from < o }
             if source < movesBySource.count && movesBySource[source].from == o {
@@ -74,6 +78,14 @@ extension DiffResult {
             let lo = _partitionPoint(sortedMoves.count) { sortedMoves[$0].to < n }
             if lo < sortedMoves.count && sortedMoves[lo].to == n {
                 throw .init("update of old index \(o) ends at new index \(n), where \(sortedMoves[lo]) moves")
+            }
+            // Elements that do not move keep their order and fill the new indices that inserts
+            // and moves leave: the k-th such old element is at the k-th such new index.
+            let stays = _rankExcluding(o, deleted, moveSources)
+            if stays != _rankExcluding(n, inserted, moveDestinations) {
+                throw .init(
+                    "old index \(o) does not move, so it is the element that stays at rank \(stays) among those that stay, but its update ends at new index \(n)"
+                )
             }
         }
         // Deletes are distinct old indices, so the difference is in 0...oldCount; the sum is
@@ -111,4 +123,13 @@ package func _partitionPoint(_ count: Int, _ isBelow: (Int) -> Bool) -> Int {
 package func _ascendingContains(_ sorted: [Int], _ value: Int) -> Bool {
     let i = _partitionPoint(sorted.count) { sorted[$0] < value }
     return i < sorted.count && sorted[i] == value
+}
+
+/// `index` less the elements of the ascending arrays `a` and `b` below it (the two hold no value
+/// in common): its rank among the indices neither holds, when neither holds it.
+///
+/// - Complexity: O(log a.count + log b.count).
+@inlinable
+package func _rankExcluding(_ index: Int, _ a: [Int], _ b: [Int]) -> Int {
+    index - _partitionPoint(a.count) { a[$0] < index } - _partitionPoint(b.count) { b[$0] < index }
 }

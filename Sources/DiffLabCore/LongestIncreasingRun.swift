@@ -36,12 +36,13 @@ package struct _LongestRunBuffers: Sendable {
     }
 }
 
-/// The mark ``_markLongestIncreasingRun(_:_:)`` leaves in `previous` for an element on the run.
+/// The mark ``_markLongestIncreasingRun(_:_:threads:)`` leaves in `previous` for an element on the run.
 @usableFromInline package let _onTheRun = -2
 
 /// Marks, by new index, the paired elements that form one longest strictly increasing
-/// subsequence of old indices taken in new order: afterwards `buffers.previous[n] == _onTheRun`
-/// exactly for the paired elements `n` on the run. The marked elements can stay in place; every
+/// subsequence of old indices taken in new order: afterwards, for a paired element `n`,
+/// `buffers.previous[n] == _onTheRun` exactly when it is on the run (unpaired elements' entries
+/// are unspecified: callers read paired ones only). The marked elements can stay in place; every
 /// other paired element must move.
 ///
 /// The run is found from both ends at once, meeting in the middle of the new list (at
@@ -53,8 +54,9 @@ package struct _LongestRunBuffers: Sendable {
 /// 3. the longest join: a first-half run of length a ending below a second-half run of length b
 ///    that it can precede, a + b greatest (the first half's end ascends with a and the second
 ///    half's start descends with b, so one merge-like pass finds it), the first half alone or
-///    the second half alone. Of equally long joins the one with the longest second-half part wins
-///    (as plain patience sorting prefers the run that ends latest).
+///    the second half alone. Of equally long joins the one with the longest second-half part wins.
+///    The choice among runs of equal length is deterministic and the same on any number of
+///    threads; it is not plain patience sorting's (which keeps the run that ends latest).
 ///
 /// With `threads` ≥ 2 the halves are sorted on two threads. Any increasing subsequence is a
 /// first-half run followed by a second-half run whose ends the piles dominate, so the join is a

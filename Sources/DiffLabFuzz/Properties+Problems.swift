@@ -115,29 +115,33 @@ func impliedSectionPairing(_ update: BatchUpdate) -> [Int] {
     return newToOld
 }
 
-/// In an item stage of a valid update (item inserts and moves, no section operation), the first
+/// In an item stage of an update that has passed `stageProblem` (valid: item inserts and moves,
+/// no section operation, the same sections before and after; anything else is not judged and
+/// gives `nil`), the first
 /// section whose moves within itself are more than its pairing needs: by UIKit's rule the items
 /// of a section that do not move keep their order and fill the positions that moves and inserts
 /// leave, so the promise "per section, a longest increasing run of items stays put" holds when
 /// the section's moves within itself are the fewest for the pairing they imply. Returns the
 /// section, its moves within itself and the fewest, or `nil`.
 ///
-/// - Complexity: O(I log I) for I items, plus O(k) for k operations.
+/// - Complexity: O(S·k + I log I) for S sections, k operations and I items.
 func excessInSectionMoves(_ update: BatchUpdate) -> (section: Int, moves: Int, fewest: Int)? {
     let sections = update.itemCountsAfter.count
     guard sections == update.itemCountsBefore.count else { return nil }
     for s in 0..<sections {
         let before = update.itemCountsBefore[s]
         let after = update.itemCountsAfter[s]
+        guard before >= 0, after >= 0, before <= 1 << 24, after <= 1 << 24 else { return nil }
         var newToOld = [Int](repeating: -1, count: after)
         var taken = [Bool](repeating: false, count: after)
         var leaves = [Bool](repeating: false, count: before)
         var within = 0
         for move in update.moveItems {
-            if move.from.section == s && move.from.item >= 0 && move.from.item < before { leaves[move.from.item] = true }
+            let fromHere = move.from.section == s && move.from.item >= 0 && move.from.item < before
+            if fromHere { leaves[move.from.item] = true }
             guard move.to.section == s, move.to.item >= 0, move.to.item < after else { continue }
             taken[move.to.item] = true
-            if move.from.section == s {
+            if fromHere {
                 newToOld[move.to.item] = move.from.item
                 within += 1
             }

@@ -26,9 +26,12 @@ struct ResultPromiseProblem: Equatable, Sendable {
 ///   distinct (`moves-source`), none from a deleted index or to an inserted one (`moves-deleted`,
 ///   `moves-inserted`);
 /// - an update and a move of the same element agree on its new index, and no two elements claim
-///   one new index (`update-move-disagree`);
-/// - with `oldToNew` (the engine's pairing): each update's destination and each move's destination
-///   is its element's new index (`update-destination`, `moves-destination`);
+///   one new index (`update-move-disagree`); an updated element that does not move ends where
+///   the elements that do not move leave it: they keep their order and fill the new indices that
+///   inserts and moves leave (`update-destination-unmoved`);
+/// - with `oldToNew` (the engine's pairing, one entry per old element, else `pairing-length`):
+///   each update's destination and each move's destination is its element's new index
+///   (`update-destination`, `moves-destination`);
 /// - ``DiffResult/changeCount`` is the lists' total and ``DiffResult/hasChanges`` is
 ///   `changeCount > 0` (`change-count`, `has-changes`).
 ///
@@ -54,7 +57,11 @@ func resultPromiseProblem(_ result: DiffResult, oldCount: Int, newCount: Int, ol
     if let broken = ascending(result.inserts, "inserts", bound: newCount) { return broken }
     if let broken = ascending(result.deletes, "deletes", bound: oldCount) { return broken }
     if let broken = ascending(result.updates, "updates", bound: oldCount) { return broken }
-    if oldCount - result.deletes.count + result.inserts.count != newCount {
+    if let oldToNew, oldToNew.count != oldCount {
+        return problem("pairing-length", "the pairing covers \(oldToNew.count) old elements, the list has \(oldCount)")
+    }
+    let (balance, overflow) = (oldCount - result.deletes.count).addingReportingOverflow(result.inserts.count)
+    if overflow || balance != newCount {
         return problem("balance", "\(oldCount) old − \(result.deletes.count) deletes + \(result.inserts.count) inserts ≠ \(newCount) new")
     }
     guard result.updateDestinations.count == result.updates.count else {
@@ -76,6 +83,10 @@ func resultPromiseProblem(_ result: DiffResult, oldCount: Int, newCount: Int, ol
         claimedOld[n] = o
         return nil
     }
+    // Sorted copies, for the ranks of elements that do not move (the moves' own order is
+    // checked below).
+    let moveSources = result.moves.map(\.from).sorted()
+    let moveDestinations = result.moves.map(\.to).sorted()
     for (k, (o, n)) in zip(result.updates, result.updateDestinations).enumerated() {
         guard n >= 0 && n < newCount else {
             return problem("update-destinations-range", "updateDestinations[\(k)] = \(n) is outside 0..<\(newCount)")
@@ -83,8 +94,15 @@ func resultPromiseProblem(_ result: DiffResult, oldCount: Int, newCount: Int, ol
         if claimedOld[n] != nil { return problem("update-destinations-repeat", "two updates end at new \(n)") }
         if contains(result.deletes, o) { return problem("updates-deleted", "old \(o) is both deleted and updated") }
         if contains(result.inserts, n) { return problem("update-destinations-inserted", "update of old \(o) ends at inserted new \(n)") }
-        if let oldToNew, o < oldToNew.count, oldToNew[o] != n {
+        if let oldToNew, oldToNew[o] != n {
             return problem("update-destination", "updateDestinations[\(k)] = \(n), but old \(o) is paired with new \(oldToNew[o])")
+        }
+        // An element that does not move is where the others that do not move leave it.
+        if !_ascendingContains(moveSources, o),
+            _rankExcluding(o, result.deletes, moveSources) != _rankExcluding(n, result.inserts, moveDestinations)
+        {
+            return problem(
+                "update-destination-unmoved", "old \(o) does not move, but its update ends at new \(n), not where the elements that stay leave it")
         }
         if let broken = claim(old: o, new: n, "its update") { return broken }
     }
@@ -104,7 +122,7 @@ func resultPromiseProblem(_ result: DiffResult, oldCount: Int, newCount: Int, ol
         if !sources.insert(move.from).inserted { return problem("moves-source", "two moves start at old \(move.from)") }
         if contains(result.deletes, move.from) { return problem("moves-deleted", "move \(move) starts at deleted old \(move.from)") }
         if contains(result.inserts, move.to) { return problem("moves-inserted", "move \(move) ends at inserted new \(move.to)") }
-        if let oldToNew, move.from < oldToNew.count, oldToNew[move.from] != move.to {
+        if let oldToNew, oldToNew[move.from] != move.to {
             return problem("moves-destination", "move \(move), but old \(move.from) is paired with new \(oldToNew[move.from])")
         }
         if let broken = claim(old: move.from, new: move.to, "move \(move)") { return broken }
@@ -144,10 +162,11 @@ func indexPathPromiseProblem(_ base: DiffResult, fromSection: Int, toSection: In
     {
         return problem("index-path-moves", "moves \(paths.moves) are not \(base.moves) from section \(fromSection) to \(toSection)")
     }
-    if paths.changeCount != base.changeCount || paths.hasChanges != base.hasChanges {
+    let listed = paths.inserts.count + paths.deletes.count + paths.updates.count + paths.moves.count
+    if paths.changeCount != listed || paths.hasChanges != (listed > 0) {
         return problem(
             "index-path-counts",
-            "changeCount \(paths.changeCount), hasChanges \(paths.hasChanges); the flat result's \(base.changeCount), \(base.hasChanges)")
+            "changeCount \(paths.changeCount), hasChanges \(paths.hasChanges), with \(listed) changes listed")
     }
     let batch = paths.forBatchUpdates()
     if batch.base != base.forBatchUpdates() || batch.fromSection != fromSection || batch.toSection != toSection {

@@ -90,8 +90,8 @@ public struct BenchMeasurement: Sendable, Equatable {
     /// answer is applied as (summed over a changeset engine's stages). `nil` for the hash floor
     /// and in files written before the field existed.
     public var batchMoves: Int?
-    /// `hashmap`'s phases on 1 and 2 threads (``BenchPhases``), measured in its cells from
-    /// 10,000 items; empty elsewhere and in files written before 0.2.
+    /// `hashmap`'s phases with each move strategy on 1 and 2 threads (``BenchPhases``), measured
+    /// in its cells from 10,000 items; empty elsewhere and in files written before 0.2.
     public var phases: [BenchPhases] = []
     /// `hashmap` through one reused workspace against one-off calls, on 1 and 2 threads
     /// (``BenchRepeated``), measured in its cells from 10,000 items; empty elsewhere and in files

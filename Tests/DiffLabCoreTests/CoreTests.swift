@@ -78,6 +78,10 @@ struct CoreTests {
             why: "update and move of one element disagree", old: 2, new: 2, updates: [0], destinations: [0],
             moves: [Move(from: 0, to: 1), Move(from: 1, to: 0)]),
         BadResult(why: "update ending where another element moves", old: 2, new: 2, updates: [0], destinations: [1], moves: [Move(from: 1, to: 1)]),
+        BadResult(why: "an updated element that does not move ending elsewhere", old: 2, new: 2, updates: [0], destinations: [1]),
+        BadResult(
+            why: "an updated element past a move ending where the others do not leave it", old: 3, new: 3, updates: [1], destinations: [2],
+            moves: [Move(from: 0, to: 1)]),
         BadResult(why: "counts that overflow", old: Int.max, new: 1, inserts: [0]),
         BadResult(why: "an index past a huge length", old: Int.max, new: Int.max, inserts: [-1], deletes: [-1]),
     ]
@@ -96,6 +100,18 @@ struct CoreTests {
     @Test func hugeLengthsAreCheckedWithoutAllocating() throws {
         let huge = try DiffResult(oldCount: Int.max - 1, newCount: Int.max, inserts: [Int.max - 1], deletes: [], moves: [Move(from: 7, to: 3)])
         #expect(huge.inserts == [Int.max - 1] && huge.moves == [Move(from: 7, to: 3)])
+    }
+
+    /// Elements that do not move keep their order and fill the new indices that inserts and
+    /// moves leave: an update's destination must be that index.
+    @Test func anUnmovedUpdateEndsWhereTheOthersLeaveIt() throws {
+        // Old [a b c], delete a, insert at 2: b stays at 0, c at 1.
+        let shifted = try DiffResult(oldCount: 3, newCount: 3, inserts: [2], deletes: [0], updates: [1, 2], updateDestinations: [0, 1])
+        #expect(shifted.updateDestinations == [0, 1])
+        // Old [a b c], move c to 0: a and b fill 1 and 2.
+        let around = try DiffResult(
+            oldCount: 3, newCount: 3, inserts: [], deletes: [], updates: [0, 2], updateDestinations: [1, 0], moves: [Move(from: 2, to: 0)])
+        #expect(around.updates == [0, 2] && around.updateDestinations == [1, 0])
     }
 
     @Test func checkedInitSortsAndAccepts() throws {

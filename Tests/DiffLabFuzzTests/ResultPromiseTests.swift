@@ -52,7 +52,7 @@ struct ResultPromiseTests {
         (result(3, 3, inserts: [0]), "balance"),
         (result(3, 3, updates: [1], destinations: []), "update-destinations-count"),
         (result(3, 3, updates: [1], destinations: [3]), "update-destinations-range"),
-        (result(3, 3, updates: [0, 1], destinations: [2, 2]), "update-destinations-repeat"),
+        (result(3, 3, updates: [0, 1], destinations: [0, 0]), "update-destinations-repeat"),
         (result(3, 2, deletes: [0], updates: [0], destinations: [0]), "updates-deleted"),
         (result(2, 3, inserts: [2], updates: [0], destinations: [2]), "update-destinations-inserted"),
         (result(3, 3, moves: [Move(from: 0, to: 2), Move(from: 2, to: 0)]), "moves-order"),
@@ -63,7 +63,11 @@ struct ResultPromiseTests {
         (result(3, 2, deletes: [0], moves: [Move(from: 0, to: 1)]), "moves-deleted"),
         (result(2, 3, inserts: [0], moves: [Move(from: 1, to: 0)]), "moves-inserted"),
         (result(3, 3, updates: [0], destinations: [0], moves: [Move(from: 0, to: 2)]), "update-move-disagree"),
-        (result(3, 3, updates: [0], destinations: [2], moves: [Move(from: 1, to: 2)]), "update-move-disagree"),
+        (result(3, 3, updates: [0], destinations: [2], moves: [Move(from: 1, to: 2)]), "update-destination-unmoved"),
+        (result(2, 2, updates: [0], destinations: [0], moves: [Move(from: 1, to: 0)]), "update-move-disagree"),
+        (result(2, 2, updates: [0], destinations: [1]), "update-destination-unmoved"),
+        (result(3, 3, updates: [0, 2], destinations: [1, 0], moves: [Move(from: 2, to: 0)]), ""),
+        (result(3, 3, updates: [0], destinations: [2], moves: [Move(from: 2, to: 0)]), "update-destination-unmoved"),
     ]
 
     @Test func eachBrokenPromiseIsNamed() {
@@ -79,6 +83,10 @@ struct ResultPromiseTests {
         let move = Self.result(3, 3, moves: [Move(from: 1, to: 2)])
         #expect(resultPromiseProblem(move, oldCount: 3, newCount: 3, oldToNew: pairing)?.detail == "moves-destination")
         #expect(resultPromiseProblem(Self.result(3, 3, moves: [Move(from: 1, to: 0)]), oldCount: 3, newCount: 3, oldToNew: pairing) == nil)
+        #expect(resultPromiseProblem(Self.result(3, 3), oldCount: 3, newCount: 3, oldToNew: [0, 1])?.detail == "pairing-length")
+        // Lengths near Int.max: refused, not trapped on.
+        let huge = Self.result(Int.max, 1, inserts: [0])
+        #expect(resultPromiseProblem(huge, oldCount: Int.max, newCount: 1)?.detail == "balance")
     }
 
     /// Whatever the checked init accepts keeps every promise, and so does its batch form (the
