@@ -74,4 +74,14 @@ struct PromiseTests {
         #expect(converted == (try DiffResult(checking: result, oldCount: 1, newCount: 2)).forBatchUpdates())
         #expect(converted.updates.isEmpty && converted.inserts == [0, 1] && converted.deletes == [0])
     }
+
+    /// `EnginePromises`: "the defaults promise nothing beyond the result-only properties, and
+    /// support duplicates"; `EngineReference`: "each case includes the ones below it" (every case
+    /// but `none` agrees with Heckel on unique identifiers).
+    @Test func enginePromisesDefaultsAndReferencesAsDocumented() {
+        let defaults = EnginePromises()
+        #expect(defaults.supportsDuplicates && !defaults.minimalMoves && defaults.reference == .none)
+        #expect(EngineReference.allCases == [.none, .uniqueIdentifiers, .minimalScript, .heckel], "weakest first")
+        #expect(EngineReference.allCases.map(\.agreesOnUniqueIdentifiers) == [false, true, true, true])
+    }
 }
