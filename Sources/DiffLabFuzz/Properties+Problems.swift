@@ -105,14 +105,22 @@ func impliedSectionPairing(_ update: BatchUpdate) -> [Int] {
         taken[move.to] = true
         newToOld[move.to] = move.from
     }
+    fillInOrder(&newToOld, leaves: leaves, taken: taken)
+    return newToOld
+}
+
+/// UIKit's rule for what an update does not name: the old positions that neither leave nor move
+/// keep their order and fill, in turn, the new positions nothing takes (`newToOld[t] = old`).
+///
+/// - Complexity: O(leaves.count + taken.count).
+func fillInOrder(_ newToOld: inout [Int], leaves: [Bool], taken: [Bool]) {
     var t = 0
-    for s in 0..<before where !leaves[s] {
-        while t < after && taken[t] { t += 1 }
-        guard t < after else { break }
-        newToOld[t] = s
+    for old in leaves.indices where !leaves[old] {
+        while t < taken.count && taken[t] { t += 1 }
+        guard t < taken.count else { break }
+        newToOld[t] = old
         t += 1
     }
-    return newToOld
 }
 
 /// In an item stage of an update that has passed `stageProblem` (valid: item inserts and moves,
@@ -147,13 +155,7 @@ func excessInSectionMoves(_ update: BatchUpdate) -> (section: Int, moves: Int, f
             }
         }
         for path in update.insertItems where path.section == s && path.item >= 0 && path.item < after { taken[path.item] = true }
-        var t = 0
-        for i in 0..<before where !leaves[i] {
-            while t < after && taken[t] { t += 1 }
-            guard t < after else { break }
-            newToOld[t] = i
-            t += 1
-        }
+        fillInOrder(&newToOld, leaves: leaves, taken: taken)
         guard within > 0 else { continue }
         let fewest = fewestMoves(newToOld: newToOld, oldCount: before)
         if within > fewest { return (s, within, fewest) }
