@@ -45,9 +45,10 @@ let package = Package(
         .library(name: "DiffLabResults", targets: ["DiffLabResults"]),
         .library(name: "DiffLabProcess", targets: ["DiffLabProcess"]),
         .library(name: "DiffLabTraces", targets: ["DiffLabTraces"]),
-        .library(name: "DiffLabRunner", targets: ["DiffLabCLI"]),
+        // The command line as a library (`DiffLabRunner.main(engines:)`): product and module share one name.
+        .library(name: "DiffLabCLI", targets: ["DiffLabCLI"]),
         .executable(name: "difflab", targets: ["difflab"]),
-        // DiffLab's own maintenance commands (mutate, coverage): not part of DiffLabRunner.
+        // DiffLab's own maintenance commands (mutate, coverage): not part of DiffLabCLI.
         .executable(name: "difflab-dev", targets: ["difflab-dev"]),
         // libFuzzer target: swift build -c release --sanitize=fuzzer --sanitize=address --product difflab-fuzz
         .executable(name: "difflab-fuzz", targets: ["DiffLabFuzzTarget"]),

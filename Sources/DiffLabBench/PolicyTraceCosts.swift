@@ -96,15 +96,9 @@ final class PolicyTraceCosts {
         guard editDistanceEngines.contains(engine) else { return (items, items * Double(1 + rounds * samples)) }
         let pair = Pair(from: from, to: to)
         let bounding = distances[pair] == nil ? items : 0
-        let distance =
-            distances[pair]
-            ?? {
-                let lists = AbstractDataset(trace, from: from, to: to).ints()
-                let linear = HashMapEngine().diff(from: lists.old, to: lists.new, moves: .offsets)
-                return linear.inserts.count + linear.deletes.count + 2 * linear.moves.count
-            }()
+        let distance = distances[pair] ?? EditDistanceGuard.distanceBound(AbstractDataset(trace, from: from, to: to))
         distances[pair] = distance
-        let call = items * Double(distance + 1)
+        let call = EditDistanceGuard.callWork(items: Int(items), distance: distance)
         return (call, bounding + call * Double(1 + rounds * samples))
     }
 
@@ -122,7 +116,7 @@ final class PolicyTraceCosts {
     private func measure(_ key: Key, _ engine: PolicyEngine) -> Entry? {
         guard failure == nil else { return nil }
         let needed = measuringWork(from: key.from, to: key.to, engine: engine.name)
-        guard needed.call <= maxCallWork else {
+        guard !EditDistanceGuard(maxCallWork: maxCallWork).refuses(needed.call) else {
             failure = .callLimit(engine: engine.name, from: key.from, to: key.to, work: needed.call, limit: maxCallWork)
             return nil
         }

@@ -33,13 +33,12 @@ public struct PolicyTraceSpec: Sendable {
     /// linear diff of the pair, and refuses a call over ``maxCallWork``. Engines not named count
     /// n + m per call.
     public var editDistanceEngines: Set<String> = []
-    /// The most steps one call of an edit-distance engine may take: 250,000,000 by default (under
-    /// a second of a Myers search here; for `stdlib` an edit distance of at most about 16,000, so
-    /// its search trace stays near a gigabyte).
+    /// The most steps one call of an edit-distance engine may take: ``EditDistanceGuard``'s
+    /// bound, 250,000,000 by default.
     public var maxCallWork = PolicyTraceSpec.defaultMaxCallWork
 
-    /// ``maxCallWork``'s default: 250,000,000.
-    public static let defaultMaxCallWork = 250_000_000.0
+    /// ``maxCallWork``'s default: ``EditDistanceGuard/defaultMaxCallWork``, 250,000,000.
+    public static let defaultMaxCallWork = EditDistanceGuard.defaultMaxCallWork
 
     /// Calls per pair and round by default: 5.
     public static let defaultSamples = 5
@@ -83,7 +82,7 @@ public struct PolicyTraceSpec: Sendable {
         for engine in engines {
             for from in 0..<max(0, trace.versions.count - 1) {
                 let work = costs.measuringWork(from: from, to: from + 1, engine: engine.name)
-                guard work.call <= maxCallWork else {
+                guard !EditDistanceGuard(maxCallWork: maxCallWork).refuses(work.call) else {
                     throw .callLimit(engine: engine.name, from: from, to: from + 1, work: work.call, limit: maxCallWork)
                 }
                 // Every strategy measures the pair; its edit distance is bounded once.

@@ -21,6 +21,11 @@ public struct TraceBenchOptions: Sendable {
     /// The per-call limit in seconds, in ``BenchOptions/maxCallSecondsRange``: a subject whose
     /// call on some pair takes longer is skipped from then on, with the reason.
     public var maxCallSeconds = 6.0
+    /// The bound on one call of an edit-distance engine (``EditDistanceGuard/bounds(_:)``),
+    /// checked before the call: such a subject is skipped from the first pair it could not diff
+    /// within it, whatever ``maxCallSeconds`` says (no projection from probes sees a pair's edit
+    /// distance coming).
+    public var editDistanceGuard = EditDistanceGuard()
 
     /// The defaults; see the properties.
     public init() {}
@@ -57,7 +62,8 @@ extension AbstractDataset {
 /// No call runs much past the limit: before each pair larger than any measured so far, the
 /// subject's time is projected from its largest earlier pair (or, for a first pair above
 /// ``BenchOptions/probeFloor`` items, from probes on its first items), and a projection past the
-/// limit skips the subject.
+/// limit skips the subject. Before that, an edit-distance subject (``EditDistanceGuard``) is
+/// skipped from the first pair whose call could pass the guard's bound.
 ///
 /// - Parameters:
 ///   - trace: the recorded trace whose consecutive versions are diffed.
@@ -85,7 +91,20 @@ public func runTraceBench(
         pairs.append(TraceBenchPair(old: dataset.old.count, new: dataset.new.count))
         let lists = BenchLists(dataset, kind: options.kind)
         let size = max(dataset.old.count, dataset.new.count)
+        // Bounded once per pair, and only when an edit-distance subject is still running.
+        var distance: Int?
         for (s, subject) in subjects.enumerated() where rows[s].skipped == nil {
+            if EditDistanceGuard.bounds(subject) {
+                let bound = distance ?? EditDistanceGuard.distanceBound(dataset)
+                distance = bound
+                let work = EditDistanceGuard.callWork(items: dataset.old.count + dataset.new.count, distance: bound)
+                if options.editDistanceGuard.refuses(work) {
+                    rows[s].skipped = "on pair \(index) (\(size) items) a call \(options.editDistanceGuard.reason(work: work))"
+                    rows[s].pairSeconds = []
+                    rows[s].changes = nil
+                    continue
+                }
+            }
             // No call runs much past the limit: projected from the subject's largest pair so far,
             // or, for a first large pair, from probes on the pair's first items.
             if let reason = projectedOverLimit(subject, dataset, size: size, earlier: largest[s], options: options, pair: index) {

@@ -115,7 +115,11 @@ enum BenchCommand: DeclaredCommand {
           total as a ratio to each floor and stdlib's total; it writes a difflab-bench-trace/1
           file naming the trace and its provenance, which difflab report reads. --engines,
           --kinds (one kind), --budget, --max-call, --out and --allow-skips apply; --profiles,
-          --sizes, --shard, --threads, --quick and --allocators do not.
+          --sizes, --shard, --threads, --quick and --allocators do not. A recorded pair's edit
+          distance is not a prefix's, so before each pair an edit-distance engine (myers, stdlib,
+          any engine projected as size^2) is bounded as policy --trace bounds it: its call could
+          take (n + m) × (D + 1) steps, D bounded by a linear diff of the pair; over
+          \(formatPlain(EditDistanceGuard.defaultMaxCallWork)) steps the engine is skipped from that pair on, with the reason.
 
         EXIT STATUS
           0 every cell was measured or skipped by the call limit; 1 an engine failed in some

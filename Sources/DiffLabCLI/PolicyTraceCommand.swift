@@ -121,7 +121,7 @@ enum PolicyTraceCommand {
                 trace: trace, stream: stream, frameRates: grid.frameRates, settings: grid.settings, costs: costs, engine: engine.policy,
                 backgroundEngine: background?.policy, repeats: parsed[\.repeats] ?? (parsed[\.quick] ? 3 : 5), maxDiffWork: PolicyCommand.maxDiffWork)
             // The benchmark's quadratic growth marks a Myers search (and any engine that says nothing).
-            spec.editDistanceEngines = Set(([engine] + (background.map { [$0] } ?? [])).filter { $0.bench.growthExponent >= 2 }.map(\.name))
+            spec.editDistanceEngines = Set(([engine] + (background.map { [$0] } ?? [])).filter { EditDistanceGuard.bounds($0.bench) }.map(\.name))
             try check()
         }
 

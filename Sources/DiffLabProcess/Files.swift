@@ -34,15 +34,22 @@ public enum FileReadError: Error, Sendable, Equatable, CustomStringConvertible {
 /// input, FIFOs and character devices (`/dev/zero`) all stop at the same cap, so an endless
 /// stream costs at most `limit` bytes of memory.
 ///
+/// With `regularOnly`, anything but a regular file (or a link to one) is refused before a byte
+/// is read, and opening never waits: a FIFO is opened without blocking (a plain `open` of a FIFO
+/// waits for a writer, forever), then refused. Readers of a folder's files use it.
+///
 /// - Throws: ``FileReadError`` naming the path.
 /// - Complexity: O(min(file size, limit)).
-package func readFile(_ path: String, limit: Int) throws(FileReadError) -> [UInt8] {
-    let descriptor: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+package func readFile(_ path: String, limit: Int, regularOnly: Bool = false) throws(FileReadError) -> [UInt8] {
+    let descriptor: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
     guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: systemError()) }
     defer { if descriptor != 0 { close(descriptor) } }
     var status = stat()
     if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
         throw .isDirectory(path: path)
+    }
+    if regularOnly && (descriptor == 0 || (status.st_mode & S_IFMT) != S_IFREG) {
+        throw .cannotOpen(path: path, reason: "not a regular file (a FIFO, a device or a socket is never read here)")
     }
     var bytes: [UInt8] = []
     if (status.st_mode & S_IFMT) == S_IFREG && status.st_size > 0 { bytes.reserveCapacity(min(Int(status.st_size), limit) + 1) }

@@ -44,6 +44,8 @@ public enum SnapshotImport {
     public static let maxFiles = 1_000_000
 
     /// Imports every `*.json` file of `folder`, ordered by name (byte order), one version each.
+    /// An entry that is not a regular file (a FIFO, a device, a socket) is refused without
+    /// waiting on it.
     ///
     /// - Parameters:
     ///   - folder: the folder whose `*.json` files are the snapshots.
@@ -66,7 +68,7 @@ public enum SnapshotImport {
         for name in names {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             let bytes: [UInt8]
-            do { bytes = try readFile(path, limit: maxBytes) } catch {
+            do { bytes = try readFile(path, limit: maxBytes, regularOnly: true) } catch {
                 throw TraceImportError("\(error)", missingInput: error.isMissing)
             }
             let value: JSONValue

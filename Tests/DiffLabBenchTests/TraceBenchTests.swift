@@ -97,10 +97,40 @@ struct TraceBenchTests {
         trace.append(items.reversed())
         var options = Self.options
         options.maxCallSeconds = 0.001
+        // The projection is what this checks: the edit-distance guard would refuse the pair first.
+        options.editDistanceGuard = EditDistanceGuard(maxCallWork: .infinity)
         let results = runTraceBench(trace, file: "t", options, allocator: "system")
         let stdlib = results.subjects.first { $0.engine == "stdlib" }
         #expect(stdlib?.skipped?.contains("projected") == true, "\(String(describing: stdlib?.skipped))")
         #expect(stdlib?.skipped?.contains("from a probe at") == true)
+    }
+
+    /// A 200,000-item reversed pair: `myers` took 261 s on it, whatever the per-call limit, until
+    /// edit-distance engines were bounded before the call (`EditDistanceGuard`, the bound `policy
+    /// --trace` uses). Both edit-distance subjects are skipped with the reason; the near-linear
+    /// ones are measured.
+    @Test func editDistanceEnginesAreBoundedBeforeTheCall() throws {
+        var trace = Trace(provenance: TraceProvenance(source: "s", tool: "t", date: "d", ids: "i", contents: "c"))
+        let items = (0..<200_000).map { (id: "i\($0)", content: "c") }
+        trace.append(items)
+        trace.append(items.reversed())
+        var options = Self.options
+        options.maxCallSeconds = 1
+        let results = runTraceBench(trace, file: "t", options, allocator: "system")
+        for name in ["myers", "stdlib"] {
+            let row = try #require(results.subjects.first { $0.engine == name })
+            #expect(
+                row.skipped?.contains("(lists × edit distance); at most 250000000 per call") == true, "\(name): \(String(describing: row.skipped))")
+            #expect(row.skipped?.contains("on pair 0 (200000 items)") == true)
+            #expect(row.pairSeconds.isEmpty)
+        }
+        #expect(results.measured("heckel") != nil)
+        // The bound itself: the linear diff (offsets moves) moves every element of a reversed pair.
+        let dataset = AbstractDataset(trace, from: 0, to: 1)
+        #expect(EditDistanceGuard.distanceBound(dataset) == 2 * 200_000)
+        #expect(EditDistanceGuard().refuses(EditDistanceGuard.callWork(items: 400_000, distance: 2 * 200_000)))
+        #expect(!EditDistanceGuard().refuses(EditDistanceGuard.callWork(items: 1_000, distance: 1_000)))
+        #expect(EditDistanceGuard().refuses(.nan), "a NaN work is refused, not let through")
     }
 
     @Test func aSkippedSubjectHasNoTotals() {

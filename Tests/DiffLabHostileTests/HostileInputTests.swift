@@ -281,6 +281,13 @@ let catalogue: [HostileCase] = {
         [1], message: "wrote more than")
     add(["fuzz", "--cases", "1", "--engines", "hashmap,hashmap", "--properties", "raw-sound,raw-sound"], [0], output: "1 engines × 1 properties")
     add(["replay", "@fifo-folder"], [66], message: "not a regular file")
+    // Found by a review: `trace folder` opened a FIFO named *.json and waited for a writer forever.
+    add(["trace", "folder", "@fifo-folder", "--out", "@t.jsonl"], [66], message: "not a regular file")
+    // Found by a review: `bench --trace` made an unbounded myers call (261 s on a 200,000-item
+    // reversed pair, whatever --max-call said). Edit-distance engines are bounded before the call.
+    add(
+        ["bench", "--trace", "@reversed-trace.jsonl", "--engines", "myers", "--max-call", "1", "--budget", "0.01", "--out", "@b.json"], [0],
+        output: "(lists × edit distance)")
     add(["diff", "@combining.json", "@combining.json", "--strings", "canonical"], [65], message: "UAX #15")
     add(["diff", "@combining.json", "@combining.json"], [0], output: #""inserts":[]"#)
     add(["report", "@results-combining.json", "--out", "@dir/report"], [65], message: "UAX #15")

@@ -53,6 +53,25 @@ struct SnapshotImportTests {
         #expect(trace.versions.map(\.timestampMs) == [10, 20])
     }
 
+    /// Found by a review: a FIFO named `*.json` made the import wait for a writer forever.
+    @Test func aFIFOSnapshotIsRefusedWithoutWaiting() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("a.json", "[1]")
+        #expect(mkfifo(folder.path + "/b.json", 0o644) == 0)
+        #expect {
+            try SnapshotImport.folder(folder.path, times: .none, strings: .text, maxBytes: 100, provenance: provenance)
+        } throws: { error in
+            let error = error as? TraceImportError
+            return error?.isMissingInput == true && error?.description.contains("b.json': not a regular file") == true
+        }
+        // A link to a regular file is read as the file.
+        try FileManager.default.removeItem(atPath: folder.path + "/b.json")
+        try folder.write("target.txt", "[2]")
+        #expect(symlink(folder.path + "/target.txt", folder.path + "/b.json") == 0)
+        let trace = try SnapshotImport.folder(folder.path, times: .none, strings: .text, maxBytes: 100, provenance: provenance)
+        #expect(trace.versions.map(\.items.count) == [1, 1])
+    }
+
     @Test func badFoldersAndSnapshotsAreRefusedNamingTheFile() throws {
         let missing = try TemporaryFolder()
         let gone = missing.path + "/nothing"
