@@ -28,15 +28,16 @@ HELLO = {
 }
 
 
-def diff(old, new):
-    """The flat result for two lists of [identifier, token] pairs."""
-    old_ids = [element[0] for element in old]
-    new_ids = [element[0] for element in new]
+def result_from_opcodes(old, new, opcodes):
+    """The flat result of a matcher's opcodes (tag, i1, i2, j1, j2) over two element lists.
+
+    `equal` blocks pair element by element, and a pair whose tokens differ is an update; every
+    other block's old indices are deletes and its new indices inserts. No moves: the blocks are in
+    order in both lists, so the pairing never crosses.
+    """
     inserts, deletes, updates = [], [], []
-    matcher = difflib.SequenceMatcher(None, old_ids, new_ids)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
-            # Equal blocks pair element by element; a changed token is an update.
             for i, j in zip(range(i1, i2), range(j1, j2)):
                 if old[i][1] != new[j][1]:
                     updates.append([i, j])
@@ -44,6 +45,41 @@ def diff(old, new):
             deletes.extend(range(i1, i2))
             inserts.extend(range(j1, j2))
     return {"inserts": inserts, "deletes": deletes, "updates": updates, "moves": []}
+
+
+def diff(old, new):
+    """The flat result for two lists of [identifier, token] pairs."""
+    old_ids = [element[0] for element in old]
+    new_ids = [element[0] for element in new]
+    return result_from_opcodes(old, new, difflib.SequenceMatcher(None, old_ids, new_ids).get_opcodes())
+
+
+def serve(hello, diff, timed=True):
+    """Answers the lab on standard input and output until it closes: `hello`, then `diff(old,
+    new)` for each request. With `timed`, `seconds` is the call's time (time.perf_counter());
+    otherwise `diff` returns (result, seconds), timed by itself. An exception is answered as an
+    error, never as a result."""
+    sys.stdin.reconfigure(encoding="utf-8")
+    out = sys.stdout
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            if message.get("protocol") != PROTOCOL:
+                sys.exit("%s: the lab speaks %r, not %s" % (hello["name"], message.get("protocol"), PROTOCOL))
+            answer = hello
+        else:
+            started = time.perf_counter()
+            try:
+                if timed:
+                    answer = diff(message["old"], message["new"])
+                    seconds = time.perf_counter() - started
+                else:
+                    answer, seconds = diff(message["old"], message["new"])
+                answer.update(type="result", id=message["id"], seconds=seconds)
+            except Exception as error:  # answered as an error, never as a wrong result
+                answer = {"type": "error", "id": message["id"], "message": repr(error)}
+        out.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        out.flush()
 
 
 def main():
@@ -54,24 +90,7 @@ def main():
         HELLO["name"] = "difflib-claims-" + sys.argv[2]
     elif len(sys.argv) != 1:
         sys.exit("usage: difflib_engine.py [--claim unique-identifiers|minimal-script|heckel]")
-    sys.stdin.reconfigure(encoding="utf-8")
-    out = sys.stdout
-    for line in sys.stdin:
-        message = json.loads(line)
-        if message["type"] == "hello":
-            if message.get("protocol") != PROTOCOL:
-                sys.exit("difflib_engine: the lab speaks %r, not %s" % (message.get("protocol"), PROTOCOL))
-            answer = HELLO
-        else:
-            started = time.perf_counter()
-            try:
-                answer = diff(message["old"], message["new"])
-                answer.update(type="result", id=message["id"], seconds=time.perf_counter() - started)
-            except Exception as error:  # answered as an error, never as a wrong result
-                answer = {"type": "error", "id": message["id"], "message": repr(error)}
-        out.write(json.dumps(answer, separators=(",", ":")) + "\n")
-        out.flush()
-
+    serve(HELLO, diff)
 
 if __name__ == "__main__":
     main()

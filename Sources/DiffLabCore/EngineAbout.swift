@@ -8,7 +8,7 @@ public struct EngineAbout: Sendable, Hashable {
     /// The library's name, as its authors write it (`DifferenceKit`).
     public var library: String
     /// The version the engine was built from: a release (`1.3.0`) or a longer label
-    /// (`IGListKit 5.2.0 (894c34d), mechanical Linux build on GNUstep`).
+    /// (`git 2.39.5, Debian's package`).
     public var version: String
     /// The commit the version resolves to, when known.
     public var revision: String?

@@ -61,6 +61,8 @@ struct EngineHello: Hashable, Sendable {
     var name: String
     var promises: EnginePromises
     var batch: Bool
+    /// Where the engine comes from, when its `hello` says (the optional `about` object).
+    var about: EngineAbout?
 }
 
 /// One answer to a `diff` request.
@@ -137,7 +139,7 @@ package enum EngineWire {
     ///
     /// - Throws: a description of the first problem (the caller makes it a bad answer).
     static func hello(from line: ArraySlice<UInt8>) throws(WireProblem) -> EngineHello {
-        let object = try message(line, keys: ["type", "protocol", "name", "promises", "batch"])
+        let object = try message(line, keys: ["type", "protocol", "name", "promises", "batch", "about"])
         guard object["type"]?.stringValue == "hello" else {
             throw WireProblem("the first line must be a hello, not \(describe(object["type"]))")
         }
@@ -166,7 +168,41 @@ package enum EngineWire {
         }
         return EngineHello(
             name: name, promises: EnginePromises(supportsDuplicates: duplicates, minimalMoves: minimal, reference: reference),
-            batch: batch)
+            batch: batch, about: try object["about"].map { value throws(WireProblem) in try about(value) })
+    }
+
+    /// The most bytes of one `about` field, and the most promise sources.
+    static let maxAboutText = 4_096
+    static let maxPromiseSources = 64
+
+    /// Reads a `hello`'s optional `about`: `library` and `version` (strings) required; `revision`,
+    /// `source`, `build`, `adapter` (strings) and `promiseSources` (an array of strings) optional;
+    /// each string 1 to ``maxAboutText`` bytes, at most ``maxPromiseSources`` sources.
+    ///
+    /// - Throws: a description naming the field and what was expected.
+    /// - Complexity: O(size of the object).
+    static func about(_ value: JSONValue) throws(WireProblem) -> EngineAbout {
+        guard case .object(let fields) = value else { throw WireProblem("hello's \"about\" must be an object, not \(describe(value))") }
+        let optional = ["revision", "source", "build", "adapter"]
+        try only(Set(["library", "version", "promiseSources"] + optional), in: fields, at: "hello's \"about\"")
+        func text(_ key: String, _ value: JSONValue?) throws(WireProblem) -> String {
+            guard let text = value?.stringValue, !text.isEmpty, text.utf8.count <= maxAboutText else {
+                throw WireProblem("hello's \"about\".\(key) must be a string of 1 to \(maxAboutText) bytes (got \(describe(value)))")
+            }
+            return text
+        }
+        var about = EngineAbout(library: try text("library", fields["library"]), version: try text("version", fields["version"]))
+        var given: [String: String] = [:]
+        for key in optional where fields[key] != nil { given[key] = try text(key, fields[key]) }
+        (about.revision, about.source, about.build, about.adapter) = (given["revision"], given["source"], given["build"], given["adapter"])
+        if let sources = fields["promiseSources"] {
+            guard case .array(let items) = sources, items.count <= maxPromiseSources else {
+                throw WireProblem(
+                    "hello's \"about\".promiseSources must be an array of at most \(maxPromiseSources) strings (got \(describe(sources)))")
+            }
+            for item in items { about.promiseSources.append(try text("promiseSources", item)) }
+        }
+        return about
     }
 
     /// Reads the answer to request `id`; `batch` says whether the engine announced a batch form

@@ -89,6 +89,9 @@ public struct ProcessEngine: ChangesetEngine {
     public let command: String
     /// Whether every answer carries the engine's own batch form (declared in its `hello`).
     public let hasBatchForm: Bool
+    /// Where the engine comes from, as its `hello`'s optional `about` says (library, version,
+    /// how the adapter applies it); `nil` when it says nothing. Shown by `difflab arena`.
+    public let about: EngineAbout?
     private let process: EngineProcess
 
     /// Starts `command` and checks its `hello`.
@@ -137,6 +140,7 @@ public struct ProcessEngine: ChangesetEngine {
         self.name = name ?? hello.name
         self.promises = hello.promises
         self.hasBatchForm = hello.batch
+        self.about = hello.about
     }
 
     /// Seconds allowed per answer.

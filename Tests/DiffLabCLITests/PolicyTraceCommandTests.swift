@@ -12,7 +12,7 @@ import Glibc
 /// traces.
 @Suite("difflab policy --trace")
 struct PolicyTraceCommandTests {
-    static let readme = cliPackageRoot + "/Corpus/traces/iglistkit-readme.jsonl"
+    static let readme = cliPackageRoot + "/Corpus/traces/difflab-package.jsonl"
     static let header = #"{"schema":"difflab-trace/1","source":"s","tool":"t","date":"d","ids":"i","contents":"c"}"#
 
     /// The issue's run, cut to one frame rate: every setting on a committed trace, the
@@ -22,24 +22,24 @@ struct PolicyTraceCommandTests {
         let out = files.path("policy-trace.json")
         let r = run(["policy", "--trace", Self.readme, "--quick", "--recommend", "--median-interval", "0.05", "--frame-rates", "60", "--out", out])
         #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.contains("trace \(Self.readme): https://github.com/Instagram/IGListKit README.md"))
-        #expect(r.out.contains("66 versions of 89–238 items: 65 updates over "))
+        #expect(r.out.contains("trace \(Self.readme): DiffLab's own Package.swift"))
+        #expect(r.out.contains("35 versions of 30–133 items: 34 updates over "))
         #expect(r.out.contains("outcomes (medians over the repeats"))
         #expect(r.out.contains("recommendation for this trace"))
-        #expect(r.out.contains("89–238 items, 60 Hz: "))
+        #expect(r.out.contains("30–133 items, 60 Hz: "))
         #expect(r.out.hasSuffix("results: \(out)\n"))
         let text = try String(contentsOfFile: out, encoding: .utf8)
         let document = try JSONValue.parse(text)
         let results = try PolicyGridResults(json: document, source: out)
         #expect(results.json == document, "the file reads back to the same document")
         #expect(try PolicyGridResults(json: results.json, source: out) == results)
-        #expect(results.trace?.file == Self.readme && results.trace?.versions == 66)
-        #expect(results.traceStream?.timing == .medianInterval && results.traceStream?.requests == 65)
-        #expect(results.runs.count == 64 && results.runs.allSatisfy { $0.repeats == 3 && $0.workload.listSize == 238 })
+        #expect(results.trace?.file == Self.readme && results.trace?.versions == 35)
+        #expect(results.traceStream?.timing == .medianInterval && results.traceStream?.requests == 34)
+        #expect(results.runs.count == 64 && results.runs.allSatisfy { $0.repeats == 3 && $0.workload.listSize == 133 })
         #expect(results.recommendations.count == 1 && results.recommendations[0].winner != nil)
         #expect(results.crossovers.isEmpty && results.profiles.isEmpty)
         // Every consecutive pair with both strategies, and the wider pairs of coalesced updates.
-        #expect(results.tracePairs.filter { $0.to == $0.from + 1 }.count == 65 * 2)
+        #expect(results.tracePairs.filter { $0.to == $0.from + 1 }.count == 34 * 2)
         #expect(results.tracePairs.allSatisfy { $0.seconds.count == 3 && $0.engine == "hashmap" })
 
         let reportFolder = files.path("report")
@@ -48,7 +48,7 @@ struct PolicyTraceCommandTests {
         let markdown = try String(contentsOfFile: reportFolder + "/report.md", encoding: .utf8)
         #expect(markdown.contains("## Policy lab (recorded trace)"))
         #expect(markdown.contains("**workload: recorded trace `\(Self.readme)`**"))
-        #expect(markdown.contains("| source | https://github.com/Instagram/IGListKit README.md"))
+        #expect(markdown.contains("| source | DiffLab's own Package.swift"))
         #expect(markdown.contains("### Measured diff costs of the trace's pairs"))
         #expect(!markdown.contains("### Crossovers"))
     }

@@ -227,6 +227,34 @@ struct ProcessEngineTests {
         #expect(silent?.kind == .badAnswer)
     }
 
+    /// A hello's optional `about` (where the engine comes from) is read strictly, every field
+    /// named when wrong; without one, `about` is nil.
+    @Test func aHellosAboutIsReadStrictly() {
+        func engine(about: String) -> String {
+            let hello =
+                #"{"type":"hello","protocol":"difflab-engine/1","name":"a","promises":{"duplicates":true,"minimalMoves":true,"reference":"none"},"batch":false"#
+                + about + "}"
+            return "echo '\(hello)'; cat > /dev/null"
+        }
+        let full = #","about":{"library":"L","version":"1.2","adapter":"how","promiseSources":["README: yes"]}"#
+        let started = try? ProcessEngine(command: engine(about: full))
+        #expect(started?.about == EngineAbout(library: "L", version: "1.2", adapter: "how", promiseSources: ["README: yes"]))
+        #expect((try? ProcessEngine(command: engine(about: "")))?.about == nil)
+        for (about, expected) in [
+            (#","about":[]"#, #""about" must be an object"#),
+            (#","about":{"version":"1"}"#, #""about".library must be a string"#),
+            (#","about":{"library":"L","version":""}"#, #""about".version must be a string of 1 to 4096 bytes"#),
+            (#","about":{"library":"L","version":"1","extra":"x"}"#, #"unknown key "extra""#),
+            (#","about":{"library":"L","version":"1","promiseSources":"x"}"#, "promiseSources must be an array"),
+            (#","about":{"library":"L","version":"1","promiseSources":[1]}"#, "promiseSources must be a string"),
+            (#","about":{"library":"L","version":"1","build":7}"#, #""about".build must be a string"#),
+        ] {
+            let failed = failure { () throws(EngineFailure) in try ProcessEngine(command: engine(about: about)) }
+            #expect(failed?.kind == .badAnswer, "\(about)")
+            #expect(failed?.message.contains(expected) == true, "\(about): \(String(describing: failed))")
+        }
+    }
+
     @Test func argumentsOutOfRangeAreRefused() {
         for (timeout, bytes, name) in [(0.0, 10, "x"), (Double.nan, 10, "x"), (1, 0, "x"), (1, 10, "Bad Name"), (1, 10, "-x")] {
             let failed = failure { () throws(EngineFailure) in

@@ -6,13 +6,13 @@ import Testing
 
 @Suite("difflab trace, bench --trace and fuzz --seeds-from-trace")
 struct TraceCommandTests {
-    static let committed = cliPackageRoot + "/Corpus/traces/iglistkit-readme.jsonl"
+    static let committed = cliPackageRoot + "/Corpus/traces/difflab-package.jsonl"
 
     @Test func theSummaryNamesTheProvenanceAndShape() {
         let r = run(["trace", Self.committed])
         #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.contains("github.com/Instagram/IGListKit README.md"))
-        #expect(r.out.contains("versions  66 (65 consecutive pairs)"))
+        #expect(r.out.contains("DiffLab's own Package.swift"))
+        #expect(r.out.contains("versions  35 (34 consecutive pairs)"))
         #expect(r.out.contains("repeat an identifier"))
     }
 
@@ -20,7 +20,7 @@ struct TraceCommandTests {
         let r = run(["trace", Self.committed, "--oracle"])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("myers     kept an LCS in place on every pair"))
-        #expect(r.out.contains("pairs     65 checked"))
+        #expect(r.out.contains("pairs     34 checked"))
     }
 
     @Test func importersWriteTracesThatReadBack() throws {
@@ -60,13 +60,13 @@ struct TraceCommandTests {
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("trace \(Self.committed)") && r.out.contains("hashmap"))
         let results = try TraceBenchResults(json: try readJSON(out), source: out)
-        #expect(results.pairs.count == 65)
-        #expect(results.trace.provenance.source.contains("IGListKit"))
+        #expect(results.pairs.count == 34)
+        #expect(results.trace.provenance.source.contains("DiffLab's own Package.swift"))
         #expect(results.subjects.map(\.engine) == ["hash-floor", "partitioned-floor", "trim-floor", "stdlib", "heckel", "hashmap"])
         let report = run(["report", out, "--out", files.path("report")])
         #expect(report.status == 0, "\(report.err)")
         let markdown = try String(contentsOfFile: files.path("report/report.md"), encoding: .utf8)
-        #expect(markdown.contains("Benchmark on a recorded trace") && markdown.contains("github.com/Instagram/IGListKit"))
+        #expect(markdown.contains("Benchmark on a recorded trace") && markdown.contains("DiffLab's own Package.swift"))
         for option in [["--profiles", "reverse"], ["--sizes", "100"], ["--quick"], ["--shard", "1/2"], ["--kinds", "int,model"]] {
             let refused = run(["bench", "--trace", Self.committed, "--out", files.path("x.json")] + option)
             #expect(refused.status == 64, "\(option)")
@@ -77,6 +77,6 @@ struct TraceCommandTests {
         let files = Files([:])
         let r = run(["fuzz", "--seeds-from-trace", Self.committed, "--cases", "80", "--engines", "heckel", "--corpus", files.path("c")])
         #expect(r.status == 0, "\(r.err)")
-        #expect(r.err.contains("seeds from \(Self.committed) (66 versions)"))
+        #expect(r.err.contains("seeds from \(Self.committed) (35 versions)"))
     }
 }
