@@ -163,10 +163,11 @@ public struct FuzzSubject: Sendable {
         sectionedChanges = { old, new, kind throws(EngineFailure) in try kind.stagedChanges(engine, old, new) }
     }
 
-    /// The engines DiffLab ships, pairing-level, from the one table (``BuiltInEngines``): heckel,
-    /// hashmap, hashmap-partitioned (the partitioned and parallel pairing on lists of any size),
-    /// myers, stdlib. `hashmap-parallel` is not ``BuiltInEngines/Uses/fuzzed``: it is `hashmap`
-    /// on the lists a fuzzer generates.
+    /// The engines DiffLab ships, pairing-level, from the one table (``BuiltInEngines``): the six
+    /// that are ``BuiltInEngines/Uses/fuzzed``: heckel, hashmap, hashmap-partitioned (the
+    /// partitioned and parallel pairing on lists of any size), hashmap-reused (one reused
+    /// workspace), myers, stdlib. `hashmap-parallel` is not fuzzed: it is `hashmap` on the lists
+    /// a fuzzer generates; `hashmap-untrimmed` is there by name only.
     public static let builtIns: [FuzzSubject] = {
         var visitor = _FuzzSubjects()
         BuiltInEngines.visitAll(&visitor)
