@@ -26,6 +26,10 @@
 //   recorded traces of a list's versions (difflab-trace/1, a DiffLabResults record): folders of snapshots, an
 //   app's JSON lines, git history; and checks myers against an exact LCS and git on them (the real-data oracle).
 //   DiffLab is the umbrella product: `import DiffLab` re-exports every public module.
+//   DiffLabPlatform is the one layer between DiffLab and the operating system: the only module that
+//     imports a C library module (Glibc, Musl or Darwin), with a Darwin branch for everything that
+//     differs. DiffLabCore, DiffLabEngines, DiffLabBatch and DiffLabJSON use no C library module
+//     and not DiffLabPlatform either (LayeringTests), so an iOS test target links them as they are.
 import PackageDescription
 
 let package = Package(
@@ -58,31 +62,37 @@ let package = Package(
     // Foundation: the libraries and the CLI may use it (FoundationEssentials where the toolchain
     // has it) for `UUID` only: an element identifier (DiffLabCore), the benchmark's UUID datasets
     // (DiffLabBench) and its string form on the engine wire (DiffLabCLI's `WireElement`
-    // conformance of the benchmark's elements; DiffLabProcess itself has no Foundation). JSON, files, processes,
-    // clocks and formatting are DiffLab's own or Glibc, so hostile input meets code under our tests
-    // and no Foundation version changes an output byte. Tests may use Foundation freely.
+    // conformance of the benchmark's elements; DiffLabProcess itself has no Foundation), and for
+    // DiffLabCore's `availableCores()` (`ProcessInfo`, and `/proc/self/status` read as a string, so
+    // the core needs no C library). JSON, files, processes, clocks and formatting are DiffLab's own
+    // or DiffLabPlatform's, so hostile input meets code under our tests and no Foundation version
+    // changes an output byte. Tests may use Foundation freely.
     targets: [
+        // The one layer between DiffLab and the operating system (no product of its own).
+        .target(name: "DiffLabPlatform"),
         .target(name: "DiffLabCore"),
         .target(name: "DiffLabEngines", dependencies: ["DiffLabCore"]),
         .target(name: "DiffLabBatch", dependencies: ["DiffLabCore"]),
         .target(
             name: "DiffLabFuzz",
-            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
-        .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabResults"]),
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
+        .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabResults", "DiffLabPlatform"]),
         .target(name: "DiffLabJSON"),
         // Processes: spawning, cleanup on signals, forked children, and engines in other processes.
-        .target(name: "DiffLabProcess", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
+        .target(name: "DiffLabProcess", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
         // Importers of recorded traces (difflab-trace/1): folders of snapshots, an app's JSON lines, git history.
-        .target(name: "DiffLabTraces", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
+        .target(
+            name: "DiffLabTraces",
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
-        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabJSON"]),
-        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
-        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabResults"]),
+        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabJSON", "DiffLabPlatform"]),
+        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
+        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabResults", "DiffLabPlatform"]),
         .target(
             name: "DiffLabCLI",
             dependencies: [
                 "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport",
-                "DiffLabResults", "DiffLabProcess", "DiffLabTraces",
+                "DiffLabResults", "DiffLabProcess", "DiffLabTraces", "DiffLabPlatform",
             ]),
         .target(
             name: "DiffLab",
@@ -91,7 +101,9 @@ let package = Package(
                 "DiffLabResults", "DiffLabProcess", "DiffLabTraces", "DiffLabCLI",
             ]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
-        .target(name: "DiffLabDev", dependencies: ["DiffLabCLI", "DiffLabBench", "DiffLabCore", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
+        .target(
+            name: "DiffLabDev",
+            dependencies: ["DiffLabCLI", "DiffLabBench", "DiffLabCore", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
         .executableTarget(name: "difflab-dev", dependencies: ["DiffLabCLI", "DiffLabDev"]),
         .executableTarget(name: "DiffLabFuzzTarget", dependencies: ["DiffLabFuzz"]),
         // The decoders' fuzzing harness, below the CLI: every input format's decoder and what its
@@ -105,11 +117,14 @@ let package = Package(
         .executableTarget(name: "DiffLabDecodeFuzzTarget", dependencies: ["DiffLabDecodeFuzzing"]),
         .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz"], path: "Tests/Support"),
         .testTarget(name: "DiffLabCoreTests", dependencies: ["DiffLabCore", "DiffLabFuzz", "DiffLabTestSupport"]),
-        .testTarget(name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabTestSupport"]),
+        .testTarget(
+            name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabTestSupport", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabBatchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(
             name: "DiffLabFuzzTests",
-            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON", "DiffLabProcess", "DiffLabResults"]),
+            dependencies: [
+                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform",
+            ]),
         .testTarget(name: "DiffLabProcessTests", dependencies: ["DiffLabProcess", "DiffLabCore", "DiffLabJSON"]),
         .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
@@ -122,7 +137,7 @@ let package = Package(
             name: "DiffLabCLITests",
             dependencies: [
                 "DiffLabCLI", "DiffLabDev", "DiffLabDecodeFuzzing", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate",
-                "DiffLabReport", "DiffLabResults",
+                "DiffLabReport", "DiffLabResults", "DiffLabPlatform",
             ],
             exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a

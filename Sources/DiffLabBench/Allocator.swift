@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import DiffLabPlatform
 
 /// jemalloc's statistics, when the process runs on jemalloc (`LD_PRELOAD=libjemalloc.so.2`).
 ///
@@ -17,7 +15,7 @@ package struct JemallocStats: @unchecked Sendable {
 
     /// The statistics of this process's jemalloc, or `nil` when malloc is not jemalloc.
     package static let current: JemallocStats? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") else { return nil }
+        guard let symbol = globalSymbol("mallctl") else { return nil }
         let mallctl = unsafeBitCast(symbol, to: Mallctl.self)
         var pointer: UnsafeMutablePointer<UInt64>?
         var length = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size

@@ -1,10 +1,7 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabPlatform
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A benchmark or policy-lab setting outside its documented range.
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {

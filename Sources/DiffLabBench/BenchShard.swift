@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import DiffLabPlatform
 
 /// One of `count` parts of a benchmark matrix (`difflab bench --shard K/N`), for CI job matrices.
 ///

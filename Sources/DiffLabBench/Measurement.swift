@@ -1,8 +1,5 @@
 import DiffLabCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import DiffLabPlatform
 
 /// Summary statistics of a sample set (seconds).
 public struct SampleStatistics: Sendable, Hashable {
@@ -265,17 +262,14 @@ public struct CallFootprint: Sendable, Hashable {
 ///
 /// - Complexity: one system call.
 func processFaults() -> (minor: Int, major: Int) {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let usage = processResourceUsage()
     return (usage.ru_minflt, usage.ru_majflt)
 }
 
 /// Peak resident set size of this process in bytes: the larger of `getrusage`'s (the peak since
 /// the last ``CallFootprint`` reset it) and the peak before that reset.
 package func peakRSS() -> Int {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return max(usage.ru_maxrss * 1024, CallFootprint.lifetimePeak.withLock { $0 })
+    max(peakResidentBytes(), CallFootprint.lifetimePeak.withLock { $0 })
 }
 
 /// Least-squares slope of log(y) against log(x): the growth exponent. `nil` with fewer than two

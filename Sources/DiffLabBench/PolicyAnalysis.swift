@@ -1,8 +1,5 @@
+import DiffLabPlatform
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the policy lab concludes from a grid's runs: crossovers and recommendations.
 ///

@@ -1,8 +1,5 @@
 import DiffLabCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import DiffLabPlatform
 
 /// What one run measured.
 public struct PolicyResult: Sendable {

@@ -1,9 +1,6 @@
 import DiffLabCore
+import DiffLabPlatform
 import Dispatch
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The update under way in a ``runPolicy(_:versions:)`` run (IGListKit's transaction).
 struct _PolicyTransaction {

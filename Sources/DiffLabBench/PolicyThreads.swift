@@ -1,8 +1,5 @@
 import DiffLabCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import DiffLabPlatform
 
 /// Busy-waits `seconds` (nothing for 0 or less): modelled main-thread work.
 ///
@@ -32,22 +29,17 @@ func sleep(until deadline: Double, wakingWhen wake: (() -> Bool)? = nil) {
 final class PosixThread: @unchecked Sendable {
     private let body: @Sendable () -> Void
     private let finished = Locked(false)
-    private var handle = pthread_t()
 
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 
     var isFinished: Bool { finished.withLock { $0 } }
 
+    /// Starts the thread. - Precondition: a thread can be made (`pthread_create` succeeds).
     func start() {
-        let box = Unmanaged.passRetained(self)
-        pthread_create(
-            &handle, nil,
-            { raw in
-                let thread = Unmanaged<PosixThread>.fromOpaque(raw!).takeRetainedValue()
-                thread.body()
-                thread.finished.withLock { $0 = true }
-                return nil
-            }, box.toOpaque())
-        pthread_detach(handle)
+        let started = PlatformThread.start(detached: true) {
+            self.body()
+            self.finished.withLock { $0 = true }
+        }
+        precondition(started != nil, "PosixThread: cannot start a thread")
     }
 }

@@ -1,10 +1,7 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabPlatform
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 // The repeated mode: `hashmap` as an app uses it, diffing again and again through one reused
 // workspace, against one-off calls on the same lists, interleaved in one run.

@@ -1,9 +1,6 @@
 import DiffLabCore
+import DiffLabPlatform
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What a trace-driven benchmark measures (`difflab bench --trace`).
 public struct TraceBenchOptions: Sendable {

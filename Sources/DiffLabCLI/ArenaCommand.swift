@@ -4,14 +4,9 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `difflab arena`: judges engines side by side — every contestant fuzzed for the same time on
 /// the same seed (each in a process of its own), then benchmarked together in one run — and
@@ -152,9 +147,10 @@ enum ArenaCommand: DeclaredCommand {
         let arguments =
             engineOptions(for: engine)
             + fuzzRunArguments(seconds: String(seconds), seed: seed, corpus: corpus, engines: engine.name, workers: workers)
+        let executable = try selfExecutable()
         let status = try asCommandError { () throws(ProcessError) in
             try runProcess(
-                "/proc/self/exe", arguments, environment: ["SWIFT_BACKTRACE": "enable=no"], stdout: log, stderr: errors,
+                executable, arguments, environment: ["SWIFT_BACKTRACE": "enable=no"], stdout: log, stderr: errors,
                 argumentZero: CommandLine.arguments.first ?? "difflab")
         }
         guard status == 0 || status == 1 else {

@@ -2,12 +2,9 @@ import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `difflab bench`.
 enum BenchCommand: DeclaredCommand {

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
+import DiffLabPlatform
 import DiffLabProcess
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where a command writes: standard output for results, standard error for diagnostics.
 ///

@@ -1,10 +1,5 @@
 import DiffLabCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DiffLabPlatform
 
 /// The whole `difflab` command line as a library: a package that depends on DiffLab writes a tiny
 /// executable target and gets every command with its own engines selectable by name next to the

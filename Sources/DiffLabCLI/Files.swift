@@ -1,11 +1,6 @@
 import DiffLabCore
+import DiffLabPlatform
 import DiffLabProcess
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A file a command will write as its own output: checked before the command's work starts, then
 /// written atomically.

@@ -1,11 +1,8 @@
 import DiffLabGate
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The gate's stored baselines: read (`--baseline`: a `--save-baseline` file, or a `difflab
 /// bench` results file, merged or not) and written (`--save-baseline`).

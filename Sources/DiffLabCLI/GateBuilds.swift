@@ -1,9 +1,6 @@
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabProcess
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The gate's builder: the candidate and the baseline as binaries to run (this executable, a
 /// given binary, or a git revision or a patched HEAD built in a worktree under `.build/gate/`),

@@ -3,13 +3,10 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabGate
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabReport
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `difflab gate`: the regression gate. Builds the baseline revision in a git worktree (or takes
 /// a stored baseline), then measures it and the candidate side by side through their
@@ -182,10 +179,7 @@ enum GateCommand: DeclaredCommand {
 /// The absolute path of this executable (`/proc/self/exe` resolved, so other programs such as
 /// valgrind can be given it).
 func currentExecutablePath() -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return CommandLine.arguments.first ?? "difflab" }
-    return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    executablePath() ?? CommandLine.arguments.first ?? "difflab"
 }
 
 /// The current working directory.

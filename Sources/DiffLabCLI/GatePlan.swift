@@ -1,9 +1,6 @@
 import DiffLabBench
 import DiffLabGate
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import DiffLabPlatform
 
 /// What `difflab gate` was asked to do, parsed and checked before any work: every output path
 /// checked (a bad one fails now, not after minutes of building), the thresholds read, the cells

@@ -1,11 +1,6 @@
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabProcess
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Path dependencies of a package built in a gate worktree.
 ///

@@ -1,11 +1,6 @@
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The most bytes any DiffLab command reads from one input file or stream.
 ///

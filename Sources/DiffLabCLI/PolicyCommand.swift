@@ -2,11 +2,8 @@ import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `difflab policy`: the scenario grid, its crossovers and recommendations (its subcommand
 /// `policy real-time` is ``PolicyRealTimeCommand``).

@@ -1,11 +1,8 @@
 import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
+import DiffLabPlatform
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `difflab policy real-time`: the policy lab on real threads in real time, a check on the
 /// scenario grid's virtual-time simulation.

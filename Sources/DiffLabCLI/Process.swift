@@ -1,11 +1,6 @@
 import DiffLabCore
+import DiffLabPlatform
 import DiffLabProcess
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Runs this executable again with `arguments` and `environment` changes (`nil` removes a
 /// variable), waiting for it; standard streams are inherited. The global options of this run
@@ -14,11 +9,23 @@ import Darwin
 ///
 /// - Returns: the child's exit status.
 func runSelf(_ arguments: [String], environment changes: [String: String?]) throws(CommandError) -> Int32 {
-    try asCommandError { () throws(ProcessError) in
+    let executable = try selfExecutable()
+    return try asCommandError { () throws(ProcessError) in
         try runProcess(
-            "/proc/self/exe", DiffLabCommand.forwardedArguments + arguments, environment: changes,
+            executable, DiffLabCommand.forwardedArguments + arguments, environment: changes,
             argumentZero: CommandLine.arguments.first ?? "difflab")
     }
+}
+
+/// The path to run this executable again with (``executablePathForSpawning()``: `/proc/self/exe` on
+/// Linux, the resolved path on Darwin).
+///
+/// - Throws: ``CommandError`` when the platform cannot say where the executable is.
+func selfExecutable() throws(CommandError) -> String {
+    guard let path = executablePathForSpawning() else {
+        throw CommandError(.failure, "cannot find the path of this executable to start a worker process")
+    }
+    return path
 }
 
 /// The path of jemalloc's shared library, when installed.
@@ -41,8 +48,11 @@ func machineJSONFields() -> [(String, String)] {
     }
     fields.append(("hostname", text(name.nodename)))
     fields.append(("kernel", "\(text(name.sysname)) \(text(name.release)) \(text(name.machine))"))
-    fields.append(("cpu", commandOutput("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'") ?? "unknown"))
-    fields.append(("cores", String(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-    fields.append(("memoryBytes", String(sysconf(Int32(_SC_PHYS_PAGES)) * sysconf(Int32(_SC_PAGESIZE)))))
+    // Linux names the model in /proc/cpuinfo; Darwin answers sysctl.
+    let model =
+        "grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' | grep . || sysctl -n machdep.cpu.brand_string 2>/dev/null"
+    fields.append(("cpu", commandOutput(model) ?? "unknown"))
+    fields.append(("cores", String(onlineProcessors())))
+    fields.append(("memoryBytes", physicalMemoryBytes().map { String($0) } ?? "unknown"))
     return fields
 }

@@ -1,11 +1,6 @@
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension RunProvenance {
     /// The provenance of a run recorded now, in the working directory: the time, the machine,

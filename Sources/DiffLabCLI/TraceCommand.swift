@@ -1,10 +1,7 @@
 import DiffLabCore
+import DiffLabPlatform
 import DiffLabResults
 import DiffLabTraces
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `difflab trace FILE`: what a recorded trace holds, after reading it as every command does.
 enum TraceCommand: DeclaredCommand {

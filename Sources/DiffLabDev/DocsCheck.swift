@@ -1,12 +1,7 @@
 import DiffLabCLI
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabProcess
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The top-level public symbols of one module's symbol graph (`swift-symbolgraph-extract`'s
 /// `<Module>.symbols.json`): the names a DocC catalog must curate into topic groups.

@@ -2,14 +2,9 @@ import DiffLabBench
 import DiffLabCLI
 import DiffLabCore
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `difflab-dev mutate`: mutation testing of the fuzzer. Plants each bug of a catalogue
 /// (`Corpus/mutants/`) in a worktree of HEAD, builds it, and checks whether the fuzzer (or, for

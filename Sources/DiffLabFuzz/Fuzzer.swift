@@ -1,12 +1,7 @@
 import DiffLabCore
 import DiffLabJSON
+import DiffLabPlatform
 import Dispatch
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What a fuzzing run does.
 ///

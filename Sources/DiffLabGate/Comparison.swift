@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DiffLabPlatform
 
 /// The gate's finding for one metric of one cell.
 public enum GateVerdict: String, Sendable, Hashable {

@@ -1,10 +1,5 @@
 import DiffLabCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DiffLabPlatform
 
 /// The median of `values` (DiffLabCore's one definition: the mean of the two middle values for
 /// an even count); `nan` when empty.

@@ -1,10 +1,5 @@
 import DiffLabCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DiffLabPlatform
 
 /// What a run must undo when it is interrupted: temporary files and folders it made, and worker
 /// processes it started.
@@ -126,16 +121,13 @@ package final class Cleanup: Sendable {
         installed.withLock { $0 = true }
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        startThread { _ in
-            var set = Cleanup.signalSet()
-            // A first call that returns at once binds the symbol (lazy binding runs in the
+        startThread {
+            let set = Cleanup.signalSet()
+            // A first call that returns at once binds the symbols (lazy binding runs in the
             // dynamic loader), so after `waiting` the thread only blocks in the kernel.
-            var now = timespec(tv_sec: 0, tv_nsec: 0)
-            var signal = sigtimedwait(&set, nil, &now)
+            let pending = takePendingSignal(set)
             Cleanup.waiting.withLock { $0 = true }
-            while signal <= 0 { signal = sigtimedwait(&set, nil, nil) }
-            Cleanup.shared.interrupt(by: signal)
-            return nil
+            Cleanup.shared.interrupt(by: pending ?? waitForSignal(set))
         }
         while !waiting.withLock({ $0 }) { usleep(50) }
     }
@@ -143,11 +135,10 @@ package final class Cleanup: Sendable {
     /// For a worker process: ends this process (after cleaning up) when its parent dies, polling
     /// the parent's id every 200 ms.
     package static func exitWhenOrphaned() {
-        startThread { _ in
+        startThread {
             let parent = getppid()
             while getppid() == parent { usleep(200_000) }
             Cleanup.shared.interrupt(by: SIGTERM)
-            return nil
         }
     }
 
@@ -176,19 +167,9 @@ package final class Cleanup: Sendable {
     }
 
     /// Whether `pid` has exited but not been waited for (it then still answers `kill(pid, 0)`).
-    private static func isZombie(_ pid: pid_t) -> Bool {
-        guard let file = fopen("/proc/\(pid)/stat", "r") else { return true }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 512)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return true }
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let close = text.lastIndex(of: ")") else { return false }
-        return text[text.index(after: close)...].dropFirst().first == "Z"
-    }
+    private static func isZombie(_ pid: pid_t) -> Bool { processIsZombie(pid) }
 
-    private static func startThread(_ body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?) {
-        var thread = pthread_t()
-        pthread_create(&thread, nil, body, nil)
-        pthread_detach(thread)
+    private static func startThread(_ body: @escaping () -> Void) {
+        _ = PlatformThread.start(detached: true, body)
     }
 }

@@ -1,11 +1,6 @@
 import DiffLabCore
+import DiffLabPlatform
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The child process behind a ``ProcessEngine`` and its state, guarded by one lock.
 final class EngineProcess: Sendable {
@@ -336,13 +331,7 @@ private func blockBrokenPipeSignal() -> () -> Void {
         var pending = sigset_t()
         sigpending(&pending)
         if sigismember(&pending, SIGPIPE) == 1 && sigismember(&previous, SIGPIPE) != 1 {
-            #if os(Linux)
-            var zero = timespec()
-            _ = sigtimedwait(&brokenPipe, nil, &zero)
-            #else
-            var signal: Int32 = 0
-            _ = sigwait(&brokenPipe, &signal)
-            #endif
+            _ = takePendingSignal(brokenPipe)
         }
         pthread_sigmask(SIG_SETMASK, &previous, nil)
     }

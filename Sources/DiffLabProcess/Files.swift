@@ -1,10 +1,5 @@
+import DiffLabPlatform
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // File helpers shared by the process code (the cleanup, the fuzz supervisor) and the command line.
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DiffLabPlatform
 
 /// Forks a child that runs `body` (which must end the process), registered with ``Cleanup`` like
 /// every child, so an interruption stops it. The child unblocks the signals this process blocks
@@ -13,16 +9,14 @@ import Darwin
 /// The child must run Swift code only (no Foundation, no locks another thread of this process
 /// may hold) and end with ``endChild(_:)``.
 ///
-/// - Throws: ``ProcessError/cannotFork(reason:)`` when `fork` fails.
+/// - Throws: ``ProcessError/cannotFork(reason:)`` when `fork` fails, or where this platform has
+///   no `fork` (``platformCanFork``: Darwin; start a worker process instead).
 package func forkChild(_ body: () -> Never) throws(ProcessError) -> pid_t {
+    guard platformCanFork else { throw .cannotFork(reason: "fork is unavailable on this platform (start a worker process instead)") }
     var pid: pid_t = -1
     let parent = getpid()
     let started = Cleanup.shared.startChild { () -> Int32 in
-        #if canImport(Glibc)
-        pid = Glibc.fork()
-        #else
-        pid = Darwin.fork()
-        #endif
+        pid = forkProcess()
         return pid < 0 ? errno : 0
     } registering: {
         pid
@@ -53,19 +47,10 @@ package func forkChild(_ body: () -> Never) throws(ProcessError) -> pid_t {
 /// `gdb`). A new thread starts with no cached id.
 private func runOnNewThread(_ body: () -> Never) -> Never {
     withoutActuallyEscaping(body) { body in
-        let box = Unmanaged.passRetained(ChildBody(body)).toOpaque()
-        var thread = pthread_t()
-        guard pthread_create(&thread, nil, { raw in Unmanaged<ChildBody>.fromOpaque(raw!).takeRetainedValue().body() }, box) == 0
-        else { _exit(9) }
-        pthread_join(thread, nil)
+        guard let thread = PlatformThread.start(detached: false, { body() }) else { _exit(9) }
+        thread.join()
         _exit(9)
     }
-}
-
-/// The body of a forked child, handed to its thread.
-private final class ChildBody {
-    let body: () -> Never
-    init(_ body: @escaping () -> Never) { self.body = body }
 }
 
 /// Ends a forked child with `status`: with `_exit` (no exit handler of the parent's runs twice),

@@ -1,11 +1,6 @@
 import DiffLabCore
+import DiffLabPlatform
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An engine in another process, in any language, spoken to over the `difflab-engine/1`
 /// protocol (`docs/engine-protocol.md`): one JSON object per line on the child's standard input

@@ -1,10 +1,5 @@
 import DiffLabCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DiffLabPlatform
 
 /// The first line a shell command prints, or `nil` when it fails. For facts about the machine
 /// (toolchain version, commit), not for anything a result depends on.
@@ -113,25 +108,22 @@ package func spawnPipedProcess(_ executable: String, _ arguments: [String]) thro
 /// spawn, and returns 0 or an `errno` that cancels the spawn.
 private func spawn(
     _ executable: String, _ arguments: [String], environment changes: [String: String?], argumentZero: String?,
-    newProcessGroup: Bool, fileActions: (inout posix_spawn_file_actions_t) -> Int32
+    newProcessGroup: Bool, fileActions: (inout SpawnFileActions) -> Int32
 ) throws(ProcessError) -> pid_t {
     var environment: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-        let text = String(cString: pointer)
+    for text in processEnvironment() {
         if let equals = text.firstIndex(of: "=") {
             environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
         }
-        entry += 1
     }
     for (key, value) in changes { environment[key] = value }
     let argv = ([argumentZero ?? executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    var actions = posix_spawn_file_actions_t()
+    var actions = emptySpawnFileActions()
     posix_spawn_file_actions_init(&actions)
     // The child starts with no blocked signals and default SIGINT/SIGTERM/SIGHUP handling, whatever
     // this process blocked for its cleanup thread (see ``Cleanup``).
-    var attributes = posix_spawnattr_t()
+    var attributes = emptySpawnAttributes()
     posix_spawnattr_init(&attributes)
     var empty = sigset_t()
     sigemptyset(&empty)
@@ -221,11 +213,7 @@ package func processHasEnded(_ pid: pid_t) -> Bool {
         var info = siginfo_t()
         let polled = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
         if polled < 0 && errno == EINTR { continue }
-        #if os(Linux)
-        return polled < 0 || info._sifields._sigchld.si_pid == pid
-        #else
-        return polled < 0 || info.si_pid == pid
-        #endif
+        return polled < 0 || waitedProcess(info) == pid
     }
 }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DiffLabPlatform
 
 // Text another program wrote, made safe to quote in one of DiffLab's messages (shared with the
 // command line's own messages).

@@ -1,11 +1,6 @@
 import DiffLabCore
+import DiffLabPlatform
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The geometric mean of `values`: exp of the mean of their logarithms, so that a ratio twice as
 /// large and one half as large cancel. `nil` when `values` is empty or holds a value that is not

@@ -1,10 +1,5 @@
+import DiffLabPlatform
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A linear or base-10 logarithmic axis scale.
 package enum ScaleKind: Sendable, Equatable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DiffLabPlatform
 
 // DiffLab's one set of number, time and byte formatters, below every layer that writes text for
 // people (the report, the gate's summary, the benchmark's messages, the command line). Nothing here

@@ -1,13 +1,8 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The real-data oracle: on each consecutive pair of a trace's versions (a file's history, say),
 /// `myers` with ``MoveStrategy/minimal`` must keep a longest common subsequence of identifiers in

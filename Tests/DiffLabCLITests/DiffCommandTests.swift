@@ -2,6 +2,7 @@ import DiffLabCLI
 import DiffLabCore
 import DiffLabDev
 import DiffLabJSON
+import DiffLabPlatform
 import Testing
 
 #if canImport(Glibc)

@@ -88,4 +88,66 @@ import Testing
         }
         #expect(compared >= 10, "the layering check compared \(compared) targets")
     }
+
+    /// The C library modules a Swift file can import to make system calls.
+    static let platformModules: Set<String> = ["Glibc", "Musl", "Darwin", "Android", "Bionic", "WASILibc", "ucrt", "WinSDK", "CRT", "SwiftGlibc"]
+
+    /// Every `import` of a module named in `modules` in the Swift files under `Sources/<target>`
+    /// (any attributes before it, conditional or not), as `file: module` lines, and how many files
+    /// were read.
+    static func platformImports(in target: String, of modules: Set<String>) throws -> (found: [String], files: Int) {
+        let folder = cliPackageRoot + "/Sources/" + target
+        let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        var found: [String] = []
+        for file in files {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                    words[..<index].allSatisfy({ $0.hasPrefix("@") || $0 == "package" || $0 == "public" || $0 == "internal" })
+                else { continue }
+                // `import struct Glibc.timespec` names the module after the kind.
+                let named =
+                    index + 2 < words.count
+                        && ["struct", "func", "class", "enum", "var", "let", "typealias", "protocol"].contains(String(words[index + 1]))
+                    ? words[index + 2] : words[index + 1]
+                let module = String(named.split(separator: ".").first ?? named)
+                if modules.contains(module) { found.append("\(target)/\(file): \(module)") }
+            }
+        }
+        return (found, files.count)
+    }
+
+    /// Every system call goes through one layer: no file outside `Sources/DiffLabPlatform` imports
+    /// a C library module, and DiffLabPlatform does (so the check can see an import at all).
+    @Test func onlyThePlatformLayerImportsACLibraryModule() throws {
+        let targets = try Self.packageTargets().keys.filter { $0.hasPrefix("DiffLab") && $0 != "DiffLabTestSupport" }
+        try #require(targets.contains("DiffLabPlatform"), "Package.swift has no DiffLabPlatform target")
+        var files = 0
+        for target in targets.sorted() where target != "DiffLabPlatform" {
+            let (found, count) = try Self.platformImports(in: target, of: Self.platformModules)
+            #expect(found.isEmpty, "imports a C library module outside DiffLabPlatform: \(found)")
+            files += count
+        }
+        #expect(files >= 100, "the check read \(files) files outside DiffLabPlatform")
+        let platform = try Self.platformImports(in: "DiffLabPlatform", of: Self.platformModules)
+        #expect(Set(platform.found.map { $0.split(separator: " ").last.map(String.init) ?? "" }).isSuperset(of: ["Glibc", "Darwin"]))
+    }
+
+    /// The vocabulary, the engines and the batch model are pure Swift: no C library module, not
+    /// the platform layer either (an iOS test target links them with nothing of it). Package.swift
+    /// agrees: none of the three depends on DiffLabPlatform.
+    @Test func coreEnginesAndBatchUseNoPlatformModule() throws {
+        let targets = try Self.packageTargets()
+        var files = 0
+        for target in ["DiffLabCore", "DiffLabEngines", "DiffLabBatch"] {
+            let dependencies = try #require(targets[target], "Package.swift has no target \(target)")
+            #expect(!dependencies.contains("DiffLabPlatform"), "\(target) depends on DiffLabPlatform")
+            let (found, count) = try Self.platformImports(in: target, of: Self.platformModules.union(["DiffLabPlatform"]))
+            #expect(found.isEmpty, "\(target) imports \(found)")
+            #expect(count > 0, "no Swift file read in Sources/\(target)")
+            files += count
+        }
+        #expect(files >= 30, "the check read \(files) files")
+    }
 }

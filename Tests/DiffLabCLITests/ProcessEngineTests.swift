@@ -3,6 +3,7 @@ import DiffLabCLI
 import DiffLabCore
 import DiffLabFuzz
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabResults
 import Foundation
 import Testing

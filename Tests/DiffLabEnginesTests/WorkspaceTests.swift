@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabFuzz
+import DiffLabPlatform
 import DiffLabTestSupport
 import Dispatch
 import Testing

@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabPlatform
 import Testing
 
 @testable import DiffLabFuzz

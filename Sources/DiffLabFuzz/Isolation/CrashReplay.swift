@@ -1,12 +1,7 @@
 import DiffLabCore
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // Finding and shrinking the check that crashed or hung a campaign process: each candidate is
 // replayed in a forked process of its own.

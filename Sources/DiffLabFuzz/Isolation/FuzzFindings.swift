@@ -1,13 +1,8 @@
 import DiffLabCore
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // The failures a campaign process hands over to its supervisor: one record per line in a file of
 // the run's private folder, written as each failure is found (and again when it is shrunk).

@@ -1,11 +1,6 @@
 import DiffLabCore
+import DiffLabPlatform
 import DiffLabProcess
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The memory a campaign process shares with its supervisor: one slot per worker, holding what
 /// the worker is checking and what it has checked. Each worker writes only its own slot, so the
@@ -35,9 +30,7 @@ package final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
     init(workers: Int) throws(FuzzIsolationError) {
         self.workers = workers
         let bytes = workers * Self.words * 8
-        guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
-            memory != MAP_FAILED
-        else { throw .sharedMemory(bytes: bytes) }
+        guard let memory = mapSharedAnonymousMemory(bytes) else { throw .sharedMemory(bytes: bytes) }
         base = memory.bindMemory(to: UInt64.self, capacity: workers * Self.words)
     }
 

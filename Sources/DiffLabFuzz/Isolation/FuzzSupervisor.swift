@@ -1,12 +1,7 @@
 import DiffLabCore
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Crash-isolated fuzzing: runs a campaign in a forked process and survives an engine that traps,
 /// crashes or hangs. `difflab fuzz` uses it; a package's own tests can too (see

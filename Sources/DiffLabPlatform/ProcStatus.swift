@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The value of one field of `/proc/self/status`, or of `/proc/PID/status` for the process `pid`
 /// (e.g. `VmRSS:`, `VmHWM:`, `Cpus_allowed:`), trimmed of blanks; `nil` where the file or the field
 /// is missing (not Linux, no such process) or unreadable.
@@ -24,7 +20,7 @@ package func availableMemoryBytes() -> Int? {
 
 /// The value of `field` in a `/proc` file of `name: value` lines, trimmed of blanks.
 private func _procField(_ field: String, path: String) -> String? {
-    #if canImport(Glibc)
+    #if os(Linux)
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -49,26 +45,4 @@ package func procStatusBytes(_ field: String, pid: Int32? = nil) -> Int? {
     guard let value = procStatus(field, pid: pid), value.hasSuffix(" kB"), let kB = Int(value.dropLast(3)), kB >= 0, kB < Int.max / 1024
     else { return nil }
     return kB * 1024
-}
-
-/// The number of cores this process may run on: the CPUs of its affinity mask (`Cpus_allowed`
-/// in `/proc/self/status`), else the cores online; at least 1. CPU quotas of a cgroup are not seen.
-public func availableCores() -> Int {
-    if let mask = procStatus("Cpus_allowed:") {
-        // Hexadecimal words separated by commas: count the bits.
-        var count = 0
-        for c in mask.unicodeScalars where c != "," {
-            guard let digit = Int(String(c), radix: 16) else {
-                count = 0
-                break
-            }
-            count += digit.nonzeroBitCount
-        }
-        if count > 0 { return count }
-    }
-    #if canImport(Glibc)
-    return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-    #else
-    return 1
-    #endif
 }
