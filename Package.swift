@@ -116,6 +116,7 @@ let package = Package(
             ]),
         .executableTarget(name: "DiffLabDecodeFuzzTarget", dependencies: ["DiffLabDecodeFuzzing"]),
         .target(name: "DiffLabTestSupport", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz"], path: "Tests/Support"),
+        .testTarget(name: "DiffLabPlatformTests", dependencies: ["DiffLabPlatform"]),
         .testTarget(name: "DiffLabCoreTests", dependencies: ["DiffLabCore", "DiffLabFuzz", "DiffLabTestSupport"]),
         .testTarget(
             name: "DiffLabEnginesTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabFuzz", "DiffLabTestSupport", "DiffLabPlatform"]),

@@ -3,17 +3,32 @@ import DiffLabPlatform
 
 /// The first line a shell command prints, or `nil` when it fails. For facts about the machine
 /// (toolchain version, commit), not for anything a result depends on.
+///
+/// Started with `posix_spawn` (``spawnPipedProcess(_:_:)``), not `popen`, which Swift marks
+/// unavailable on Apple platforms; at most 64 KiB of output is read.
+///
+/// - Complexity: one process; O(output) to read.
 package func commandOutput(_ command: String) -> String? {
-    guard let pipe = popen(command + " 2>/dev/null", "r") else { return nil }
-    var output = ""
-    var buffer = [CChar](repeating: 0, count: 4096)
-    while fgets(&buffer, Int32(buffer.count), pipe) != nil {
-        output += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let child = try? spawnPipedProcess("/bin/sh", ["-c", command + " 2>/dev/null"]) else { return nil }
+    close(child.input)
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    reading: while output.count < 1 << 16 {
+        var ready = pollfd(fd: child.output, events: Int16(POLLIN), revents: 0)
+        if poll(&ready, 1, -1) < 0 && errno != EINTR { break }
+        let count = read(child.output, &buffer, buffer.count)
+        switch count {
+        case 1...: output += buffer[0..<count]
+        case 0: break reading
+        default: if errno != EAGAIN && errno != EINTR { break reading }
+        }
     }
-    let status = pclose(pipe)
-    guard status == 0 else { return nil }
-    let trimmed = output.split(separator: "\n").first.map(String.init) ?? ""
-    return trimmed.isEmpty ? nil : trimmed
+    close(child.output)
+    close(child.errors)
+    guard waitProcess(child.pid) == 0 else { return nil }
+    let text = String(decoding: output, as: UTF8.self)
+    let first = text.split(separator: "\n").first.map(String.init) ?? ""
+    return first.isEmpty ? nil : first
 }
 
 /// Runs `executable` (a path, or a name looked up on `PATH`) with `arguments`, waiting for it.

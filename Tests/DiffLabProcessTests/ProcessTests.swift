@@ -88,3 +88,20 @@ struct ProcessErrorTests {
         }
     }
 }
+
+/// `commandOutput`: the first line of a shell command, through `posix_spawn` (no `popen`).
+@Suite("commandOutput")
+struct CommandOutputTests {
+    @Test func theFirstLineOfASuccessfulCommand() {
+        #expect(commandOutput("printf 'first\\nsecond\\n'") == "first")
+        #expect(commandOutput("echo") == nil)
+        #expect(commandOutput("echo out; exit 3") == nil)
+        #expect(commandOutput("/no/such/program") == nil)
+    }
+
+    @Test func aFloodIsCutNotWaitedFor() {
+        // 1 MiB of output: at most 64 KiB is read, then the pipe is closed.
+        let output = commandOutput("head -c 1048576 /dev/zero | tr '\\\\0' y")
+        #expect(output == nil || output!.allSatisfy { $0 == "y" })
+    }
+}

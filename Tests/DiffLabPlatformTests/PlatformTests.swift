@@ -1,0 +1,89 @@
+import DiffLabPlatform
+import Testing
+
+/// The platform layer's wrappers answer on this machine what the system calls they wrap answer
+/// (the Darwin branches are compiled and run by the macOS job of `.github/workflows/ci.yml`).
+@Suite("DiffLabPlatform")
+struct PlatformTests {
+    @Test func theEnvironmentIsReadInFull() {
+        let environment = processEnvironment()
+        #expect(!environment.isEmpty)
+        let path = environment.first { $0.hasPrefix("PATH=") }
+        #expect(path.map { String($0.dropFirst(5)) } == getenv("PATH").map { String(cString: $0) })
+        #expect(environment.allSatisfy { $0.contains("=") })
+    }
+
+    @Test func theExecutableIsFoundAndCanBeStartedAgain() throws {
+        let path = try #require(executablePath())
+        #expect(path.hasPrefix("/"))
+        #expect(access(path, X_OK) == 0)
+        let spawnable = try #require(executablePathForSpawning())
+        #expect(access(spawnable, X_OK) == 0)
+    }
+
+    @Test func resourceCountsAreInTheirOwnUnits() throws {
+        let peak = peakResidentBytes()
+        // A Swift test process holds more than 1 MiB and less than the machine's memory: a
+        // kilobyte figure taken for bytes (or the reverse) falls outside.
+        let memory = try #require(physicalMemoryBytes())
+        #expect(peak > 1 << 20 && peak < memory)
+        #expect(onlineProcessors() >= 1)
+        let before = processCPUNow()
+        var x = 0.0
+        for i in 0..<2_000_000 { x += Double(i).squareRoot() }
+        #expect(x > 0)
+        #expect(processCPUNow() > before)
+        #expect(threadCPUNow() > 0)
+    }
+
+    @Test func aThreadRunsAndIsJoined() throws {
+        let box = Locked(0)
+        var threads: [PlatformThread] = []
+        for _ in 0..<4 {
+            threads.append(try #require(PlatformThread.start(detached: false) { box.withLock { $0 += 1 } }))
+        }
+        for thread in threads { thread.join() }
+        #expect(box.withLock { $0 } == 4)
+    }
+
+    @Test func aPendingSignalIsTakenAndNoneIsInvented() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGUSR2)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &set, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        #expect(takePendingSignal(set) == nil)
+        pthread_kill(pthread_self(), SIGUSR2)
+        #expect(takePendingSignal(set) == SIGUSR2)
+        #expect(takePendingSignal(set) == nil)
+        pthread_kill(pthread_self(), SIGUSR2)
+        #expect(waitForSignal(set) == SIGUSR2)
+    }
+
+    @Test func sharedMemoryIsMappedAndRefusedWhenEmpty() throws {
+        let memory = try #require(mapSharedAnonymousMemory(1 << 16))
+        memory.storeBytes(of: 42, as: UInt64.self)
+        #expect(memory.load(as: UInt64.self) == 42)
+        munmap(memory, 1 << 16)
+        #expect(mapSharedAnonymousMemory(0) == nil)
+    }
+
+    @Test func symbolsAreLookedUpInTheGlobalScope() {
+        #expect(globalSymbol("malloc") != nil)
+        #expect(globalSymbol("difflab_no_such_symbol_anywhere") == nil)
+    }
+
+    @Test func forkIsOfferedOnlyWhereItExists() {
+        #if os(Linux)
+        #expect(platformCanFork)
+        #else
+        #expect(!platformCanFork)
+        #expect(forkProcess() == -1 && errno == ENOSYS)
+        #endif
+    }
+
+    @Test func aRunningProcessIsNoZombie() {
+        #expect(!processIsZombie(getpid()) || !platformCanFork)
+    }
+}
