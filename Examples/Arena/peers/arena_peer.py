@@ -50,11 +50,24 @@ def patiencediff_opcodes(a, b):
     return patiencediff.PatienceSequenceMatcher(None, a, b).get_opcodes()
 
 
+def dense(a, b):
+    """Each distinct identifier as a small integer 0, 1, 2, ... (first seen, first numbered).
+    RapidFuzz compares the elements of a list by their hash(), and CPython's hash of an integer is
+    taken modulo 2**61 - 1, so 0 and 2**61 - 1 would be one element: small integers hash to
+    themselves, so equal numbers are equal identifiers and nothing else is."""
+    table = {}
+
+    def number(identifier):
+        return table.setdefault(json.dumps(identifier), len(table))
+
+    return [number(x) for x in a], [number(x) for x in b]
+
+
 def rapidfuzz_opcodes(metric):
     def opcodes(a, b):
         from rapidfuzz.distance import LCSseq, Indel
 
-        found = (Indel if metric == "indel" else LCSseq).opcodes(a, b)
+        found = (Indel if metric == "indel" else LCSseq).opcodes(*dense(a, b))
         return [(op.tag, op.src_start, op.src_end, op.dest_start, op.dest_end) for op in found]
 
     return opcodes
@@ -166,9 +179,9 @@ PEERS = {
     "patiencediff": (python_peer(patiencediff_opcodes), True, "patiencediff (PyPI)", lambda: version("patiencediff"),
                      "PatienceSequenceMatcher(None, old, new).get_opcodes()"),
     "rapidfuzz-indel": (python_peer(rapidfuzz_opcodes("indel")), True, "RapidFuzz (PyPI)", lambda: version("rapidfuzz"),
-                        "rapidfuzz.distance.Indel.opcodes(old, new)"),
+                        "rapidfuzz.distance.Indel.opcodes(old, new), identifiers renumbered 0, 1, 2, ..."),
     "rapidfuzz-lcs": (python_peer(rapidfuzz_opcodes("lcs")), True, "RapidFuzz (PyPI)", lambda: version("rapidfuzz"),
-                      "rapidfuzz.distance.LCSseq.opcodes(old, new)"),
+                      "rapidfuzz.distance.LCSseq.opcodes(old, new), identifiers renumbered 0, 1, 2, ..."),
     "diff-match-patch": (python_peer(dmp_opcodes), True, "diff-match-patch (PyPI)", lambda: version("diff-match-patch"),
                          "diff_main on one character per identifier (its line mode), Diff_Timeout = 0"),
 }
