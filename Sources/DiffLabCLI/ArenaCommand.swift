@@ -21,7 +21,7 @@ enum ArenaCommand: DeclaredCommand {
             defaultText: "every engine this runner registered beyond DiffLab's, every --engine-command engine, and hashmap, heckel, myers and stdlib")
         let baselines = Option.engines(
             "baselines", help: "the engines the report's speed ratios divide by, each a contestant",
-            defaultText: "hashmap,differencekit, each only when a contestant")
+            defaultText: "hashmap, when a contestant")
         let fuzzSeconds = Option.number(
             "fuzz-seconds", "S", in: ArenaCommand.allowedFuzzSeconds, default: 60, help: "seconds of fuzzing per contestant")
         let seed = Option.seed(default: 1, help: "the fuzzing and bench seed")
@@ -90,7 +90,7 @@ enum ArenaCommand: DeclaredCommand {
                 throw .usage("--baselines: '\(stranger)' is not a contestant (contestants: \(names.joined(separator: ", ")))")
             }
         } else {
-            baselines = ["hashmap", "differencekit"].filter(names.contains)
+            baselines = ["hashmap"].filter(names.contains)
         }
         let fuzzSeconds = parsed.required(\.fuzzSeconds)
         let seed = parsed.required(\.seed)

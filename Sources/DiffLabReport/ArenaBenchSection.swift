@@ -12,10 +12,14 @@ extension ArenaSection {
     /// The view in words, e.g. "`int` elements under jemalloc".
     func viewText(_ view: ArenaBenchView) -> String { Markdown.literal(view.kind) + " elements under " + Markdown.text(view.allocator) }
 
-    /// A table with a row per engine and a column per size of the view.
-    private func sizeTable(_ view: ArenaBenchView, _ engines: [String], _ text: (String, Int) -> String) -> String {
-        let rows = engines.map { engine in [Markdown.code(engine)] + view.sizes.map { text(engine, $0) } }
-        return Markdown.table(["engine"] + view.sizes.map { formatGrouped($0) }, rows, rightAligned: Set(1...max(1, view.sizes.count)))
+    /// A table with a row per engine and a column per size of the view; a self-timed engine's
+    /// name is marked `†` (with `marked`), and the footnote follows the table when one is.
+    private func sizeTable(_ view: ArenaBenchView, _ engines: [String], marked: Bool = true, _ text: (String, Int) -> String) -> String {
+        let rows = engines.map { engine in
+            [Markdown.code(engine) + (marked && view.isSelfTimed(engine) ? " †" : "")] + view.sizes.map { text(engine, $0) }
+        }
+        let table = Markdown.table(["engine"] + view.sizes.map { formatGrouped($0) }, rows, rightAligned: Set(1...max(1, view.sizes.count)))
+        return table + (marked && engines.contains(where: view.isSelfTimed) ? "\n" + BenchTiming.footnote + "\n" : "")
     }
 
     func writeSpeed(_ writer: inout ReportWriter, _ view: ArenaBenchView) {
@@ -92,7 +96,7 @@ extension ArenaSection {
                 + "`peakRSSBytes` is not shown: it is the worker process's peak over every cell measured so far, not one engine's.")
         writer.line("")
         writer.line(
-            sizeTable(view, view.engines) { engine, size in
+            sizeTable(view, view.engines, marked: false) { engine, size in
                 let bytes = view.median(engine, size: size) { $0.allocatedBytes }
                 let peak = view.median(engine, size: size) { $0.peakExtraRSSBytes }
                 guard bytes != nil || peak != nil else { return "—" }

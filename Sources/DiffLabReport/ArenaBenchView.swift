@@ -68,6 +68,12 @@ struct ArenaBenchView {
         engines = contestants.filter { present.contains($0) }
     }
 
+    /// Whether any measured cell of `engine` in the view was timed by the engine itself (its
+    /// answers' `seconds`, `BenchTiming.selfTimed`). O(cells).
+    func isSelfTimed(_ engine: String) -> Bool {
+        cells.contains { $0.key.engine == engine && $0.value.isMeasured && $0.value.timing == .selfTimed }
+    }
+
     /// The cell of `engine` on `profile` at `size`, if the view has it.
     func cell(_ engine: String, _ profile: String, _ size: Int) -> BenchMeasurement? {
         cells[Key(engine: engine, profile: profile, size: size)]

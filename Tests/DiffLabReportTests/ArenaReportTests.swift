@@ -167,6 +167,23 @@ private func cells(_ line: String) -> [String] {
         #expect(markdown.contains("`int` elements under jemalloc"))
     }
 
+    /// A contestant timed by its own clock is marked † in the speed tables, with the footnote
+    /// (as the bench section does); one the harness timed is not, and the memory table never is.
+    @Test func selfTimedContestantsAreMarked() throws {
+        var arena = syntheticArena()
+        var bench = try #require(arena.bench)
+        for index in bench.measurements.indices where bench.measurements[index].engine == "differencekit" {
+            bench.measurements[index].timing = .selfTimed
+        }
+        arena.bench = bench
+        let markdown = try arenaReport([arena]).markdown
+        #expect(try row(markdown, after: "Time ÷ `hashmap`'s time:", "`differencekit` †").first == "`differencekit` †")
+        #expect(try row(markdown, after: "Time ÷ `hashmap`'s time:", "`identity`").first == "`identity`")
+        #expect(markdown.contains(BenchTiming.footnote))
+        #expect(try row(markdown, after: "### Memory", "`differencekit`").first == "`differencekit`")
+        #expect(!(try arenaReport().markdown.contains(BenchTiming.footnote)))
+    }
+
     @Test func geometricMeanIsTotal() throws {
         #expect(abs(try #require(geometricMean([4, 1])) - 2) < 1e-12)
         #expect(abs(try #require(geometricMean([1e-5, 1e-3])) - 1e-4) < 1e-16)
