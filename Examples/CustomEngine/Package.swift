@@ -26,7 +26,8 @@ let package = Package(
         .target(name: "ListDiff"),
         .testTarget(
             name: "CustomEngineTests",
-            dependencies: ["CustomEngine", "ListDiff", .product(name: "DiffLab", package: "DiffLab")]),
+            // custom-difflab too: the spawned-worker isolation test starts it as its worker.
+            dependencies: ["CustomEngine", "ListDiff", "custom-difflab", .product(name: "DiffLab", package: "DiffLab")]),
     ],
     swiftLanguageModes: [.v6]
 )

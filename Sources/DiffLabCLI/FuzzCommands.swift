@@ -46,6 +46,12 @@ enum FuzzCommand: DeclaredCommand {
             help: "start from a recorded trace (difflab-trace/1): each consecutive pair of versions that differ, cut to --max-size "
                 + "items around its first difference, is an input of its own, then a base the generator's mutations are applied to "
                 + "(every other input)")
+        let isolation = Option<FuzzIsolationChoice>.choice(
+            "isolation", "HOW", default: FuzzIsolationChoice.platformDefault,
+            help: "how crashes and hangs are survived: fork (a forked copy of this process runs the campaign; Linux), spawn (this "
+                + "program is started again as a worker process; the default where fork is unavailable, as on macOS) or none (in "
+                + "this process: a trap ends the run)")
+        let isolationJob = Option.text("isolation-job", "FILE", hidden: true, help: "internal: the job of a spawned fuzzing worker")
         let writeSeeds = Option.output(
             "write-seeds", "DIR",
             help: "instead of fuzzing, write the byte encodings of N generated inputs (--cases, default 16) to DIR as libFuzzer seeds "
@@ -75,9 +81,11 @@ enum FuzzCommand: DeclaredCommand {
         An engine that traps, crashes or hangs does not end the run: the campaign runs in a child
         process; the check that crashed or hung it is replayed on its own, shrunk (one process per
         candidate), and reported as <property>/<engine>/crashed-<SIGNAL> or .../hung, and the run
-        goes on from the next input without that engine × property. (With --engine-command the run
+        goes on from the next input without that engine × property. The child is a fork of this
+        process (--isolation fork, Linux) or this program started again as a worker (--isolation
+        spawn, the default where fork is unavailable). (With --engine-command and fork the run
         stays in one process: the engine's process is this process's child, and its crashes are
-        reported as engine-failed/<engine>/crashed.)
+        reported as engine-failed/<engine>/crashed; a spawned worker starts engines of its own.)
 
         A "case" is one property checked on one engine for one generated input; the summary also
         gives the number of inputs. Progress goes to standard error: a line rewritten in place on
@@ -102,12 +110,15 @@ enum FuzzCommand: DeclaredCommand {
         if let elements = parsed[\.elements] { options.elements = elements }
         options.workers = parsed.required(\.workers)
         let checkSeconds = parsed.required(\.checkSeconds)
+        let job = parsed[\.isolationJob]
         if let path = parsed[\.seedsFromTrace] {
             let trace = try readTrace(path)
             options.seeds = FuzzSeed.seeds(of: trace, name: path, maxSize: options.maxSize)
             guard !options.seeds.isEmpty else { throw .data("\(path): no two consecutive versions differ; a trace gives the fuzzer no seed") }
-            console.err("fuzz: \(options.seeds.count) seeds from \(path) (\(trace.versions.count) versions)\n")
+            if job == nil { console.err("fuzz: \(options.seeds.count) seeds from \(path) (\(trace.versions.count) versions)\n") }
         }
+        // A spawned worker: the same options, rebuilt from the same arguments, and its job.
+        if let job { FuzzSupervisor.runWorker(job: job, options: options) }
         if let path = parsed[\.writeSeeds] {
             let directory = try OutputDirectory(path, option: "--write-seeds")
             let count = options.inputs ?? 16
@@ -144,11 +155,19 @@ enum FuzzCommand: DeclaredCommand {
         // The executable isolates crashes in a child process; an in-process caller (the tests)
         // cannot fork safely, so it fuzzes in-process (as runFuzzerIsolated does by itself when
         // an engine process was started here).
+        let how = parsed.required(\.isolation)
+        let executable = how == .spawn ? try selfExecutable() : ""
         let outcome: IsolatedFuzzOutcome
         do {
             var supervisor = FuzzSupervisor(options: options, checkSeconds: checkSeconds, maxFindingsBytes: InputLimit.bytes)
             supervisor.campaignBacktraces = true
-            outcome = try runFuzzerIsolated(supervisor, isolating: Cleanup.isSignalHandlingInstalled, progress: showProgress)
+            if how == .spawn {
+                // This program again, with this run's global options and fuzz arguments, and the job.
+                let arguments = DiffLabCommand.forwardedArguments + ["fuzz"] + parsed.arguments + [parsed.option(\.isolationJob)]
+                supervisor.isolation = .spawn(FuzzWorkerCommand(executable: executable, arguments: arguments))
+            }
+            outcome = try runFuzzerIsolated(
+                supervisor, isolating: how != .none && (how == .spawn || Cleanup.isSignalHandlingInstalled), progress: showProgress)
         } catch {
             throw CommandError(error)
         }
@@ -327,4 +346,17 @@ extension CommandError {
             self.init(.failure, "fuzz: \(error)")
         }
     }
+}
+
+/// `difflab fuzz --isolation`: how a campaign survives an engine that traps or hangs.
+enum FuzzIsolationChoice: String, CaseIterable, Sendable {
+    /// A forked copy of this process (``FuzzIsolation/fork``).
+    case fork
+    /// This program started again as a worker (``FuzzIsolation/spawn(_:)``).
+    case spawn
+    /// In this process: no isolation.
+    case none
+
+    /// `fork` where the platform can fork, else `spawn`.
+    static var platformDefault: FuzzIsolationChoice { platformCanFork ? .fork : .spawn }
 }

@@ -93,3 +93,27 @@ package func globalSymbol(_ name: String) -> UnsafeMutableRawPointer? {
     return dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
     #endif
 }
+
+/// Maps the file at `path`, `bytes` long, shared with every process that maps it (`MAP_SHARED`):
+/// memory a supervisor shares with a worker process it started, where no fork shares an anonymous
+/// mapping. With `create`, makes a new file (it must not exist; mode 0600; sized with
+/// `ftruncate`, so its pages cost nothing until touched); otherwise the file must already be a
+/// regular file of exactly `bytes` (a worker attaching to its supervisor's). Symbolic links are
+/// refused. `nil` when any step fails. Unmap it with `munmap`.
+///
+/// - Complexity: a few system calls.
+package func mapSharedFile(_ path: String, bytes: Int, create: Bool) -> UnsafeMutableRawPointer? {
+    guard bytes > 0 else { return nil }
+    let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0)
+    let descriptor = open(path, flags, 0o600)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    if create {
+        guard ftruncate(descriptor, off_t(bytes)) == 0 else { return nil }
+    } else {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == bytes else { return nil }
+    }
+    guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), memory != MAP_FAILED else { return nil }
+    return memory
+}

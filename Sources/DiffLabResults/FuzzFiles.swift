@@ -224,3 +224,120 @@ public struct FuzzFindingRecord: Sendable, Equatable {
         secondsToFind = try r.requiredDouble(.secondsToFind, in: .runSeconds)
     }
 }
+
+/// What a fuzzing worker process started by its supervisor is asked to do, in a file of the run's
+/// private folder: crash-isolated fuzzing where `fork` is unavailable (or not wanted) starts a
+/// worker that rebuilds the same campaign options from its command line and reads the rest here.
+///
+/// A `campaign` job runs the campaign from input `firstInput` for `seconds`, without the checks
+/// in `skipping` (`[subject, property]` index pairs) and the failures in `known`, writing what it
+/// finds to `findings` and its progress to the shared `slots` file. A `replay` job checks one
+/// input (`choices` at `size`) for one `subject` × `property` and exits 0 (passed) or 1 (failed).
+package struct FuzzWorkerJobRecord: Sendable, Equatable {
+    enum Key: String {
+        case kind, backtraces, slots, findings, firstInput, seconds, skipping, known, choices, size, subject, property
+    }
+
+    /// The two kinds of job.
+    package enum Kind: String, CaseIterable, Sendable {
+        case campaign, replay
+    }
+
+    /// The most choices a replay job carries (a slot's capacity in DiffLabFuzz).
+    package static let maxChoices = 1 << 17
+    /// The most skipped checks or known failures a campaign job carries.
+    package static let maxEntries = 1 << 20
+
+    package var kind: Kind
+    /// Whether the worker keeps the Swift runtime's crash handler (a campaign of `difflab fuzz`).
+    package var backtraces = false
+    package var slots = ""
+    package var findings = ""
+    package var firstInput = 0
+    package var seconds: Double?
+    package var skipping: [[Int]] = []
+    package var known: [String] = []
+    package var choices: [UInt64] = []
+    package var size = 0
+    package var subject = 0
+    package var property = 0
+
+    /// A job of `kind`; set the members it uses.
+    package init(kind: Kind) { self.kind = kind }
+
+    /// The job object. O(size of the job).
+    package var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.kind, kind.rawValue)
+        w.set(.backtraces, backtraces)
+        switch kind {
+        case .campaign:
+            w.set(.slots, slots)
+            w.set(.findings, findings)
+            w.set(.firstInput, firstInput)
+            w.set(.seconds, seconds, null: true)
+            w.set(.skipping, .array(skipping.map { .array($0.map(JSONValue.integer)) }))
+            w.set(.known, strings: known)
+        case .replay:
+            w.set(.choices, strings: choices.map { String($0) })
+            for (key, value) in [(Key.size, size), (.subject, subject), (.property, property)] { w.set(key, value) }
+        }
+        return w.json
+    }
+
+    /// Reads a job. `kind` and `backtraces` are required; a campaign needs `slots` and
+    /// `findings` (stream-safe strings), `firstInput` in ``FieldRange/count``, `seconds` (`null`
+    /// or in ``FieldRange/runSeconds``), `skipping` (at most ``maxEntries`` pairs of indices in
+    /// ``FieldRange/size``) and `known` (at most ``maxEntries`` strings); a replay needs `choices`
+    /// (at most ``maxChoices`` decimal `UInt64` strings), `size` in ``FieldRange/size``, and
+    /// `subject` and `property` in ``FieldRange/size`` (the worker checks them against its options).
+    ///
+    /// - Throws: ``ResultsError`` naming the field. - Complexity: O(size of the job).
+    package init(json: JSONValue, source: String) throws(ResultsError) {
+        let r = try FieldReader<Key>(json, source: source, path: "")
+        guard let kind = try r.optionalCase(.kind, Kind.self) else { throw .missingField(source: source, path: "kind") }
+        self.kind = kind
+        backtraces = try r.requiredBool(.backtraces)
+        switch kind {
+        case .campaign:
+            slots = try r.requiredString(.slots)
+            findings = try r.requiredString(.findings)
+            firstInput = try r.requiredInt(.firstInput, in: .count)
+            seconds = try r.optionalDouble(.seconds, in: .runSeconds)
+            let pairs = try r.optionalArray(.skipping)
+            guard pairs.count <= Self.maxEntries else {
+                throw .outOfRange(source: source, path: "skipping", value: "\(pairs.count) entries", allowed: "at most \(Self.maxEntries)")
+            }
+            skipping = try pairs.enumerated().map { index, pair throws(ResultsError) in
+                let path = "skipping[\(index)]"
+                guard let items = pair.arrayValue, items.count == 2 else {
+                    throw .wrongType(source: source, path: path, expected: "an array of two indices", found: article(pair))
+                }
+                return try items.map { item throws(ResultsError) in
+                    guard let value = item.intValue, FieldRange<Int>.size.range.contains(value) else {
+                        throw .outOfRange(source: source, path: path, value: item.briefDescription, allowed: FieldRange<Int>.size.text)
+                    }
+                    return value
+                }
+            }
+            known = try r.strings(.known)
+            guard known.count <= Self.maxEntries else {
+                throw .outOfRange(source: source, path: "known", value: "\(known.count) entries", allowed: "at most \(Self.maxEntries)")
+            }
+        case .replay:
+            let texts = try r.strings(.choices)
+            guard texts.count <= Self.maxChoices else {
+                throw .outOfRange(source: source, path: "choices", value: "\(texts.count) entries", allowed: "at most \(Self.maxChoices)")
+            }
+            choices = try texts.enumerated().map { index, text throws(ResultsError) in
+                guard let value = UInt64(text) else {
+                    throw .outOfRange(source: source, path: "choices[\(index)]", value: text, allowed: "a decimal 64-bit unsigned integer")
+                }
+                return value
+            }
+            size = try r.requiredInt(.size, in: .size)
+            subject = try r.requiredInt(.subject, in: .size)
+            property = try r.requiredInt(.property, in: .size)
+        }
+    }
+}

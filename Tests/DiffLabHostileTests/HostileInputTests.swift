@@ -66,6 +66,16 @@ func makeFixtures(_ scratch: Scratch) {
     mkfifo(scratch.file("fifo-folder/a.json"), 0o644)
     mkdir(scratch.file("seeds-with-fifo"), 0o755)
     mkfifo(scratch.file("seeds-with-fifo/seed-1.bin"), 0o644)
+    // Jobs a spawned fuzzing worker must refuse (exit 3, one line naming the problem).
+    scratch.write("job-subject.json", #"{"kind":"replay","backtraces":false,"choices":["1"],"size":1,"subject":99,"property":0}"#)
+    scratch.write("job-choice.json", #"{"kind":"replay","backtraces":false,"choices":["-1"],"size":1,"subject":0,"property":0}"#)
+    scratch.write(
+        "job-slots.json",
+        #"{"kind":"campaign","backtraces":false,"slots":"/nonexistent/slots","findings":"/nonexistent/f","firstInput":0,"seconds":1,"skipping":[],"known":[]}"#
+    )
+    scratch.write(
+        "job-skipping.json",
+        #"{"kind":"campaign","backtraces":false,"slots":"s","findings":"f","firstInput":0,"seconds":1,"skipping":[[0,1,2]],"known":[]}"#)
     let marks = String(repeating: "\u{301}\u{316}", count: 200)
     scratch.write("combining.json", "[\"a\(marks)\"]")
     scratch.write("newline-key.json", #"{"before":[],"bad\nkey":1}"#)
@@ -281,6 +291,20 @@ let catalogue: [HostileCase] = {
         [1], message: "wrote more than")
     add(["fuzz", "--cases", "1", "--engines", "hashmap,hashmap", "--properties", "raw-sound,raw-sound"], [0], output: "1 engines × 1 properties")
     add(["replay", "@fifo-folder"], [66], message: "not a regular file")
+    // Crash isolation: the way is chosen by name, and a spawned worker reads its job as hostile input.
+    add(["fuzz", "--cases", "1", "--isolation", "vfork"], [64], message: "--isolation")
+    add(["fuzz", "--cases", "1", "--isolation", ""], [64], message: "--isolation")
+    add(["fuzz", "--cases", "20", "--isolation", "spawn"], [0], output: "6 engines × 7 properties, seed 1: 0 failures")
+    add(["fuzz", "--cases", "20", "--isolation", "none"], [0], output: "6 engines × 7 properties, seed 1: 0 failures")
+    let refusedJobs = [
+        ("@fifo", "not a regular file"), ("@dir", "job file is unreadable"), ("@link-missing", "job file is unreadable"),
+        ("@garbage.json", "not JSON"), ("@deep.json", "not JSON"), ("@object.json", "kind"), ("@job-subject.json", "subject is 99"),
+        ("@job-choice.json", "choices[0]"), ("@job-slots.json", "shared slots"), ("@job-skipping.json", "skipping[0]"),
+    ]
+    for (job, message) in refusedJobs {
+        add(["fuzz", "--cases", "1", "--isolation-job", job], [3], untouched: job == "@link-missing" ? ["link-missing"] : [], message: message)
+    }
+    add(["bench", "--isolation-job", "@job-subject.json"], [64], message: "--isolation-job")
     // Found by a review: `trace folder` opened a FIFO named *.json and waited for a writer forever.
     add(["trace", "folder", "@fifo-folder", "--out", "@t.jsonl"], [66], message: "not a regular file")
     // Found by a review: `bench --trace` made an unbounded myers call (261 s on a 200,000-item

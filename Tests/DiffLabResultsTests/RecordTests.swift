@@ -150,6 +150,22 @@ func fullPolicyResults() -> PolicyResults {
     /// Serialised and parsed again, as a file would be.
     func reparsed(_ json: JSONValue) throws -> JSONValue { try JSONValue.parse(json.serialized()) }
 
+    /// A spawned fuzzing worker's job, both kinds, with choices past 2^53 (kept as strings) and
+    /// no time limit (`null`).
+    @Test func fuzzWorkerJobs() throws {
+        var campaign = FuzzWorkerJobRecord(kind: .campaign)
+        (campaign.backtraces, campaign.slots, campaign.findings, campaign.firstInput) = (true, "/tmp/d/slots", "/tmp/d/r-1.jsonl", 41)
+        (campaign.skipping, campaign.known) = ([[0, 3], [2, 1]], ["raw-sound/x/crashed-SIGILL"])
+        #expect(try FuzzWorkerJobRecord(json: reparsed(campaign.json), source: "j") == campaign)
+        campaign.seconds = 12.5
+        #expect(try FuzzWorkerJobRecord(json: reparsed(campaign.json), source: "j") == campaign)
+        var replay = FuzzWorkerJobRecord(kind: .replay)
+        (replay.choices, replay.size, replay.subject, replay.property) = ([0, 1 << 60, .max], 16, 2, 6)
+        #expect(try FuzzWorkerJobRecord(json: reparsed(replay.json), source: "j") == replay)
+        // A replay job has no campaign members, and the reverse.
+        #expect(replay.json["slots"] == nil && campaign.json["choices"] == nil)
+    }
+
     @Test func benchResults() throws {
         let results = fullBenchResults()
         #expect(try BenchResults(json: reparsed(results.json), source: "b.json") == results)

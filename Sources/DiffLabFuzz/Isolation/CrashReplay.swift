@@ -7,23 +7,39 @@ import DiffLabResults
 // replayed in a forked process of its own.
 
 extension FuzzSupervisor {
+    /// Replays numbered in this process, for their job files' names.
+    private static let replays = Locked(0)
+
     /// Replays `choices` at `size` for one subject × property in a forked process: how it ended,
     /// and the input and consumed choices (decoded here; decoding runs no engine).
     func replay(
-        _ choices: [UInt64], size: Int, subject: Int, property: Int, seconds: Double
+        _ choices: [UInt64], size: Int, subject: Int, property: Int, seconds: Double, folder: String
     ) -> (ending: Ending, input: FuzzCase, consumed: [UInt64]) {
         var source = DataSource(replaying: choices)
         let input = options.input(&source, size: size)
         let check = (options.subjects[subject], options.properties[property])
         // The replay's own trap message and stack trace would repeat once per candidate: silenced.
-        guard
-            let pid = try? forkChild({
+        let started: pid_t?
+        var jobPath: String?
+        defer { if let jobPath { unlink(jobPath) } }
+        if case .spawn(let command) = isolation {
+            var job = FuzzWorkerJobRecord(kind: .replay)
+            (job.choices, job.size, job.subject, job.property) = (choices, size, subject, property)
+            let number = Self.replays.withLock { count in
+                count += 1
+                return count
+            }
+            jobPath = try? writeJob(job, folder: folder, name: "replay-\(number).json")
+            started = jobPath.flatMap { path in try? spawnWorker(command, job: path, quiet: true, backtraces: false) }
+        } else {
+            started = try? forkChild({
                 let null = open("/dev/null", O_WRONLY)
                 if null >= 0 { dup2(null, 2) }
                 restoreDefaultCrashHandling()
                 endChild(check.1.check(input, check.0) == nil ? 0 : 1)
             })
-        else {
+        }
+        guard let pid = started else {
             return (.failed, input, source.choices)
         }
         let deadline = monotonicNow() + seconds
@@ -45,15 +61,17 @@ extension FuzzSupervisor {
     ///   one) is reported on the first check, unshrunk, saying so.
     /// - A hang that its check does not repeat on its own is `nil`: the machine stalled.
     func culprit(
-        _ active: [FuzzSlots.ActiveCheck], ending: Ending, secondsToFind: Double
+        _ active: [FuzzSlots.ActiveCheck], ending: Ending, secondsToFind: Double, folder: String
     ) -> (failure: FuzzFailure, subject: Int, property: Int)? {
         var chosen = active[0]
         var confirmed = false
-        var decoded = replay(chosen.choices, size: chosen.size, subject: chosen.subject, property: chosen.property, seconds: checkSeconds)
+        var decoded = replay(
+            chosen.choices, size: chosen.size, subject: chosen.subject, property: chosen.property, seconds: checkSeconds, folder: folder)
         for check in active {
             let again =
                 check == chosen
-                ? decoded : replay(check.choices, size: check.size, subject: check.subject, property: check.property, seconds: checkSeconds)
+                ? decoded
+                : replay(check.choices, size: check.size, subject: check.subject, property: check.property, seconds: checkSeconds, folder: folder)
             if again.ending.sameKind(as: ending) {
                 chosen = check
                 decoded = again
@@ -74,7 +92,7 @@ extension FuzzSupervisor {
             let limit = ending.isHang ? min(checkSeconds, max(0.2, checkSeconds / 5)) : checkSeconds
             shrunk = shrink(chosen.choices, budget: options.shrinkBudget) { candidate in
                 guard monotonicNow() < deadline else { return nil }
-                let again = replay(candidate, size: chosen.size, subject: chosen.subject, property: chosen.property, seconds: limit)
+                let again = replay(candidate, size: chosen.size, subject: chosen.subject, property: chosen.property, seconds: limit, folder: folder)
                 guard again.ending.sameKind(as: ending), subject.isOutsideContract(again.input, for: property) == outside else { return nil }
                 return again.consumed
             }

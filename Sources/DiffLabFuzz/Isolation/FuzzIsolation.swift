@@ -81,9 +81,13 @@ public enum FuzzIsolationError: Error, Sendable, Equatable, CustomStringConverti
 /// time (swift-testing runs tests in parallel), a child can, rarely, start with a runtime lock
 /// held and stall; it is then stopped after 6 × `checkSeconds` (at least 60 s) without progress,
 /// said so on standard error, and the campaign goes on, or it counts as a hang that replaying
-/// does not confirm. On Darwin, forking a process that runs XCTest or libdispatch threads is not
-/// supported at all (the child may only call async-signal-safe functions). There, and whenever a
-/// test must be deterministic:
+/// does not confirm. On Darwin, `fork` is unavailable to Swift (and forking a process that runs
+/// XCTest or libdispatch threads is not supported at all). There, and whenever a test must be
+/// deterministic:
+/// - give the supervisor a worker program (``FuzzSupervisor/isolation``,
+///   ``FuzzIsolation/spawn(_:)``): your runner built with `DiffLabRunner.main(engines:)`, whose
+///   `fuzz` command rebuilds the options from its flags; the campaign and every replay then run
+///   in fresh processes, started with `posix_spawn` (`Examples/CustomEngine` tests it so); or
 /// - run the campaign in a process of its own — `difflab fuzz` (or your runner built with
 ///   `DiffLabRunner.main(engines:)`) started as a subprocess, reading its `--json` summary
 ///   (`FuzzSummaryFile` in DiffLabResults) — which is how `difflab` itself isolates crashes; or
@@ -96,9 +100,10 @@ public enum FuzzIsolationError: Error, Sendable, Equatable, CustomStringConverti
 ///   - checkSeconds: one check running longer than this has hung (clamped to
 ///     ``FuzzSupervisor/allowedCheckSeconds``, 0.1 to 3,600).
 ///   - isolating: `false` runs the campaign in this process instead (``runFuzzer(_:progress:)``;
-///     no crash is then survived). The campaign also runs in this process when a
-///     `ProcessEngine` has been started here (`ProcessEngine.anyStarted`): a forked child cannot
-///     talk to it, and that engine's own crashes are isolated in its own process anyway.
+///     no crash is then survived). With ``FuzzIsolation/fork`` the campaign also runs in this
+///     process when a `ProcessEngine` has been started here (`ProcessEngine.anyStarted`): a
+///     forked child cannot talk to it, and that engine's own crashes are isolated in its own
+///     process anyway. A spawned worker (``FuzzIsolation/spawn(_:)``) starts its own.
 ///   - progress: called with the campaign's progress, from the workers' threads.
 /// - Returns: the outcome: the report and which failures are crashes or hangs.
 /// - Throws: ``FuzzIsolationError`` when the machinery fails (no process can be forked, no
@@ -118,7 +123,8 @@ public func runFuzzerIsolated(
 public func runFuzzerIsolated(
     _ supervisor: FuzzSupervisor, isolating: Bool = true, progress: @escaping @Sendable (FuzzProgress) -> Void = { _ in }
 ) throws(FuzzIsolationError) -> IsolatedFuzzOutcome {
-    guard isolating && !ProcessEngine.anyStarted else {
+    // A forked child cannot talk to this process's engine processes; a spawned worker starts its own.
+    guard isolating && (supervisor.isolation != .fork || !ProcessEngine.anyStarted) else {
         return IsolatedFuzzOutcome(report: runFuzzer(supervisor.options, progress: progress), crashes: [], isolated: false)
     }
     return try supervisor.run(progress: progress)

@@ -17,7 +17,7 @@ package final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
     private let base: UnsafeMutablePointer<UInt64>
     private let workers: Int
     /// The supervising process.
-    private let supervisor = getpid()
+    private let supervisor: pid_t
     private static let kinds = FuzzElementKind.allCases
     private static let header = 12 + kinds.count
     /// The most choices a slot keeps: more than a generated input can have (``DataSource`` draws at
@@ -27,12 +27,36 @@ package final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
 
     /// Maps the shared memory for `workers` slots (pages are only touched as they are used).
     /// - Throws: ``FuzzIsolationError/sharedMemory(bytes:)`` when the memory cannot be mapped.
-    init(workers: Int) throws(FuzzIsolationError) {
+    convenience init(workers: Int) throws(FuzzIsolationError) {
+        try self.init(workers: workers, supervisor: getpid()) { mapSharedAnonymousMemory($0) }
+    }
+
+    /// Maps the slots for `workers` in a new file at `path` (0600, in the supervisor's private
+    /// folder), shared with a worker process that ``init(workers:attaching:)`` them.
+    /// - Throws: ``FuzzIsolationError/sharedMemory(bytes:)`` when the file cannot be made or mapped.
+    convenience init(workers: Int, file path: String) throws(FuzzIsolationError) {
+        try self.init(workers: workers, supervisor: getpid()) { mapSharedFile(path, bytes: $0, create: true) }
+    }
+
+    /// In a worker process its supervisor started: maps the slots file at `path`, which must be a
+    /// regular file of exactly the size of `workers` slots (a hostile or stale path is refused).
+    /// The supervisor is the parent process.
+    /// - Throws: ``FuzzIsolationError/sharedMemory(bytes:)`` when it cannot be mapped.
+    convenience init(workers: Int, attaching path: String) throws(FuzzIsolationError) {
+        try self.init(workers: workers, supervisor: getppid()) { mapSharedFile(path, bytes: $0, create: false) }
+    }
+
+    /// The slots of `workers` in the memory `map` gives for their size in bytes.
+    private init(workers: Int, supervisor: pid_t, map: (Int) -> UnsafeMutableRawPointer?) throws(FuzzIsolationError) {
         self.workers = workers
-        let bytes = workers * Self.words * 8
-        guard let memory = mapSharedAnonymousMemory(bytes) else { throw .sharedMemory(bytes: bytes) }
+        self.supervisor = supervisor
+        let bytes = Self.bytes(workers: workers)
+        guard let memory = map(bytes) else { throw .sharedMemory(bytes: bytes) }
         base = memory.bindMemory(to: UInt64.self, capacity: workers * Self.words)
     }
+
+    /// The bytes of `workers` slots.
+    static func bytes(workers: Int) -> Int { workers * words * 8 }
 
     /// Where a campaign process writes each failure it finds, one JSON record per line (see
     /// ``FuzzSupervisor/record(_:)``); -1 until ``openFindings(_:)``.
@@ -41,7 +65,7 @@ package final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
 
     deinit {
         if findings >= 0 { close(findings) }
-        munmap(base, workers * Self.words * 8)
+        munmap(base, Self.bytes(workers: workers))
     }
 
     /// In the campaign process: creates the findings file at `path` (a new file in the run's
@@ -149,6 +173,11 @@ package final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
             let s = slot(worker)
             return mark &+ s[0] &+ (s[1] &<< 1) &+ s[5] &+ (s[7] &<< 32)
         }
+    }
+
+    /// The largest list size a worker is on now (its slot's size word).
+    func currentSize() -> Int {
+        (0..<workers).map { Int(truncatingIfNeeded: slot($0)[4]) }.max() ?? 0
     }
 
     /// The highest input index any worker started on since ``reset()`` (-1 when none did).

@@ -54,6 +54,12 @@ public struct FuzzSupervisor: Sendable {
     /// its signal. `difflab fuzz` keeps it, as the engine's own output. Replays never keep it
     /// (their standard error is discarded).
     public var campaignBacktraces = false
+    /// How the campaign and replay processes are started: `fork()` (the default; Linux only) or
+    /// a spawned worker program (``FuzzIsolation/spawn(_:)``, where `fork` is unavailable, as on
+    /// Darwin, or unsafe). With a spawned worker, `progress` is called by this process, from the
+    /// counts the worker keeps in the shared slots (about five times a second), not by the
+    /// worker's threads.
+    public var isolation: FuzzIsolation = .fork
     /// The documented range of ``checkSeconds`` (and of `difflab fuzz --check-seconds`): 0.1 to 3,600.
     public static let allowedCheckSeconds = 0.1...3_600.0
 
@@ -90,10 +96,11 @@ public struct FuzzSupervisor: Sendable {
     ///   ``checkSeconds`` when longer) is stopped, said so on standard error, and the run goes on.
     public func run(progress: @escaping @Sendable (FuzzProgress) -> Void = { _ in }) throws(FuzzIsolationError) -> IsolatedFuzzOutcome {
         let workers = max(options.workers, 1)
-        let slots = try FuzzSlots(workers: workers)
         let folder: String
         do { folder = try Cleanup.shared.makeTemporaryDirectory("difflab-fuzz") } catch { throw .process(error) }
         defer { Cleanup.shared.removeTemporaryDirectory(folder) }
+        let slotsPath = folder + "/slots"
+        let slots = try isolation == .fork ? FuzzSlots(workers: workers) : FuzzSlots(workers: workers, file: slotsPath)
         let start = monotonicNow()
         var failures: [FuzzFailure] = []
         var keys: Set<String> = []
@@ -115,24 +122,43 @@ public struct FuzzSupervisor: Sendable {
             let findingsPath = folder + "/round-\(rounds).jsonl"
             let base = (checks: totals.checks, failures: failures.count, outside: failures.count { $0.outsideContract })
             let pid: pid_t
-            do throws(ProcessError) {
-                pid = try forkChild {
-                    if !campaignBacktraces { restoreDefaultCrashHandling() }
-                    var child = round
-                    guard slots.openFindings(findingsPath) else { endChild(3) }
-                    child.watcher = slots
-                    _ = runFuzzer(child) { p in
-                        progress(
-                            FuzzProgress(
-                                inputs: p.inputs, checks: base.checks + p.checks, failures: base.failures + p.failures,
-                                outsideContract: base.outside + p.outsideContract, seconds: offset + p.seconds, size: p.size))
-                    }
-                    endChild(0)
+            var report: (() -> Void)?
+            if case .spawn(let command) = isolation {
+                var job = FuzzWorkerJobRecord(kind: .campaign)
+                job.backtraces = campaignBacktraces
+                (job.slots, job.findings, job.firstInput, job.seconds) = (slotsPath, findingsPath, round.firstInput, round.seconds)
+                job.skipping = round.skipping.map { [$0.subject, $0.property] }.sorted { $0.lexicographicallyPrecedes($1) }
+                job.known = round.known.sorted()
+                let path = try writeJob(job, folder: folder, name: "job-\(rounds).json")
+                pid = try spawnWorker(command, job: path, quiet: false, backtraces: campaignBacktraces)
+                let counted = totals
+                report = {
+                    let now = slots.counts()
+                    progress(
+                        FuzzProgress(
+                            inputs: counted.inputs + now.inputs, checks: counted.checks + now.checks, failures: base.failures,
+                            outsideContract: base.outside, seconds: monotonicNow() - start, size: slots.currentSize()))
                 }
-            } catch {
-                throw .process(error)
+            } else {
+                do throws(ProcessError) {
+                    pid = try forkChild {
+                        if !campaignBacktraces { restoreDefaultCrashHandling() }
+                        var child = round
+                        guard slots.openFindings(findingsPath) else { endChild(3) }
+                        child.watcher = slots
+                        _ = runFuzzer(child) { p in
+                            progress(
+                                FuzzProgress(
+                                    inputs: p.inputs, checks: base.checks + p.checks, failures: base.failures + p.failures,
+                                    outsideContract: base.outside + p.outsideContract, seconds: offset + p.seconds, size: p.size))
+                        }
+                        endChild(0)
+                    }
+                } catch {
+                    throw .process(error)
+                }
             }
-            let ending = watch(pid, slots)
+            let ending = watch(pid, slots, report: report)
             totals.add(slots.counts())
             func adopt(_ failure: FuzzFailure) {
                 if keys.insert(failure.key).inserted { failures.append(failure) }
@@ -159,7 +185,7 @@ public struct FuzzSupervisor: Sendable {
                     throw .endedOutsideAnyCheck(ending.isHang ? "hung" : "died by \(signalName(ending))")
                 }
                 round.firstInput = next + 1
-                guard let found = culprit(active, ending: ending, secondsToFind: monotonicNow() - start) else {
+                guard let found = culprit(active, ending: ending, secondsToFind: monotonicNow() - start, folder: folder) else {
                     stall(active[0])
                     continue
                 }
@@ -183,11 +209,16 @@ public struct FuzzSupervisor: Sendable {
     /// as `.idle`: it hung outside any check, in DiffLab's own code, and must not
     /// wedge the run. Only time seen between two polls of this loop counts, each poll at most
     /// 0.1 s, so a stopped or suspended run (Ctrl-Z) is not taken for an idle one.
-    private func watch(_ pid: pid_t, _ slots: FuzzSlots) -> Ending {
+    private func watch(_ pid: pid_t, _ slots: FuzzSlots, report: (() -> Void)? = nil) -> Ending {
         var mark = slots.progressMark()
         var idle = 0.0
         var polled = monotonicNow()
+        var reported = polled
         while !processHasEnded(pid) {
+            if let report, polled - reported >= 0.2 {
+                report()
+                reported = polled
+            }
             let (worker, seconds) = slots.longestRunningCheck()
             let now = monotonicNow()
             let latest = slots.progressMark()

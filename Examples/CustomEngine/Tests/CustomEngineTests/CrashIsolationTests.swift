@@ -49,6 +49,42 @@ import Darwin
     }
 }
 
+/// Where `fork` is unavailable (Darwin) or unwanted, the supervisor starts a worker program that
+/// rebuilds the same options from its command line: here `custom-difflab fuzz` with the flags that
+/// make exactly `options`, and the job path appended. It finds the same trap, shrunk the same way.
+@Suite struct SpawnedWorkerIsolation {
+    @Test func aSpawnedWorkerFindsTheTrapAsAForkDoes() throws {
+        let runner = try #require(customDifflab(), "custom-difflab is not built next to this package's tests")
+        let options = FuzzOptions(
+            inputs: 3_000, seed: 1, subjects: [FuzzSubject(FragileEngine())], properties: [.rawSound, .batchValid, .metamorphic],
+            workers: 1)
+        var supervisor = FuzzSupervisor(options: options, checkSeconds: 2)
+        supervisor.isolation = .spawn(
+            FuzzWorkerCommand(
+                executable: runner,
+                arguments: [
+                    "fuzz", "--engines", "fragile", "--properties", "raw-sound,batch-valid,metamorphic", "--workers", "1", "--cases", "3000",
+                    "--seed", "1", "--isolation-job",
+                ]))
+        let outcome = try runFuzzerIsolated(supervisor)
+        #expect(outcome.isolated)
+        print("spawned worker: \(outcome.report.failures.map { "\($0.signature) (\($0.shrunkItems) items)" }); \(outcome.report.inputs) inputs")
+        let crash = try #require(outcome.crashFailures.first { !$0.signature.hasSuffix("/hung") }, "\(outcome.report.failures.map(\.signature))")
+        #expect(crash.signature.hasSuffix("/fragile/crashed-SIGILL") || crash.signature.hasSuffix("/fragile/crashed-SIGTRAP"), "\(crash.signature)")
+        #expect(crash.shrunkItems <= 4, "shrunk to \(crash.shrunkItems) items")
+        #expect(outcome.report.inputs > 0)
+    }
+}
+
+/// The `custom-difflab` executable built with this package's tests: in the tests' own folder
+/// (Linux, where the test runner is an executable there), else under the package's `.build/debug`.
+private func customDifflab() -> String? {
+    let runner = CommandLine.arguments.first ?? ""
+    let folder = runner.contains("/") ? String(runner[..<runner.lastIndex(of: "/")!]) : "."
+    let package = String(#filePath.components(separatedBy: "/Tests/CustomEngineTests/").first ?? ".")
+    return [folder + "/custom-difflab", package + "/.build/debug/custom-difflab"].first { access($0, X_OK) == 0 }
+}
+
 /// Whether crash-isolated fuzzing may fork here: Linux, yes; Darwin's test runners, no.
 private let forkingIsSupported: Bool = {
     #if os(Linux)
