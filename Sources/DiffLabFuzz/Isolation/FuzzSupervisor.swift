@@ -3,8 +3,8 @@ import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
 
-/// Crash-isolated fuzzing: runs a campaign in a forked process and survives an engine that traps,
-/// crashes or hangs. `difflab fuzz` uses it; a package's own tests can too (see
+/// Crash-isolated fuzzing: runs a campaign in another process — forked, or a spawned worker program
+/// where `fork` is unavailable (``isolation``) — and survives an engine that traps, crashes or hangs. `difflab fuzz` uses it; a package's own tests can too (see
 /// ``runFuzzerIsolated(_:checkSeconds:isolating:progress:)``, and there when forking is unsafe).
 ///
 /// An engine under test may trap (a failed precondition, an index out of range, a force-unwrap of
