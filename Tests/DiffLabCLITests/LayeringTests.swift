@@ -90,7 +90,9 @@ import Testing
     }
 
     /// The C library modules a Swift file can import to make system calls.
-    static let platformModules: Set<String> = ["Glibc", "Musl", "Darwin", "Android", "Bionic", "WASILibc", "ucrt", "WinSDK", "CRT", "SwiftGlibc"]
+    static let platformModules: Set<String> = [
+        "Glibc", "Musl", "Darwin", "Android", "Bionic", "WASILibc", "ucrt", "WinSDK", "CRT", "SwiftGlibc", "MachO",
+    ]
 
     /// Every `import` of a module named in `modules` in the Swift files under `Sources/<target>`
     /// (any attributes before it, conditional or not), as `file: module` lines, and how many files
