@@ -189,3 +189,26 @@ struct CoreTests {
         #expect(median([.greatestFiniteMagnitude, .greatestFiniteMagnitude]) == .greatestFiniteMagnitude)
     }
 }
+
+/// `availableCores()` reads the affinity mask without a C library (Foundation reads the file).
+@Suite struct AvailableCoresTests {
+    @Test func theAffinityMaskIsCountedBitByBit() {
+        #expect(_affinityCount("Name:\tx\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n") == 2)
+        #expect(_affinityCount("Cpus_allowed:\tff,ffffffff\n") == 40)
+        #expect(_affinityCount("Cpus_allowed:\t00000000,00000001") == 1)
+        #expect(_affinityCount("Cpus_allowed:\t0\n") == nil)
+        #expect(_affinityCount("Cpus_allowed:\tzz\n") == nil)
+        #expect(_affinityCount("VmRSS:\t1 kB\n") == nil)
+        #expect(_affinityCount("") == nil)
+    }
+
+    @Test func atLeastOneCoreAndNoMoreThanTheMachineHas() {
+        let cores = availableCores()
+        #expect(cores >= 1)
+        #if os(Linux)
+        // The mask of this process, as the kernel reports it.
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        #expect(_affinityCount(status) == cores)
+        #endif
+    }
+}
