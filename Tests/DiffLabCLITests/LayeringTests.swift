@@ -152,4 +152,22 @@ import Testing
         }
         #expect(files >= 30, "the check read \(files) files")
     }
+
+    /// What a package depends on is what it imports: every library product is named after its
+    /// one target (the product `DiffLabRunner` over the module `DiffLabCLI` made
+    /// `import DiffLabRunner` impossible).
+    @Test func everyLibraryProductIsNamedAfterItsModule() throws {
+        let text = try String(contentsOfFile: cliPackageRoot + "/Package.swift", encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: #"\.library\(\s*name:\s*"([^"]+)",\s*targets:\s*\[([^\]]*)\]"#)
+        var products = 0
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let name = String(text[Range(match.range(at: 1), in: text)!])
+            let targets = String(text[Range(match.range(at: 2), in: text)!]).split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: ["\""])
+            }
+            #expect(targets == [name], "the product \(name) builds \(targets)")
+            products += 1
+        }
+        #expect(products >= 12, "Package.swift declared \(products) library products")
+    }
 }
