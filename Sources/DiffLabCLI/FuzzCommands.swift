@@ -153,10 +153,11 @@ enum FuzzCommand: DeclaredCommand {
             }
         }
         // The executable isolates crashes in a child process; an in-process caller (the tests)
-        // cannot fork safely, so it fuzzes in-process (as runFuzzerIsolated does by itself when
-        // an engine process was started here).
+        // cannot fork safely, nor start itself again as a worker (its executable is the test
+        // runner, not this command line), so it fuzzes in-process (as runFuzzerIsolated does by
+        // itself when an engine process was started here).
         let how = parsed.required(\.isolation)
-        let executable = how == .spawn ? try selfExecutable() : ""
+        let executable = how == .spawn && Cleanup.isSignalHandlingInstalled ? try selfExecutable() : ""
         let outcome: IsolatedFuzzOutcome
         do {
             var supervisor = FuzzSupervisor(options: options, checkSeconds: checkSeconds, maxFindingsBytes: InputLimit.bytes)
@@ -167,7 +168,7 @@ enum FuzzCommand: DeclaredCommand {
                 supervisor.isolation = .spawn(FuzzWorkerCommand(executable: executable, arguments: arguments))
             }
             outcome = try runFuzzerIsolated(
-                supervisor, isolating: how != .none && (how == .spawn || Cleanup.isSignalHandlingInstalled), progress: showProgress)
+                supervisor, isolating: how != .none && Cleanup.isSignalHandlingInstalled, progress: showProgress)
         } catch {
             throw CommandError(error)
         }
