@@ -108,4 +108,87 @@ struct FuzzSupervisorTests {
         #expect(read.first?.input == failure.input)
         #expect(read.first?.secondsToFind == failure.secondsToFind + 2.5)
     }
+
+    /// Spawn mode's slots: a file the supervisor makes (new, 0600) and a worker maps again; what
+    /// one mapping writes the other reads. A second file at the path, a mapping of another size
+    /// (another worker count) and a link are refused.
+    @Test func fileBackedSlotsAreSharedAndAStaleOrForeignFileIsRefused() throws {
+        let folder = try Cleanup.shared.makeTemporaryDirectory("difflab-slots-test")
+        defer { Cleanup.shared.removeTemporaryDirectory(folder) }
+        let path = folder + "/slots"
+        let supervisor = try FuzzSlots(workers: 2, file: path)
+        supervisor.reset()
+        var status = stat()
+        #expect(lstat(path, &status) == 0 && status.st_mode & 0o777 == 0o600 && Int(status.st_size) == FuzzSlots.bytes(workers: 2))
+        let worker = try FuzzSlots(workers: 2, attaching: path)
+        let (input, choices) = someInput(5)
+        worker.input(worker: 1, index: 9, choices: choices, size: 5)
+        worker.check(worker: 1, subject: 0, property: 3)
+        #expect(supervisor.activeChecks() == [FuzzSlots.ActiveCheck(worker: 1, index: 9, subject: 0, property: 3, size: 5, choices: choices)])
+        worker.finished(worker: 1, input: input, large: false, checks: 4)
+        #expect(supervisor.counts().inputs == 1 && supervisor.counts().checks == 4)
+        #expect(throws: FuzzIsolationError.sharedMemory(bytes: FuzzSlots.bytes(workers: 2))) { try FuzzSlots(workers: 2, file: path) }
+        #expect(throws: FuzzIsolationError.sharedMemory(bytes: FuzzSlots.bytes(workers: 3))) { try FuzzSlots(workers: 3, attaching: path) }
+        symlink(path, folder + "/link")
+        #expect(throws: FuzzIsolationError.sharedMemory(bytes: FuzzSlots.bytes(workers: 2))) {
+            try FuzzSlots(workers: 2, attaching: folder + "/link")
+        }
+    }
+
+    /// A worker's job is hostile input: each refusal is typed and names its field; a valid job reads.
+    @Test func aWorkerRefusesAJobThatIsNotItsSupervisorsWithATypedError() throws {
+        let folder = try Cleanup.shared.makeTemporaryDirectory("difflab-job-test")
+        defer { Cleanup.shared.removeTemporaryDirectory(folder) }
+        let options = FuzzOptions(inputs: 1, subjects: [FuzzSubject(HeckelEngine())], properties: [.rawSound, .metamorphic])
+        func job(_ name: String, _ text: String) -> String {
+            let path = folder + "/" + name
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            _ = writeAll(descriptor, Array(text.utf8))
+            close(descriptor)
+            return path
+        }
+        let replay = #"{"kind":"replay","backtraces":false,"choices":["1","2"],"size":3,"subject":0,"property":1}"#
+        let valid = try FuzzSupervisor.readJob(job("valid.json", replay), options: options)
+        #expect(valid.kind == .replay && valid.choices == [1, 2] && valid.size == 3 && valid.property == 1)
+        let outside: [(String, String, Int)] = [("subject", #""subject":1"#, 1), ("property", #""property":2"#, 2)]
+        for (field, member, value) in outside {
+            let text = replay.replacing(field == "subject" ? #""subject":0"# : #""property":1"#, with: member)
+            #expect(throws: FuzzWorkerJobError.outOfRange(field: field, value: value, count: value)) {
+                try FuzzSupervisor.readJob(job(field + ".json", text), options: options)
+            }
+        }
+        let skipping =
+            #"{"kind":"campaign","backtraces":false,"slots":"s","findings":"f","firstInput":0,"seconds":null,"skipping":[[0,5]],"known":[]}"#
+        #expect(throws: FuzzWorkerJobError.outOfRange(field: "skipping property", value: 5, count: 2)) {
+            try FuzzSupervisor.readJob(job("skipping.json", skipping), options: options)
+        }
+        let malformed = [
+            ("garbage", "not json", "notJSON"), ("kind", #"{"kind":"fork"}"#, "malformed"),
+            ("size", replay.replacing(#""size":3"#, with: #""size":-3"#), "malformed"),
+        ]
+        for (name, text, expected) in malformed {
+            do throws(FuzzWorkerJobError) {
+                _ = try FuzzSupervisor.readJob(job(name + ".json", text), options: options)
+                Issue.record("\(name): read")
+            } catch {
+                switch error {
+                case .notJSON: #expect(expected == "notJSON", "\(name): \(error)")
+                case .malformed: #expect(expected == "malformed", "\(name): \(error)")
+                default: Issue.record("\(name): \(error)")
+                }
+            }
+        }
+        symlink(folder + "/valid.json", folder + "/link.json")
+        for path in [folder + "/link.json", folder + "/absent.json", folder] {
+            do throws(FuzzWorkerJobError) {
+                _ = try FuzzSupervisor.readJob(path, options: options)
+                Issue.record("\(path): read")
+            } catch {
+                guard case .unreadable = error else {
+                    Issue.record("\(path): \(error)")
+                    continue
+                }
+            }
+        }
+    }
 }

@@ -76,6 +76,19 @@ func makeFixtures(_ scratch: Scratch) {
     scratch.write(
         "job-skipping.json",
         #"{"kind":"campaign","backtraces":false,"slots":"s","findings":"f","firstInput":0,"seconds":1,"skipping":[[0,1,2]],"known":[]}"#)
+    scratch.write("job-property.json", #"{"kind":"replay","backtraces":false,"choices":["1"],"size":1,"subject":0,"property":7}"#)
+    scratch.write("job-size.json", #"{"kind":"replay","backtraces":false,"choices":["1"],"size":5000,"subject":0,"property":0}"#)
+    scratch.write("job-negative.json", #"{"kind":"replay","backtraces":false,"choices":["1"],"size":1,"subject":-1,"property":0}"#)
+    scratch.write(
+        "job-seconds.json",
+        #"{"kind":"campaign","backtraces":false,"slots":"s","findings":"f","firstInput":0,"seconds":1e999,"skipping":[],"known":[]}"#)
+    // One choice past a replay's bound (2^17): refused by count, before any is decoded.
+    let manyChoices = Array(repeating: #""1""#, count: (1 << 17) + 1).joined(separator: ",")
+    scratch.write(
+        "job-choices-many.json", #"{"kind":"replay","backtraces":false,"choices":["# + manyChoices + #"],"size":1,"subject":0,"property":0}"#)
+    // A link to a job the worker would otherwise run: a job is never read through a link.
+    scratch.write("job-valid.json", #"{"kind":"replay","backtraces":false,"choices":["1"],"size":1,"subject":0,"property":0}"#)
+    symlink(scratch.file("job-valid.json"), scratch.file("job-link.json"))
     let marks = String(repeating: "\u{301}\u{316}", count: 200)
     scratch.write("combining.json", "[\"a\(marks)\"]")
     scratch.write("newline-key.json", #"{"before":[],"bad\nkey":1}"#)
@@ -300,10 +313,16 @@ let catalogue: [HostileCase] = {
         ("@fifo", "not a regular file"), ("@dir", "job file is unreadable"), ("@link-missing", "job file is unreadable"),
         ("@garbage.json", "not JSON"), ("@deep.json", "not JSON"), ("@object.json", "kind"), ("@job-subject.json", "subject is 99"),
         ("@job-choice.json", "choices[0]"), ("@job-slots.json", "shared slots"), ("@job-skipping.json", "skipping[0]"),
+        ("@job-property.json", "property is 7"), ("@job-size.json", "size is 5000"), ("@job-negative.json", "subject"),
+        ("@job-seconds.json", "seconds"), ("@job-choices-many.json", "choices"), ("@job-link.json", "symbolic link"),
+        ("/dev/zero", "not a regular file"),
     ]
     for (job, message) in refusedJobs {
-        add(["fuzz", "--cases", "1", "--isolation-job", job], [3], untouched: job == "@link-missing" ? ["link-missing"] : [], message: message)
+        let links = ["@link-missing": "link-missing", "@job-link.json": "job-link.json"]
+        add(["fuzz", "--cases", "1", "--isolation-job", job], [3], untouched: links[job].map { [$0] } ?? [], message: message)
     }
+    // The worker's replay of a valid job (one check, passed: exit 0), to show the refusals above are the job's.
+    add(["fuzz", "--cases", "1", "--isolation-job", "@job-valid.json"], [0])
     add(["bench", "--isolation-job", "@job-subject.json"], [64], message: "--isolation-job")
     // Found by a review: `trace folder` opened a FIFO named *.json and waited for a writer forever.
     add(["trace", "folder", "@fifo-folder", "--out", "@t.jsonl"], [66], message: "not a regular file")

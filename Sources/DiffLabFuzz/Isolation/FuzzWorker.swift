@@ -45,7 +45,7 @@ public struct FuzzWorkerCommand: Sendable, Equatable {
 /// Why a spawned worker refused its job (it then exits with status 3 and says so on standard
 /// error).
 public enum FuzzWorkerJobError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The job file cannot be read (missing, not a regular file, over the limit).
+    /// The job file cannot be read (missing, a symbolic link, not a regular file, over the limit).
     case unreadable(FileReadError)
     /// The job file is not JSON.
     case notJSON(JSONParseError)
@@ -119,6 +119,11 @@ extension FuzzSupervisor {
 
     /// The job at `path`, checked against `options`.
     static func readJob(_ path: String, options: FuzzOptions) throws(FuzzWorkerJobError) -> FuzzWorkerJobRecord {
+        // The supervisor writes a regular file in its private folder: a link there is not its job.
+        var link = stat()
+        if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
+            throw .unreadable(.cannotOpen(path: path, reason: "a symbolic link (a job file is never read through one)"))
+        }
         let bytes: [UInt8]
         do { bytes = try readFile(path, limit: maxJobBytes, regularOnly: true) } catch { throw .unreadable(error) }
         let json: JSONValue
