@@ -1,5 +1,6 @@
 import CustomEngine
 import DiffLab
+import Foundation
 import Testing
 
 #if canImport(Glibc)
@@ -73,6 +74,58 @@ import Darwin
         #expect(crash.signature.hasSuffix("/fragile/crashed-SIGILL") || crash.signature.hasSuffix("/fragile/crashed-SIGTRAP"), "\(crash.signature)")
         #expect(crash.shrunkItems <= 4, "shrunk to \(crash.shrunkItems) items")
         #expect(outcome.report.inputs > 0)
+    }
+}
+
+/// The command line itself, as a user runs it: `custom-difflab fuzz --isolation spawn` starts itself
+/// again as the worker (Darwin's default) and reports the fragile engine's trap and hang as
+/// `--isolation fork` does (Linux's default), on the same seed: the same failures, shrunk to the
+/// same sizes. Each run is a process of its own, so this test forks nothing itself.
+@Suite struct SpawnedWorkerCommandLine {
+    @Test func spawnAndForkReportTheSameTrapAndHang() throws {
+        let runner = try #require(customDifflab(), "custom-difflab is not built next to this package's tests")
+        let spawned = try fuzzSummary(runner, isolation: "spawn")
+        print("--isolation spawn: \(spawned.map { "\($0.signature) (\($0.shrunkItems) items)" })")
+        let crash = try #require(spawned.first { $0.signature.contains("/fragile/crashed-") }, "\(spawned.map(\.signature))")
+        #expect(crash.signature.hasSuffix("crashed-SIGILL") || crash.signature.hasSuffix("crashed-SIGTRAP"), "\(crash.signature)")
+        #expect(crash.crashed && crash.shrunkItems <= 4, "\(crash.signature): \(crash.shrunkItems) items")
+        let hang = try #require(spawned.first { $0.signature.hasSuffix("/fragile/hung") }, "\(spawned.map(\.signature))")
+        #expect(hang.crashed && hang.shrunkItems <= 4, "\(hang.signature): \(hang.shrunkItems) items")
+        #if os(Linux)
+        let forked = try fuzzSummary(runner, isolation: "fork")
+        print("--isolation fork: \(forked.map { "\($0.signature) (\($0.shrunkItems) items)" })")
+        #expect(Set(forked.map(\.signature)) == Set(spawned.map(\.signature)))
+        // Shrinking replays each candidate in a process of its own either way: the same candidates.
+        #expect(
+            Dictionary(uniqueKeysWithValues: forked.map { ($0.signature, $0.shrunkItems) })
+                == Dictionary(uniqueKeysWithValues: spawned.map { ($0.signature, $0.shrunkItems) }))
+        #endif
+    }
+
+    /// The failures of `custom-difflab fuzz` on the fragile engine, seed 1, 3,000 inputs, one worker,
+    /// from its `--json` summary (the last line of standard output).
+    private func fuzzSummary(_ runner: String, isolation: String) throws -> [FuzzFailureRecord] {
+        let corpus = FileManager.default.temporaryDirectory.appendingPathComponent("fragile-\(isolation)-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: corpus) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: runner)
+        process.arguments = [
+            "fuzz", "--engines", "fragile", "--properties", "raw-sound,batch-valid,metamorphic", "--workers", "1", "--cases", "3000",
+            "--seed", "1", "--check-seconds", "1", "--json", "--corpus", corpus, "--isolation", isolation,
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        // Exit 1: failures were found (the trap and the hang).
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "--isolation \(isolation)")
+        let last = String(decoding: bytes, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        return try FuzzSummaryFile(json: JSONValue.parse(last), source: "--isolation \(isolation)").failures
     }
 }
 
