@@ -1,13 +1,10 @@
-/// This process's environment, as `NAME=value` strings in their order (Linux: `environ`;
-/// Darwin: `_NSGetEnviron()`, since `environ` is not visible to a dynamic library there).
+/// This process's environment, as `NAME=value` strings in their order: `environ`, which the
+/// Swift overlay provides on both platforms (on Darwin through the runtime's own getter, since
+/// the C `environ` is not visible to a dynamic library there).
 ///
 /// - Complexity: O(size of the environment).
 package func processEnvironment() -> [String] {
-    #if canImport(Darwin)
-    guard var entry = _NSGetEnviron()?.pointee else { return [] }
-    #else
-    var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = environ
-    #endif
+    guard var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = Optional(environ) else { return [] }
     var entries: [String] = []
     while let pointer = entry.pointee {
         entries.append(String(cString: pointer))

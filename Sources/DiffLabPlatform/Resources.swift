@@ -77,7 +77,7 @@ package func mapSharedAnonymousMemory(_ bytes: Int) -> UnsafeMutableRawPointer? 
     #else
     let anonymous = MAP_ANONYMOUS
     #endif
-    guard bytes > 0, let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | anonymous, -1, 0), memory != MAP_FAILED
+    guard bytes > 0, let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | anonymous, -1, 0), memory != _mapFailed
     else { return nil }
     return memory
 }
@@ -114,6 +114,9 @@ package func mapSharedFile(_ path: String, bytes: Int, create: Bool) -> UnsafeMu
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == bytes else { return nil }
     }
-    guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), memory != MAP_FAILED else { return nil }
+    guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), memory != _mapFailed else { return nil }
     return memory
 }
+
+/// `mmap`'s failure value, `(void *)-1`, which Swift cannot import from a C macro on every platform.
+private var _mapFailed: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: -1) }
