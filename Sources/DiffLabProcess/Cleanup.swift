@@ -150,7 +150,7 @@ package final class Cleanup: Sendable {
         }
         for child in children { kill(child, SIGTERM) }
         var waited = 0
-        while waited < 20 && children.contains(where: { kill($0, 0) == 0 && !Self.isZombie($0) }) {
+        while waited < 20 && children.contains(where: { kill($0, 0) == 0 && !processIsZombie($0) }) {
             usleep(100_000)
             waited += 1
         }
@@ -165,9 +165,6 @@ package final class Cleanup: Sendable {
         raise(number)
         _exit(128 + number)
     }
-
-    /// Whether `pid` has exited but not been waited for (it then still answers `kill(pid, 0)`).
-    private static func isZombie(_ pid: pid_t) -> Bool { processIsZombie(pid) }
 
     private static func startThread(_ body: @escaping () -> Void) {
         _ = PlatformThread.start(detached: true, body)
