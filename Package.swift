@@ -34,6 +34,11 @@ import PackageDescription
 
 let package = Package(
     name: "DiffLab",
+    // The oldest Apple systems whose Swift runtime has what DiffLab uses: metadata for function
+    // types with a typed `throws` (FuzzSubject's stored engine closures; Swift 6.0's runtime: macOS
+    // 15, iOS 18) and the String algorithms of Swift 5.7 (`firstRange(of:)`, macOS 13, iOS 16).
+    // Linux ignores it. A package that depends on DiffLab declares at least these.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         // Everything, re-exported: `import DiffLab`.
         .library(name: "DiffLab", targets: ["DiffLab"]),

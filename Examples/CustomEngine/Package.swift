@@ -5,6 +5,8 @@ import PackageDescription
 
 let package = Package(
     name: "CustomEngine",
+    // At least DiffLab's own (a dependency's platforms bound its dependents').
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "CustomEngine", targets: ["CustomEngine"]),
         .executable(name: "custom-difflab", targets: ["custom-difflab"]),

@@ -170,4 +170,26 @@ import Testing
         }
         #expect(products >= 12, "Package.swift declared \(products) library products")
     }
+
+    /// The package names its oldest Apple systems (what its Swift runtime needs), and each example
+    /// package that depends on it names the same: SwiftPM refuses a dependent that declares older
+    /// ones, and without a declaration a macOS build targets 10.13.
+    @Test func examplePackagesDeclareDiffLabsPlatforms() throws {
+        let pattern = try NSRegularExpression(pattern: #"platforms:\s*\[([^\]]*)\]"#)
+        func platforms(_ path: String) throws -> String? {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            guard let match = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+            return String(text[Range(match.range(at: 1), in: text)!]).filter { !$0.isWhitespace }
+        }
+        let declared = try #require(try platforms(cliPackageRoot + "/Package.swift"), "Package.swift declares no platforms")
+        #expect(declared.contains(".macOS(") && declared.contains(".iOS("), "Package.swift declares \(declared)")
+        var examples = 0
+        for folder in try FileManager.default.contentsOfDirectory(atPath: cliPackageRoot + "/Examples").sorted() {
+            let manifest = cliPackageRoot + "/Examples/" + folder + "/Package.swift"
+            guard FileManager.default.fileExists(atPath: manifest) else { continue }
+            examples += 1
+            #expect(try platforms(manifest) == declared, "Examples/\(folder)/Package.swift")
+        }
+        #expect(examples >= 1, "no example package read")
+    }
 }
