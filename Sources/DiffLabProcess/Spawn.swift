@@ -45,7 +45,8 @@ package func runProcess(
 
 /// Starts `executable` (a path, or a name looked up on `PATH`) with `arguments`, this process's
 /// environment changed by `changes` (`nil` removes a variable), and standard output or error
-/// sent to the named files (truncated) instead of inherited.
+/// sent to the named files instead of inherited: files in the caller's own folder, created or
+/// truncated but never opened through a symbolic link; `/dev/null` is only opened for writing.
 ///
 /// - Returns: the child's process id, for ``waitProcess(_:)``.
 /// - Throws: ``ProcessError/cannotStart(executable:reason:)`` when the process cannot be started.
@@ -54,10 +55,16 @@ package func spawnProcess(
     stderr: String? = nil, argumentZero: String? = nil
 ) throws(ProcessError) -> pid_t {
     try spawn(executable, arguments, environment: changes, argumentZero: argumentZero, newProcessGroup: false) { actions in
-        if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-        if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, outputFlags(stdout), 0o644) }
+        if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, outputFlags(stderr), 0o644) }
         return 0
     }
+}
+
+/// How a child's redirected output is opened: the null device for writing only (never created or
+/// truncated); any other path created or truncated, and refused when it is a symbolic link.
+private func outputFlags(_ path: String) -> Int32 {
+    path == "/dev/null" ? O_WRONLY : O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
 }
 
 /// A child process whose standard input, output and error are pipes to this process.

@@ -79,6 +79,23 @@ struct ProcessErrorTests {
         #expect(try readFile("/dev/null", limit: 10).isEmpty)
     }
 
+    /// A child's output goes to the named file, never through a symbolic link (the link's target
+    /// is left as it was and the start fails); `/dev/null` is written, not replaced.
+    @Test func outputFilesAreNotFollowedThroughLinks() throws {
+        let folder = try Cleanup.shared.makeTemporaryDirectory("difflab-process-test")
+        defer { Cleanup.shared.removeTemporaryDirectory(folder) }
+        #expect(try runProcess("/bin/sh", ["-c", "echo out; echo err >&2"], stdout: folder + "/out", stderr: "/dev/null") == 0)
+        #expect(try readFile(folder + "/out", limit: 100) == Array("out\n".utf8))
+        let target = folder + "/target"
+        #expect(try runProcess("/bin/sh", ["-c", "echo kept"], stdout: target) == 0)
+        #expect(symlink(target, folder + "/link") == 0)
+        #expect(throws: ProcessError.self) { try runProcess("/bin/sh", ["-c", "echo replaced"], stdout: folder + "/link") }
+        #expect(throws: ProcessError.self) { try runProcess("/bin/sh", ["-c", "echo replaced >&2"], stderr: folder + "/link") }
+        #expect(try readFile(target, limit: 100) == Array("kept\n".utf8))
+        var status = stat()
+        #expect(stat("/dev/null", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR)
+    }
+
     @Test func aChildThatRunsTooLongIsStopped() throws {
         let folder = try Cleanup.shared.makeTemporaryDirectory("difflab-process-test")
         defer { Cleanup.shared.removeTemporaryDirectory(folder) }
