@@ -4,13 +4,13 @@ import DiffLabProcess
 import DiffLabResults
 
 // Finding and shrinking the check that crashed or hung a campaign process: each candidate is
-// replayed in a forked process of its own.
+// replayed in an isolated process of its own (forked, or a spawned worker).
 
 extension FuzzSupervisor {
     /// Replays numbered in this process, for their job files' names.
     private static let replays = Locked(0)
 
-    /// Replays `choices` at `size` for one subject × property in a forked process: how it ended,
+    /// Replays `choices` at `size` for one subject × property in an isolated process: how it ended,
     /// and the input and consumed choices (decoded here; decoding runs no engine).
     func replay(
         _ choices: [UInt64], size: Int, subject: Int, property: Int, seconds: Double, folder: String
@@ -18,28 +18,18 @@ extension FuzzSupervisor {
         var source = DataSource(replaying: choices)
         let input = options.input(&source, size: size)
         let check = (options.subjects[subject], options.properties[property])
-        // The replay's own trap message and stack trace would repeat once per candidate: silenced.
-        let started: pid_t?
-        var jobPath: String?
-        defer { if let jobPath { unlink(jobPath) } }
-        if case .spawn(let command) = isolation {
-            var job = FuzzWorkerJobRecord(kind: .replay)
-            (job.choices, job.size, job.subject, job.property) = (choices, size, subject, property)
-            let number = Self.replays.withLock { count in
-                count += 1
-                return count
-            }
-            jobPath = try? writeJob(job, folder: folder, name: "replay-\(number).json")
-            started = jobPath.flatMap { path in try? spawnWorker(command, job: path, quiet: true, backtraces: false) }
-        } else {
-            started = try? forkChild({
-                let null = open("/dev/null", O_WRONLY)
-                if null >= 0 { dup2(null, 2) }
-                restoreDefaultCrashHandling()
-                endChild(check.1.check(input, check.0) == nil ? 0 : 1)
-            })
+        var job = FuzzWorkerJobRecord(kind: .replay)
+        (job.choices, job.size, job.subject, job.property) = (choices, size, subject, property)
+        let number = Self.replays.withLock { count in
+            count += 1
+            return count
         }
-        guard let pid = started else {
+        // The replay's own trap message and stack trace would repeat once per candidate: silenced.
+        let started = try? startIsolated(job, name: "replay-\(number).json", folder: folder, quiet: true, backtraces: false) {
+            endChild(check.1.check(input, check.0) == nil ? 0 : 1)
+        }
+        defer { if let jobPath = started?.jobPath { unlink(jobPath) } }
+        guard let pid = started?.pid else {
             return (.failed, input, source.choices)
         }
         let deadline = monotonicNow() + seconds

@@ -121,16 +121,26 @@ public struct FuzzSupervisor: Sendable {
             rounds += 1
             let findingsPath = folder + "/round-\(rounds).jsonl"
             let base = (checks: totals.checks, failures: failures.count, outside: failures.count { $0.outsideContract })
-            let pid: pid_t
+            var job = FuzzWorkerJobRecord(kind: .campaign)
+            job.backtraces = campaignBacktraces
+            (job.slots, job.findings, job.firstInput, job.seconds) = (slotsPath, findingsPath, round.firstInput, round.seconds)
+            job.skipping = round.skipping.map { [$0.subject, $0.property] }.sorted { $0.lexicographicallyPrecedes($1) }
+            job.known = round.known.sorted()
+            let (pid, _) = try startIsolated(job, name: "job-\(rounds).json", folder: folder, quiet: false, backtraces: campaignBacktraces) {
+                var child = round
+                guard slots.openFindings(findingsPath) else { endChild(3) }
+                child.watcher = slots
+                _ = runFuzzer(child) { p in
+                    progress(
+                        FuzzProgress(
+                            inputs: p.inputs, checks: base.checks + p.checks, failures: base.failures + p.failures,
+                            outsideContract: base.outside + p.outsideContract, seconds: offset + p.seconds, size: p.size))
+                }
+                endChild(0)
+            }
+            // A forked child reports its own progress; a spawned worker's is read from the slots.
             var report: (() -> Void)?
-            if case .spawn(let command) = isolation {
-                var job = FuzzWorkerJobRecord(kind: .campaign)
-                job.backtraces = campaignBacktraces
-                (job.slots, job.findings, job.firstInput, job.seconds) = (slotsPath, findingsPath, round.firstInput, round.seconds)
-                job.skipping = round.skipping.map { [$0.subject, $0.property] }.sorted { $0.lexicographicallyPrecedes($1) }
-                job.known = round.known.sorted()
-                let path = try writeJob(job, folder: folder, name: "job-\(rounds).json")
-                pid = try spawnWorker(command, job: path, quiet: false, backtraces: campaignBacktraces)
+            if case .spawn = isolation {
                 let counted = totals
                 report = {
                     let now = slots.counts()
@@ -138,24 +148,6 @@ public struct FuzzSupervisor: Sendable {
                         FuzzProgress(
                             inputs: counted.inputs + now.inputs, checks: counted.checks + now.checks, failures: base.failures,
                             outsideContract: base.outside, seconds: monotonicNow() - start, size: slots.currentSize()))
-                }
-            } else {
-                do throws(ProcessError) {
-                    pid = try forkChild {
-                        if !campaignBacktraces { restoreDefaultCrashHandling() }
-                        var child = round
-                        guard slots.openFindings(findingsPath) else { endChild(3) }
-                        child.watcher = slots
-                        _ = runFuzzer(child) { p in
-                            progress(
-                                FuzzProgress(
-                                    inputs: p.inputs, checks: base.checks + p.checks, failures: base.failures + p.failures,
-                                    outsideContract: base.outside + p.outsideContract, seconds: offset + p.seconds, size: p.size))
-                        }
-                        endChild(0)
-                    }
-                } catch {
-                    throw .process(error)
                 }
             }
             let ending = watch(pid, slots, report: report)

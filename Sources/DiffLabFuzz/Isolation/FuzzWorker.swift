@@ -159,15 +159,44 @@ extension FuzzSupervisor {
         return path
     }
 
-    /// Starts the worker `command` on the job at `path`: its standard error discarded for a
-    /// replay (`quiet`), the Swift runtime's crash handler off unless `backtraces`.
-    func spawnWorker(_ command: FuzzWorkerCommand, job path: String, quiet: Bool, backtraces: Bool) throws(FuzzIsolationError) -> pid_t {
-        var environment = command.environment
-        if !backtraces { environment["SWIFT_BACKTRACE"] = "enable=no" }
-        do {
-            return try spawnProcess(command.executable, command.arguments + [path], environment: environment, stderr: quiet ? "/dev/null" : nil)
-        } catch {
-            throw .process(error)
+    /// Starts one isolated process, the one step both a campaign round and a replay take: with
+    /// ``FuzzIsolation/spawn(_:)``, the worker program on `job`, written to a new file `name` in
+    /// the run's private `folder`; with ``FuzzIsolation/fork``, a forked child that runs `forked`
+    /// (the same work, from this process's memory). Either way its standard error is discarded
+    /// when `quiet` (a replay's trap message would repeat once per candidate), and the Swift
+    /// runtime's crash handler is off unless `backtraces`.
+    ///
+    /// - Returns: the process id, and the job file when one was written (the caller removes it).
+    func startIsolated(
+        _ job: FuzzWorkerJobRecord, name: String, folder: String, quiet: Bool, backtraces: Bool, forked: () -> Never
+    ) throws(FuzzIsolationError) -> (pid: pid_t, jobPath: String?) {
+        switch isolation {
+        case .spawn(let command):
+            let path = try writeJob(job, folder: folder, name: name)
+            var environment = command.environment
+            if !backtraces { environment["SWIFT_BACKTRACE"] = "enable=no" }
+            do {
+                let pid = try spawnProcess(
+                    command.executable, command.arguments + [path], environment: environment, stderr: quiet ? "/dev/null" : nil)
+                return (pid, path)
+            } catch {
+                unlink(path)
+                throw .process(error)
+            }
+        case .fork:
+            do throws(ProcessError) {
+                let pid = try forkChild {
+                    if quiet {
+                        let null = open("/dev/null", O_WRONLY)
+                        if null >= 0 { dup2(null, 2) }
+                    }
+                    if !backtraces { restoreDefaultCrashHandling() }
+                    forked()
+                }
+                return (pid, nil)
+            } catch {
+                throw .process(error)
+            }
         }
     }
 }
