@@ -28,16 +28,18 @@ package struct PlatformThread: @unchecked Sendable {
     /// Waits for the thread to end. - Complexity: one system call.
     package func join() {
         #if canImport(Darwin)
-        guard let handle else { return }
-        #endif
+        if let handle { pthread_join(handle, nil) }
+        #else
         pthread_join(handle, nil)
+        #endif
     }
 
     private func detach() {
         #if canImport(Darwin)
-        guard let handle else { return }
-        #endif
+        if let handle { pthread_detach(handle) }
+        #else
         pthread_detach(handle)
+        #endif
     }
 }
 

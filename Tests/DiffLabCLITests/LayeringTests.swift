@@ -136,6 +136,46 @@ import Testing
         #expect(Set(platform.found.map { $0.split(separator: " ").last.map(String.init) ?? "" }).isSuperset(of: ["Glibc", "Darwin"]))
     }
 
+    /// The platform conditions of `text` (`#if` on `os(...)` or on importing a C library module)
+    /// that have no `#elseif` or `#else`: code for one platform with nothing for the others.
+    /// Nesting-aware; returns each such `#if` line with its line number.
+    static func platformConditionsWithoutOtherBranch(_ text: String) -> [String] {
+        var open: [(line: String, platform: Bool, otherBranch: Bool)] = []
+        var missing: [String] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#if ") {
+                let platform = line.contains("os(") || platformModules.contains { line.contains("canImport(\($0))") }
+                open.append(("\(number + 1): \(line)", platform, false))
+            } else if line.hasPrefix("#elseif") || line.hasPrefix("#else") {
+                if !open.isEmpty { open[open.count - 1].otherBranch = true }
+            } else if line.hasPrefix("#endif"), let block = open.popLast(), block.platform, !block.otherBranch {
+                missing.append(block.line)
+            }
+        }
+        return missing + open.filter(\.platform).map { $0.line + " (no #endif)" }
+    }
+
+    /// Every platform condition in the platform layer has a branch for the other platforms (a
+    /// `#if os(Linux)` with no `#else` leaves Darwin without the declaration), and the check
+    /// finds the one-sided conditions it is meant to.
+    @Test func everyPlatformConditionHasABranchForTheOthers() throws {
+        #expect(Self.platformConditionsWithoutOtherBranch("#if os(Linux)\nlet a = 1\n#endif\n") == ["1: #if os(Linux)"])
+        #expect(Self.platformConditionsWithoutOtherBranch("#if canImport(Darwin)\n#if DEBUG\n#endif\n#endif") == ["1: #if canImport(Darwin)"])
+        #expect(Self.platformConditionsWithoutOtherBranch("#if os(Linux)\n#if DEBUG\n#endif\n#else\n#endif").isEmpty)
+        #expect(Self.platformConditionsWithoutOtherBranch("#if DEBUG\n#endif").isEmpty)
+        let folder = cliPackageRoot + "/Sources/DiffLabPlatform"
+        var conditions = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            conditions += text.split(separator: "\n").count { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#if ") }
+            #expect(
+                Self.platformConditionsWithoutOtherBranch(text).isEmpty, "DiffLabPlatform/\(file): \(Self.platformConditionsWithoutOtherBranch(text))"
+            )
+        }
+        #expect(conditions >= 20, "the check read \(conditions) conditions in DiffLabPlatform")
+    }
+
     /// The vocabulary, the engines and the batch model are pure Swift: no C library module, not
     /// the platform layer either (an iOS test target links them with nothing of it). Package.swift
     /// agrees: none of the three depends on DiffLabPlatform.
