@@ -131,14 +131,14 @@ let package = Package(
             dependencies: [
                 "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform",
             ]),
-        .testTarget(name: "DiffLabProcessTests", dependencies: ["DiffLabProcess", "DiffLabCore", "DiffLabJSON"]),
-        .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults"]),
+        .testTarget(name: "DiffLabProcessTests", dependencies: ["DiffLabProcess", "DiffLabCore", "DiffLabJSON", "DiffLabPlatform"]),
+        .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
         .testTarget(
             name: "DiffLabTracesTests", dependencies: ["DiffLabTraces", "DiffLabResults", "DiffLabJSON", "DiffLabCore", "DiffLabEngines"]),
-        .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON", "DiffLabResults"]),
+        .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
-        .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabCore", "DiffLabJSON"]),
+        .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabCore", "DiffLabJSON", "DiffLabPlatform"]),
         .testTarget(
             name: "DiffLabCLITests",
             dependencies: [
@@ -148,7 +148,8 @@ let package = Package(
             exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a
         // hang must be seen as such, not take the test runner down).
-        .testTarget(name: "DiffLabHostileTests", dependencies: ["difflab", "difflab-dev", "DiffLabCLI", "DiffLabJSON", "DiffLabResults"]),
+        .testTarget(
+            name: "DiffLabHostileTests", dependencies: ["difflab", "difflab-dev", "DiffLabCLI", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
     ],
     swiftLanguageModes: [.v6]
 )

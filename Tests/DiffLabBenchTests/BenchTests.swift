@@ -1,12 +1,9 @@
 import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
+import DiffLabPlatform
 import DiffLabResults
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("Benchmark datasets and harness")
 struct BenchTests {

@@ -1,10 +1,7 @@
+import DiffLabPlatform
 import Testing
 
 @testable import DiffLabBench
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The last line of the per-call limit: a warm-up call over the limit ends the measurement.
 @Suite("Bench call limit")

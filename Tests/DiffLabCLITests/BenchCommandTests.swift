@@ -2,12 +2,9 @@ import DiffLabBench
 import DiffLabCLI
 import DiffLabCore
 import DiffLabJSON
+import DiffLabPlatform
 import Foundation
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("difflab bench and difflab policy")
 struct BenchCommandTests {

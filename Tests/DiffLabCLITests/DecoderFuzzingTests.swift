@@ -1,12 +1,9 @@
 import DiffLabCLI
 import DiffLabDecodeFuzzing
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabResults
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The libFuzzer target difflab-decode-fuzz runs `DecoderFuzzing.check`; its seeds and every input
 /// it ever crashed on (kept in Corpus/decode-fuzz-regressions) must now pass through it. A broken

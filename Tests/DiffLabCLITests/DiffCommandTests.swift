@@ -5,10 +5,6 @@ import DiffLabJSON
 import DiffLabPlatform
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Runs `difflab` in process and records what it writes.
 final class Recorder: Sendable {
     let output = Locked("")

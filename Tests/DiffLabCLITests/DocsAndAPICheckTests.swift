@@ -1,12 +1,9 @@
 import DiffLabJSON
+import DiffLabPlatform
 import Testing
 
 @testable import DiffLabCLI
 @testable import DiffLabDev
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("difflab-dev docs-check and api-check")
 struct DocsAndAPICheckTests {

@@ -1,6 +1,7 @@
 import DiffLabCore
 import DiffLabFuzz
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabReport
 import Foundation
 import Testing
@@ -9,10 +10,6 @@ import Testing
 
 #if canImport(FoundationXML)
 import FoundationXML
-#endif
-
-#if canImport(Glibc)
-import Glibc
 #endif
 
 /// `difflab export` (github-action-benchmark, Bencher, CSV) and the JUnit XML of `difflab fuzz`

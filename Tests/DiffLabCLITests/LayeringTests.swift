@@ -97,8 +97,8 @@ import Testing
     /// Every `import` of a module named in `modules` in the Swift files under `Sources/<target>`
     /// (any attributes before it, conditional or not), as `file: module` lines, and how many files
     /// were read.
-    static func platformImports(in target: String, of modules: Set<String>) throws -> (found: [String], files: Int) {
-        let folder = cliPackageRoot + "/Sources/" + target
+    static func platformImports(in target: String, of modules: Set<String>, under root: String = "Sources") throws -> (found: [String], files: Int) {
+        let folder = cliPackageRoot + "/" + root + "/" + target
         let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
         var found: [String] = []
         for file in files {
@@ -134,6 +134,19 @@ import Testing
         #expect(files >= 100, "the check read \(files) files outside DiffLabPlatform")
         let platform = try Self.platformImports(in: "DiffLabPlatform", of: Self.platformModules)
         #expect(Set(platform.found.map { $0.split(separator: " ").last.map(String.init) ?? "" }).isSuperset(of: ["Glibc", "Darwin"]))
+    }
+
+    /// DiffLab's own tests reach the C library through the platform layer too, so they compile on
+    /// Darwin as on Linux (the macOS job builds every test target).
+    @Test func testsReachTheCLibraryThroughThePlatformLayer() throws {
+        let targets = try FileManager.default.contentsOfDirectory(atPath: cliPackageRoot + "/Tests").filter { !$0.hasPrefix(".") }
+        var files = 0
+        for target in targets.sorted() {
+            let (found, count) = try Self.platformImports(in: target, of: Self.platformModules, under: "Tests")
+            #expect(found.isEmpty, "a test imports a C library module instead of DiffLabPlatform: \(found)")
+            files += count
+        }
+        #expect(targets.count >= 14 && files >= 80, "the check read \(files) files in \(targets.count) test targets")
     }
 
     /// The platform conditions of `text` (`#if` on `os(...)` or on importing a C library module)

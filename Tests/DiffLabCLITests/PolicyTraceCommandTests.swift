@@ -1,12 +1,9 @@
 import DiffLabCLI
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabResults
 import Foundation
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `difflab policy --trace FILE`: a committed trace end to end, the options it refuses, and bad
 /// traces.

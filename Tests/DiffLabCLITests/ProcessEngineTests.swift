@@ -8,10 +8,6 @@ import DiffLabResults
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The folder of this file.
 private let testsFolder: String = {
     let path = #filePath
@@ -28,7 +24,7 @@ private let root: String = {
 /// A Python 3 interpreter: the system's when present (it starts faster than a version manager's
 /// shim), else `python3` on `PATH`.
 private let python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3"
-private let pythonAvailable = system("\(python) -c pass >/dev/null 2>&1") == 0
+private let pythonAvailable = (try? runProcess(python, ["-c", "pass"], stdout: "/dev/null", stderr: "/dev/null")) == 0
 
 private let difflibCommand = "\(python) \(root)/Examples/difflib-engine/difflib_engine.py"
 

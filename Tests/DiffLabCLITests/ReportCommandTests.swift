@@ -1,10 +1,7 @@
 import DiffLabCLI
+import DiffLabPlatform
 import Foundation
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("difflab report")
 struct ReportCommandTests {

@@ -1,13 +1,10 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabPlatform
 import DiffLabProcess
 import Testing
 
 @testable import DiffLabFuzz
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The shared-memory slots through which a campaign process tells `difflab fuzz`'s supervisor
 /// what it is checking. (The forking itself is exercised by the real binary — Scripts/example-test

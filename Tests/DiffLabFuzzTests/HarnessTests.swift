@@ -1,11 +1,8 @@
 import DiffLabCore
 import DiffLabEngines
 import DiffLabFuzz
+import DiffLabPlatform
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The repository root, found from this file's path.
 let repositoryRoot: String = {

@@ -1,13 +1,10 @@
 import DiffLabBatch
 import DiffLabCore
 import DiffLabJSON
+import DiffLabPlatform
 import Testing
 
 @testable import DiffLabFuzz
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The `.json` files of `Corpus/regressions`, parsed.
 func regressionCorpus() throws -> [(name: String, json: JSONValue)] {

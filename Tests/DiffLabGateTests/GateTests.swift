@@ -1,11 +1,8 @@
 import DiffLabGate
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabResults
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite struct StatisticsTests {
     @Test(arguments: [([3.0, 1, 2], 2.0), ([4.0, 1, 3, 2], 2.5), ([7.0], 7.0)])

@@ -1,10 +1,7 @@
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabResults
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `difflab arena` end to end, on the real executable (it starts `difflab fuzz` and `difflab bench`
 /// processes of its own).

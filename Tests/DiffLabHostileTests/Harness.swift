@@ -1,9 +1,6 @@
 import DiffLabCLI
+import DiffLabPlatform
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Runs the real `difflab` executable (built beside this test bundle) as a child process, so that a
 /// trap, a signal or a hang is seen as such rather than taking the test runner down.
@@ -62,7 +59,7 @@ final class Scratch: Sendable {
         let target = file(name)
         let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         precondition(descriptor >= 0, "cannot create \(target)")
-        _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        precondition(writeAll(descriptor, bytes), "cannot write \(target)")
         close(descriptor)
         return target
     }
@@ -90,8 +87,9 @@ struct PathState: Equatable, CustomStringConvertible {
         guard exists else { return }
         mode = status.st_mode
         size = Int(status.st_size)
-        modified = Int(status.st_mtim.tv_sec)
-        modifiedNanoseconds = Int(status.st_mtim.tv_nsec)
+        let time = modificationTime(status)
+        modified = Int(time.tv_sec)
+        modifiedNanoseconds = Int(time.tv_nsec)
         if (status.st_mode & S_IFMT) == S_IFLNK {
             var buffer = [CChar](repeating: 0, count: 4096)
             let count = readlink(path, &buffer, buffer.count - 1)
@@ -116,7 +114,7 @@ struct Running {
 func startDifflab(_ arguments: [String], stdin: String = "/dev/null", in directory: String, environment: [String] = []) -> Running? {
     let out = directory + "/.stdout-\(UInt64.random(in: 0...UInt64.max))"
     let err = out + ".err"
-    var actions = posix_spawn_file_actions_t()
+    var actions = emptySpawnFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
@@ -126,8 +124,10 @@ func startDifflab(_ arguments: [String], stdin: String = "/dev/null", in directo
     let argv =
         (["env", "-C", directory, "SWIFT_BACKTRACE=enable=no"] + environment + [Binary.path(for: arguments)] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
+    let environment = processEnvironment().map { strdup($0) } + [nil]
+    defer { for pointer in environment { free(pointer) } }
     var pid: pid_t = 0
-    guard posix_spawnp(&pid, "env", &actions, nil, argv, environ) == 0 else { return nil }
+    guard posix_spawnp(&pid, "env", &actions, nil, argv, environment) == 0 else { return nil }
     return Running(pid: pid, stdoutPath: out, stderrPath: err)
 }
 

@@ -1,9 +1,6 @@
 import DiffLabCLI
+import DiffLabPlatform
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One hostile run of `difflab`: the arguments (`@name` stands for the fixture `name` in the run's
 /// scratch folder, `@bin` for the difflab binary), the exit statuses it may end with, and the

@@ -1,9 +1,6 @@
 import DiffLabCLI
+import DiffLabPlatform
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Long runs of every command that starts workers or writes output, interrupted by a signal to the
 /// parent only (not its process group, as a CI runner's cancel or `kill PID` does).

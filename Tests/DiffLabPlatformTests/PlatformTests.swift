@@ -83,6 +83,24 @@ struct PlatformTests {
         #endif
     }
 
+    /// A file's modification time is the one `utimensat` set, to the nanosecond where the file
+    /// system keeps them.
+    @Test func theModificationTimeIsReadFromItsField() throws {
+        let path = "/tmp/difflab-platform-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        try #require(descriptor >= 0)
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
+        var times = [timespec(tv_sec: 1_234_567_890, tv_nsec: 0), timespec(tv_sec: 1_234_567_890, tv_nsec: 0)]
+        try #require(futimens(descriptor, &times) == 0)
+        var status = stat()
+        try #require(fstat(descriptor, &status) == 0)
+        #expect(modificationTime(status).tv_sec == 1_234_567_890)
+        #expect(modificationTime(status).tv_nsec == 0)
+    }
+
     @Test func aRunningProcessIsNoZombie() {
         #expect(!processIsZombie(getpid()) || !platformCanFork)
     }

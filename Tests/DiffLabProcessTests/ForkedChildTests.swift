@@ -1,14 +1,11 @@
 import DiffLabCore
+import DiffLabPlatform
 import Testing
 
 @testable import DiffLabProcess
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Forked children (`forkChild`), as crash-isolated fuzzing makes them.
-@Suite("Forked children")
+@Suite("Forked children", .enabled(if: platformCanFork, "fork is unavailable here (Darwin): crash isolation spawns workers"))
 struct ForkedChildTests {
     /// A forked child that runs Swift code on two threads at once does not stall. Both threads
     /// first use the same lazily initialized statics, whose slow initializers make the second
@@ -17,9 +14,9 @@ struct ForkedChildTests {
     @Test func aForkedChildRunsSwiftOnTwoThreadsWithoutStalling() throws {
         for round in 0..<20 {
             let pid = try forkChild {
-                let other = startThread { _ = SlowStatics.sum }
+                guard let other = PlatformThread.start(detached: false, { _ = SlowStatics.sum }) else { _exit(2) }
                 let mine = SlowStatics.sum
-                pthread_join(other, nil)
+                other.join()
                 _exit(mine == SlowStatics.sum ? 0 : 1)
             }
             let deadline = monotonicNow() + 20
@@ -48,21 +45,4 @@ private enum SlowStatics {
     static let c = slow(3)
     static let d = slow(4)
     static var sum: Int { a &+ b &+ c &+ d }
-}
-
-/// Starts a thread running `body`.
-private func startThread(_ body: @escaping () -> Void) -> pthread_t {
-    final class Box {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-    var thread = pthread_t()
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    pthread_create(
-        &thread, nil,
-        { raw in
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box)
-    return thread
 }

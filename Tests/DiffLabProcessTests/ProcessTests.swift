@@ -1,11 +1,8 @@
 import DiffLabCore
+import DiffLabPlatform
 import Testing
 
 @testable import DiffLabProcess
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `ProcessEngine`'s shell script: leading environment assignments stay before the `exec`.
 @Suite("ProcessEngine's shell script")

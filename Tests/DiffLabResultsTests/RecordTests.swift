@@ -1,4 +1,5 @@
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabResults
 import Testing
 
@@ -28,10 +29,6 @@ func readText(_ path: String) -> String? {
     }
     return String(decoding: bytes, as: UTF8.self)
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 // MARK: - Round trips: encode → decode → equal
 
