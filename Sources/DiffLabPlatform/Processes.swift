@@ -70,7 +70,9 @@ package func executablePath() -> String? {
     guard size > 0, size < 1 << 20 else { return nil }
     var buffer = [CChar](repeating: 0, count: Int(size) + 1)
     guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
-    guard let resolved = realpath(buffer, nil) else { return String(cString: buffer) }
+    guard let resolved = realpath(buffer, nil) else {
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
     defer { free(resolved) }
     return String(cString: resolved)
     #else
