@@ -15,8 +15,6 @@
 @_exported import Musl
 #elseif canImport(Darwin)
 @_exported import Darwin
-// `_NSGetExecutablePath` (mach-o/dyld.h), used by `executablePath()`; not re-exported.
-import MachO
 #else
 #error("DiffLabPlatform: no C library module (Glibc, Musl or Darwin) for this platform")
 #endif

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+// `_NSGetExecutablePath` (mach-o/dyld.h), for `executablePath()`: a plain import reaches this
+// file only, and Darwin does not bring MachO in.
+import MachO
+#else
+// Linux reads the link /proc/self/exe instead.
+#endif
+
 /// This process's environment, as `NAME=value` strings in their order: `environ`, which the
 /// Swift overlay provides on both platforms (on Darwin through the runtime's own getter, since
 /// the C `environ` is not visible to a dynamic library there).
@@ -35,12 +43,14 @@ package func emptySpawnFileActions() -> SpawnFileActions { posix_spawn_file_acti
 package func emptySpawnAttributes() -> SpawnAttributes { posix_spawnattr_t() }
 #endif
 
-/// The process id a `waitid` call filled in `info` (zero when it found no change).
+/// The process id of the ended child a `waitid(WEXITED)` call filled in `info` (zero when it
+/// found no change). Darwin's `waitid` may also report a stopped child (swiftlang/swift-subprocess
+/// issue 371); only an exit, a kill or a core dump counts there.
 package func waitedProcess(_ info: siginfo_t) -> pid_t {
     #if os(Linux)
     info._sifields._sigchld.si_pid
     #else
-    info.si_pid
+    [CLD_EXITED, CLD_KILLED, CLD_DUMPED].contains(info.si_code) ? info.si_pid : 0
     #endif
 }
 
