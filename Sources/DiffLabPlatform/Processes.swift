@@ -97,7 +97,7 @@ package func executablePath() -> String? {
 /// `kill(pid, 0)`); `true` too when it cannot be told (no such process).
 ///
 /// Linux reads the state letter of `/proc/PID/stat`. Darwin has no `/proc`: a child of this
-/// process is asked with `waitid(WNOHANG | WNOWAIT)`, which does not reap it.
+/// process is asked with ``processHasEnded(_:)``, which does not reap it.
 ///
 /// - Complexity: one read of a small file, or one system call.
 package func processIsZombie(_ pid: pid_t) -> Bool {
@@ -110,10 +110,22 @@ package func processIsZombie(_ pid: pid_t) -> Bool {
     guard let close = text.lastIndex(of: ")") else { return false }
     return text[text.index(after: close)...].dropFirst().first == "Z"
     #else
-    var info = siginfo_t()
-    guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return true }
-    return waitedProcess(info) == pid
+    return processHasEnded(pid)
     #endif
+}
+
+/// Whether the child `pid` has ended (without reaping it: `waitid(WNOHANG | WNOWAIT)`), or is not
+/// a child of this process.
+///
+/// - Complexity: one system call (more only when interrupted).
+package func processHasEnded(_ pid: pid_t) -> Bool {
+    while true {
+        // Zeroed on every call: with WNOHANG and no change, waitid may leave it as it was.
+        var info = siginfo_t()
+        let polled = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+        if polled < 0 && errno == EINTR { continue }
+        return polled < 0 || waitedProcess(info) == pid
+    }
 }
 
 /// Whether this platform lets DiffLab `fork()`: Linux yes; Darwin no (Swift marks `fork`

@@ -121,7 +121,7 @@ package final class Cleanup: Sendable {
         installed.withLock { $0 = true }
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        startThread {
+        _ = PlatformThread.start(detached: true) {
             let set = Cleanup.signalSet()
             // A first call that returns at once binds the symbols (lazy binding runs in the
             // dynamic loader), so after `waiting` the thread only blocks in the kernel.
@@ -135,7 +135,7 @@ package final class Cleanup: Sendable {
     /// For a worker process: ends this process (after cleaning up) when its parent dies, polling
     /// the parent's id every 200 ms.
     package static func exitWhenOrphaned() {
-        startThread {
+        _ = PlatformThread.start(detached: true) {
             let parent = getppid()
             while getppid() == parent { usleep(200_000) }
             Cleanup.shared.interrupt(by: SIGTERM)
@@ -166,7 +166,4 @@ package final class Cleanup: Sendable {
         _exit(128 + number)
     }
 
-    private static func startThread(_ body: @escaping () -> Void) {
-        _ = PlatformThread.start(detached: true, body)
-    }
 }

@@ -228,17 +228,6 @@ package func waitProcessStatus(_ pid: pid_t) -> Int32 {
     return status
 }
 
-/// Whether the child `pid` has ended (without reaping it), or is not a child of this process.
-package func processHasEnded(_ pid: pid_t) -> Bool {
-    while true {
-        // Zeroed on every call: with WNOHANG and no change, waitid may leave it as it was.
-        var info = siginfo_t()
-        let polled = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
-        if polled < 0 && errno == EINTR { continue }
-        return polled < 0 || waitedProcess(info) == pid
-    }
-}
-
 /// `exited with status 3`, `was killed by signal 9 (SIGKILL: Killed)`: a raw wait status in words.
 package func describeWaitStatus(_ status: Int32) -> String {
     let signal = status & 0x7f
