@@ -161,7 +161,7 @@ public struct BenchRecord: Sendable {
     /// `system` or `jemalloc`.
     public var allocator: String
     /// The measurement, or `nil` when skipped.
-    public var measurement: Measurement?
+    public var measurement: SampledMeasurement?
     /// Why it was skipped: the per-call limit (a planned skip), or ``engineFailedPrefix`` and the
     /// engine's failure (it crashed, answered wrongly or timed out, at this size or a smaller one).
     public var skipped: String?

@@ -73,7 +73,7 @@ public struct BenchCall {
 /// (`--engine-command`). The benchmark cannot see into that process with its own counters: for
 /// such an engine it leaves out the figures it takes in its own process (allocations, page faults,
 /// resident memory per call, CPU time) and reports the engine process's peak resident memory
-/// instead (``Measurement/peakRSSBytes``).
+/// instead (``SampledMeasurement/peakRSSBytes``).
 public protocol OutOfProcessEngine: Sendable {
     /// The peak resident set size of the engine's process over its life so far (`VmHWM` in
     /// `/proc/PID/status`: from its start, or its last restart), in bytes; `nil` when no process

@@ -45,7 +45,7 @@ package struct BarChart: Sendable, Equatable {
 
     /// Draws the panel into `frame` on `canvas`.
     /// - Complexity: O(groups × series).
-    package func render(_ canvas: inout SVGCanvas, in frame: Rect) {
+    package func render(_ canvas: inout SVGCanvas, in frame: PlotRect) {
         let probe = AxisMapping(kind: yScale, domain: 1, 10, pixels: 0, 1)
         let values = series.flatMap { $0.values.compactMap { $0 } }.filter { probe.accepts($0) }
         guard !groups.isEmpty, !series.isEmpty, !values.isEmpty || yScale == .linear else {
@@ -71,7 +71,7 @@ package struct BarChart: Sendable, Equatable {
                     canvas.text(mark, x + barWidth / 2, baseline - 3, anchor: .middle, size: 9, className: "small")
                     continue
                 }
-                let rect = Rect(x: x + 0.5, y: min(top, baseline), width: max(1, barWidth - 1), height: abs(baseline - top))
+                let rect = PlotRect(x: x + 0.5, y: min(top, baseline), width: max(1, barWidth - 1), height: abs(baseline - top))
                 canvas.rect(rect, fill: bar.style.color)
             }
             let center = plot.x + (Double(g) + 0.5) * groupWidth

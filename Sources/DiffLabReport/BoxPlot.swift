@@ -95,7 +95,7 @@ package struct BoxPlot: Sendable, Equatable {
 
     /// Draws the panel into `frame` on `canvas`.
     /// - Complexity: O(n log n) in the total number of samples.
-    package func render(_ canvas: inout SVGCanvas, in frame: Rect) {
+    package func render(_ canvas: inout SVGCanvas, in frame: PlotRect) {
         let probe = AxisMapping(kind: yScale, domain: 1, 10, pixels: 0, 1)
         let drawable = boxes.map { $0.values.filter { probe.accepts($0) } }
         let all = drawable.flatMap { $0 }
@@ -131,7 +131,7 @@ package struct BoxPlot: Sendable, Equatable {
             canvas.line(whiskerX, q1, whiskerX, low, stroke: color)
             canvas.line(whiskerX - boxWidth / 4, high, whiskerX + boxWidth / 4, high, stroke: color)
             canvas.line(whiskerX - boxWidth / 4, low, whiskerX + boxWidth / 4, low, stroke: color)
-            canvas.rect(Rect(x: boxLeft, y: q3, width: boxWidth, height: q1 - q3), fill: color, stroke: color, opacity: 0.25)
+            canvas.rect(PlotRect(x: boxLeft, y: q3, width: boxWidth, height: q1 - q3), fill: color, stroke: color, opacity: 0.25)
             canvas.line(boxLeft, median, boxLeft + boxWidth, median, stroke: color, width: 2)
             // The strip: right of the box, spread over a band of the slot.
             let band = min(30, slot * 0.4)

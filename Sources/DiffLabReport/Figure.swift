@@ -5,7 +5,7 @@ package enum Panel: Sendable, Equatable {
     case boxes(BoxPlot)
 
     /// Draws the panel into `frame`.
-    func render(_ canvas: inout SVGCanvas, in frame: Rect) {
+    func render(_ canvas: inout SVGCanvas, in frame: PlotRect) {
         switch self {
         case .line(let plot): plot.render(&canvas, in: frame)
         case .bars(let chart): chart.render(&canvas, in: frame)
@@ -60,7 +60,7 @@ package struct Figure: Sendable, Equatable {
                 }
                 let style = entry.style
                 if entry.filled {
-                    canvas.rect(Rect(x: x + 6, y: y - 9, width: 14, height: 10), fill: style.color)
+                    canvas.rect(PlotRect(x: x + 6, y: y - 9, width: 14, height: 10), fill: style.color)
                 } else {
                     canvas.line(x, y - 4, x + 26, y - 4, stroke: style.color, width: style.width, dash: style.dash)
                     canvas.marker(style.marker, x + 13, y - 4, color: style.color)
@@ -74,7 +74,7 @@ package struct Figure: Sendable, Equatable {
         }
 
         for (index, panel) in panels.enumerated() {
-            let frame = Rect(
+            let frame = PlotRect(
                 x: Figure.padding + Double(index % columns) * panelWidth, y: y + Double(index / columns) * panelHeight,
                 width: panelWidth, height: panelHeight)
             panel.render(&canvas, in: frame)

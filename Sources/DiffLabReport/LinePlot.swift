@@ -102,7 +102,7 @@ package struct LinePlot: Sendable, Equatable {
 
     /// Draws the panel into `frame` on `canvas`.
     /// - Complexity: O(points + ticks).
-    package func render(_ canvas: inout SVGCanvas, in frame: Rect) {
+    package func render(_ canvas: inout SVGCanvas, in frame: PlotRect) {
         let probeX = AxisMapping(kind: xScale, domain: 1, 10, pixels: 0, 1)
         let probeY = AxisMapping(kind: yScale, domain: 1, 10, pixels: 0, 1)
         let drawable = series.map { s in

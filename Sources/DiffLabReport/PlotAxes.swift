@@ -13,14 +13,14 @@ struct PlotAxes {
     static let bottom = 40.0
 
     /// The plot area inside `frame` for a bottom margin of `bottom`.
-    static func plotArea(_ frame: Rect, bottom: Double = PlotAxes.bottom) -> Rect {
-        Rect(
+    static func plotArea(_ frame: PlotRect, bottom: Double = PlotAxes.bottom) -> PlotRect {
+        PlotRect(
             x: frame.x + left, y: frame.y + top, width: max(10, frame.width - left - right),
             height: max(10, frame.height - top - bottom))
     }
 
     /// The title centred above `plot`, shortened with "…" if it would not fit in `frame`.
-    static func title(_ text: String, _ canvas: inout SVGCanvas, frame: Rect, plot: Rect) {
+    static func title(_ text: String, _ canvas: inout SVGCanvas, frame: PlotRect, plot: PlotRect) {
         canvas.text(fitted(text, width: frame.width - 8, size: 13), plot.x + plot.width / 2, frame.y + 16, anchor: .middle, className: "title")
     }
 
@@ -35,7 +35,7 @@ struct PlotAxes {
 
     /// A y axis: horizontal grid lines at the ticks, labels left of the plot, the rotated axis label.
     static func yAxis(
-        _ canvas: inout SVGCanvas, _ mapping: AxisMapping, _ ticks: TickSet, style: NumberStyle, label: String, frame: Rect, plot: Rect
+        _ canvas: inout SVGCanvas, _ mapping: AxisMapping, _ ticks: TickSet, style: NumberStyle, label: String, frame: PlotRect, plot: PlotRect
     ) {
         for value in ticks.minor {
             guard let y = mapping.position(value) else { continue }
@@ -52,7 +52,7 @@ struct PlotAxes {
 
     /// A numeric x axis: vertical grid lines at the ticks, labels below the plot, the axis label.
     static func xAxis(
-        _ canvas: inout SVGCanvas, _ mapping: AxisMapping, _ ticks: TickSet, style: NumberStyle, label: String, plot: Rect
+        _ canvas: inout SVGCanvas, _ mapping: AxisMapping, _ ticks: TickSet, style: NumberStyle, label: String, plot: PlotRect
     ) {
         for value in ticks.minor {
             guard let x = mapping.position(value) else { continue }
@@ -67,12 +67,12 @@ struct PlotAxes {
     }
 
     /// The plot area's outline (drawn last so it sits above grid lines).
-    static func frame(_ canvas: inout SVGCanvas, plot: Rect) {
+    static func frame(_ canvas: inout SVGCanvas, plot: PlotRect) {
         canvas.rect(plot, fill: "none", className: "frame")
     }
 
     /// An empty panel: title, outline and "no data" in the middle.
-    static func empty(_ canvas: inout SVGCanvas, title: String, frame: Rect) {
+    static func empty(_ canvas: inout SVGCanvas, title: String, frame: PlotRect) {
         let plot = plotArea(frame)
         self.title(title, &canvas, frame: frame, plot: plot)
         self.frame(&canvas, plot: plot)

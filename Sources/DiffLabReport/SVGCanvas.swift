@@ -1,7 +1,7 @@
 import DiffLabResults
 
 /// A rectangle in SVG user units (pixels).
-package struct Rect: Sendable, Equatable {
+package struct PlotRect: Sendable, Equatable {
     package var x: Double
     package var y: Double
     package var width: Double
@@ -66,7 +66,7 @@ package struct SVGCanvas: Sendable {
     }
 
     /// A rectangle.
-    package mutating func rect(_ r: Rect, fill: String, stroke: String? = nil, opacity: Double? = nil, className: String? = nil) {
+    package mutating func rect(_ r: PlotRect, fill: String, stroke: String? = nil, opacity: Double? = nil, className: String? = nil) {
         var markup = "<rect x=\"\(svgNumber(r.x))\" y=\"\(svgNumber(r.y))\" width=\"\(svgNumber(max(0, r.width)))\""
         markup += " height=\"\(svgNumber(max(0, r.height)))\" fill=\"\(xmlEscaped(fill))\""
         if let stroke { markup += " stroke=\"\(xmlEscaped(stroke))\"" }

@@ -48,7 +48,7 @@ struct BenchCellTests {
 @Suite("Bench records keep allocation counts")
 struct AllocationRecordTests {
     @Test func allocationCountsAreConvertedByValue() throws {
-        let measurement = Measurement(
+        let measurement = SampledMeasurement(
             samples: [1e-3, 2e-3], cpuSamples: [], callsPerSample: 1, allocatedBytes: 10_240, allocationRequests: 3,
             peakRSSBytes: 1 << 20)
         var record = BenchRecord(engine: "hashmap", profile: .reverse, size: 100, kind: .int, allocator: "jemalloc")

@@ -236,7 +236,7 @@ func utcDates(_ seconds: Int, _ expected: String) {
         title: "t", xLabel: "x", yLabel: "y",
         series: [LineSeries("s", style: SeriesStyle(color: "#000000"), points: [PlotPoint(1, 1), PlotPoint(10, 10), PlotPoint(100, 100)])])
     var canvas = SVGCanvas()
-    plot.render(&canvas, in: Rect(x: 0, y: 0, width: 366, height: 266))
+    plot.render(&canvas, in: PlotRect(x: 0, y: 0, width: 366, height: 266))
     // Plot area: x 66…352, y 26…226 (see PlotAxes margins); midpoint (209, 126).
     #expect(canvas.elements.contains { $0.hasPrefix("<polyline points=\"66,226 209,126 352,26\"") })
 }

@@ -257,7 +257,7 @@ private func gridReport(_ results: PolicyGridResults = syntheticGrid()) throws -
     let points = [PlotPoint(1, 1), PlotPoint(10, 10), PlotPoint(100, 100)]
     func render(_ plot: LinePlot) -> [String] {
         var canvas = SVGCanvas()
-        plot.render(&canvas, in: Rect(x: 0, y: 0, width: 366, height: 266))
+        plot.render(&canvas, in: PlotRect(x: 0, y: 0, width: 366, height: 266))
         return canvas.elements
     }
     // Defaults: as before, a connected line and no vertical line.

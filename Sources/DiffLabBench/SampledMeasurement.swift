@@ -34,7 +34,7 @@ public struct SampleStatistics: Sendable, Hashable {
 }
 
 /// One measured operation: every sample kept, with CPU time, allocation and memory figures.
-public struct Measurement: Sendable {
+public struct SampledMeasurement: Sendable {
     /// Wall-clock seconds per call, one entry per sample.
     public var samples: [Double]
     /// Thread CPU seconds per call, one entry per sample.
@@ -69,7 +69,7 @@ public struct Measurement: Sendable {
 ///   `maxSamples` means `maxSamples`).
 /// - Complexity: `body` is called 1 + samples × calls per sample + 1 times; the
 ///   time is about `budget`, or `minSamples` calls when a call takes longer than that.
-package func measure(budget: Double, minSamples: Int = 5, maxSamples: Int = 200, _ body: () -> Void) -> Measurement {
+package func measure(budget: Double, minSamples: Int = 5, maxSamples: Int = 200, _ body: () -> Void) -> SampledMeasurement {
     // A finite warm-up never exceeds an infinite limit, so this always measures.
     guard let measurement = measureWithinLimit(budget: budget, minSamples: minSamples, maxSamples: maxSamples, callLimit: .infinity, body).measurement
     else { preconditionFailure("a call cannot take longer than an infinite limit") }
@@ -84,7 +84,7 @@ package func measure(budget: Double, minSamples: Int = 5, maxSamples: Int = 200,
 /// - Precondition: as for ``measure(budget:minSamples:maxSamples:_:)``, and `callLimit` > 0.
 func measureWithinLimit(
     budget: Double, minSamples: Int, maxSamples: Int, callLimit: Double, _ body: () -> Void
-) -> (measurement: Measurement?, warmUp: Double) {
+) -> (measurement: SampledMeasurement?, warmUp: Double) {
     precondition(budget.isFinite && budget >= 0, "measure: budget must be a finite number of seconds ≥ 0 (got \(budget))")
     precondition(maxSamples >= 1, "measure: maxSamples must be at least 1 (got \(maxSamples))")
     precondition(callLimit > 0, "measure: callLimit must be > 0 seconds (got \(callLimit))")
@@ -121,7 +121,7 @@ func measureWithinLimit(
         allocated = jemalloc.threadAllocatedBytes - bytesBefore
         requests = jemalloc.allocationRequests() - requestsBefore
     }
-    var measurement = Measurement(
+    var measurement = SampledMeasurement(
         samples: samples, cpuSamples: cpuSamples, callsPerSample: callsPerSample, allocatedBytes: allocated,
         allocationRequests: requests, peakRSSBytes: peakRSS())
     measurement.footprint = footprint
@@ -131,7 +131,7 @@ func measureWithinLimit(
 /// The outcome of ``measureCall(_:selfTimed:budget:minSamples:maxSamples:callLimit:)``.
 enum MeasuredCall {
     /// Measured.
-    case measured(Measurement)
+    case measured(SampledMeasurement)
     /// The warm-up call took this many seconds, over the limit: not measured.
     case overLimit(Double)
     /// The engine gave no answer (or, self-timed, reported no usable time).
@@ -195,7 +195,7 @@ func measureCall(
         spent += monotonicNow() - start
     }
     return .measured(
-        Measurement(
+        SampledMeasurement(
             samples: samples, cpuSamples: [], callsPerSample: 1, allocatedBytes: nil, allocationRequests: nil,
             peakRSSBytes: peakRSS()))
 }
