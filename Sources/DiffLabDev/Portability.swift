@@ -86,7 +86,7 @@ package enum Portability {
             rule: rule("gnu-stat-c", "BSD stat has no -c (it spells formats -f): avoid stat, or branch on the platform")),
         FlagRule(
             tool: "readlink", letters: "fem", long: ["--canonicalize"],
-            rule: rule("gnu-readlink-f", "readlink -f/-e/-m are GNU: use `cd \"$(dirname \"$f\")\" && pwd -P`")),
+            rule: rule("gnu-readlink-f", "BSD readlink has no -f, -e or -m: use `cd \"$(dirname \"$f\")\" && pwd -P`")),
         FlagRule(tool: "env", letters: "C", long: ["--chdir"], rule: rule("gnu-env-C", "BSD env has no -C: `(cd DIR && exec COMMAND)`")),
         FlagRule(tool: "grep", letters: "P", long: ["--perl-regexp"], rule: rule("gnu-grep-P", "BSD grep has no -P: use -E")),
         FlagRule(tool: "xargs", letters: "r", long: ["--no-run-if-empty"], rule: rule("gnu-xargs-r", "BSD xargs has no -r: test for input first")),
@@ -876,7 +876,7 @@ enum PortabilityCommand: DeclaredCommand {
         A line opts out with a trailing `# portable: REASON` (`// portable: REASON` in Swift, after
         the closing quotes for a multi-line literal); an empty reason is itself a finding.
         Scripts/test runs it, then shellcheck on the scripts --list prints.
-        """
+        """  // portable: the help names the constructs the check refuses
     static let epilogue = """
         EXIT STATUS
           0 nothing found (with --list: scripts listed), 1 findings (or no file was checked), 64 bad
