@@ -8,6 +8,7 @@ cd "$(dirname "$0")/../.."
 out=Corpus/decode-fuzz-seeds
 mkdir -p "$out"
 seed() { # seed NAME SELECTOR (file content on stdin)
+  # shellcheck disable=SC2059 # the format is the selector byte's octal escape, made on purpose
   { printf "\\$(printf '%03o' "$2")"; cat; } > "$out/$1.bin"
 }
 seed update-valid 0 <<<'{"before":[2,1],"after":[1,2],"moveItems":[{"from":[0,0],"to":[1,0]}]}'
@@ -22,7 +23,9 @@ for file in Corpus/regressions/*.json; do
   seed "regression-$i" 3 < "$file"
   i=$((i + 1))
 done
+# shellcheck disable=SC2094 # seed writes $out/results-*.bin, never the results file it reads
 for file in "$@"; do seed "results-$(basename "$file" .json)" 4 < "$file"; done
 seed thresholds 5 < Corpus/gate/thresholds.json
 seed policy-costs 6 <<<'{"schema":"difflab-policy-costs/1","device":"iPhone, measured","applyBaseCost":0.0015,"layoutCostPerItem":3e-8,"batchCostPerChange":4e-6,"reloadCostPerItem":6e-8,"frameWork":0.003}'
-ls "$out" | wc -l | xargs echo "decode seeds written:"
+seeds=("$out"/*)
+echo "decode seeds written: ${#seeds[@]}"

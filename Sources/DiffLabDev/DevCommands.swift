@@ -4,7 +4,8 @@ import DiffLabCLI
 /// every user's package builds: `mutate` (mutation testing of the fuzzer, on DiffLab's own
 /// catalogue and sources), `coverage` (the fuzzer's line coverage of DiffLab's own engines),
 /// `docs-check` (the DocC catalogs curate every public symbol), `api-check` (no undeclared
-/// breaking change of the public API) and `api-baseline` (the release it compares with).
+/// breaking change of the public API), `api-baseline` (the release it compares with) and
+/// `portability` (the scripts and Swift files hold nothing a Mac lacks).
 /// They parse, help and report by the same declarations and rules as `difflab`'s commands.
 package enum DevCommands {
     /// The commands, in the order of `difflab-dev --help`.
@@ -14,6 +15,7 @@ package enum DevCommands {
         DiffLabCommand.Subcommand(DocsCheckCommand.self),
         DiffLabCommand.Subcommand(APICheckCommand.self),
         DiffLabCommand.Subcommand(APIBaselineCommand.self),
+        DiffLabCommand.Subcommand(PortabilityCommand.self),
     ]
 
     /// Runs `difflab-dev` with `arguments` (without the program name) on the built-in engines.

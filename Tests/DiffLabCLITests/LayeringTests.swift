@@ -1,3 +1,4 @@
+import DiffLabDev
 import Foundation
 import Testing
 
@@ -167,6 +168,18 @@ import Testing
             }
         }
         return missing + open.filter(\.platform).map { $0.line + " (no #endif)" }
+    }
+
+    /// No Swift file outside the platform layer names a Linux-only path or a GNU-only command
+    /// line in a string: no `/proc`, `env -C`, `readlink -f`, `stat -c`, `date -d`, `grep -P` or
+    /// `xargs -r` (`difflab-dev portability`'s Swift rules; PortabilityTests plants each). A
+    /// Linux-only fallback that is right to keep says why with a `// portable:` comment.
+    @Test func noLinuxOnlyPathOrGNUCommandOutsideThePlatformLayer() throws {
+        let swiftFiles = try Portability.trackedFiles(root: cliPackageRoot).filter { $0.hasSuffix(".swift") }
+        let report = try Portability.check(root: cliPackageRoot, paths: swiftFiles)
+        #expect(
+            report.swiftFiles.count >= 200 && report.swiftFiles.contains { $0.hasPrefix("Tests/") }, "read \(report.swiftFiles.count) Swift files")
+        #expect(report.findings.isEmpty, "\(report.findings.map(\.description).joined(separator: "\n"))")
     }
 
     /// Every platform condition in the platform layer has a branch for the other platforms (a
