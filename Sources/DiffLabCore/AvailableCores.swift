@@ -15,7 +15,7 @@ import Foundation
 /// - Complexity: one read of a small file on Linux; O(1) elsewhere.
 public func availableCores() -> Int {
     #if os(Linux)
-    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),  // portable: Linux branch; Foundation elsewhere
         let count = _affinityCount(status)
     {
         return count

@@ -457,7 +457,7 @@ struct BenchSection {
         writer.line(
             "From one extra call after each measurement's samples (so in the steady state the samples saw): minor page faults of the "
                 + "whole process during the call (`minorFaults`, getrusage) and the resident set's peak during the call above its "
-                + "size before it (`peakExtraRSSBytes`: VmHWM after a reset through /proc/self/clear_refs). A fault maps one 4 KiB "
+                + "size before it (`peakExtraRSSBytes`: VmHWM after a reset through clear_refs, Linux only). A fault maps one 4 KiB "
                 + "page that the allocator took from the kernel (or gave back) since the previous call; memory the allocator "
                 + "kept is reused without faults.")
         writer.line("")

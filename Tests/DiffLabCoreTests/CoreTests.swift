@@ -207,7 +207,7 @@ struct CoreTests {
         #expect(cores >= 1)
         #if os(Linux)
         // The mask of this process, as the kernel reports it.
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""  // portable: inside #if os(Linux)
         #expect(_affinityCount(status) == cores)
         #endif
     }
