@@ -106,7 +106,7 @@ enum BenchCommand: DeclaredCommand {
         TRACES
           With --trace FILE the workload is a recorded trace (difflab trace makes one): every
           engine, the floors and stdlib are timed side by side on each consecutive pair of
-          versions, in this process and under its allocator (LD_PRELOAD selects jemalloc), each
+          versions, in this process and under its allocator (LD_PRELOAD or DYLD_INSERT_LIBRARIES selects jemalloc), each
           pair's median of at least 3 calls over --budget seconds (default 0.02 per pair). It
           prints per engine the total, the median and p99 per pair, the worst pair, and the
           total as a ratio to each floor and stdlib's total; it writes a difflab-bench-trace/1
