@@ -27,7 +27,7 @@
 //   app's JSON lines, git history; and checks myers against an exact LCS and git on them (the real-data oracle).
 //   DiffLab is the umbrella product: `import DiffLab` re-exports every public module.
 //   DiffLabPlatform is the one layer between DiffLab and the operating system: the only module that
-//     imports a C library module (Glibc, Musl or Darwin), with a Darwin branch for everything that
+//     imports a C library module (Glibc or Darwin; Musl is not supported), with a Darwin branch for everything that
 //     differs. DiffLabCore, DiffLabEngines, DiffLabBatch and DiffLabJSON use no C library module
 //     and not DiffLabPlatform either (LayeringTests), so an iOS test target links them as they are.
 import PackageDescription

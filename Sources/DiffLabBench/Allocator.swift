@@ -1,6 +1,7 @@
 import DiffLabPlatform
 
-/// jemalloc's statistics, when the process runs on jemalloc (`LD_PRELOAD=libjemalloc.so.2`).
+/// jemalloc's statistics, when the process runs on jemalloc (inserted by `LD_PRELOAD` on Linux or
+/// `DYLD_INSERT_LIBRARIES` on Darwin: DiffLabPlatform's `JemallocLibrary`).
 ///
 /// DiffLab does not link jemalloc: one binary runs under the system allocator or, preloaded, under
 /// jemalloc, so both can be measured side by side by two processes of the same build.

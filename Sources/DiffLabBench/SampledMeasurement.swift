@@ -247,14 +247,9 @@ public struct CallFootprint: Sendable, Hashable {
     /// The process's peak resident set size before the last reset (see ``peakRSS()``).
     static let lifetimePeak = Locked(0)
 
-    /// Resets the process's peak resident set size to its current size (`5` into
-    /// `/proc/self/clear_refs`, Linux 4.0 and later). Returns whether it did.
-    static func resetPeakRSS() -> Bool {
-        let fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return write(fd, "5", 1) == 1
-    }
+    /// Resets the process's peak resident set size to its current size
+    /// (``resetPeakResidentSize()``: Linux only). Returns whether it did.
+    static func resetPeakRSS() -> Bool { resetPeakResidentSize() }
 }
 
 /// The page faults of this process so far (`getrusage`: every thread's), minor and major: the

@@ -37,7 +37,7 @@ enum BenchCommand: DeclaredCommand {
             defaultText: "int, model and object; --quick: int")
         let allocators = Option<[Allocator]>.names(
             "allocators", noun: "allocator", default: [.jemalloc, .system],
-            help: "allocators, side by side: one worker process each, jemalloc via LD_PRELOAD of libjemalloc.so.2")
+            help: "allocators, side by side: one worker process each, jemalloc inserted by LD_PRELOAD (Linux) or DYLD_INSERT_LIBRARIES (macOS)")
         let budget = Option.number(
             "budget", "SECONDS", in: BenchOptions.budgetRange, help: "sampling time per measurement", defaultText: "1; --quick 0.15")
         let maxCall = Option.number(
@@ -106,7 +106,7 @@ enum BenchCommand: DeclaredCommand {
         TRACES
           With --trace FILE the workload is a recorded trace (difflab trace makes one): every
           engine, the floors and stdlib are timed side by side on each consecutive pair of
-          versions, in this process and under its allocator (LD_PRELOAD selects jemalloc), each
+          versions, in this process and under its allocator (LD_PRELOAD or DYLD_INSERT_LIBRARIES selects jemalloc), each
           pair's median of at least 3 calls over --budget seconds (default 0.02 per pair). It
           prints per engine the total, the median and p99 per pair, the worst pair, and the
           total as a ratio to each floor and stdlib's total; it writes a difflab-bench-trace/1
@@ -181,7 +181,7 @@ enum BenchCommand: DeclaredCommand {
         var allocators = parsed.required(\.allocators).map(\.rawValue)
         let jemallocPath = jemallocLibraryPath()
         if allocators.contains("jemalloc") && jemallocPath == nil && current != "jemalloc" {
-            console.err("\(programName): libjemalloc.so.2 not found (apt-get install -y libjemalloc-dev); measuring the system allocator only\n")
+            console.err("\(programName): \(JemallocLibrary.installHint()); measuring the system allocator only\n")
             allocators.removeAll { $0 == "jemalloc" }
             if allocators.isEmpty { allocators = ["system"] }
         }
@@ -198,8 +198,7 @@ enum BenchCommand: DeclaredCommand {
             var records: [BenchMeasurement]
             if let folder {
                 let file = "\(folder)/\(allocator).json"
-                var environment: [String: String?] = ["LD_PRELOAD": nil]
-                if allocator == "jemalloc" { environment["LD_PRELOAD"] = jemallocPath }
+                let environment = allocatorEnvironment(allocator == "jemalloc" ? jemallocPath : nil)
                 var line = CommandArguments<Options>(name)
                 line.append(parsed.arguments)
                 line.add(\.workerOut, file)
@@ -214,6 +213,20 @@ enum BenchCommand: DeclaredCommand {
                     console.progress(done, total, label, last: done == total)
                 }.map(\.measurementRecord)
             }
+            // The worker records the allocator it really ran on (mallctl found or not): a library
+            // the system would not insert (Darwin's System Integrity Protection removes
+            // DYLD_INSERT_LIBRARIES for a protected binary) gives system-allocator records, which
+            // are not jemalloc's and, when the system allocator is measured too, a duplicate.
+            if allocator == "jemalloc", records.contains(where: { $0.allocator != "jemalloc" }) {
+                console.err(
+                    "\(programName): the jemalloc worker did not run on jemalloc (\(JemallocLibrary.insertionVariable())=\(jemallocPath ?? "") "
+                        + "was not applied); measuring the system allocator only\n")
+                if !allocators.contains("system") && !results.allocators.contains(where: { $0.name == "system" }) {
+                    results.measurements += records
+                    results.allocators.append(BenchAllocator(name: "system", library: nil))
+                }
+                continue
+            }
             let skipped = records.filter { $0.skipped != nil }.count
             console.err("bench: \(allocator) allocator: \(records.count - skipped) measured, \(skipped) skipped\n")
             results.measurements += records
@@ -221,7 +234,7 @@ enum BenchCommand: DeclaredCommand {
         }
         results.measurements = addRatios(results.measurements)
         let rows = results.measurements
-        let primary = allocators.first ?? current
+        let primary = results.allocators.first?.name ?? current
         let targets = benchTargets(rows, allocator: primary)
 
         results.provenance = RunProvenance.current()

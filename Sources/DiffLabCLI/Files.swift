@@ -258,7 +258,7 @@ package func pathExists(_ path: String) -> Bool {
 }
 
 func jsonFiles(in directory: String) throws(CommandError) -> [String]? {
-    guard let names = directoryEntries(directory) else { return nil }
+    guard let names = FileSystem.directoryEntries(directory) else { return nil }
     var files: [String] = []
     for name in names.sorted() where name.hasSuffix(".json") {
         let path = directory + "/" + name

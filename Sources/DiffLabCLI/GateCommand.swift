@@ -31,7 +31,7 @@ enum GateCommand: DeclaredCommand {
 
         Per cell (subject:profile:kind:size), both builds are measured:
           instructions        one call under valgrind's callgrind (when valgrind is installed)
-          allocated bytes,    one call under jemalloc (LD_PRELOAD)
+          allocated bytes,    one call under jemalloc (LD_PRELOAD; DYLD_INSERT_LIBRARIES on macOS)
           allocation requests
           time                samples from interleaved rounds (ABBA order) of both builds' workers
         Deterministic metrics are gated tightly. Time is gated only against a built baseline: one

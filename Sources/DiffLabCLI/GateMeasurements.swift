@@ -27,11 +27,9 @@ struct GateMeasurements {
         _ plan: GatePlan, builds: [Build], timed: Bool, scratch: String, console: Console, context: inout [(String, String)], notes: inout [String]
     ) throws(CommandError) -> GateMeasurements {
         let jemalloc = jemallocLibraryPath()
-        var environment: [String: String?] = ["SWIFT_DETERMINISTIC_HASHING": "1", "LD_PRELOAD": jemalloc]
-        if jemalloc == nil {
-            notes.append("libjemalloc.so.2 not found (apt-get install -y libjemalloc-dev): allocations not measured")
-            environment["LD_PRELOAD"] = nil
-        }
+        var environment = allocatorEnvironment(jemalloc)
+        environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+        if jemalloc == nil { notes.append("\(JemallocLibrary.installHint()): allocations not measured") }
         var measured = GateMeasurements()
         let valgrind = plan.noInstructions ? nil : commandOutput("command -v valgrind")
         if plan.noInstructions {

@@ -46,7 +46,7 @@ enum MeasureCommand: DeclaredCommand {
         hash-floor, or validate for the batch-update validator; size 1 to 10000000) on its
         seeded dataset and prints one JSON object: {"protocol", "results": [{"cell", "samples" (seconds per call),
         "callsPerSample", "allocatedBytes", "allocationRequests"}]}. Allocation figures need jemalloc
-        (LD_PRELOAD).
+        (LD_PRELOAD; DYLD_INSERT_LIBRARIES on macOS).
         """
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {

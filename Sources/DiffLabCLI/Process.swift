@@ -28,31 +28,26 @@ func selfExecutable() throws(CommandError) -> String {
     return path
 }
 
-/// The path of jemalloc's shared library, when installed.
-package func jemallocLibraryPath() -> String? {
-    let candidates = [
-        "/lib/x86_64-linux-gnu/libjemalloc.so.2", "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
-        "/lib/aarch64-linux-gnu/libjemalloc.so.2", "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",
-        "/usr/lib/libjemalloc.so.2", "/usr/local/lib/libjemalloc.so.2",
-    ]
-    return candidates.first { access($0, R_OK) == 0 }
+/// The path of jemalloc's shared library, when installed (``JemallocLibrary/installedPath()``:
+/// `libjemalloc.so.2` on Linux, Homebrew's `libjemalloc.dylib` on Darwin).
+package func jemallocLibraryPath() -> String? { JemallocLibrary.installedPath() }
+
+/// The environment changes that start a worker on jemalloc at `library` (`LD_PRELOAD` on Linux,
+/// `DYLD_INSERT_LIBRARIES` on Darwin), or on the system allocator when `library` is `nil` (both
+/// variables removed, so an inherited one does not decide).
+func allocatorEnvironment(_ library: String?) -> [String: String?] {
+    var environment: [String: String?] = [:]
+    for platform in PlatformKind.allCases { environment[JemallocLibrary.insertionVariable(platform)] = .some(nil) }
+    if let library { environment[JemallocLibrary.insertionVariable()] = library }
+    return environment
 }
 
-/// Facts about this machine for a results file.
+/// Facts about this machine for a results file (``MachineFacts``: `uname`, and the processor's
+/// model from `/proc/cpuinfo` on Linux or `sysctlbyname` on Darwin; no shell).
 func machineJSONFields() -> [(String, String)] {
-    var fields: [(String, String)] = []
-    var name = utsname()
-    uname(&name)
-    func text<T>(_ value: T) -> String {
-        withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    }
-    fields.append(("hostname", text(name.nodename)))
-    fields.append(("kernel", "\(text(name.sysname)) \(text(name.release)) \(text(name.machine))"))
-    // Linux names the model in /proc/cpuinfo; Darwin answers sysctl.
-    let model =
-        "grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' | grep . || sysctl -n machdep.cpu.brand_string 2>/dev/null"
-    fields.append(("cpu", commandOutput(model) ?? "unknown"))
-    fields.append(("cores", String(onlineProcessors())))
-    fields.append(("memoryBytes", physicalMemoryBytes().map { String($0) } ?? "unknown"))
-    return fields
+    let machine = MachineFacts.current()
+    return [
+        ("hostname", machine.hostname), ("kernel", machine.kernel), ("cpu", machine.processorModel ?? "unknown"),
+        ("cores", String(onlineProcessors())), ("memoryBytes", physicalMemoryBytes().map { String($0) } ?? "unknown"),
+    ]
 }

@@ -233,11 +233,11 @@ enum DocsCheckCommand: DeclaredCommand {
     /// - Throws: ``CommandError`` with status 66 when `directory` cannot be listed; 65 past
     ///   ``maxFiles``.
     static func markdownFiles(in directory: String) throws(CommandError) -> [String] {
-        guard directoryEntries(directory) != nil else { throw CommandError(.noInput, "\(directory): not a readable directory") }
+        guard FileSystem.directoryEntries(directory) != nil else { throw CommandError(.noInput, "\(directory): not a readable directory") }
         var found: [String] = []
         var pending = [directory]
         while let folder = pending.popLast() {
-            for name in (directoryEntries(folder) ?? []).sorted() where !name.hasPrefix(".") {
+            for name in (FileSystem.directoryEntries(folder) ?? []).sorted() where !name.hasPrefix(".") {
                 let path = folder + "/" + name
                 var status = stat()
                 guard lstat(path, &status) == 0 else { continue }

@@ -248,7 +248,7 @@ enum MutateCommand: DeclaredCommand {
         let output = settings.scratch + "/fuzz.out"
         let errors = settings.scratch + "/fuzz.err"
         defer {
-            removeTree(corpus)
+            FileSystem.removeTree(corpus)
             unlink(output)
             unlink(errors)
         }

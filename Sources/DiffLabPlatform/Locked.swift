@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("DiffLabPlatform supports Glibc (Linux) and Darwin only")
 #endif
 
 /// A value guarded by a POSIX mutex, for state shared between threads (the fuzzer's workers, the

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DiffLabPlatform supports Glibc (Linux) and Darwin only")
+#endif
+
 /// The value of one field of `/proc/self/status`, or of `/proc/PID/status` for the process `pid`
 /// (e.g. `VmRSS:`, `VmHWM:`, `Cpus_allowed:`), trimmed of blanks; `nil` where the file or the field
 /// is missing (not Linux, no such process) or unreadable.
@@ -45,4 +53,20 @@ package func procStatusBytes(_ field: String, pid: Int32? = nil) -> Int? {
     guard let value = procStatus(field, pid: pid), value.hasSuffix(" kB"), let kB = Int(value.dropLast(3)), kB >= 0, kB < Int.max / 1024
     else { return nil }
     return kB * 1024
+}
+
+/// Resets this process's peak resident set size (`VmHWM`) to its current size, by writing `5`
+/// into `/proc/self/clear_refs` (Linux 4.0 and later). Returns whether it did: never on Darwin,
+/// which has no such reset (its `ru_maxrss` is a lifetime peak), so a peak during one call is
+/// recorded as unknown there.
+///
+/// - Complexity: one open and one write.
+package func resetPeakResidentSize() -> Bool {
+    #if os(Linux)
+    guard let descriptor = try? FileDescriptor.open("/proc/self/clear_refs", .writeOnly) else { return false }
+    defer { descriptor.closeIgnoringErrors() }
+    return (try? [UInt8(ascii: "5")].withUnsafeBytes { bytes in Result { () throws(PlatformError) in try descriptor.write(bytes) } }.get()) == 1
+    #else
+    return false
+    #endif
 }

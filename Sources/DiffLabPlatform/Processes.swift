@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DiffLabPlatform supports Glibc (Linux) and Darwin only")
+#endif
+
 #if canImport(Darwin)
 // `_NSGetExecutablePath` (mach-o/dyld.h), for `executablePath()`: a plain import reaches this
 // file only, and Darwin does not bring MachO in.
@@ -43,15 +51,20 @@ package func emptySpawnFileActions() -> SpawnFileActions { posix_spawn_file_acti
 package func emptySpawnAttributes() -> SpawnAttributes { posix_spawnattr_t() }
 #endif
 
-/// The process id of the ended child a `waitid(WEXITED)` call filled in `info` (zero when it
-/// found no change). Darwin's `waitid` may also report a stopped child (swiftlang/swift-subprocess
-/// issue 371); only an exit, a kill or a core dump counts there.
-package func waitedProcess(_ info: siginfo_t) -> pid_t {
-    #if os(Linux)
-    info._sifields._sigchld.si_pid
-    #else
-    [CLD_EXITED, CLD_KILLED, CLD_DUMPED].contains(info.si_code) ? info.si_pid : 0
-    #endif
+/// Whether the `waitid(P_PID, pid, &info, WEXITED ...)` call that filled `info` (zeroed before
+/// the call) saw that child end: an exit, a kill or a core dump (`si_code` `CLD_EXITED`,
+/// `CLD_KILLED`, `CLD_DUMPED`, with `si_signo` `SIGCHLD`). A stopped or continued child is not
+/// an ended one: Darwin's `waitid` may report a stopped child even without `WSTOPPED`
+/// (swiftlang/swift-subprocess issue 371); with `WNOHANG` and no change, nothing is filled in.
+///
+/// It reads only `si_signo` and `si_code`, which are plain members of `siginfo_t` in glibc and
+/// Darwin alike (`si_pid` is a macro over a union in glibc, which Swift cannot import, and the
+/// union is named differently by each C library), so the caller's `P_PID` says whose end it is.
+///
+/// - Complexity: O(1).
+package func waitedChildEnded(_ info: siginfo_t) -> Bool {
+    let code = Int(info.si_code)
+    return info.si_signo == SIGCHLD && (code == Int(CLD_EXITED) || code == Int(CLD_KILLED) || code == Int(CLD_DUMPED))
 }
 
 /// The path to start this very executable again with, for a worker process: on Linux
@@ -96,8 +109,9 @@ package func executablePath() -> String? {
 /// Whether the process `pid` has exited but not been waited for (it then still answers
 /// `kill(pid, 0)`); `true` too when it cannot be told (no such process).
 ///
-/// Linux reads the state letter of `/proc/PID/stat`. Darwin has no `/proc`: a child of this
-/// process is asked with ``processHasEnded(_:)``, which does not reap it.
+/// Linux reads the state letter of `/proc/PID/stat`. Darwin has no `/proc`: `sysctl(CTL_KERN,
+/// KERN_PROC, KERN_PROC_PID)` gives the process's `kinfo_proc`, whose `kp_proc.p_stat` is `SZOMB`
+/// for a zombie (any process, not only a child of this one).
 ///
 /// - Complexity: one read of a small file, or one system call.
 package func processIsZombie(_ pid: pid_t) -> Bool {
@@ -110,7 +124,8 @@ package func processIsZombie(_ pid: pid_t) -> Bool {
     guard let close = text.lastIndex(of: ")") else { return false }
     return text[text.index(after: close)...].dropFirst().first == "Z"
     #else
-    return processHasEnded(pid)
+    guard let record = _darwinProcessInfo(pid) else { return true }
+    return record.kp_proc.p_stat == _darwinZombieState
     #endif
 }
 
@@ -124,7 +139,7 @@ package func processHasEnded(_ pid: pid_t) -> Bool {
         var info = siginfo_t()
         let polled = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
         if polled < 0 && errno == EINTR { continue }
-        return polled < 0 || waitedProcess(info) == pid
+        return polled < 0 || waitedChildEnded(info)
     }
 }
 

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DiffLabPlatform supports Glibc (Linux) and Darwin only")
+#endif
+
 /// Seconds on `clock` (a `clock_gettime` clock id; Linux and Darwin both have the three below).
 private func _seconds(_ clock: clockid_t) -> Double {
     var time = timespec()

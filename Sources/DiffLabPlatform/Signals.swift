@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DiffLabPlatform supports Glibc (Linux) and Darwin only")
+#endif
+
 /// Takes one of `set`'s signals if one is pending for this thread, without waiting: its number,
 /// or `nil` when none is. The signals must be blocked in this thread.
 ///

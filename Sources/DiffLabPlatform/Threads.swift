@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DiffLabPlatform supports Glibc (Linux) and Darwin only")
+#endif
+
 /// A POSIX thread running a Swift closure: `pthread_t` is an integer on Linux and a pointer on
 /// Darwin, and the start routine's argument is optional on one and not on the other; this type
 /// hides both.

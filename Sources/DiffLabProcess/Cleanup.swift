@@ -82,7 +82,7 @@ package final class Cleanup: Sendable {
 
     /// Removes a folder made by ``makeTemporaryDirectory(_:)`` with everything in it, and forgets it.
     package func removeTemporaryDirectory(_ path: String) {
-        removeTree(path)
+        FileSystem.removeTree(path)
         state.withLock { _ = $0.directories.remove(path) }
     }
 
@@ -94,10 +94,13 @@ package final class Cleanup: Sendable {
     }
 
     /// The signals that interrupt a run: SIGINT, SIGTERM, SIGHUP.
+    package static let signals: [Signal] = [.interrupt, .terminate, .hangup]
+
+    /// ``signals`` as a set for the signal calls.
     package static func signalSet() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
+        for signal in signals { sigaddset(&set, signal.rawValue) }
         return set
     }
 
@@ -156,7 +159,7 @@ package final class Cleanup: Sendable {
         }
         for child in children where kill(child, 0) == 0 { kill(child, SIGKILL) }
         for file in files { unlink(file) }
-        for directory in directories { removeTree(directory) }
+        for directory in directories { FileSystem.removeTree(directory) }
         signal(number, SIG_DFL)
         var set = sigset_t()
         sigemptyset(&set)

@@ -80,31 +80,6 @@ package func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
     }
 }
 
-/// The names of the entries directly inside folder `path` (without `.` and `..`), in directory
-/// order; `nil` when it cannot be opened as a folder.
-package func directoryEntries(_ path: String) -> [String]? {
-    guard let handle = opendir(path) else { return nil }
-    defer { closedir(handle) }
-    var names: [String] = []
-    while let entry = readdir(handle) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names
-}
-
-/// Removes `path` and, for a folder, everything below it, without following symbolic links.
-package func removeTree(_ path: String) {
-    var status = stat()
-    guard lstat(path, &status) == 0 else { return }
-    guard (status.st_mode & S_IFMT) == S_IFDIR else {
-        unlink(path)
-        return
-    }
-    for name in directoryEntries(path) ?? [] { removeTree(path + "/" + name) }
-    rmdir(path)
-}
-
 /// The system's message for the current `errno`.
 package func systemError() -> String {
     guard let message = strerror(errno) else { return "error \(errno)" }

@@ -10,23 +10,24 @@ import DiffLabPlatform
 /// - Complexity: one process; O(output) to read.
 package func commandOutput(_ command: String) -> String? {
     guard let child = try? spawnPipedProcess("/bin/sh", ["-c", command + " 2>/dev/null"]) else { return nil }
-    close(child.input)
-    var output: [UInt8] = []
+    FileDescriptor(rawValue: child.input).closeIgnoringErrors()
+    let output = FileDescriptor(rawValue: child.output)
+    var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
-    reading: while output.count < 1 << 16 {
-        var ready = pollfd(fd: child.output, events: Int16(POLLIN), revents: 0)
-        if poll(&ready, 1, -1) < 0 && errno != EINTR { break }
-        let count = read(child.output, &buffer, buffer.count)
-        switch count {
-        case 1...: output += buffer[0..<count]
-        case 0: break reading
-        default: if errno != EAGAIN && errno != EINTR { break reading }
+    reading: while bytes.count < 1 << 16 {
+        _ = FileDescriptor.waitReadable([output], milliseconds: -1)
+        do {
+            let count = try buffer.withUnsafeMutableBytes { raw in Result { () throws(PlatformError) in try output.read(into: raw) } }.get()
+            if count == 0 { break reading }
+            bytes += buffer[0..<count]
+        } catch {
+            if error.code != .wouldBlock { break reading }
         }
     }
-    close(child.output)
-    close(child.errors)
+    output.closeIgnoringErrors()
+    FileDescriptor(rawValue: child.errors).closeIgnoringErrors()
     guard waitProcess(child.pid) == 0 else { return nil }
-    let text = String(decoding: output, as: UTF8.self)
+    let text = String(decoding: bytes, as: UTF8.self)
     let first = text.split(separator: "\n").first.map(String.init) ?? ""
     return first.isEmpty ? nil : first
 }
@@ -54,17 +55,16 @@ package func spawnProcess(
     _ executable: String, _ arguments: [String], environment changes: [String: String?] = [:], stdout: String? = nil,
     stderr: String? = nil, argumentZero: String? = nil
 ) throws(ProcessError) -> pid_t {
-    try spawn(executable, arguments, environment: changes, argumentZero: argumentZero, newProcessGroup: false) { actions in
-        if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, outputFlags(stdout), 0o644) }
-        if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, outputFlags(stderr), 0o644) }
-        return 0
-    }
+    var actions: [SpawnFileAction] = []
+    if let stdout { actions.append(outputAction(.standardOutput, stdout)) }
+    if let stderr { actions.append(outputAction(.standardError, stderr)) }
+    return try spawn(executable, arguments, environment: changes, argumentZero: argumentZero, newProcessGroup: false) { actions }
 }
 
 /// How a child's redirected output is opened: the null device for writing only (never created or
 /// truncated); any other path created or truncated, and refused when it is a symbolic link.
-private func outputFlags(_ path: String) -> Int32 {
-    path == "/dev/null" ? O_WRONLY : O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
+private func outputAction(_ target: FileDescriptor, _ path: String) -> SpawnFileAction {
+    .open(target: target, path: path, access: .writeOnly, options: path == "/dev/null" ? [] : [.create, .truncate, .noFollow], permissions: 0o644)
 }
 
 /// A child process whose standard input, output and error are pipes to this process.
@@ -93,44 +93,43 @@ package struct PipedChild {
 ///   ``ProcessError/cannotStart(executable:reason:)``.
 package func spawnPipedProcess(_ executable: String, _ arguments: [String]) throws(ProcessError) -> PipedChild {
     // [stdin read, stdin write, stdout read, stdout write, stderr read, stderr write]
-    var ends: [Int32] = []
-    var pipeError: Int32 = 0
+    var ends: [FileDescriptor] = []
+    var pipeError: PlatformError?
     let pid: pid_t
-    do {
-        pid = try spawn(executable, arguments, environment: [:], argumentZero: nil, newProcessGroup: true) { actions in
+    do throws(ProcessError) {
+        pid = try spawn(executable, arguments, environment: [:], argumentZero: nil, newProcessGroup: true) { () throws(PlatformError) in
             // Made under the registry's lock, like every spawn: no other child starts between
             // pipe() and FD_CLOEXEC, so none inherits an end.
             for _ in 0..<3 {
-                var pair: [Int32] = [-1, -1]
-                guard pipe(&pair) == 0 else {
-                    pipeError = errno
-                    return pipeError
+                do throws(PlatformError) {
+                    let pair = try FileDescriptor.pipe()
+                    ends += [pair.read, pair.write]
+                } catch {
+                    pipeError = error
+                    throw error
                 }
-                for descriptor in pair { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-                ends += pair
             }
-            posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-            posix_spawn_file_actions_adddup2(&actions, ends[3], 1)
-            posix_spawn_file_actions_adddup2(&actions, ends[5], 2)
-            return 0
+            return [.duplicate(ends[0], as: .standardInput), .duplicate(ends[3], as: .standardOutput), .duplicate(ends[5], as: .standardError)]
         }
     } catch {
-        for descriptor in ends { close(descriptor) }
-        if pipeError != 0 { throw .cannotMakePipe(executable: executable, reason: String(cString: strerror(pipeError))) }
+        for descriptor in ends { descriptor.closeIgnoringErrors() }
+        if let pipeError { throw .cannotMakePipe(executable: executable, reason: pipeError.message) }
         throw error
     }
-    for childEnd in [ends[0], ends[3], ends[5]] { close(childEnd) }
-    for ours in [ends[1], ends[2], ends[4]] { _ = fcntl(ours, F_SETFL, fcntl(ours, F_GETFL) | O_NONBLOCK) }
-    return PipedChild(pid: pid, input: ends[1], output: ends[2], errors: ends[4])
+    for childEnd in [ends[0], ends[3], ends[5]] { childEnd.closeIgnoringErrors() }
+    for ours in [ends[1], ends[2], ends[4]] { ours.setNonBlocking() }
+    return PipedChild(pid: pid, input: ends[1].rawValue, output: ends[2].rawValue, errors: ends[4].rawValue)
 }
 
 /// Starts a child; see ``spawnProcess(_:_:environment:stdout:stderr:argumentZero:)``. With
 /// `newProcessGroup`, the child leads a process group of its own (its id is the group's).
-/// `fileActions` adds the child's file actions; it runs under ``Cleanup``'s lock, just before the
-/// spawn, and returns 0 or an `errno` that cancels the spawn.
+/// `fileActions` makes the child's file actions; it runs under ``Cleanup``'s lock, just before the
+/// spawn, and a failure it throws cancels the spawn. The child starts with no blocked signals and
+/// default SIGINT/SIGTERM/SIGHUP handling, whatever this process blocked for its cleanup thread
+/// (see ``Cleanup``).
 private func spawn(
     _ executable: String, _ arguments: [String], environment changes: [String: String?], argumentZero: String?,
-    newProcessGroup: Bool, fileActions: (inout SpawnFileActions) -> Int32
+    newProcessGroup: Bool, fileActions: () throws(PlatformError) -> [SpawnFileAction]
 ) throws(ProcessError) -> pid_t {
     var environment: [String: String] = [:]
     for text in processEnvironment() {
@@ -139,45 +138,28 @@ private func spawn(
         }
     }
     for (key, value) in changes { environment[key] = value }
-    let argv = ([argumentZero ?? executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    var actions = emptySpawnFileActions()
-    posix_spawn_file_actions_init(&actions)
-    // The child starts with no blocked signals and default SIGINT/SIGTERM/SIGHUP handling, whatever
-    // this process blocked for its cleanup thread (see ``Cleanup``).
-    var attributes = emptySpawnAttributes()
-    posix_spawnattr_init(&attributes)
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    var defaults = Cleanup.signalSet()
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
-    if newProcessGroup {
-        posix_spawnattr_setpgroup(&attributes, 0)
-        flags |= POSIX_SPAWN_SETPGROUP
-    }
-    posix_spawnattr_setflags(&attributes, Int16(flags))
-    defer {
-        posix_spawn_file_actions_destroy(&actions)
-        posix_spawnattr_destroy(&attributes)
-        for p in argv { free(p) }
-        for p in envp { free(p) }
-    }
+    var request = SpawnRequest(executable, arguments, environment: environment.map { "\($0.key)=\($0.value)" })
+    request.argumentZero = argumentZero
+    request.newProcessGroup = newProcessGroup
+    request.defaultSignals = Cleanup.signals
     var pid: pid_t = 0
+    var failure: PlatformError?
     // Started and registered atomically with respect to an interruption: a child is either stopped
     // by the cleanup thread or never started.
     let spawned = Cleanup.shared.startChild { () -> Int32 in
-        let prepared = fileActions(&actions)
-        guard prepared == 0 else { return prepared }
-        return executable.contains("/")
-            ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-            : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+        do throws(PlatformError) {
+            request.fileActions = try fileActions()
+            pid = try spawnProcess(request)
+            return 0
+        } catch {
+            failure = error
+            return error.code.rawValue
+        }
     } registering: {
         pid
     }
     guard spawned == 0 else {
-        throw .cannotStart(executable: executable, reason: String(cString: strerror(spawned)))
+        throw .cannotStart(executable: executable, reason: failure?.message ?? PlatformError.Code(rawValue: spawned).message)
     }
     return pid
 }
@@ -193,14 +175,13 @@ package func waitProcess(_ pid: pid_t, writing output: String, maxBytes: Int, se
     let deadline = monotonicNow() + seconds
     // Poll without reaping; waitProcess reaps once the child has ended.
     while !processHasEnded(pid) {
-        var status = stat()
-        let flooded = stat(output, &status) == 0 && Int(status.st_size) > maxBytes
+        let flooded = (FileSystem.factsIfPresent(output)?.size ?? 0) > maxBytes
         if flooded || monotonicNow() > deadline {
-            kill(pid, SIGKILL)
+            try? sendSignal(.kill, to: pid)
             _ = waitProcess(pid)
             throw flooded ? .outputLimitExceeded(what: what, maxBytes: maxBytes) : .timeLimitExceeded(what: what, seconds: seconds)
         }
-        usleep(20_000)
+        sleep(seconds: 0.02)
     }
     return waitProcess(pid)
 }
@@ -209,40 +190,30 @@ package func waitProcess(_ pid: pid_t, writing output: String, maxBytes: Int, se
 ///
 /// - Returns: its exit status, or 128 + the signal number when a signal ended it.
 package func waitProcess(_ pid: pid_t) -> Int32 {
-    let status = waitProcessStatus(pid)
-    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    WaitStatus(rawValue: waitProcessStatus(pid)).shellStatus
 }
 
 /// Waits for the child `pid` and returns its raw wait status (see ``describeWaitStatus(_:)``).
 package func waitProcessStatus(_ pid: pid_t) -> Int32 {
-    var status: Int32 = 0
-    // Wait without reaping, forget the child, then reap: the cleanup thread never signals an id
-    // that has been reaped (and might be reused).
-    var info = siginfo_t()
-    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+    // Wait without reaping (an ended child, not a stopped one: ``waitForChildEnd(_:)``), forget
+    // the child, then reap: the cleanup thread never signals an id that has been reaped (and
+    // might be reused).
+    waitForChildEnd(pid)
     Cleanup.shared.unregister(child: pid)
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let status = reapChild(pid)
     // Interrupted: the cleanup thread stopped the child and is ending this process; carry on with
     // nothing (no error message about the killed worker, no output).
     Cleanup.shared.parkIfInterrupted()
-    return status
+    return status?.rawValue ?? 0
 }
 
 /// `exited with status 3`, `was killed by signal 9 (SIGKILL: Killed)`: a raw wait status in words.
 package func describeWaitStatus(_ status: Int32) -> String {
-    let signal = status & 0x7f
-    guard signal != 0 else { return "exited with status \((status >> 8) & 0xff)" }
-    let text = strsignal(signal).map { String(cString: $0) } ?? "unknown"
-    return "was killed by signal \(signal) (\(signalName(signal)): \(text))"
+    WaitStatus(rawValue: status).description
 }
 
 /// A signal's stable name, `SIGILL` for 4 (failure signatures carry it, so it must not depend on
 /// the C library's wording), or `signal N` for one without a name here.
 package func signalName(_ signal: Int32) -> String {
-    let names: [Int32: String] = [
-        SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
-        SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGSYS: "SIGSYS", SIGTERM: "SIGTERM", SIGINT: "SIGINT",
-        SIGPIPE: "SIGPIPE", SIGXCPU: "SIGXCPU",
-    ]
-    return names[signal] ?? "signal \(signal)"
+    Signal(rawValue: signal).name
 }

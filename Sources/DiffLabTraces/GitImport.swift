@@ -1,3 +1,4 @@
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
 
@@ -115,8 +116,8 @@ private struct GitRunner {
         let out = "\(folder)/out-\(count)"
         let err = "\(folder)/err-\(count)"
         defer {
-            removeTree(out)
-            removeTree(err)
+            FileSystem.removeTree(out)
+            FileSystem.removeTree(err)
         }
         do {
             let pid = try spawnProcess(

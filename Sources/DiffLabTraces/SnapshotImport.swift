@@ -1,4 +1,5 @@
 import DiffLabJSON
+import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
 
@@ -58,7 +59,7 @@ public enum SnapshotImport {
     public static func folder(
         _ folder: String, times: SnapshotTimes, strings: SnapshotStrings, maxBytes: Int, provenance: TraceProvenance
     ) throws(TraceImportError) -> Trace {
-        guard let entries = directoryEntries(folder) else {
+        guard let entries = FileSystem.directoryEntries(folder) else {
             throw TraceImportError("'\(folder)': cannot be read as a folder: \(systemError())", missingInput: true)
         }
         let names = entries.filter { $0.hasSuffix(".json") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -11,7 +11,7 @@ import Testing
 @Suite("difflab-decode-fuzz corpus")
 struct DecoderFuzzingTests {
     static func inputs(_ folder: String) -> [String] {
-        (directoryEntries(folder) ?? []).filter { !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
+        (FileSystem.directoryEntries(folder) ?? []).filter { !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
     }
 
     @Test(arguments: inputs("Corpus/decode-fuzz-regressions") + inputs("Corpus/decode-fuzz-seeds"))

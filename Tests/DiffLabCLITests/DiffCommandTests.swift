@@ -46,7 +46,7 @@ struct Files: ~Copyable {
     }
     func path(_ name: String) -> String { directory + "/" + name }
     deinit {
-        removeTree(directory)
+        FileSystem.removeTree(directory)
         fixtureFolders.forget(directory)
     }
 }
@@ -68,7 +68,7 @@ final class FixtureFolders: Sendable {
     func forget(_ folder: String) { folders.withLock { _ = $0.remove(folder) } }
 
     func removeAll() {
-        for folder in folders.withLock({ $0 }) { removeTree(folder) }
+        for folder in folders.withLock({ $0 }) { FileSystem.removeTree(folder) }
     }
 }
 

@@ -15,7 +15,7 @@ struct ReportCommandTests {
     @Test func writesTheReportAndItsPlots() {
         let files = Files(["bench.json": ReportCommandTests.bench])
         let out = files.path("out")
-        defer { removeTree(out) }
+        defer { FileSystem.removeTree(out) }
         let result = run(["report", files.path("bench.json"), "--out", out])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out == "report: \(out)/report.md\n")
@@ -69,7 +69,7 @@ struct ReportCommandTests {
                 #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":10,"kind":"int","allocator":"a","median":0.001}],"targets":[{"name":"t","value":1.7976931348623157e308}]}"#
         ])
         let out = files.path("out")
-        defer { removeTree(out) }
+        defer { FileSystem.removeTree(out) }
         let result = run(["report", files.path("bench.json"), "--out", out])
         #expect(result.status == 0, "\(result.err)")
         let markdown = try String(contentsOfFile: out + "/report.md", encoding: .utf8)
@@ -99,7 +99,7 @@ struct ReportCommandTests {
     @Test func anArenaFileWritesItsSectionAndBugReports() throws {
         let files = Files(["arena.json": ReportCommandTests.arena])
         let out = files.path("out")
-        defer { removeTree(out) }
+        defer { FileSystem.removeTree(out) }
         let result = run(["report", files.path("arena.json"), "--out", out])
         #expect(result.status == 0, "\(result.err)")
         let markdown = try String(contentsOfFile: out + "/report.md", encoding: .utf8)

@@ -7,10 +7,19 @@ import Testing
 enum Binary {
     /// `difflab` in the folder of the running test executable.
     static let path: String = {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let me = count > 0 ? String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        // The test runner's own path (DiffLabPlatform: Linux's /proc/self/exe, Darwin's
+        // _NSGetExecutablePath). On Darwin the runner may be swiftpm-testing-helper or xctest in
+        // the toolchain, with the bundle in the build folder: the build folder is the one that
+        // holds `difflab`, found from the bundle's path in the arguments when it is not beside us.
+        let me = executablePath() ?? ""
         let folder = me.lastIndex(of: "/").map { String(me[..<$0]) } ?? "."
+        if FileSystem.isAccessible(folder + "/difflab", .execute) { return folder + "/difflab" }
+        for argument in CommandLine.arguments {
+            guard let range = argument.firstRange(of: ".xctest") else { continue }
+            let bundle = String(argument[..<range.lowerBound])
+            let buildFolder = bundle.lastIndex(of: "/").map { String(bundle[..<$0]) } ?? "."
+            if FileSystem.isAccessible(buildFolder + "/difflab", .execute) { return buildFolder + "/difflab" }
+        }
         return folder + "/difflab"
     }()
 
@@ -68,37 +77,36 @@ final class Scratch: Sendable {
     func write(_ name: String, _ text: String) -> String { write(name, Array(text.utf8)) }
 
     /// Removes the folder and everything below it, without following links.
-    func remove() { removeTree(path) }
+    func remove() { FileSystem.removeTree(path) }
 }
 
 /// What a path is, to check that a run left it as it was: its type, size, modification time and,
 /// for a link, its target.
 struct PathState: Equatable, CustomStringConvertible {
     var exists: Bool
-    var mode: mode_t = 0
+    var kind: FileKind?
+    var permissions: UInt16 = 0
     var size: Int = 0
     var modified: Int = 0
     var modifiedNanoseconds: Int = 0
     var linkTarget: String?
 
     init(_ path: String) {
-        var status = stat()
-        exists = lstat(path, &status) == 0
-        guard exists else { return }
-        mode = status.st_mode
-        size = Int(status.st_size)
-        let time = modificationTime(status)
-        modified = Int(time.tv_sec)
-        modifiedNanoseconds = Int(time.tv_nsec)
-        if (status.st_mode & S_IFMT) == S_IFLNK {
-            var buffer = [CChar](repeating: 0, count: 4096)
-            let count = readlink(path, &buffer, buffer.count - 1)
-            linkTarget = String(decoding: buffer.prefix(max(0, count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+        let facts = FileSystem.factsIfPresent(path, followingLinks: false)
+        exists = facts != nil
+        guard let facts else { return }
+        kind = facts.kind
+        permissions = facts.permissions
+        size = facts.size
+        modified = facts.modified.seconds
+        modifiedNanoseconds = facts.modified.nanoseconds
+        if facts.kind == .symbolicLink { linkTarget = try? FileSystem.symbolicLinkTarget(path) }
     }
 
     var description: String {
-        exists ? "mode \(String(mode, radix: 8)), \(size) bytes, mtime \(modified).\(modifiedNanoseconds), link \(linkTarget ?? "-")" : "absent"
+        exists
+            ? "\(kind.map { "\($0)" } ?? "-") \(String(permissions, radix: 8)), \(size) bytes, mtime \(modified).\(modifiedNanoseconds), link \(linkTarget ?? "-")"
+            : "absent"
     }
 }
 
@@ -114,47 +122,46 @@ struct Running {
 func startDifflab(_ arguments: [String], stdin: String = "/dev/null", in directory: String, environment: [String] = []) -> Running? {
     let out = directory + "/.stdout-\(UInt64.random(in: 0...UInt64.max))"
     let err = out + ".err"
-    var actions = emptySpawnFileActions()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    // The child runs in `directory` through `env -C`, so relative defaults (results/...) land there.
-    let argv =
-        (["env", "-C", directory, "SWIFT_BACKTRACE=enable=no"] + environment + [Binary.path(for: arguments)] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    let environment = processEnvironment().map { strdup($0) } + [nil]
-    defer { for pointer in environment { free(pointer) } }
-    var pid: pid_t = 0
-    guard posix_spawnp(&pid, "env", &actions, nil, argv, environment) == 0 else { return nil }
+    // The child starts in `directory` (posix_spawn's working-directory action, through
+    // DiffLabPlatform), so relative defaults (results/...) land there.
+    // `environment` overrides an inherited variable of the same name (a duplicate entry would
+    // leave which one getenv sees to the C library).
+    let overrides = ["SWIFT_BACKTRACE=enable=no"] + environment
+    let names = Set(overrides.map { $0.prefix { $0 != "=" } })
+    let inherited = processEnvironment().filter { !names.contains($0.prefix { $0 != "=" }) }
+    var request = SpawnRequest(Binary.path(for: arguments), arguments, environment: inherited + overrides)
+    request.workingDirectory = directory
+    request.fileActions = [
+        .open(target: .standardInput, path: stdin, access: .readOnly, options: [], permissions: 0),
+        .open(target: .standardOutput, path: out, access: .writeOnly, options: [.create, .truncate], permissions: 0o644),
+        .open(target: .standardError, path: err, access: .writeOnly, options: [.create, .truncate], permissions: 0o644),
+    ]
+    guard let pid = try? spawnProcess(request) else { return nil }
     return Running(pid: pid, stdoutPath: out, stderrPath: err)
 }
 
 /// Waits for `running` to end, stopping it with SIGKILL after `limit` seconds, and collects its output.
 func finish(_ running: Running, limit: Double = 120) -> Outcome {
     defer {
-        unlink(running.stdoutPath)
-        unlink(running.stderrPath)
+        try? FileSystem.removeFile(running.stdoutPath)
+        try? FileSystem.removeFile(running.stderrPath)
     }
-    var status: Int32 = 0
+    var status: WaitStatus?
     var hung = false
     let deadline = now() + limit
     while true {
-        let reaped = waitpid(running.pid, &status, WNOHANG)
-        if reaped == running.pid { break }
-        if reaped < 0 && errno != EINTR { break }
+        status = reapChildIfEnded(running.pid)
+        if status != nil || !processIsAlive(running.pid) { break }
         if now() > deadline {
             hung = true
-            kill(running.pid, SIGKILL)
-            _ = waitpid(running.pid, &status, 0)
+            try? sendSignal(.kill, to: running.pid)
+            status = reapChild(running.pid)
             break
         }
-        usleep(5_000)
+        sleep(seconds: 0.005)
     }
-    let signaled = (status & 0x7f) != 0
     return Outcome(
-        status: signaled ? nil : (status >> 8) & 0xff, signal: signaled ? status & 0x7f : nil, hung: hung,
+        status: status?.exitStatus, signal: status?.signal?.rawValue, hung: hung,
         stdout: readText(running.stdoutPath), stderr: readText(running.stderrPath))
 }
 
@@ -176,14 +183,5 @@ func now() -> Double {
 }
 
 func readText(_ path: String) -> String {
-    guard let file = fopen(path, "r") else { return "" }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count == 0 { break }
-        bytes += buffer[0..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    String(decoding: FileSystem.contents(path, limit: 1 << 28) ?? [], as: UTF8.self)
 }

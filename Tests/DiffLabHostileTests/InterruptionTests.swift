@@ -17,14 +17,12 @@ let interruptedRuns: [[String]] = [
     ["fuzz", "--seconds", "60", "--corpus", "@corpus"],
 ]
 
-/// The command lines of live (not zombie) processes that mention `text`.
+/// The command lines of live (not zombie) processes that mention `text` (DiffLabPlatform lists
+/// them: Linux through /proc, Darwin through sysctl).
 func processes(mentioning text: String) -> [String] {
     var found: [String] = []
-    for name in directoryEntries("/proc") ?? [] {
-        guard let pid = Int32(name), pid != getpid() else { continue }
-        let stat = readText("/proc/\(pid)/stat")
-        if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].dropFirst().first == "Z" { continue }
-        let commandLine = readText("/proc/\(pid)/cmdline").split(separator: "\0").joined(separator: " ")
+    for pid in allProcessIDs() where pid != currentProcessID() && !processIsZombie(pid) {
+        let commandLine = (processCommandLine(pid) ?? []).joined(separator: " ")
         if commandLine.contains(text) { found.append("\(pid): \(commandLine)") }
     }
     return found
@@ -32,12 +30,12 @@ func processes(mentioning text: String) -> [String] {
 
 @Suite("Interruption: workers stopped, temporary files removed, no partial output", .serialized)
 struct InterruptionTests {
-    @Test(arguments: interruptedRuns, [SIGINT, SIGTERM])
-    func signalToTheParentCleansUp(_ arguments: [String], _ signal: Int32) throws {
+    @Test(arguments: interruptedRuns, [Signal.interrupt, .terminate])
+    func signalToTheParentCleansUp(_ arguments: [String], _ signal: Signal) throws {
         let scratch = Scratch()
         defer { scratch.remove() }
         let temporary = scratch.file("tmp")
-        mkdir(temporary, 0o755)
+        try FileSystem.makeDirectory(temporary)
         let resolved = arguments.map { argument in
             if argument == "@bin" { return Binary.path }
             if argument.hasPrefix("@repo/") { return repositoryRoot + argument.dropFirst("@repo".count) }
@@ -45,32 +43,35 @@ struct InterruptionTests {
         }
         let running = try #require(startDifflab(resolved, in: scratch.path, environment: ["TMPDIR=\(temporary)"]))
         // Let it start its workers and temporary files (a pause, not a timing assertion).
-        usleep(2_500_000)
+        sleep(seconds: 2.5)
         // bench and gate keep their worker files in a temporary folder: it must exist by now, so the
         // check below compares something.
-        let madeTemporary = directoryEntries(temporary) ?? []
+        let madeTemporary = FileSystem.directoryEntries(temporary) ?? []
         if ["bench", "gate"].contains(arguments[0]) { #expect(!madeTemporary.isEmpty, "no temporary folder made under TMPDIR") }
-        #expect(kill(running.pid, signal) == 0, "the run ended before the signal")
+        // The listing below sees the run itself (its command line names files in the scratch
+        // folder), so an empty listing later means its workers are gone, not that none were seen.
+        #expect(!processes(mentioning: scratch.path).isEmpty, "the process listing does not see the run")
+        #expect((try? sendSignal(signal, to: running.pid)) != nil, "the run ended before the signal")
         let outcome = finish(running, limit: 60)
         #expect(!outcome.hung, "did not stop after the signal: \(outcome)")
-        #expect(outcome.signal == signal, "expected to end by signal \(signal): \(outcome)")
+        #expect(outcome.signal == signal.rawValue, "expected to end by signal \(signal): \(outcome)")
 
         // Workers are stopped: no live process mentions the scratch folder (poll: orphans are
         // reaped by init shortly after they die).
         var left = processes(mentioning: scratch.path)
         var waited = 0
         while !left.isEmpty && waited < 50 {
-            usleep(100_000)
+            sleep(seconds: 0.1)
             waited += 1
             left = processes(mentioning: scratch.path)
         }
         #expect(left.isEmpty, "processes left running: \(left)")
-        for pid in left { if let number = Int32(pid.prefix { $0 != ":" }) { kill(number, SIGKILL) } }
-        #expect(directoryEntries(temporary) == [], "temporary files left: \(directoryEntries(temporary) ?? [])")
+        for pid in left { if let number = Int32(pid.prefix { $0 != ":" }) { try? sendSignal(.kill, to: number) } }
+        #expect(FileSystem.directoryEntries(temporary) == [], "temporary files left: \(FileSystem.directoryEntries(temporary) ?? [])")
         for output in ["out.json", "summary.md"] {
             #expect(PathState(scratch.file(output)).exists == false, "partial output \(output) written")
         }
-        let strays = (directoryEntries(scratch.path) ?? []).filter { $0.contains(".tmp-") }
+        let strays = (FileSystem.directoryEntries(scratch.path) ?? []).filter { $0.contains(".tmp-") }
         #expect(strays.isEmpty, "temporary output files left: \(strays)")
     }
 }
