@@ -49,7 +49,8 @@ package struct SpawnRequest: Sendable {
 /// and the same on Linux and Darwin): its id.
 ///
 /// The working directory is set by `posix_spawn_file_actions_addchdir_np`: glibc 2.29 and later;
-/// Darwin since macOS 10.15 (deprecated in macOS 26 for the POSIX.1-2024 name
+/// macOS since 10.15 (on iOS and the other Apple systems it is private: a working directory then
+/// fails with `ENOSYS`; deprecated in macOS 26 for the POSIX.1-2024 name
 /// `posix_spawn_file_actions_addchdir`, which DiffLab's macOS 15 deployment target predates; see
 /// https://www.austingroupbugs.net/view.php?id=1208). `posix_spawn_file_actions_t` and
 /// `posix_spawnattr_t` are optional pointers on Darwin and structures on Linux
@@ -107,10 +108,17 @@ package func spawnProcess(_ request: SpawnRequest) throws(PlatformError) -> pid_
     return pid
 }
 
-#if canImport(Darwin)
-/// Darwin declares `posix_spawn_file_actions_addchdir_np` in `<spawn.h>` (macOS 10.15+).
+#if os(macOS)
+/// macOS declares `posix_spawn_file_actions_addchdir_np` in `<spawn.h>` (macOS 10.15+).
 private func _addWorkingDirectory(_ actions: inout SpawnFileActions, _ directory: String) -> Int32 {
     posix_spawn_file_actions_addchdir_np(&actions, directory)
+}
+#elseif canImport(Darwin)
+/// iOS, tvOS, watchOS and visionOS: `<spawn.h>` marks `posix_spawn_file_actions_addchdir_np`
+/// `__SPI_AVAILABLE(ios(13.0), ...)`, private to Apple, so a public SDK cannot call it: `ENOSYS`.
+/// (No process is started in an iOS test target anyway: the fuzzer runs in-process there.)
+private func _addWorkingDirectory(_ actions: inout SpawnFileActions, _ directory: String) -> Int32 {
+    ENOSYS
 }
 #else
 /// glibc (2.29+) has `posix_spawn_file_actions_addchdir_np`, but Swift's Glibc module does not
