@@ -322,7 +322,7 @@ package func memorySkipReason(kind: ElementKind, size: Int, available: Int?) -> 
 func skipReason(_ cell: BenchCell, _ subject: BenchSubject, earlier: [BenchRecord], _ options: BenchOptions) -> String? {
     let limit = options.maxCallSeconds
     func projected(_ seconds: Double, from size: Int) -> Double {
-        seconds * pow(Double(cell.size) / Double(size), subject.growthExponent)
+        seconds * Double.pow(Double(cell.size) / Double(size), subject.growthExponent)
     }
     // A smaller size was skipped: so is every larger one.
     if let skipped = earlier.last?.skipped { return skipped }
@@ -348,11 +348,11 @@ func skipReason(_ cell: BenchCell, _ subject: BenchSubject, earlier: [BenchRecor
 func probeProjection(_ subject: BenchSubject, size: Int, limit: Double, lists: (Int) -> BenchLists) -> (seconds: Double, probe: Int) {
     var probe = BenchOptions.probeFloor
     var time = probeSeconds(subject.prepare(lists(probe)))
-    while probe * 10 < size, time * pow(10, subject.growthExponent) <= min(limit / 10, 1) {
+    while probe * 10 < size, time * Double.pow(10, subject.growthExponent) <= min(limit / 10, 1) {
         probe *= 10
         time = probeSeconds(subject.prepare(lists(probe)))
     }
-    return (time * pow(Double(size) / Double(probe), subject.growthExponent), probe)
+    return (time * Double.pow(Double(size) / Double(probe), subject.growthExponent), probe)
 }
 
 /// A probe: the least time of up to three calls of `call` (fewer calls once 20 ms are spent),

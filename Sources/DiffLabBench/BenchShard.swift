@@ -65,7 +65,7 @@ extension BenchOptions {
         // Sizes in order, so the sum (and so the plan) is the same in every process.
         for size in Set(sizes).sorted() where includes(series.profile, series.kind, size) {
             for subject in subjects {
-                let call = min(1e-9 * pow(Double(size), subject.growthExponent) * kindFactor, maxCallSeconds)
+                let call = min(1e-9 * Double.pow(Double(size), subject.growthExponent) * kindFactor, maxCallSeconds)
                 total += max(budget, Double(minSamples) * call)
             }
         }

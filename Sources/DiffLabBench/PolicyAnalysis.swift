@@ -166,9 +166,10 @@ public enum PolicyAnalysis {
         let sizes = unique(runs.map(\.workload.listSize)).sorted()
         var rows: [PolicyRecommendationRow] = []
         for (index, size) in sizes.enumerated() {
-            let low = index == 0 ? 1 : Int(sqrt(Double(sizes[index - 1]) * Double(size)).rounded(.up))
+            let low = index == 0 ? 1 : Int((Double(sizes[index - 1]) * Double(size)).squareRoot().rounded(.up))
             let high =
-                index == sizes.count - 1 ? PolicyConfig.listSizeRange.upperBound : Int(sqrt(Double(size) * Double(sizes[index + 1])).rounded(.down))
+                index == sizes.count - 1
+                ? PolicyConfig.listSizeRange.upperBound : Int((Double(size) * Double(sizes[index + 1])).squareRoot().rounded(.down))
             for frameRate in unique(runs.map(\.workload.frameRate)) {
                 let candidates = self.candidates(runs.filter { $0.workload.listSize == size && $0.workload.frameRate == frameRate })
                 guard !candidates.isEmpty else { continue }

@@ -74,6 +74,6 @@ public func runPolicy(_ config: PolicyConfig, versions: [[IntElement]]) -> Polic
     mainThread.start()
     let requested = run.streamUpdates()
     run.state.withLock { $0.stop = true }
-    while !mainThread.isFinished { usleep(1000) }
+    while !mainThread.isFinished { sleep(seconds: 0.001) }
     return run.result(requested: requested)
 }

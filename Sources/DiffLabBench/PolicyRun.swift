@@ -215,7 +215,7 @@ final class _PolicyRun: Sendable {
         while true {
             runPostedTasks()
             if state.withLock({ $0.finished }) { break }
-            usleep(1000)
+            sleep(seconds: 0.001)
         }
     }
 

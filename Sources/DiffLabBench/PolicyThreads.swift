@@ -21,7 +21,7 @@ func sleep(until deadline: Double, wakingWhen wake: (() -> Bool)? = nil) {
         let left = deadline - monotonicNow()
         guard left > 0 else { return }
         if let wake, wake() { return }
-        usleep(UInt32(min(left, wake == nil ? 1 : 0.05) * 1e6))
+        sleep(seconds: min(left, wake == nil ? 1 : 0.05))
     }
 }
 

@@ -257,8 +257,7 @@ public struct CallFootprint: Sendable, Hashable {
 ///
 /// - Complexity: one system call.
 func processFaults() -> (minor: Int, major: Int) {
-    let usage = processResourceUsage()
-    return (usage.ru_minflt, usage.ru_majflt)
+    processPageFaults()
 }
 
 /// Peak resident set size of this process in bytes: the larger of `getrusage`'s (the peak since
@@ -270,7 +269,7 @@ package func peakRSS() -> Int {
 /// Least-squares slope of log(y) against log(x): the growth exponent. `nil` with fewer than two
 /// points.
 package func growthExponent(_ points: [(x: Double, y: Double)]) -> Double? {
-    let logs = points.filter { $0.x > 0 && $0.y > 0 }.map { (log($0.x), log($0.y)) }
+    let logs = points.filter { $0.x > 0 && $0.y > 0 }.map { (Double.log($0.x), Double.log($0.y)) }
     guard logs.count >= 2 else { return nil }
     let meanX = logs.map(\.0).reduce(0, +) / Double(logs.count)
     let meanY = logs.map(\.1).reduce(0, +) / Double(logs.count)

@@ -155,7 +155,7 @@ func projectedOverLimit(
     let basis: String
     if let earlier, earlier.size > 0 {
         guard size > earlier.size else { return nil }
-        projection = earlier.seconds * pow(Double(size) / Double(earlier.size), subject.growthExponent)
+        projection = earlier.seconds * Double.pow(Double(size) / Double(earlier.size), subject.growthExponent)
         basis = "from its time at \(earlier.size) items"
     } else {
         guard size > BenchOptions.probeFloor else { return nil }

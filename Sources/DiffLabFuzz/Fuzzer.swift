@@ -121,7 +121,7 @@ public struct FuzzOptions: Sendable {
         let low = Double(min(max(maxSize + 1, 100), largeSize))
         let high = Double(largeSize)
         let fraction = Double(seed(ofInput: index) >> 11) / Double(1 << 53)
-        return min(largeSize, max(Int(low), Int((low * pow(high / low, fraction)).rounded())))
+        return min(largeSize, max(Int(low), Int((low * Double.pow(high / low, fraction)).rounded())))
     }
 
     /// Whether input `index` is one of the periodic large lists.

@@ -136,7 +136,7 @@ public struct TimeSamples: Sendable {
 ///   B bootstrap resamples.
 public func compareTimes(_ cells: [TimeSamples], thresholds: GateThresholds) -> [GateComparison] {
     let ratios = cells.map(\.roundRatios)
-    let tests = ratios.map { wilcoxonSignedRank($0.map { log($0) }) }
+    let tests = ratios.map { wilcoxonSignedRank($0.map { Double.log($0) }) }
     let adjusted = holmAdjusted(tests.map(\.p))
     return cells.indices.map { index in
         let cell = cells[index]

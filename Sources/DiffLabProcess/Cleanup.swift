@@ -30,7 +30,7 @@ package final class Cleanup: Sendable {
     private struct State {
         var files: Set<String> = []
         var directories: Set<String> = []
-        var children: Set<pid_t> = []
+        var children: Set<Int32> = []
         var interrupted = false
     }
 
@@ -48,7 +48,7 @@ package final class Cleanup: Sendable {
     /// the child or prevents it: once interrupted, nothing new starts (the calling thread parks).
     ///
     /// - Returns: what `start` returned.
-    package func startChild(_ start: () -> Int32, registering pid: () -> pid_t) -> Int32 {
+    package func startChild(_ start: () -> Int32, registering pid: () -> Int32) -> Int32 {
         let result: Int32? = state.withLock { state in
             guard !state.interrupted else { return nil }
             let status = start()
@@ -62,20 +62,22 @@ package final class Cleanup: Sendable {
         return result
     }
     /// Forgets a child process (it was waited for). - Complexity: O(1).
-    package func unregister(child pid: pid_t) { state.withLock { _ = $0.children.remove(pid) } }
+    package func unregister(child pid: Int32) { state.withLock { _ = $0.children.remove(pid) } }
 
     /// Makes a new private folder `<TMPDIR or /tmp>/<prefix>-XXXXXX`, registered for removal on
     /// interruption. The caller removes it with ``removeTemporaryDirectory(_:)`` when done.
     ///
     /// - Throws: ``ProcessError/cannotCreateTemporaryFolder(base:reason:)`` with the system's reason.
     package func makeTemporaryDirectory(_ prefix: String) throws(ProcessError) -> String {
-        var base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var base = environmentValue("TMPDIR") ?? "/tmp"
         if base.isEmpty { base = "/tmp" }
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
-        var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
-        guard made else { throw .cannotCreateTemporaryFolder(base: base, reason: systemError()) }
-        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let path: String
+        do throws(PlatformError) {
+            path = try FileSystem.makeTemporaryDirectory(prefix, in: base)
+        } catch {
+            throw .cannotCreateTemporaryFolder(base: base, reason: error.message)
+        }
         state.withLock { _ = $0.directories.insert(path) }
         return path
     }
@@ -90,19 +92,14 @@ package final class Cleanup: Sendable {
     /// to end the process); returns at once otherwise.
     package func parkIfInterrupted() {
         guard isInterrupted else { return }
-        while true { pause() }
+        while true { suspendUntilSignal() }
     }
 
     /// The signals that interrupt a run: SIGINT, SIGTERM, SIGHUP.
     package static let signals: [Signal] = [.interrupt, .terminate, .hangup]
 
     /// ``signals`` as a set for the signal calls.
-    package static func signalSet() -> sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in signals { sigaddset(&set, signal.rawValue) }
-        return set
-    }
+    package static func signalSet() -> SignalMask { SignalMask(signals) }
 
     private static let installed = Locked(false)
     /// Whether ``installSignalHandling()`` ran: this is the `difflab` executable, not an
@@ -122,51 +119,49 @@ package final class Cleanup: Sendable {
     /// that lock. Waiting, the thread runs no Swift code until a signal comes.
     package static func installSignalHandling() {
         installed.withLock { $0 = true }
-        var set = signalSet()
-        pthread_sigmask(SIG_BLOCK, &set, nil)
+        _ = signalSet().block()
         _ = PlatformThread.start(detached: true) {
             let set = Cleanup.signalSet()
             // A first call that returns at once binds the symbols (lazy binding runs in the
             // dynamic loader), so after `waiting` the thread only blocks in the kernel.
-            let pending = takePendingSignal(set)
+            let pending: Signal? = takePendingSignal(set)
             Cleanup.waiting.withLock { $0 = true }
             Cleanup.shared.interrupt(by: pending ?? waitForSignal(set))
         }
-        while !waiting.withLock({ $0 }) { usleep(50) }
+        while !waiting.withLock({ $0 }) { sleep(seconds: 0.000_05) }
     }
 
     /// For a worker process: ends this process (after cleaning up) when its parent dies, polling
     /// the parent's id every 200 ms.
     package static func exitWhenOrphaned() {
         _ = PlatformThread.start(detached: true) {
-            let parent = getppid()
-            while getppid() == parent { usleep(200_000) }
-            Cleanup.shared.interrupt(by: SIGTERM)
+            let parent = parentProcessID()
+            while parentProcessID() == parent { sleep(seconds: 0.2) }
+            Cleanup.shared.interrupt(by: .terminate)
         }
     }
 
-    /// Runs the cleanup and ends the process by signal `number`.
-    private func interrupt(by number: Int32) {
+    /// Runs the cleanup and ends the process by `signal`.
+    private func interrupt(by signal: Signal) {
         let (files, directories, children) = state.withLock { state in
             state.interrupted = true
             return (state.files, state.directories, state.children)
         }
-        for child in children { kill(child, SIGTERM) }
+        for child in children { try? sendSignal(.terminate, to: child) }
+        // Signal 0 (kill(pid, 0)) succeeds while the id names a process, a zombie included.
+        func exists(_ child: Int32) -> Bool { (try? sendSignal(.none, to: child)) != nil }
         var waited = 0
-        while waited < 20 && children.contains(where: { kill($0, 0) == 0 && !processIsZombie($0) }) {
-            usleep(100_000)
+        while waited < 20 && children.contains(where: { exists($0) && !processIsZombie($0) }) {
+            sleep(seconds: 0.1)
             waited += 1
         }
-        for child in children where kill(child, 0) == 0 { kill(child, SIGKILL) }
-        for file in files { unlink(file) }
+        for child in children where exists(child) { try? sendSignal(.kill, to: child) }
+        for file in files { try? FileSystem.removeFile(file) }
         for directory in directories { FileSystem.removeTree(directory) }
-        signal(number, SIG_DFL)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, number)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        raise(number)
-        _exit(128 + number)
+        signal.restoreDefaultAction()
+        SignalMask([signal]).unblock()
+        signal.raiseInThisThread()
+        exitProcessImmediately(128 + signal.rawValue)
     }
 
 }

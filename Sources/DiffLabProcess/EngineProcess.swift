@@ -94,13 +94,13 @@ final class EngineProcess: Sendable {
         state.withLock { state in
             guard let running = state.running else { return }
             state.running = nil
-            close(running.child.input)
+            FileDescriptor(rawValue: running.child.input).closeIgnoringErrors()
             let deadline = monotonicNow() + 1
-            while !processHasEnded(running.child.pid) && monotonicNow() < deadline { usleep(5_000) }
-            kill(-running.child.pid, SIGKILL)
-            kill(running.child.pid, SIGKILL)
-            close(running.child.output)
-            close(running.child.errors)
+            while !processHasEnded(running.child.pid) && monotonicNow() < deadline { sleep(seconds: 0.005) }
+            try? sendSignal(.kill, to: -running.child.pid)
+            try? sendSignal(.kill, to: running.child.pid)
+            FileDescriptor(rawValue: running.child.output).closeIgnoringErrors()
+            FileDescriptor(rawValue: running.child.errors).closeIgnoringErrors()
             _ = waitProcessStatus(running.child.pid)
         }
     }
@@ -139,10 +139,10 @@ final class EngineProcess: Sendable {
     private func checkIdle(_ state: inout State, before id: Int) throws(EngineFailure) {
         guard let running = state.running else { return }
         let after = running.answered.map { "after answering request \($0)" } ?? "after its hello"
-        var byte: UInt8 = 0
-        let count = read(running.child.output, &byte, 1)
+        var byte: [UInt8] = [0]
+        let count = (try? readSome(running.child.output, into: &byte, count: 1).get()) ?? -1
         if count > 0 {
-            throw stopped(&state, .badAnswer, "wrote output \(after), before request \(id) (starting with \(excerpt([byte][...])))")
+            throw stopped(&state, .badAnswer, "wrote output \(after), before request \(id) (starting with \(excerpt(byte[...])))")
         }
         if count == 0 || processHasEnded(running.child.pid) {
             throw ended(&state, "\(after), before request \(id)")
@@ -193,39 +193,48 @@ final class EngineProcess: Sendable {
                         + (answer.isEmpty ? "" : " (it wrote \(answer.count) bytes without a newline: \(excerpt(answer[...])))")
                         + "; stopped it")
             }
-            var descriptors = [pollfd(fd: child.output, events: Int16(POLLIN), revents: 0)]
-            if state.running?.stderrOpen == true { descriptors.append(pollfd(fd: child.errors, events: Int16(POLLIN), revents: 0)) }
-            if inputOpen && written < line.count { descriptors.append(pollfd(fd: child.input, events: Int16(POLLOUT), revents: 0)) }
+            let (output, errors, input) = (
+                FileDescriptor(rawValue: child.output), FileDescriptor(rawValue: child.errors), FileDescriptor(rawValue: child.input)
+            )
+            var requests: [(descriptor: FileDescriptor, events: PollEvents)] = [(output, .readable)]
+            if state.running?.stderrOpen == true { requests.append((errors, .readable)) }
+            if inputOpen && written < line.count { requests.append((input, .writable)) }
             let milliseconds = Int32(min(remaining * 1000 + 1, 60_000))
-            if poll(&descriptors, nfds_t(descriptors.count), milliseconds) < 0 {
-                if errno == EINTR { continue }
-                throw stopped(&state, .crashed, "could not be waited for (\(systemError()))")
+            let reported: [PollEvents]
+            do throws(PlatformError) {
+                reported = try FileDescriptor.waitForEvents(requests, milliseconds: milliseconds)
+            } catch {
+                if error.code == .interrupted { continue }
+                throw stopped(&state, .crashed, "could not be waited for (\(error.message))")
             }
-            for descriptor in descriptors where descriptor.revents != 0 {
-                if descriptor.fd == child.errors {
+            for (request, events) in zip(requests, reported) where !events.isEmpty {
+                if request.descriptor == errors {
                     drainErrors(&state)
-                } else if descriptor.fd == child.input {
-                    let count = line.withUnsafeBytes { bytes in
-                        write(child.input, bytes.baseAddress! + written, min(bytes.count - written, 65_536))
-                    }
-                    if count > 0 {
-                        written += count
-                    } else if count < 0 && errno != EAGAIN && errno != EINTR {
+                } else if request.descriptor == input {
+                    do throws(PlatformError) {
+                        written += try line.withUnsafeBytes { bytes in
+                            Result { () throws(PlatformError) -> Int in
+                                try input.write(UnsafeRawBufferPointer(rebasing: bytes[written..<min(bytes.count, written + 65_536)]))
+                            }
+                        }.get()
+                    } catch {
                         // EPIPE: it closed its input or died; its output tells which.
-                        inputOpen = false
+                        if error.code != .wouldBlock { inputOpen = false }
                     }
                 }
             }
             // Output last, after its standard error was read: a crash's message is then complete.
-            if descriptors[0].revents != 0 {
+            if !reported[0].isEmpty {
                 let wanted = min(chunk.count, maxAnswerBytes - answer.count + 2)
-                let count = read(child.output, &chunk, wanted)
-                if count > 0 {
+                switch readSome(child.output, into: &chunk, count: wanted) {
+                case .success(let count) where count > 0:
                     answer += chunk[..<count]
-                } else if count == 0 {
+                case .success:
                     throw ended(&state, "while answering \(request)" + (answer.isEmpty ? "" : " (after writing \(excerpt(answer[...])))"))
-                } else if errno != EAGAIN && errno != EINTR {
-                    throw stopped(&state, .crashed, "could not be read (\(systemError())) while answering \(request)")
+                case .failure(let error):
+                    if error.code != .wouldBlock {
+                        throw stopped(&state, .crashed, "could not be read (\(error.message)) while answering \(request)")
+                    }
                 }
             }
         }
@@ -248,18 +257,22 @@ final class EngineProcess: Sendable {
         guard var running = state.running, running.stderrOpen else { return }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         // At most 1 MiB per call, so a flood cannot starve the answer.
-        for _ in 0..<16 {
-            let count = read(running.child.errors, &chunk, chunk.count)
-            if count > 0 {
+        // An interrupted read is retried by the platform layer; EAGAIN leaves the pipe open.
+        reading: for _ in 0..<16 {
+            switch readSome(running.child.errors, into: &chunk, count: chunk.count) {
+            case .success(let count) where count > 0:
                 running.stderrTail += chunk[..<count]
                 if running.stderrTail.count > Self.stderrTailBytes * 2 {
                     running.stderrTail.removeFirst(running.stderrTail.count - Self.stderrTailBytes)
                     running.stderrCut = true
                 }
-                continue
+            case .success:
+                running.stderrOpen = false
+                break reading
+            case .failure(let error):
+                if error.code != .wouldBlock { running.stderrOpen = false }
+                break reading
             }
-            if count == 0 || (errno != EAGAIN && errno != EINTR) { running.stderrOpen = false }
-            if count == 0 || errno != EINTR { break }
         }
         state.running = running
     }
@@ -269,7 +282,7 @@ final class EngineProcess: Sendable {
     private func ended(_ state: inout State, _ when: String) -> EngineFailure {
         guard let pid = state.running?.child.pid else { preconditionFailure("no child") }
         let deadline = monotonicNow() + 1
-        while !processHasEnded(pid) && monotonicNow() < deadline { usleep(2_000) }
+        while !processHasEnded(pid) && monotonicNow() < deadline { sleep(seconds: 0.002) }
         let exited = processHasEnded(pid)
         let (status, tail, cut) = terminate(&state)
         let what = exited ? "the engine process \(describeWaitStatus(status))" : "the engine closed its standard output (stopped it)"
@@ -294,14 +307,13 @@ final class EngineProcess: Sendable {
     ///   were dropped.
     private func terminate(_ state: inout State) -> (status: Int32, stderrTail: [UInt8], cut: Bool) {
         guard let pid = state.running?.child.pid else { preconditionFailure("no child") }
-        kill(-pid, SIGKILL)
-        kill(pid, SIGKILL)
+        try? sendSignal(.kill, to: -pid)
+        try? sendSignal(.kill, to: pid)
         // What it wrote before it died (bounded: a second, and the pipe ends when the group dies).
         let deadline = monotonicNow() + 1
         while state.running?.stderrOpen == true && monotonicNow() < deadline {
             guard let errors = state.running?.child.errors else { break }
-            var descriptor = pollfd(fd: errors, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 100)
+            _ = FileDescriptor.waitReadable([FileDescriptor(rawValue: errors)], milliseconds: 100)
             drainErrors(&state)
         }
         let running = state.running!
@@ -322,17 +334,23 @@ final class EngineProcess: Sendable {
 /// EPIPE instead of ending the process; the returned function discards a SIGPIPE that became
 /// pending meanwhile and restores the thread's signal mask.
 private func blockBrokenPipeSignal() -> () -> Void {
-    var brokenPipe = sigset_t()
-    sigemptyset(&brokenPipe)
-    sigaddset(&brokenPipe, SIGPIPE)
-    var previous = sigset_t()
-    pthread_sigmask(SIG_BLOCK, &brokenPipe, &previous)
+    let brokenPipe = SignalMask([.brokenPipe])
+    let previous = brokenPipe.block()
     return {
-        var pending = sigset_t()
-        sigpending(&pending)
-        if sigismember(&pending, SIGPIPE) == 1 && sigismember(&previous, SIGPIPE) != 1 {
-            _ = takePendingSignal(brokenPipe)
+        if SignalMask.pending().contains(.brokenPipe) && !previous.contains(.brokenPipe) {
+            _ = takePendingSignal(brokenPipe) as Signal?
         }
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        previous.install()
+    }
+}
+
+/// Reads at most `count` bytes from `descriptor` into the start of `buffer`: how many (0 at the
+/// end of the file), or the error (``PlatformError/Code/wouldBlock`` when nothing is there yet;
+/// an interrupted read is retried).
+private func readSome(_ descriptor: Int32, into buffer: inout [UInt8], count: Int) -> Result<Int, PlatformError> {
+    buffer.withUnsafeMutableBytes { raw in
+        Result { () throws(PlatformError) -> Int in
+            try FileDescriptor(rawValue: descriptor).read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<min(count, raw.count)]))
+        }
     }
 }

@@ -11,25 +11,23 @@ import DiffLabPlatform
 ///
 /// - Throws: ``ProcessError/cannotFork(reason:)`` when `fork` fails, or where this platform has
 ///   no `fork` (``platformCanFork``: Darwin; start a worker process instead).
-package func forkChild(_ body: () -> Never) throws(ProcessError) -> pid_t {
+package func forkChild(_ body: () -> Never) throws(ProcessError) -> Int32 {
     guard platformCanFork else { throw .cannotFork(reason: "fork is unavailable on this platform (start a worker process instead)") }
-    var pid: pid_t = -1
-    let parent = getpid()
+    var pid: Int32 = -1
+    let parent = currentProcessID()
     let started = Cleanup.shared.startChild { () -> Int32 in
         pid = forkProcess()
-        return pid < 0 ? errno : 0
+        return pid < 0 ? PlatformError.current("fork").code.rawValue : 0
     } registering: {
         pid
     }
     if pid == 0 {
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        pthread_sigmask(SIG_SETMASK, &empty, nil)
-        if getppid() != parent { _exit(9) }
+        SignalMask([]).install()
+        if parentProcessID() != parent { exitProcessImmediately(9) }
         runOnNewThread(body)
     }
     guard started == 0 else {
-        throw .cannotFork(reason: String(cString: strerror(started)))
+        throw .cannotFork(reason: PlatformError.Code(rawValue: started).message)
     }
     return pid
 }
@@ -47,9 +45,9 @@ package func forkChild(_ body: () -> Never) throws(ProcessError) -> pid_t {
 /// `gdb`). A new thread starts with no cached id.
 private func runOnNewThread(_ body: () -> Never) -> Never {
     withoutActuallyEscaping(body) { body in
-        guard let thread = PlatformThread.start(detached: false, { body() }) else { _exit(9) }
+        guard let thread = PlatformThread.start(detached: false, { body() }) else { exitProcessImmediately(9) }
         thread.join()
-        _exit(9)
+        exitProcessImmediately(9)
     }
 }
 
@@ -59,8 +57,8 @@ private func runOnNewThread(_ body: () -> Never) -> Never {
 /// (With `exit` always, one clean-clone CI run saw a mutant's fuzzer never end; not reproduced
 /// since, so plain runs keep `_exit`.)
 package func endChild(_ status: Int32) -> Never {
-    if getenv("LLVM_PROFILE_FILE") != nil { exit(status) }
-    _exit(status)
+    if environmentValue("LLVM_PROFILE_FILE") != nil { exitProcess(status) }
+    exitProcessImmediately(status)
 }
 
 /// In a forked child: restores the default action of the signals a crash raises (SIGILL, SIGTRAP,
@@ -69,5 +67,5 @@ package func endChild(_ status: Int32) -> Never {
 /// `swift-backtrace` and symbolicate for seconds — time a supervisor would take for a hang — and
 /// leave that process behind when the child is stopped meanwhile.
 package func restoreDefaultCrashHandling() {
-    for number in [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV] { signal(number, SIG_DFL) }
+    for signal: Signal in [.illegalInstruction, .trap, .abort, .bus, .floatingPoint, .segmentationFault] { signal.restoreDefaultAction() }
 }

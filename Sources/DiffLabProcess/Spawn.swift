@@ -54,7 +54,7 @@ package func runProcess(
 package func spawnProcess(
     _ executable: String, _ arguments: [String], environment changes: [String: String?] = [:], stdout: String? = nil,
     stderr: String? = nil, argumentZero: String? = nil
-) throws(ProcessError) -> pid_t {
+) throws(ProcessError) -> Int32 {
     var actions: [SpawnFileAction] = []
     if let stdout { actions.append(outputAction(.standardOutput, stdout)) }
     if let stderr { actions.append(outputAction(.standardError, stderr)) }
@@ -70,7 +70,7 @@ private func outputAction(_ target: FileDescriptor, _ path: String) -> SpawnFile
 /// A child process whose standard input, output and error are pipes to this process.
 package struct PipedChild {
     /// The child's process id (also its process group id).
-    package var pid: pid_t
+    package var pid: Int32
     /// The write end of the child's standard input (non-blocking, close-on-exec).
     package var input: Int32
     /// The read end of the child's standard output (non-blocking, close-on-exec).
@@ -80,7 +80,7 @@ package struct PipedChild {
 
     /// Closes this process's ends of the three pipes.
     package func closePipes() {
-        for descriptor in [input, output, errors] where descriptor >= 0 { close(descriptor) }
+        for descriptor in [input, output, errors] where descriptor >= 0 { FileDescriptor(rawValue: descriptor).closeIgnoringErrors() }
     }
 }
 
@@ -95,7 +95,7 @@ package func spawnPipedProcess(_ executable: String, _ arguments: [String]) thro
     // [stdin read, stdin write, stdout read, stdout write, stderr read, stderr write]
     var ends: [FileDescriptor] = []
     var pipeError: PlatformError?
-    let pid: pid_t
+    let pid: Int32
     do throws(ProcessError) {
         pid = try spawn(executable, arguments, environment: [:], argumentZero: nil, newProcessGroup: true) { () throws(PlatformError) in
             // Made under the registry's lock, like every spawn: no other child starts between
@@ -130,7 +130,7 @@ package func spawnPipedProcess(_ executable: String, _ arguments: [String]) thro
 private func spawn(
     _ executable: String, _ arguments: [String], environment changes: [String: String?], argumentZero: String?,
     newProcessGroup: Bool, fileActions: () throws(PlatformError) -> [SpawnFileAction]
-) throws(ProcessError) -> pid_t {
+) throws(ProcessError) -> Int32 {
     var environment: [String: String] = [:]
     for text in processEnvironment() {
         if let equals = text.firstIndex(of: "=") {
@@ -142,7 +142,7 @@ private func spawn(
     request.argumentZero = argumentZero
     request.newProcessGroup = newProcessGroup
     request.defaultSignals = Cleanup.signals
-    var pid: pid_t = 0
+    var pid: Int32 = 0
     var failure: PlatformError?
     // Started and registered atomically with respect to an interruption: a child is either stopped
     // by the cleanup thread or never started.
@@ -171,7 +171,7 @@ private func spawn(
 /// - Throws: ``ProcessError/outputLimitExceeded(what:maxBytes:)`` or
 ///   ``ProcessError/timeLimitExceeded(what:seconds:)``, naming `what`.
 /// - Returns: the exit status, as ``waitProcess(_:)``.
-package func waitProcess(_ pid: pid_t, writing output: String, maxBytes: Int, seconds: Double, what: String) throws(ProcessError) -> Int32 {
+package func waitProcess(_ pid: Int32, writing output: String, maxBytes: Int, seconds: Double, what: String) throws(ProcessError) -> Int32 {
     let deadline = monotonicNow() + seconds
     // Poll without reaping; waitProcess reaps once the child has ended.
     while !processHasEnded(pid) {
@@ -189,12 +189,12 @@ package func waitProcess(_ pid: pid_t, writing output: String, maxBytes: Int, se
 /// Waits for the child `pid`.
 ///
 /// - Returns: its exit status, or 128 + the signal number when a signal ended it.
-package func waitProcess(_ pid: pid_t) -> Int32 {
+package func waitProcess(_ pid: Int32) -> Int32 {
     WaitStatus(rawValue: waitProcessStatus(pid)).shellStatus
 }
 
 /// Waits for the child `pid` and returns its raw wait status (see ``describeWaitStatus(_:)``).
-package func waitProcessStatus(_ pid: pid_t) -> Int32 {
+package func waitProcessStatus(_ pid: Int32) -> Int32 {
     // Wait without reaping (an ended child, not a stopped one: ``waitForChildEnd(_:)``), forget
     // the child, then reap: the cleanup thread never signals an id that has been reaped (and
     // might be reused).

@@ -8,7 +8,7 @@ import DiffLabResults
 /// - Complexity: O(n).
 package func geometricMean(_ values: [Double]) -> Double? {
     guard values.allSatisfy({ $0 > 0 && $0.isFinite }) else { return nil }
-    return geometricMean(logarithms: values.map { log($0) })
+    return geometricMean(logarithms: values.map { Double.log($0) })
 }
 
 /// exp of the mean of `logarithms` (natural): the geometric mean of the values they are the
@@ -17,7 +17,7 @@ package func geometricMean(_ values: [Double]) -> Double? {
 /// - Complexity: O(n).
 package func geometricMean(logarithms: [Double]) -> Double? {
     guard !logarithms.isEmpty else { return nil }
-    let mean = exp(logarithms.reduce(0, +) / Double(logarithms.count))
+    let mean = Double.exp(logarithms.reduce(0, +) / Double(logarithms.count))
     return mean > 0 && mean.isFinite ? mean : nil
 }
 
@@ -90,7 +90,7 @@ struct ArenaBenchView {
         // As logarithms: a ÷ b of two in-range medians can overflow, their log difference cannot.
         let logRatios = profiles.compactMap { p -> Double? in
             guard let a = median(engine, p, size), let b = median(baseline, p, size) else { return nil }
-            return log(a) - log(b)
+            return Double.log(a) - Double.log(b)
         }
         return geometricMean(logarithms: logRatios).map { ProfileAggregate(value: $0, profiles: logRatios.count) }
     }

@@ -49,7 +49,7 @@ package struct AxisMapping: Sendable, Equatable {
             t = span.isFinite ? (value - domainLower) / span : (value / 2 - domainLower / 2) / (domainUpper / 2 - domainLower / 2)
         case .log10:
             guard value > 0 else { return nil }
-            t = (log10(value) - log10(domainLower)) / (log10(domainUpper) - log10(domainLower))
+            t = (Double.log10(value) - Double.log10(domainLower)) / (Double.log10(domainUpper) - Double.log10(domainLower))
         }
         let position = pixelStart + t * (pixelEnd - pixelStart)
         return position.isFinite ? position : nil

@@ -26,7 +26,7 @@ package func exp10(_ k: Int) -> Double {
 /// - Complexity: O(1).
 package func decadeFloor(_ x: Double) -> Int? {
     guard x.isFinite, x > 0 else { return nil }
-    var k = Int(log10(x).rounded(.down))
+    var k = Int(Double.log10(x).rounded(.down))
     while k > -400 && exp10(k) > x { k -= 1 }
     while k < 400 && exp10(k + 1) <= x { k += 1 }
     return k

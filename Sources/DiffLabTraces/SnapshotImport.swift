@@ -60,7 +60,7 @@ public enum SnapshotImport {
         _ folder: String, times: SnapshotTimes, strings: SnapshotStrings, maxBytes: Int, provenance: TraceProvenance
     ) throws(TraceImportError) -> Trace {
         guard let entries = FileSystem.directoryEntries(folder) else {
-            throw TraceImportError("'\(folder)': cannot be read as a folder: \(systemError())", missingInput: true)
+            throw TraceImportError("'\(folder)': cannot be read as a folder: \(PlatformError.current("opendir").message)", missingInput: true)
         }
         let names = entries.filter { $0.hasSuffix(".json") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         guard !names.isEmpty else { throw TraceImportError("'\(folder)': no *.json snapshot files") }

@@ -128,14 +128,18 @@ public enum TraceOracle {
         let b = folder + "/b"
         let out = folder + "/numstat"
         let err = folder + "/errors"
-        func write(_ ids: [Int], _ path: String) -> Bool {
+        func write(_ ids: [Int], _ path: String) throws(PlatformError) {
             let text = ids.map { trace.ids[$0] + "\n" }.joined()
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { return false }
-            defer { close(descriptor) }
-            return writeAll(descriptor, Array(text.utf8))
+            let descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate], permissions: 0o600)
+            defer { descriptor.closeIgnoringErrors() }
+            try descriptor.writeAll(Array(text.utf8))
         }
-        guard write(old, a), write(new, b) else { return .failure(GitUnavailable(description: "cannot write the versions: \(systemError())")) }
+        do throws(PlatformError) {
+            try write(old, a)
+            try write(new, b)
+        } catch {
+            return .failure(GitUnavailable(description: "cannot write the versions: \(error.message)"))
+        }
         let status: Int32
         do {
             let pid = try spawnProcess(

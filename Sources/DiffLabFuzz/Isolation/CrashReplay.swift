@@ -28,18 +28,18 @@ extension FuzzSupervisor {
         let started = try? startIsolated(job, name: "replay-\(number).json", folder: folder, quiet: true, backtraces: false) {
             endChild(check.1.check(input, check.0) == nil ? 0 : 1)
         }
-        defer { if let jobPath = started?.jobPath { unlink(jobPath) } }
+        defer { if let jobPath = started?.jobPath { try? FileSystem.removeFile(jobPath) } }
         guard let pid = started?.pid else {
             return (.failed, input, source.choices)
         }
         let deadline = monotonicNow() + seconds
         while !processHasEnded(pid) {
             if monotonicNow() > deadline {
-                kill(pid, SIGKILL)
+                try? sendSignal(.kill, to: pid)
                 _ = waitProcessStatus(pid)
                 return (.hung(worker: 0), input, source.choices)
             }
-            usleep(200)
+            sleep(seconds: 0.000_2)
         }
         return (ending(waitProcessStatus(pid)), input, source.choices)
     }

@@ -41,7 +41,7 @@ extension FuzzSupervisor {
     ///   ``FuzzFindingRecord``, a regression that ``RegressionCase/init(json:)`` refuses).
     func readFindings(_ path: String, secondsOffset: Double) throws(FuzzIsolationError) -> [FuzzFailure] {
         func broken(_ why: String) -> FuzzIsolationError { .findingsUnreadable(path: path, reason: why) }
-        guard access(path, F_OK) == 0 else { return [] }
+        guard FileSystem.isAccessible(path, []) else { return [] }
         let bytes: [UInt8]
         do { bytes = try readFile(path, limit: maxFindingsBytes) } catch { throw .findingsFile(error) }
         var failures: [FuzzFailure] = []

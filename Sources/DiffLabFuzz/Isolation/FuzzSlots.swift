@@ -17,7 +17,7 @@ package final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
     private let base: UnsafeMutablePointer<UInt64>
     private let workers: Int
     /// The supervising process.
-    private let supervisor: pid_t
+    private let supervisor: Int32
     private static let kinds = FuzzElementKind.allCases
     private static let header = 12 + kinds.count
     /// The most choices a slot keeps: more than a generated input can have (``DataSource`` draws at
@@ -28,14 +28,14 @@ package final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
     /// Maps the shared memory for `workers` slots (pages are only touched as they are used).
     /// - Throws: ``FuzzIsolationError/sharedMemory(bytes:)`` when the memory cannot be mapped.
     convenience init(workers: Int) throws(FuzzIsolationError) {
-        try self.init(workers: workers, supervisor: getpid()) { mapSharedAnonymousMemory($0) }
+        try self.init(workers: workers, supervisor: currentProcessID()) { mapSharedAnonymousMemory($0) }
     }
 
     /// Maps the slots for `workers` in a new file at `path` (0600, in the supervisor's private
     /// folder), shared with a worker process that ``init(workers:attaching:)`` them.
     /// - Throws: ``FuzzIsolationError/sharedMemory(bytes:)`` when the file cannot be made or mapped.
     convenience init(workers: Int, file path: String) throws(FuzzIsolationError) {
-        try self.init(workers: workers, supervisor: getpid()) { mapSharedFile(path, bytes: $0, create: true) }
+        try self.init(workers: workers, supervisor: currentProcessID()) { mapSharedFile(path, bytes: $0, create: true) }
     }
 
     /// In a worker process its supervisor started: maps the slots file at `path`, which must be a
@@ -43,11 +43,11 @@ package final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
     /// The supervisor is the parent process.
     /// - Throws: ``FuzzIsolationError/sharedMemory(bytes:)`` when it cannot be mapped.
     convenience init(workers: Int, attaching path: String) throws(FuzzIsolationError) {
-        try self.init(workers: workers, supervisor: getppid()) { mapSharedFile(path, bytes: $0, create: false) }
+        try self.init(workers: workers, supervisor: parentProcessID()) { mapSharedFile(path, bytes: $0, create: false) }
     }
 
     /// The slots of `workers` in the memory `map` gives for their size in bytes.
-    private init(workers: Int, supervisor: pid_t, map: (Int) -> UnsafeMutableRawPointer?) throws(FuzzIsolationError) {
+    private init(workers: Int, supervisor: Int32, map: (Int) -> UnsafeMutableRawPointer?) throws(FuzzIsolationError) {
         self.workers = workers
         self.supervisor = supervisor
         let bytes = Self.bytes(workers: workers)
@@ -59,30 +59,30 @@ package final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
     static func bytes(workers: Int) -> Int { workers * words * 8 }
 
     /// Where a campaign process writes each failure it finds, one JSON record per line (see
-    /// ``FuzzSupervisor/record(_:)``); -1 until ``openFindings(_:)``.
-    private var findings: Int32 = -1
+    /// ``FuzzSupervisor/record(_:)``); `nil` until ``openFindings(_:)``.
+    private var findings: FileDescriptor?
     private let findingsLock = Locked(())
 
     deinit {
-        if findings >= 0 { close(findings) }
-        munmap(base, Self.bytes(workers: workers))
+        findings?.closeIgnoringErrors()
+        unmapSharedMemory(base, bytes: Self.bytes(workers: workers))
     }
 
     /// In the campaign process: creates the findings file at `path` (a new file in the run's
     /// private folder); `false` when it cannot, or when a findings file is open already (that one
     /// stays).
     func openFindings(_ path: String) -> Bool {
-        guard findings < 0 else { return false }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return false }
+        guard findings == nil else { return false }
+        let options: FileDescriptor.Options = [.create, .exclusive, .noFollow, .append]
+        guard let descriptor = try? FileDescriptor.open(path, .writeOnly, options: options, permissions: 0o600) else { return false }
         findings = descriptor
         return true
     }
 
     package func found(worker: Int, failure: FuzzFailure) {
-        guard findings >= 0 else { return }
+        guard let findings else { return }
         let line = Array((FuzzSupervisor.record(failure).json.serialized() + "\n").utf8)
-        findingsLock.withLock { _ in _ = writeAll(findings, line) }
+        findingsLock.withLock { _ in try? findings.writeAll(line) }
     }
 
     private func slot(_ worker: Int) -> UnsafeMutablePointer<UInt64> { base + worker * Self.words }
@@ -123,7 +123,7 @@ package final class FuzzSlots: FuzzWatcher, @unchecked Sendable {
         s[10] = max(s[10], UInt64(input.old.count + input.new.count))
         if let kind = Self.kinds.firstIndex(of: input.elements) { s[12 + kind] &+= 1 }
         // Orphaned (the supervisor was killed outright): nobody reads the findings; stop.
-        if getpid() != supervisor && getppid() != supervisor { _exit(9) }
+        if currentProcessID() != supervisor && parentProcessID() != supervisor { exitProcessImmediately(9) }
     }
 
     /// A check in progress when the campaign process died or hung.

@@ -201,7 +201,7 @@ public struct FuzzSupervisor: Sendable {
     /// as `.idle`: it hung outside any check, in DiffLab's own code, and must not
     /// wedge the run. Only time seen between two polls of this loop counts, each poll at most
     /// 0.1 s, so a stopped or suspended run (Ctrl-Z) is not taken for an idle one.
-    private func watch(_ pid: pid_t, _ slots: FuzzSlots, report: (() -> Void)? = nil) -> Ending {
+    private func watch(_ pid: Int32, _ slots: FuzzSlots, report: (() -> Void)? = nil) -> Ending {
         var mark = slots.progressMark()
         var idle = 0.0
         var polled = monotonicNow()
@@ -222,11 +222,11 @@ public struct FuzzSupervisor: Sendable {
             }
             polled = now
             if seconds > checkSeconds || idle > idleSeconds {
-                kill(pid, SIGKILL)
+                try? sendSignal(.kill, to: pid)
                 _ = waitProcessStatus(pid)
                 return seconds > checkSeconds ? .hung(worker: worker) : .idle
             }
-            usleep(20_000)
+            sleep(seconds: 0.02)
         }
         return ending(waitProcessStatus(pid))
     }
@@ -245,7 +245,7 @@ public struct FuzzSupervisor: Sendable {
 
     /// Writes `fuzz: <text>` and a newline to standard error.
     func say(_ text: String) {
-        _ = writeAll(2, Array("fuzz: \(text)\n".utf8))
+        try? FileDescriptor.standardError.writeAll(Array("fuzz: \(text)\n".utf8))
     }
 
     /// Says on standard error that a check ran past the limit but not when replayed: the machine

@@ -87,7 +87,7 @@ extension FuzzSupervisor {
         do throws(FuzzWorkerJobError) {
             job = try readJob(path, options: options)
         } catch {
-            _ = writeAll(2, Array("fuzz worker: \(path): \(error)\n".utf8))
+            try? FileDescriptor.standardError.writeAll(Array("fuzz worker: \(path): \(error)\n".utf8))
             endChild(3)
         }
         if !job.backtraces { restoreDefaultCrashHandling() }
@@ -100,11 +100,11 @@ extension FuzzSupervisor {
             child.known = Set(job.known)
             let slots: FuzzSlots
             do { slots = try FuzzSlots(workers: max(options.workers, 1), attaching: job.slots) } catch {
-                _ = writeAll(2, Array("fuzz worker: cannot map the shared slots \(job.slots)\n".utf8))
+                try? FileDescriptor.standardError.writeAll(Array("fuzz worker: cannot map the shared slots \(job.slots)\n".utf8))
                 endChild(3)
             }
             guard slots.openFindings(job.findings) else {
-                _ = writeAll(2, Array("fuzz worker: cannot create the findings file \(job.findings)\n".utf8))
+                try? FileDescriptor.standardError.writeAll(Array("fuzz worker: cannot create the findings file \(job.findings)\n".utf8))
                 endChild(3)
             }
             child.watcher = slots
@@ -120,8 +120,7 @@ extension FuzzSupervisor {
     /// The job at `path`, checked against `options`.
     static func readJob(_ path: String, options: FuzzOptions) throws(FuzzWorkerJobError) -> FuzzWorkerJobRecord {
         // The supervisor writes a regular file in its private folder: a link there is not its job.
-        var link = stat()
-        if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
+        if FileSystem.factsIfPresent(path, followingLinks: false)?.kind == .symbolicLink {
             throw .unreadable(.cannotOpen(path: path, reason: "a symbolic link (a job file is never read through one)"))
         }
         let bytes: [UInt8]
@@ -150,10 +149,14 @@ extension FuzzSupervisor {
     /// Writes `job` to a new file `name` in the run's private `folder` and returns its path.
     func writeJob(_ job: FuzzWorkerJobRecord, folder: String, name: String) throws(FuzzIsolationError) -> String {
         let path = folder + "/" + name
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .process(.cannotStart(executable: path, reason: String(cString: strerror(errno)))) }
-        defer { close(descriptor) }
-        guard writeAll(descriptor, Array(job.json.serialized().utf8)) else {
+        let descriptor: FileDescriptor
+        do throws(PlatformError) {
+            descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive, .noFollow], permissions: 0o600)
+        } catch {
+            throw .process(.cannotStart(executable: path, reason: error.message))
+        }
+        defer { descriptor.closeIgnoringErrors() }
+        guard (try? descriptor.writeAll(Array(job.json.serialized().utf8))) != nil else {
             throw .process(.cannotStart(executable: path, reason: "cannot write the job file"))
         }
         return path
@@ -169,7 +172,7 @@ extension FuzzSupervisor {
     /// - Returns: the process id, and the job file when one was written (the caller removes it).
     func startIsolated(
         _ job: FuzzWorkerJobRecord, name: String, folder: String, quiet: Bool, backtraces: Bool, forked: () -> Never
-    ) throws(FuzzIsolationError) -> (pid: pid_t, jobPath: String?) {
+    ) throws(FuzzIsolationError) -> (pid: Int32, jobPath: String?) {
         switch isolation {
         case .spawn(let command):
             let path = try writeJob(job, folder: folder, name: name)
@@ -180,15 +183,16 @@ extension FuzzSupervisor {
                     command.executable, command.arguments + [path], environment: environment, stderr: quiet ? "/dev/null" : nil)
                 return (pid, path)
             } catch {
-                unlink(path)
+                try? FileSystem.removeFile(path)
                 throw .process(error)
             }
         case .fork:
             do throws(ProcessError) {
                 let pid = try forkChild {
                     if quiet {
-                        let null = open("/dev/null", O_WRONLY)
-                        if null >= 0 { dup2(null, 2) }
+                        if let null = try? FileDescriptor.open("/dev/null", .writeOnly) {
+                            try? null.duplicate(as: .standardError)
+                        }
                     }
                     if !backtraces { restoreDefaultCrashHandling() }
                     forked()
