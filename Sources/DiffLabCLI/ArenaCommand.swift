@@ -95,8 +95,12 @@ enum ArenaCommand: DeclaredCommand {
         let fuzzSeconds = parsed.required(\.fuzzSeconds)
         let seed = parsed.required(\.seed)
         let workers = parsed[\.workers]
-        let out = try OutputFile(parsed[\.out] ?? "results/arena-\(timestamp()).json", option: "--out")
-        let work = try OutputDirectory(parsed[\.work] ?? String(out.path.dropLast(out.path.hasSuffix(".json") ? 5 : 0)) + "-work", option: "--work")
+        let out = try asCantCreate { () throws(OutputFileError) in
+            try OutputFile(parsed[\.out] ?? "results/arena-\(timestamp()).json", option: "--out")
+        }
+        let work = try asCantCreate { () throws(OutputFileError) in
+            try OutputDirectory(parsed[\.work] ?? String(out.path.dropLast(out.path.hasSuffix(".json") ? 5 : 0)) + "-work", option: "--work")
+        }
 
         let started = monotonicNow()
         // Taken before the run: the commit the running binary was built from is the one checked
@@ -125,7 +129,7 @@ enum ArenaCommand: DeclaredCommand {
         }
         results.provenance = provenance
         results.provenance.seconds = monotonicNow() - started
-        try out.write(results.json.serialized(pretty: true) + "\n")
+        try asCantCreate { () throws(OutputFileError) in try out.write(results.json.serialized(pretty: true) + "\n") }
         console.out(summary(results) + "results: \(out.path)\n")
         return .success
     }
@@ -354,7 +358,7 @@ enum ArenaCommand: DeclaredCommand {
         _ names: [String], _ parsed: Parsed<Options>, seed: UInt64, work: OutputDirectory, console: Console
     ) throws(CommandError) -> BenchResults? {
         guard !names.isEmpty else { return nil }
-        let file = try work.file("bench.json")
+        let file = try asCantCreate { () throws(OutputFileError) in try work.file("bench.json") }
         let profiles = parsed.raw(\.profiles) ?? DatasetProfile.allCases.map(\.rawValue).joined(separator: ",")
         var line = CommandArguments<BenchCommand.Options>(BenchCommand.name)
         line.add(\.engines, names.joined(separator: ","))

@@ -82,8 +82,8 @@ enum BenchCommand: DeclaredCommand {
 
         An engine in another process (--engine-command) times itself (self-timed, marked †),
         and its cells hold only what can be measured of that process: peakRSSBytes is the peak
-        resident memory of the engine's process over its life so far (VmHWM of
-        /proc/PID/status: the command's own process, since it started or was last restarted);
+        resident memory of the engine's process over its life so far (VmHWM of the process's
+        status, Linux only: the command's own process, since it started or was last restarted);
         DiffLab's own allocations, page faults, resident memory per call and CPU time are left out.
         """
     static var epilogue: String {
@@ -91,8 +91,8 @@ enum BenchCommand: DeclaredCommand {
         THE MEMORY GUARD
           Before a cell's lists are generated, the memory it needs (its lists as the element kind,
           the repeated mode's extra versions, and 512 bytes per item of engine working memory) is
-          estimated; a cell that would not fit in MemAvailable (/proc/meminfo) is skipped whole,
-          with both figures as the reason.
+          estimated; a cell that would not fit in MemAvailable (the kernel's estimate, Linux only)
+          is skipped whole, with both figures as the reason.
 
         THE CALL LIMIT
           No single call runs much past the limit, whatever the sizes. A measurement whose call is
@@ -140,8 +140,14 @@ enum BenchCommand: DeclaredCommand {
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         // The output is checked first: a bad path fails now, not after the run.
-        let workerOut = try parsed[\.workerOut].map { path throws(CommandError) in try OutputFile(path, option: "--worker-out") }
-        let out = workerOut != nil ? nil : try OutputFile(parsed[\.out] ?? "results/bench-\(timestamp()).json", option: "--out")
+        let workerOut = try parsed[\.workerOut].map { path throws(CommandError) in
+            try asCantCreate { () throws(OutputFileError) in try OutputFile(path, option: "--worker-out") }
+        }
+        let out =
+            workerOut != nil
+            ? nil
+            : try asCantCreate { () throws(OutputFileError) in try OutputFile(parsed[\.out] ?? "results/bench-\(timestamp()).json", option: "--out")
+            }
         if let trace = parsed[\.trace] {
             return try runTrace(trace, parsed, console: console)
         }
@@ -173,7 +179,9 @@ enum BenchCommand: DeclaredCommand {
             let records = runBench(options, allocator: current) { done, total, label in
                 console.progress(done, total, label, last: done == total)
             }
-            try workerOut.write(BenchWorkerOutput(measurements: records.map(\.measurementRecord)).json.serialized() + "\n")
+            try asCantCreate { () throws(OutputFileError) in
+                try workerOut.write(BenchWorkerOutput(measurements: records.map(\.measurementRecord)).json.serialized() + "\n")
+            }
             return .success
         }
         guard let out else { return .success }
@@ -264,7 +272,7 @@ enum BenchCommand: DeclaredCommand {
                 console.out("  \(t.name): \(t.value.map(round2) ?? "–") (goal \(t.goal)) \(verdict)\(t.note.isEmpty ? "" : " — \(t.note)")\n")
             }
         }
-        try out.write(results.json.serialized() + "\n")
+        try asCantCreate { () throws(OutputFileError) in try out.write(results.json.serialized() + "\n") }
         console.out("results: \(out.path)\n")
         if !parsed[\.allowSkips], let failed = engineFailures(results.measurements) { throw CommandError(.failure, failed) }
         return .success
@@ -280,7 +288,9 @@ enum BenchCommand: DeclaredCommand {
         if let (option, _) = refused.first(where: \.1) {
             throw .usage("bench: \(option) does not apply to --trace (see TRACES in 'difflab help bench')")
         }
-        let out = try OutputFile(parsed[\.out] ?? "results/bench-trace-\(timestamp()).json", option: "--out")
+        let out = try asCantCreate { () throws(OutputFileError) in
+            try OutputFile(parsed[\.out] ?? "results/bench-trace-\(timestamp()).json", option: "--out")
+        }
         var options = TraceBenchOptions()
         if let engines = parsed[\.engines] { options.engines = engines.map(\.bench) }
         if let kinds = parsed[\.kinds] {
@@ -300,7 +310,7 @@ enum BenchCommand: DeclaredCommand {
         results.provenance = RunProvenance.current()
         results.provenance.seconds = monotonicNow() - started
         console.out(traceBenchTable(results) + "\n")
-        try out.write(results.json.serialized() + "\n")
+        try asCantCreate { () throws(OutputFileError) in try out.write(results.json.serialized() + "\n") }
         console.out("results: \(out.path)\n")
         let failed = results.subjects.filter { $0.skipped?.hasPrefix(BenchRecord.engineFailedPrefix) == true }
         if !parsed[\.allowSkips], let first = failed.first {
@@ -356,4 +366,4 @@ func parseShard(_ text: String) throws(CommandError) -> BenchShard {
 }
 
 /// `YYYYMMDD-HHMMSS` in UTC, for file names.
-package func timestamp() -> String { utcFileStamp(Int(time(nil))) }
+package func timestamp() -> String { utcFileStamp(secondsSince1970()) }

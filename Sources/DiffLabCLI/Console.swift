@@ -23,7 +23,9 @@ public struct Console: Sendable {
     /// The process's standard output and standard error (unbuffered: each call is written at once;
     /// a closed pipe is given up on silently, as there is nowhere left to report to).
     public static var standard: Console {
-        Console(out: { _ = writeAll(1, Array($0.utf8)) }, err: { _ = writeAll(2, Array($0.utf8)) }, errIsTerminal: isatty(2) == 1)
+        Console(
+            out: { _ = writeAll(1, Array($0.utf8)) }, err: { _ = writeAll(2, Array($0.utf8)) }, errIsTerminal: FileDescriptor.standardError.isTerminal
+        )
     }
 
     /// Draws a progress bar on standard error, rewriting the line; nothing when standard error is

@@ -24,7 +24,7 @@ public enum DiffLabRunner {
         DiffLabCommand.installSignalHandling()
         let name = programName(fromArgv0: CommandLine.arguments.first)
         runningProgram.withLock { $0 = name }
-        exit(run(Array(CommandLine.arguments.dropFirst()), engines: engines))
+        exitProcess(run(Array(CommandLine.arguments.dropFirst()), engines: engines))
     }
 
     /// Runs another command line of DiffLab's (`difflab-dev`: `commands`, named `tool`) on the
@@ -34,7 +34,8 @@ public enum DiffLabRunner {
         DiffLabCommand.installSignalHandling()
         let name = programName(fromArgv0: CommandLine.arguments.first)
         runningProgram.withLock { $0 = name }
-        exit(DiffLabCommand.run(Array(CommandLine.arguments.dropFirst()), console: .standard, registry: .builtIns, commands: commands, tool: tool))
+        exitProcess(
+            DiffLabCommand.run(Array(CommandLine.arguments.dropFirst()), console: .standard, registry: .builtIns, commands: commands, tool: tool))
     }
 
     /// Runs `arguments` (without the program name) with `engines` registered after the built-ins.

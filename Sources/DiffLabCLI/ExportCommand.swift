@@ -39,7 +39,9 @@ enum ExportCommand: DeclaredCommand {
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let path = parsed[\.file][0]
         let format = parsed.required(\.format)
-        let out = try parsed[\.out].map { file throws(CommandError) in try OutputFile(file, option: "--out") }
+        let out = try parsed[\.out].map { file throws(CommandError) in
+            try asCantCreate { () throws(OutputFileError) in try OutputFile(file, option: "--out") }
+        }
         let document = try readJSON(path)
         let text: String
         do throws(ResultsError) {
@@ -48,7 +50,7 @@ enum ExportCommand: DeclaredCommand {
             throw .data(error.description)
         }
         if let out {
-            try out.write(text)
+            try asCantCreate { () throws(OutputFileError) in try out.write(text) }
         } else {
             console.out(text)
         }

@@ -120,19 +120,23 @@ enum FuzzCommand: DeclaredCommand {
         // A spawned worker: the same options, rebuilt from the same arguments, and its job.
         if let job { FuzzSupervisor.runWorker(job: job, options: options) }
         if let path = parsed[\.writeSeeds] {
-            let directory = try OutputDirectory(path, option: "--write-seeds")
+            let directory = try asCantCreate { () throws(OutputFileError) in try OutputDirectory(path, option: "--write-seeds") }
             let count = options.inputs ?? 16
             // Every seed file is checked before the first is written.
-            let files = try (0..<count).map { index throws(CommandError) in try directory.file("seed-\(index).bin") }
+            let files = try (0..<count).map { index throws(CommandError) in
+                try asCantCreate { () throws(OutputFileError) in try directory.file("seed-\(index).bin") }
+            }
             for (index, file) in files.enumerated() {
-                try file.write(fuzzTargetSeed(index, options: options))
+                try asCantCreate { () throws(OutputFileError) in try file.write(fuzzTargetSeed(index, options: options)) }
             }
             console.out("wrote \(count) seeds to \(path)\n")
             return .success
         }
         // Checked now: a counterexample found after minutes must have somewhere to go.
-        let corpus = try OutputDirectory(parsed.required(\.corpus), option: "--corpus")
-        let junit = try parsed[\.junit].map { path throws(CommandError) in try OutputFile(path, option: "--junit") }
+        let corpus = try asCantCreate { () throws(OutputFileError) in try OutputDirectory(parsed.required(\.corpus), option: "--corpus") }
+        let junit = try parsed[\.junit].map { path throws(CommandError) in
+            try asCantCreate { () throws(OutputFileError) in try OutputFile(path, option: "--junit") }
+        }
 
         // On a terminal (isatty(2), see Console.standard) the progress line rewrites itself with
         // "\r"; in a log, never: one plain line every five seconds.
@@ -191,11 +195,11 @@ enum FuzzCommand: DeclaredCommand {
                   saved: \(path) (replay: \(programName) replay \(path))
 
                 """)
-            do {
+            do throws(OutputFileError) {
                 try corpus.file(regression.fileName).write(regression.json.serialized(pretty: true) + "\n")
                 savedFiles[failure.signature] = path
             } catch {
-                unsaved = unsaved ?? error
+                unsaved = unsaved ?? CommandError(error)
             }
             failureRecords.append(
                 FuzzFailureRecord(
@@ -222,7 +226,9 @@ enum FuzzCommand: DeclaredCommand {
             ).json
             console.out(summary.serialized() + "\n")
         }
-        try junit?.write(FuzzJUnit.report(report, options: options, crashes: Set(outcome.crashes), files: savedFiles).xml)
+        try asCantCreate { () throws(OutputFileError) in
+            try junit?.write(FuzzJUnit.report(report, options: options, crashes: Set(outcome.crashes), files: savedFiles).xml)
+        }
         if let unsaved { throw unsaved }
         // Failures outside an engine's declared contract are reported and saved, but do not fail
         // the run: the engine never promised those inputs.

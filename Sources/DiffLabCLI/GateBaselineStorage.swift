@@ -42,12 +42,12 @@ enum GateBaselineStorage {
             (cell, StoredBaseline.metrics.reduce(into: [GateMetric: Double]()) { $0[$1] = measurements.deterministic(head.label, cell, $1).0 })
         }
         let document = StoredBaseline.json(
-            cells: stored, candidate: head.description, createdAt: Int(time(nil)), machine: machineJSONFields(),
+            cells: stored, candidate: head.description, createdAt: secondsSince1970(), machine: machineJSONFields(),
             toolchain: commandOutput("swift --version") ?? "unknown")
         do throws(GateError) { _ = try StoredBaseline(json: document, source: file.path) } catch {
             throw CommandError(.failure, "refusing to store a baseline that could not gate: \(error)")
         }
-        try file.write(document.serialized() + "\n")
+        try asCantCreate { () throws(OutputFileError) in try file.write(document.serialized() + "\n") }
         console.err("gate: stored baseline \(file.path)\n")
     }
 

@@ -53,7 +53,11 @@ package enum GateBuilds {
         for index in launched.indices {
             let link = scratch + "/b\(index)"
             let target = launched[index].binary.hasPrefix("/") ? launched[index].binary : currentDirectory() + "/" + launched[index].binary
-            guard symlink(target, link) == 0 else { throw CommandError(.failure, "cannot link \(link): \(String(cString: strerror(errno)))") }
+            do throws(PlatformError) {
+                try FileSystem.makeSymbolicLink(at: link, to: target)
+            } catch {
+                throw CommandError(.failure, "cannot link \(link): \(error.message)")
+            }
             launched[index].launchPath = link
         }
         for build in launched {
@@ -113,7 +117,7 @@ package enum GateBuilds {
         let prefix = commandOutput("git rev-parse --show-prefix") ?? ""
         // Path dependencies outside the repository (`../DiffLab`): the worktree is nested deep
         // enough that they land inside its gate folder, and linked there (see GateWorktree).
-        try makeDirectories(root + "/.build/gate")
+        try asCantCreate { () throws(OutputFileError) in try makeDirectories(root + "/.build/gate") }
         let folder = root + "/" + directory
         let realPackage = GateWorktree.normalized(prefix.isEmpty ? root : root + "/" + prefix)
         let external = try GateWorktree.externalPaths(packagePath: realPackage, root: root, scratch: folder + ".manifest")
@@ -122,11 +126,13 @@ package enum GateBuilds {
         let packagePath = prefix.isEmpty ? path : path + "/" + prefix
         let binary = packagePath + "/.build/release/" + product
         let marker = path + "/.difflab-gate-built"
-        if access(marker, F_OK) == 0 && access(binary, X_OK) == 0 {
+        if FileSystem.isAccessible(marker, []) && FileSystem.isAccessible(binary, .execute) {
             console.err("gate: reusing the build of \(what) in \(directory)\n")
             return binary
         }
-        if nesting > 0, let slash = path.lastIndex(of: "/") { try makeDirectories(String(path[..<slash])) }
+        if nesting > 0, let slash = path.lastIndex(of: "/") {
+            try asCantCreate { () throws(OutputFileError) in try makeDirectories(String(path[..<slash])) }
+        }
         let log = folder + ".log"
         console.err("gate: building \(what) in \(directory) (log: \(directory).log)\n")
         _ = try asCommandError { () throws(ProcessError) in
@@ -150,7 +156,8 @@ package enum GateBuilds {
         if let failure = try runLoggedSteps([build], log: log) {
             throw CommandError(.failure, "building \(what) failed: \(failure)")
         }
-        _ = fopen(marker, "w").map { fclose($0) }
+        // An empty marker file; a build whose marker cannot be made is built again next time.
+        try? FileDescriptor.open(marker, .writeOnly, options: [.create, .truncate]).close()
         return binary
     }
 
@@ -163,7 +170,7 @@ package enum GateBuilds {
     /// - Throws: ``CommandError`` when a step cannot be started.
     /// - Complexity: the steps' own.
     package static func runLoggedSteps(_ steps: [(String, [String])], log: String) throws(CommandError) -> String? {
-        defer { unlink(log + ".step") }
+        defer { try? FileSystem.removeFile(log + ".step") }
         for (tool, arguments) in steps {
             let status = try asCommandError { () throws(ProcessError) in try runProcess(tool, arguments, stdout: log + ".step", stderr: log + ".step")
             }

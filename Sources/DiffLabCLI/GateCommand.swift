@@ -182,24 +182,29 @@ func currentExecutablePath() -> String {
     executablePath() ?? CommandLine.arguments.first ?? "difflab"
 }
 
-/// The current working directory.
+/// The current working directory (`.` when it cannot be read, e.g. it was removed).
 package func currentDirectory() -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    guard getcwd(&buffer, buffer.count) != nil else { return "." }
-    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    (try? FileSystem.currentDirectory()) ?? "."
 }
 
-/// Appends the file at `source` to the file at `destination`.
+/// Appends the file at `source` to the file at `destination` (created when absent), 64 KiB at a
+/// time; does nothing when either cannot be opened, and stops at the first failed read or write.
+///
+/// - Complexity: O(size of `source`).
 func appendFile(_ source: String, to destination: String) {
-    guard let input = fopen(source, "r"), let output = fopen(destination, "a") else { return }
+    guard let input = try? FileDescriptor.open(source, .readOnly) else { return }
+    defer { input.closeIgnoringErrors() }
+    guard let output = try? FileDescriptor.open(destination, .writeOnly, options: [.create, .append]) else { return }
+    defer { output.closeIgnoringErrors() }
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
-        let count = fread(&buffer, 1, buffer.count, input)
+        let count =
+            (try? buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(PlatformError) -> Int in try input.read(into: raw) }
+            }.get()) ?? 0
         if count == 0 { break }
-        fwrite(buffer, 1, count, output)
+        guard (try? output.writeAll(Array(buffer[0..<count]))) != nil else { break }
     }
-    fclose(input)
-    fclose(output)
 }
 
 /// `'text'` for a POSIX shell.

@@ -131,7 +131,7 @@ struct GateMeasurements {
     static func countInstructions(
         _ cell: String, builds: [Build], seed: UInt64, environment: [String: String?], scratch: String
     ) throws(CommandError) -> [(String, Double)] {
-        var running: [(Build, pid_t, String)] = []
+        var running: [(Build, Int32, String)] = []
         for build in builds {
             let out = scratch + "/\(build.label).callgrind"
             let pid = try asCommandError { () throws(ProcessError) in
@@ -150,8 +150,8 @@ struct GateMeasurements {
         for (build, pid, out) in running {
             let status = waitProcess(pid)
             defer {
-                unlink(out)
-                unlink(out + ".log")
+                try? FileSystem.removeFile(out)
+                try? FileSystem.removeFile(out + ".log")
             }
             guard status == 0 else { throw CommandError(.failure, "callgrind on the \(build.label) failed for \(cell) (status \(status))") }
             let text = String(decoding: try readInputFile(out), as: UTF8.self)
@@ -171,7 +171,7 @@ struct GateMeasurements {
     static func captureOutput(_ binary: String, _ arguments: [String], environment: [String: String?], scratch: String) throws(CommandError) -> String
     {
         let out = scratch + "/worker.out"
-        defer { unlink(out) }
+        defer { try? FileSystem.removeFile(out) }
         // A worker's answer is small JSON: capped like any input, and a worker gets an hour.
         let pid = try asCommandError { () throws(ProcessError) in
             try spawnProcess(binary, arguments, environment: environment, stdout: out, argumentZero: "difflab")

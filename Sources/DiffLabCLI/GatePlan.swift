@@ -90,14 +90,20 @@ struct GatePlan {
             throw .usage("give only one of --head-binary and --head-patch")
         }
         // Output paths are checked before minutes of work.
-        outFile = try OutputFile(parsed.required(\.out), option: "--out")
-        summaryFile = try OutputFile(parsed.required(\.summary), option: "--summary")
-        junitFile = try parsed[\.junit].map { path throws(CommandError) in try OutputFile(path, option: "--junit") }
-        // GitHub Actions' step summary: appended to, and checked now like every output path.
-        stepSummary = try getenv("GITHUB_STEP_SUMMARY").map { String(cString: $0) }.flatMap { path throws(CommandError) in
-            path.isEmpty ? nil : try OutputFile(path, option: "$GITHUB_STEP_SUMMARY")
+        outFile = try asCantCreate { () throws(OutputFileError) in try OutputFile(parsed.required(\.out), option: "--out") }
+        summaryFile = try asCantCreate { () throws(OutputFileError) in try OutputFile(parsed.required(\.summary), option: "--summary") }
+        junitFile = try parsed[\.junit].map { path throws(CommandError) in
+            try asCantCreate { () throws(OutputFileError) in try OutputFile(path, option: "--junit") }
         }
-        saveBaseline = try parsed[\.saveBaseline].map { path throws(CommandError) in try OutputFile(path, option: "--save-baseline") }
+        // GitHub Actions' step summary: appended to, and checked now like every output path.
+        // The first `GITHUB_STEP_SUMMARY=` entry of the environment, as `getenv` finds it.
+        let summaryEntry = processEnvironment().first { $0.hasPrefix("GITHUB_STEP_SUMMARY=") }
+        stepSummary = try summaryEntry.map { String($0.dropFirst("GITHUB_STEP_SUMMARY=".count)) }.flatMap { path throws(CommandError) in
+            path.isEmpty ? nil : try asCantCreate { () throws(OutputFileError) in try OutputFile(path, option: "$GITHUB_STEP_SUMMARY") }
+        }
+        saveBaseline = try parsed[\.saveBaseline].map { path throws(CommandError) in
+            try asCantCreate { () throws(OutputFileError) in try OutputFile(path, option: "--save-baseline") }
+        }
         (thresholds, thresholdsSource) = try GateCommand.thresholds(file: parsed[\.thresholds])
         quick = parsed[\.quick]
         noInstructions = parsed[\.noInstructions]

@@ -23,8 +23,8 @@ enum GateWorktree {
                 "swift", ["package", "dump-package", "--package-path", packagePath], stdout: scratch, stderr: scratch + ".err")
         }
         defer {
-            unlink(scratch)
-            unlink(scratch + ".err")
+            try? FileSystem.removeFile(scratch)
+            try? FileSystem.removeFile(scratch + ".err")
         }
         guard status == 0 else {
             throw CommandError(.failure, "cannot read the package manifest in \(packagePath) (`swift package dump-package` exited \(status))")
@@ -61,9 +61,13 @@ enum GateWorktree {
             let landing = normalized(workPackage + "/" + path)
             let target = normalized(realPackage + "/" + path)
             guard landing.hasPrefix(folder + "/"), pathExists(target), !pathExists(landing) else { continue }
-            if let slash = landing.lastIndex(of: "/") { try makeDirectories(String(landing[..<slash])) }
-            guard symlink(target, landing) == 0 else {
-                throw CommandError(.failure, "cannot link \(landing) to \(target): \(systemError())")
+            if let slash = landing.lastIndex(of: "/") {
+                try asCantCreate { () throws(OutputFileError) in try makeDirectories(String(landing[..<slash])) }
+            }
+            do throws(PlatformError) {
+                try FileSystem.makeSymbolicLink(at: landing, to: target)
+            } catch {
+                throw CommandError(.failure, "cannot link \(landing) to \(target): \(error.message)")
             }
         }
     }

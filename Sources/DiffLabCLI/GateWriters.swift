@@ -24,10 +24,12 @@ enum GateWriters {
     /// the report's (2 regression, 4 or 0 improvement only, 0 pass).
     static func write(_ report: GateReport, _ plan: GatePlan, console: Console) throws(CommandError) -> ExitStatus {
         let markdown = report.markdown
-        try plan.outFile.write(report.json(improvementsPass: plan.improvementsPass).serialized() + "\n")
-        try plan.summaryFile.write(markdown)
-        try plan.junitFile?.write(report.junit(improvementsPass: plan.improvementsPass).xml)
-        try plan.stepSummary?.append(markdown)
+        try asCantCreate { () throws(OutputFileError) in
+            try plan.outFile.write(report.json(improvementsPass: plan.improvementsPass).serialized() + "\n")
+        }
+        try asCantCreate { () throws(OutputFileError) in try plan.summaryFile.write(markdown) }
+        try asCantCreate { () throws(OutputFileError) in try plan.junitFile?.write(report.junit(improvementsPass: plan.improvementsPass).xml) }
+        try asCantCreate { () throws(OutputFileError) in try plan.stepSummary?.append(markdown) }
         console.out(markdown)
         if let failure = report.failure { throw CommandError(.failure, failure.description) }
         let code = report.exitCode(improvementsPass: plan.improvementsPass)

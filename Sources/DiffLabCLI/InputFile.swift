@@ -49,6 +49,12 @@ extension CommandError {
         }
     }
 
+    /// The command line's error for an output file or folder that cannot be DiffLab's: exit 73
+    /// (`EX_CANTCREAT`), the message the error's own.
+    init(_ error: OutputFileError) {
+        self.init(.cantCreate, error.message)
+    }
+
     /// The command line's error for a process problem: exit 73 for a temporary folder that cannot
     /// be made (as for any output that cannot be created), 1 otherwise; the message is the
     /// error's own.
@@ -60,6 +66,30 @@ extension CommandError {
 /// Runs `body`, turning a ``ProcessError`` into the command line's error (``CommandError/init(_:)-(ProcessError)``).
 package func asCommandError<T>(_ body: () throws(ProcessError) -> T) throws(CommandError) -> T {
     do { return try body() } catch { throw CommandError(error) }
+}
+
+/// Runs `body`, turning an ``OutputFileError`` into the command line's error (exit 73,
+/// ``CommandError/init(_:)-(OutputFileError)``).
+package func asCantCreate<T>(_ body: () throws(OutputFileError) -> T) throws(CommandError) -> T {
+    do { return try body() } catch { throw CommandError(error) }
+}
+
+/// The `.json` files directly inside `directory`, sorted; `nil` when it is not a directory.
+///
+/// - Throws: ``CommandError`` (66) for a `.json` entry that is not a regular file (a FIFO would
+///   block the reader forever, a device would be read as data).
+/// - Complexity: O(entries log entries) and one `stat` per `.json` entry.
+func jsonFiles(in directory: String) throws(CommandError) -> [String]? {
+    guard let names = FileSystem.directoryEntries(directory) else { return nil }
+    var files: [String] = []
+    for name in names.sorted() where name.hasSuffix(".json") {
+        let path = directory + "/" + name
+        guard FileSystem.factsIfPresent(path)?.kind == .regular else {
+            throw CommandError(.noInput, "'\(path)' is not a regular file")
+        }
+        files.append(path)
+    }
+    return files
 }
 
 extension ProcessError {

@@ -43,7 +43,7 @@ enum MergeCommand: DeclaredCommand {
         let path = parsed.required(\.out)
         var named: Set<String> = []
         if let repeated = files.first(where: { !named.insert($0).inserted }) { throw .usage("merge: \(repeated) is given twice") }
-        let out = try OutputFile(path, option: "--out")
+        let out = try asCantCreate { () throws(OutputFileError) in try OutputFile(path, option: "--out") }
         var parts: [BenchResults] = []
         for file in files {
             let document = try readJSON(file)
@@ -58,7 +58,7 @@ enum MergeCommand: DeclaredCommand {
         } catch {
             throw .data(error.description)
         }
-        try out.write(merged.json.serialized() + "\n")
+        try asCantCreate { () throws(OutputFileError) in try out.write(merged.json.serialized() + "\n") }
         let measured = merged.measurements.filter(\.isMeasured).count
         console.out("merged \(parts.count) files: \(merged.measurements.count) cells (\(measured) measured) → \(out.path)\n")
         return .success

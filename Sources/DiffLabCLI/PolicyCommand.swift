@@ -169,7 +169,9 @@ enum PolicyCommand: DeclaredCommand {
     static let maxGapRange: ClosedRange<Double> = 0.001...3600
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
-        let out = try OutputFile(parsed[\.out] ?? "results/policy-\(timestamp()).json", option: "--out")
+        let out = try asCantCreate { () throws(OutputFileError) in
+            try OutputFile(parsed[\.out] ?? "results/policy-\(timestamp()).json", option: "--out")
+        }
         if let trace = parsed[\.trace] { return try PolicyTraceCommand.run(trace, parsed, out: out, console: console) }
         let traceOnly: [(String, Bool)] = [
             ("--time-scale", parsed.isGiven(\.timeScale)), ("--median-interval", parsed.isGiven(\.medianInterval)),
@@ -201,7 +203,7 @@ enum PolicyCommand: DeclaredCommand {
         } else {
             console.out("\(file.recommendations.count) recommendations written (--recommend prints them)\n")
         }
-        try out.write(file.json.serialized() + "\n")
+        try asCantCreate { () throws(OutputFileError) in try out.write(file.json.serialized() + "\n") }
         console.out("results: \(out.path)\n")
         return .success
     }

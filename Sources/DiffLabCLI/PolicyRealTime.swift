@@ -74,7 +74,9 @@ enum PolicyRealTimeCommand: DeclaredCommand {
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         // The output is checked first: a bad path fails now, not after the runs.
-        let out = try OutputFile(parsed[\.out] ?? "results/policy-\(timestamp()).json", option: "--out")
+        let out = try asCantCreate { () throws(OutputFileError) in
+            try OutputFile(parsed[\.out] ?? "results/policy-\(timestamp()).json", option: "--out")
+        }
         let plan = try Plan(parsed)
         var results: [PolicyResult] = []
         for size in plan.sizes {
@@ -99,7 +101,7 @@ enum PolicyRealTimeCommand: DeclaredCommand {
         file.provenance = RunProvenance.current()
         file.crossover = PolicyCrossover(batch: crossovers.batch, reloadFallback: crossovers.reload)
         file.runs = results.map(\.runRecord)
-        try out.write(file.json.serialized() + "\n")
+        try asCantCreate { () throws(OutputFileError) in try out.write(file.json.serialized() + "\n") }
         console.out("results: \(out.path)\n")
         return .success
     }

@@ -77,7 +77,7 @@ enum PolicyTraceCommand {
         } else {
             console.out("\(file.recommendations.count) recommendations written (--recommend prints them)\n")
         }
-        try out.write(file.json.serialized() + "\n")
+        try asCantCreate { () throws(OutputFileError) in try out.write(file.json.serialized() + "\n") }
         console.out("results: \(out.path)\n")
         return .success
     }

@@ -70,7 +70,7 @@ enum ReportCommand: DeclaredCommand {
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let path = parsed[\.out] ?? "results/reports/report-\(timestamp())"
         // Checked before reading anything: a folder that cannot take the report fails at once.
-        let directory = try OutputDirectory(path, option: "--out")
+        let directory = try asCantCreate { () throws(OutputFileError) in try OutputDirectory(path, option: "--out") }
 
         var inputs: [ResultsFile] = []
         for path in parsed[\.files] {
@@ -89,10 +89,12 @@ enum ReportCommand: DeclaredCommand {
         }
 
         // Every file is checked before the first is written, so a bad entry leaves no half report.
-        let files = try report.files.map { file throws(CommandError) in (try directory.file(file.name), file.contents) }
-        let markdown = try directory.file("report.md")
-        for (output, contents) in files { try output.write(contents) }
-        try markdown.write(report.markdown)
+        let files = try report.files.map { file throws(CommandError) in
+            (try asCantCreate { () throws(OutputFileError) in try directory.file(file.name) }, file.contents)
+        }
+        let markdown = try asCantCreate { () throws(OutputFileError) in try directory.file("report.md") }
+        for (output, contents) in files { try asCantCreate { () throws(OutputFileError) in try output.write(contents) } }
+        try asCantCreate { () throws(OutputFileError) in try markdown.write(report.markdown) }
         console.out("report: \(markdown.path)\n")
         return .success
     }

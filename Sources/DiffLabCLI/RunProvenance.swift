@@ -10,7 +10,7 @@ extension RunProvenance {
     package static func current() -> RunProvenance {
         let commit = commandOutput("git rev-parse HEAD")
         return RunProvenance(
-            createdAt: Int(time(nil)), machine: machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) },
+            createdAt: secondsSince1970(), machine: machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) },
             toolchain: commandOutput("swift --version") ?? "unknown", commit: commit,
             dirty: commit == nil ? nil : commandOutput("git status --porcelain --untracked-files=no 2>/dev/null | head -1") != nil)
     }

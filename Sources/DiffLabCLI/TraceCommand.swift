@@ -101,7 +101,7 @@ extension Option where Value == String {
 
 /// The importers' common end: write the trace and say what it holds.
 private func writeImported(_ trace: Trace, to out: OutputFile, console: Console) throws(CommandError) {
-    try out.write(trace.jsonLines)
+    try asCantCreate { () throws(OutputFileError) in try out.write(trace.jsonLines) }
     console.out(
         "wrote \(out.path): \(trace.versions.count) versions, \(formatGrouped(trace.itemCount)) items, \(formatGrouped(trace.ids.count)) distinct identifiers\n"
     )
@@ -111,7 +111,7 @@ private func importing(_ body: () throws(TraceImportError) -> Trace) throws(Comm
     do throws(TraceImportError) { return try body() } catch { throw CommandError(error.isMissingInput ? .noInput : .dataError, error.description) }
 }
 
-private func importDate() -> String { utcDateTime(Int(time(nil))) }
+private func importDate() -> String { utcDateTime(secondsSince1970()) }
 
 /// `difflab trace folder DIR`: a trace from a folder of JSON snapshots.
 enum TraceFolderCommand: DeclaredCommand {
@@ -144,7 +144,7 @@ enum TraceFolderCommand: DeclaredCommand {
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let folder = parsed[\.folder][0]
-        let out = try OutputFile(parsed.required(\.out), option: "--out")
+        let out = try asCantCreate { () throws(OutputFileError) in try OutputFile(parsed.required(\.out), option: "--out") }
         let times: SnapshotTimes
         switch (parsed[\.timeField], parsed[\.timeFromNames]) {
         case (let field?, false): times = .field(field)
@@ -190,7 +190,7 @@ enum TraceLinesCommand: DeclaredCommand {
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let path = parsed[\.file][0]
-        let out = try OutputFile(parsed.required(\.out), option: "--out")
+        let out = try asCantCreate { () throws(OutputFileError) in try OutputFile(parsed.required(\.out), option: "--out") }
         let bytes = try readInputFile(path)
         let provenance = TraceProvenance(
             source: parsed[\.source] ?? "an app's log \(path)", tool: "difflab trace lines", date: importDate(), ids: "-", contents: "-")
@@ -233,7 +233,7 @@ enum TraceGitCommand: DeclaredCommand {
         """
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
-        let out = try OutputFile(parsed.required(\.out), option: "--out")
+        let out = try asCantCreate { () throws(OutputFileError) in try OutputFile(parsed.required(\.out), option: "--out") }
         let repository = parsed.required(\.repo)
         let path = parsed.required(\.path)
         let trace = try importing { () throws(TraceImportError) in

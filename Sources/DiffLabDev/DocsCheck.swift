@@ -239,11 +239,10 @@ enum DocsCheckCommand: DeclaredCommand {
         while let folder = pending.popLast() {
             for name in (FileSystem.directoryEntries(folder) ?? []).sorted() where !name.hasPrefix(".") {
                 let path = folder + "/" + name
-                var status = stat()
-                guard lstat(path, &status) == 0 else { continue }
-                if (status.st_mode & S_IFMT) == S_IFDIR {
+                guard let facts = FileSystem.factsIfPresent(path, followingLinks: false) else { continue }
+                if facts.kind == .directory {
                     pending.append(path)
-                } else if (status.st_mode & S_IFMT) == S_IFREG, name.hasSuffix(".md") {
+                } else if facts.kind == .regular, name.hasSuffix(".md") {
                     found.append(path)
                 }
                 guard found.count + pending.count <= maxFiles else {

@@ -107,7 +107,9 @@ enum MutateCommand: DeclaredCommand {
         let jobs = parsed.required(\.jobs)
         let only = parsed[\.only]
         // The output is checked first: a bad path fails now, not after an hour of builds.
-        let out = try OutputFile(parsed[\.out] ?? "results/mutation-\(timestamp()).json", option: "--out")
+        let out = try asCantCreate { () throws(OutputFileError) in
+            try OutputFile(parsed[\.out] ?? "results/mutation-\(timestamp()).json", option: "--out")
+        }
         let folder = parsed.required(\.catalogue)
         let catalogue = try readCatalogue(folder)
         let selected = try select(catalogue, quick: parsed[\.quick], only: only)
@@ -122,7 +124,7 @@ enum MutateCommand: DeclaredCommand {
         }
         let scratch = try asCommandError { () throws(ProcessError) in try Cleanup.shared.makeTemporaryDirectory("difflab-mutate") }
         defer { Cleanup.shared.removeTemporaryDirectory(scratch) }
-        try makeDirectories(root + "/.build/mutate")
+        try asCantCreate { () throws(OutputFileError) in try makeDirectories(root + "/.build/mutate") }
         let settings = Settings(
             seconds: seconds, seed: seed, jobs: jobs, catalogue: folder.hasPrefix("/") ? folder : currentDirectory() + "/" + folder,
             root: root, commit: commit, scratch: scratch, configuration: configuration)
@@ -154,7 +156,7 @@ enum MutateCommand: DeclaredCommand {
         if !errors.isEmpty { score += "; \(errors.count) errors (\(errors.map(\.name).joined(separator: ", ")))" }
         let took = Int((monotonicNow() - started).rounded())
         console.out(score + "; \(took) s" + (file.configuration == .debug ? " (debug builds)" : "") + "\n")
-        try out.write(file.json.serialized() + "\n")
+        try asCantCreate { () throws(OutputFileError) in try out.write(file.json.serialized() + "\n") }
         console.out("results: \(out.path)\n")
         return file.killed == file.scored && refuted.isEmpty ? .success : .failure
     }
@@ -194,7 +196,7 @@ enum MutateCommand: DeclaredCommand {
     /// - Returns: `nil`, or what failed.
     static func resetWorktree(_ settings: Settings, log: String) throws(CommandError) -> String? {
         let path = settings.root + "/" + worktree
-        if access(path + "/.git", F_OK) == 0 {
+        if FileSystem.isAccessible(path + "/.git", []) {
             return try GateBuilds.runLoggedSteps(
                 [("git", ["-C", path, "reset", "--hard", "--quiet", settings.commit]), ("git", ["-C", path, "clean", "-fdq"])], log: log)
         }
@@ -211,7 +213,7 @@ enum MutateCommand: DeclaredCommand {
             name: mutant.name, area: mutant.area, check: mutant.check, equivalent: mutant.equivalent != nil, outcome: .error)
         let path = settings.root + "/" + worktree
         let log = settings.root + "/.build/mutate/\(mutant.name).log"
-        unlink(log)
+        try? FileSystem.removeFile(log)
         if let failure = try resetWorktree(settings, log: log) {
             result.note = "the worktree could not be reset: \(failure)"
             return result
@@ -249,8 +251,8 @@ enum MutateCommand: DeclaredCommand {
         let errors = settings.scratch + "/fuzz.err"
         defer {
             FileSystem.removeTree(corpus)
-            unlink(output)
-            unlink(errors)
+            try? FileSystem.removeFile(output)
+            try? FileSystem.removeFile(errors)
         }
         let arguments = fuzzRunArguments(seconds: formatPlain(settings.seconds), seed: settings.seed, corpus: corpus)
         let environment: [String: String?] = ["SWIFT_BACKTRACE": "enable=no", "SWIFT_DETERMINISTIC_HASHING": "1"]
@@ -320,7 +322,7 @@ enum MutateCommand: DeclaredCommand {
     /// The swift-test check: runs the already built tests of the mutant's tree with `filter`.
     static func test(_ path: String, filter: String, _ settings: Settings, into result: inout MutantResult) throws(CommandError) {
         let output = settings.scratch + "/test.out"
-        defer { unlink(output) }
+        defer { try? FileSystem.removeFile(output) }
         let start = monotonicNow()
         let pid = try asCommandError { () throws(ProcessError) in
             try spawnProcess(
