@@ -135,7 +135,8 @@ let package = Package(
         .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
         .testTarget(
-            name: "DiffLabTracesTests", dependencies: ["DiffLabTraces", "DiffLabResults", "DiffLabJSON", "DiffLabCore", "DiffLabEngines"]),
+            name: "DiffLabTracesTests",
+            dependencies: ["DiffLabTraces", "DiffLabResults", "DiffLabJSON", "DiffLabCore", "DiffLabEngines", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
         .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabCore", "DiffLabJSON", "DiffLabPlatform"]),

@@ -3,6 +3,7 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabPlatform
 import DiffLabResults
+import Foundation  // pow and log10 (the math library, which Foundation brings on Linux and Darwin)
 import Testing
 
 @Suite("Benchmark datasets and harness")

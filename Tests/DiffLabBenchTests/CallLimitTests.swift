@@ -10,7 +10,7 @@ struct CallLimitTests {
         var calls = 0
         let (measurement, warmUp) = measureWithinLimit(budget: 1, minSamples: 5, maxSamples: 10, callLimit: 0.001) {
             calls += 1
-            usleep(3_000)
+            sleep(seconds: 0.003)
         }
         #expect(measurement == nil)
         #expect(warmUp > 0.001)

@@ -105,7 +105,7 @@ struct BenchCommandTests {
             let bad = run(small + ["--costs", files.path(file), "--out", files.path("never.json")])
             #expect(bad.status == 65, "\(file): \(bad.err)")
             #expect(bad.err.contains(named) && bad.err.contains(file), "\(file): \(bad.err)")
-            #expect(access(files.path("never.json"), F_OK) != 0)
+            #expect(FileSystem.factsIfPresent(files.path("never.json"), followingLinks: false) == nil)
         }
         #expect(run(small + ["--costs", files.path("absent.json")]).status == 66)
         #expect(run(["policy", "real-time", "--sizes", "200", "--duration", "0.05", "--costs", files.path("typo.json")]).status == 65)
@@ -130,7 +130,7 @@ struct BenchCommandTests {
         #expect(
             r.err.contains(arguments[0]) || r.err.contains(arguments[1]) || r.err.contains("simulated frames and updates")
                 || r.err.contains("measuring the diff costs"), "\(r.err)")
-        #expect(access(files.path("never.json"), F_OK) != 0)
+        #expect(FileSystem.factsIfPresent(files.path("never.json"), followingLinks: false) == nil)
     }
 
     /// `--threads 2` adds hashmap on 2 threads, named hashmap-2t, and prints its speed-up over
@@ -177,7 +177,7 @@ struct BenchCommandTests {
         #expect(r.status == 64, "\(arguments): \(r.err)")
         #expect(r.err.contains(arguments[0]))
         #expect(r.out.isEmpty)
-        #expect(access(files.path("never.json"), F_OK) != 0)
+        #expect(FileSystem.factsIfPresent(files.path("never.json"), followingLinks: false) == nil)
     }
 
     @Test(arguments: [
@@ -200,11 +200,11 @@ struct BenchCommandTests {
         let files = Files(["real.json": "{}"])
         let path = files.path("out-\(target)")
         switch target {
-        case "fifo": try #require(mkfifo(path, 0o600) == 0)
-        case "link": try #require(symlink(files.path("real.json"), path) == 0)
-        default: try #require(mkdir(path, 0o700) == 0)
+        case "fifo": try FileSystem.makeFIFO(path, permissions: 0o600)
+        case "link": try FileSystem.makeSymbolicLink(at: path, to: files.path("real.json"))
+        default: try FileSystem.makeDirectory(path, permissions: 0o700)
         }
-        defer { if target == "folder" { rmdir(path) } }
+        defer { if target == "folder" { try? FileSystem.removeDirectory(path) } }
         let options =
             command == "bench" ? ["--sizes", "300", "--budget", "0.001", "--allocators", "system"] : ["--sizes", "300", "--duration", "0.01"]
         let r = run([command] + options + ["--out", path])
@@ -263,7 +263,7 @@ struct BenchCommandTests {
         let files = Files([
             "engine.sh": "#!/bin/sh\nread line\necho '\(hello)'\nread line\necho 'panic: index out of range' >&2\necho '  at diff()' >&2\nexit 3\n"
         ])
-        chmod(files.path("engine.sh"), 0o755)
+        try FileSystem.setPermissions(files.path("engine.sh"), 0o755)
         let bench = [
             "--engine-command", files.path("engine.sh"), "bench", "--engines", "broken,heckel", "--profiles", "reverse", "--sizes", "100,200",
             "--kinds", "int", "--allocators", "system", "--budget", "0.002",

@@ -29,20 +29,30 @@ func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
     return (status, recorder.out, recorder.err)
 }
 
+/// Writes `text` to a new or emptied file at `path` (a test fixture: a failure stops the run).
+func writeTextFile(_ path: String, _ text: String) {
+    do {
+        let file = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate], permissions: 0o644)
+        defer { file.closeIgnoringErrors() }
+        try file.writeAll(Array(text.utf8))
+    } catch {
+        preconditionFailure("cannot write the fixture \(path): \(error)")
+    }
+}
+
 /// A temporary directory with the given files, removed with everything in it when the value is
 /// destroyed, or when the test process exits (suites keep some as `static let`, which are never
 /// destroyed).
 struct Files: ~Copyable {
     let directory: String
     init(_ files: [String: String]) {
-        var template = Array("/tmp/difflab-cli-XXXXXX".utf8CString)
-        directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        fixtureFolders.register(directory)
-        for (name, text) in files {
-            let file = fopen(path(name), "w")!
-            fputs(text, file)
-            fclose(file)
+        do {
+            directory = try FileSystem.makeTemporaryDirectory("difflab-cli")
+        } catch {
+            preconditionFailure("cannot make a fixture folder: \(error)")
         }
+        fixtureFolders.register(directory)
+        for (name, text) in files { writeTextFile(path(name), text) }
     }
     func path(_ name: String) -> String { directory + "/" + name }
     deinit {
@@ -62,7 +72,7 @@ final class FixtureFolders: Sendable {
             defer { done = true }
             return !done
         }
-        if first { atexit { fixtureFolders.removeAll() } }
+        if first { runAtExit { fixtureFolders.removeAll() } }
     }
 
     func forget(_ folder: String) { folders.withLock { _ = $0.remove(folder) } }

@@ -55,13 +55,9 @@ struct DocsAndAPICheckTests {
             "empty.json": #"{"module": {"name": "M"}, "symbols": []}"#,
         ])
         let catalog = files.path("M.docc")
-        mkdir(catalog, 0o755)
-        mkdir(catalog + "/Articles", 0o755)
-        func write(_ name: String, _ text: String) {
-            let file = fopen(catalog + "/" + name, "w")!
-            fputs(text, file)
-            fclose(file)
-        }
+        try FileSystem.makeDirectory(catalog)
+        try FileSystem.makeDirectory(catalog + "/Articles")
+        func write(_ name: String, _ text: String) { writeTextFile(catalog + "/" + name, text) }
         write("M.md", "# ``M``\n\nThe module.\n\n## Topics\n\n### Types\n- ``Alpha``\n- ``Beta``\n")
         let partial = runDev(["docs-check", files.path("g.json"), "--catalog", catalog])
         #expect(partial.status == 1)

@@ -98,7 +98,7 @@ struct ExportAndJUnitTests {
         #expect(run(["export", files.path("bench.json")]).status == 64)
         #expect(run(["export", files.path("absent.json"), "--format", "csv"]).status == 66)
         let fifo = files.path("fifo")
-        #expect(mkfifo(fifo, 0o600) == 0)
+        try FileSystem.makeFIFO(fifo, permissions: 0o600)
         #expect(run(["export", files.path("bench.json"), "--format", "csv", "--out", fifo]).status == 73)
         let out = files.path("out.csv")
         #expect(run(["export", files.path("bench.json"), "--format", "csv", "--out", out]).status == 0)
@@ -154,7 +154,7 @@ struct ExportAndJUnitTests {
         }
         // A JUnit path that is not a regular file fails before the run.
         let fifo = files.path("fifo")
-        #expect(mkfifo(fifo, 0o600) == 0)
+        try FileSystem.makeFIFO(fifo, permissions: 0o600)
         #expect(run(["fuzz", "--cases", "5", "--corpus", files.path("corpus"), "--junit", fifo]).status == 73)
     }
 

@@ -19,8 +19,8 @@ struct ReportCommandTests {
         let result = run(["report", files.path("bench.json"), "--out", out])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out == "report: \(out)/report.md\n")
-        #expect(access(out + "/report.md", R_OK) == 0)
-        #expect(access(out + "/bench-time-vs-size.svg", R_OK) == 0)
+        #expect(FileSystem.isAccessible(out + "/report.md", .read))
+        #expect(FileSystem.isAccessible(out + "/bench-time-vs-size.svg", .read))
     }
 
     @Test(arguments: [
@@ -33,7 +33,7 @@ struct ReportCommandTests {
         let result = run(["report", files.path("bad.json"), "--out", files.path("out")])
         #expect(result.status == status)
         #expect(result.err.contains(message), "\(result.err)")
-        #expect(access(files.path("out"), F_OK) != 0)  // nothing written
+        #expect(FileSystem.factsIfPresent(files.path("out"), followingLinks: false) == nil)  // nothing written
     }
 
     /// Issue 10: a median of 1e308 seconds made `difflab report` loop for ever in the tick
@@ -48,7 +48,7 @@ struct ReportCommandTests {
         #expect(result.status == 65)
         #expect(result.err.contains(files.path("huge.json")) && result.err.contains("measurements[0].median"), "\(result.err)")
         #expect(result.err.contains("0 to 86,400 (seconds)"), "\(result.err)")
-        #expect(access(files.path("out"), F_OK) != 0)  // nothing written
+        #expect(FileSystem.factsIfPresent(files.path("out"), followingLinks: false) == nil)  // nothing written
     }
 
     /// A bench file without a measured cell would be a report that compares nothing: exit 65.
@@ -57,7 +57,7 @@ struct ReportCommandTests {
         let result = run(["report", files.path("empty.json"), "--out", files.path("out")])
         #expect(result.status == 65)
         #expect(result.err.contains("no measured cell (no measurements)"), "\(result.err)")
-        #expect(access(files.path("out"), F_OK) != 0)  // nothing written
+        #expect(FileSystem.factsIfPresent(files.path("out"), followingLinks: false) == nil)  // nothing written
     }
 
     /// A target's value has no range; the largest finite number still gives a report (before the
@@ -109,10 +109,10 @@ struct ReportCommandTests {
         ] {
             #expect(markdown.contains(expected), "missing: \(expected)")
         }
-        #expect(access(out + "/arena-time-vs-size.svg", R_OK) == 0)
+        #expect(FileSystem.isAccessible(out + "/arena-time-vs-size.svg", .read))
         let finding = try String(contentsOfFile: out + "/arena-findings/listdiff-1.md", encoding: .utf8)
         #expect(finding.hasPrefix("# ListDiff 0.1.3 produces an invalid batch update on a list with unique identifiers\n"))
-        #expect(access(out + "/arena-findings/hashmap-1.md", F_OK) != 0)
+        #expect(FileSystem.factsIfPresent(out + "/arena-findings/hashmap-1.md", followingLinks: false) == nil)
     }
 
     /// A hostile arena file is a data error naming the field; nothing is written.
@@ -123,7 +123,7 @@ struct ReportCommandTests {
         let result = run(["report", files.path("arena.json"), "--out", files.path("out")])
         #expect(result.status == 65)
         #expect(result.err.contains("options.baselines[0]") && result.err.contains("\"myers\" names no contestant"), "\(result.err)")
-        #expect(access(files.path("out"), F_OK) != 0)
+        #expect(FileSystem.factsIfPresent(files.path("out"), followingLinks: false) == nil)
     }
 
     @Test func theHelpNamesTheArenaSchema() {

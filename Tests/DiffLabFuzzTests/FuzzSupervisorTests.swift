@@ -91,9 +91,9 @@ struct FuzzSupervisorTests {
         slots.found(worker: 0, failure: failure)
         // A record cut short when the process died.
         let line = Array((FuzzSupervisor.record(failure).json.serialized() + "\n").utf8)
-        let descriptor = open(path, O_WRONLY | O_APPEND)
-        #expect(writeAll(descriptor, Array(line.prefix(line.count / 2))))
-        close(descriptor)
+        let descriptor = try FileDescriptor.open(path, .writeOnly, options: .append)
+        try descriptor.writeAll(Array(line.prefix(line.count / 2)))
+        try descriptor.close()
         var unshrunk = failure
         unshrunk.shrinkAttempts = 0
         let latest = FuzzSupervisor.latestRecords([unshrunk, failure])
@@ -115,8 +115,8 @@ struct FuzzSupervisorTests {
         let path = folder + "/slots"
         let supervisor = try FuzzSlots(workers: 2, file: path)
         supervisor.reset()
-        var status = stat()
-        #expect(lstat(path, &status) == 0 && status.st_mode & 0o777 == 0o600 && Int(status.st_size) == FuzzSlots.bytes(workers: 2))
+        let facts = try FileSystem.facts(path, followingLinks: false)
+        #expect(facts.kind == .regular && facts.permissions & 0o777 == 0o600 && facts.size == FuzzSlots.bytes(workers: 2))
         let worker = try FuzzSlots(workers: 2, attaching: path)
         let (input, choices) = someInput(5)
         worker.input(worker: 1, index: 9, choices: choices, size: 5)
@@ -126,7 +126,7 @@ struct FuzzSupervisorTests {
         #expect(supervisor.counts().inputs == 1 && supervisor.counts().checks == 4)
         #expect(throws: FuzzIsolationError.sharedMemory(bytes: FuzzSlots.bytes(workers: 2))) { try FuzzSlots(workers: 2, file: path) }
         #expect(throws: FuzzIsolationError.sharedMemory(bytes: FuzzSlots.bytes(workers: 3))) { try FuzzSlots(workers: 3, attaching: path) }
-        symlink(path, folder + "/link")
+        try FileSystem.makeSymbolicLink(at: folder + "/link", to: path)
         #expect(throws: FuzzIsolationError.sharedMemory(bytes: FuzzSlots.bytes(workers: 2))) {
             try FuzzSlots(workers: 2, attaching: folder + "/link")
         }
@@ -137,11 +137,11 @@ struct FuzzSupervisorTests {
         let folder = try Cleanup.shared.makeTemporaryDirectory("difflab-job-test")
         defer { Cleanup.shared.removeTemporaryDirectory(folder) }
         let options = FuzzOptions(inputs: 1, subjects: [FuzzSubject(HeckelEngine())], properties: [.rawSound, .metamorphic])
-        func job(_ name: String, _ text: String) -> String {
+        func job(_ name: String, _ text: String) throws -> String {
             let path = folder + "/" + name
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-            _ = writeAll(descriptor, Array(text.utf8))
-            close(descriptor)
+            let descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive], permissions: 0o600)
+            defer { descriptor.closeIgnoringErrors() }
+            try descriptor.writeAll(Array(text.utf8))
             return path
         }
         let replay = #"{"kind":"replay","backtraces":false,"choices":["1","2"],"size":3,"subject":0,"property":1}"#
@@ -150,22 +150,25 @@ struct FuzzSupervisorTests {
         let outside: [(String, String, Int)] = [("subject", #""subject":1"#, 1), ("property", #""property":2"#, 2)]
         for (field, member, value) in outside {
             let text = replay.replacing(field == "subject" ? #""subject":0"# : #""property":1"#, with: member)
+            let path = try job(field + ".json", text)
             #expect(throws: FuzzWorkerJobError.outOfRange(field: field, value: value, count: value)) {
-                try FuzzSupervisor.readJob(job(field + ".json", text), options: options)
+                try FuzzSupervisor.readJob(path, options: options)
             }
         }
         let skipping =
             #"{"kind":"campaign","backtraces":false,"slots":"s","findings":"f","firstInput":0,"seconds":null,"skipping":[[0,5]],"known":[]}"#
+        let skippingPath = try job("skipping.json", skipping)
         #expect(throws: FuzzWorkerJobError.outOfRange(field: "skipping property", value: 5, count: 2)) {
-            try FuzzSupervisor.readJob(job("skipping.json", skipping), options: options)
+            try FuzzSupervisor.readJob(skippingPath, options: options)
         }
         let malformed = [
             ("garbage", "not json", "notJSON"), ("kind", #"{"kind":"fork"}"#, "malformed"),
             ("size", replay.replacing(#""size":3"#, with: #""size":-3"#), "malformed"),
         ]
         for (name, text, expected) in malformed {
+            let path = try job(name + ".json", text)
             do throws(FuzzWorkerJobError) {
-                _ = try FuzzSupervisor.readJob(job(name + ".json", text), options: options)
+                _ = try FuzzSupervisor.readJob(path, options: options)
                 Issue.record("\(name): read")
             } catch {
                 switch error {
@@ -175,7 +178,7 @@ struct FuzzSupervisorTests {
                 }
             }
         }
-        symlink(folder + "/valid.json", folder + "/link.json")
+        try FileSystem.makeSymbolicLink(at: folder + "/link.json", to: folder + "/valid.json")
         for path in [folder + "/link.json", folder + "/absent.json", folder] {
             do throws(FuzzWorkerJobError) {
                 _ = try FuzzSupervisor.readJob(path, options: options)

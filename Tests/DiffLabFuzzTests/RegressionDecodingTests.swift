@@ -9,13 +9,8 @@ import Testing
 /// The `.json` files of `Corpus/regressions`, parsed.
 func regressionCorpus() throws -> [(name: String, json: JSONValue)] {
     let directory = repositoryRoot + "/Corpus/regressions"
-    guard let handle = opendir(directory) else { return [] }
-    var names: [String] = []
-    while let entry = readdir(handle) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name.hasSuffix(".json") { names.append(name) }
-    }
-    closedir(handle)
+    guard let entries = FileSystem.directoryEntries(directory) else { return [] }
+    let names = entries.filter { $0.hasSuffix(".json") }
     return try names.sorted().map { name in
         (name, try parseJSON(try String(contentsOfFile: directory + "/" + name, encoding: .utf8)))
     }

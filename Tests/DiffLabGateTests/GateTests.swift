@@ -289,16 +289,8 @@ func rounds(_ seconds: Double, factor: Double = 1, count: Int = 16, seed: UInt64
 /// The bytes of the file at `path` (relative to the package root, where `swift test` runs), or
 /// `nil` when it cannot be opened.
 func readBytes(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "r") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count == 0 { break }
-        bytes += buffer.prefix(count)
-    }
-    return bytes
+    // The repository's own files: far below the limit.
+    FileSystem.contents(path, limit: 1 << 30)
 }
 
 /// `json` with the member at `path` (object keys) set to `value`, creating objects on the way.

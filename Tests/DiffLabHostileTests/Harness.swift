@@ -51,13 +51,17 @@ struct Outcome: CustomStringConvertible {
     var errorLines: [Substring] { stderr.split(separator: "\n").filter { $0.hasPrefix("difflab: ") || $0.hasPrefix("difflab-dev: ") } }
 }
 
-/// A private folder under /tmp for one test, removed (with everything in it) by ``remove()``.
+/// A private folder under the temporary folder (`$TMPDIR`, else /tmp) for one test, removed (with
+/// everything in it) by ``remove()``.
 final class Scratch: Sendable {
     let path: String
 
     init() {
-        var template = Array("/tmp/difflab-hostile-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        do {
+            path = try FileSystem.makeTemporaryDirectory("difflab-hostile")
+        } catch {
+            preconditionFailure("cannot make a scratch folder: \(error)")
+        }
     }
 
     func file(_ name: String) -> String { path + "/" + name }
@@ -66,15 +70,28 @@ final class Scratch: Sendable {
     @discardableResult
     func write(_ name: String, _ bytes: [UInt8]) -> String {
         let target = file(name)
-        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        precondition(descriptor >= 0, "cannot create \(target)")
-        precondition(writeAll(descriptor, bytes), "cannot write \(target)")
-        close(descriptor)
+        do {
+            let descriptor = try FileDescriptor.open(target, .writeOnly, options: [.create, .truncate], permissions: 0o644)
+            defer { descriptor.closeIgnoringErrors() }
+            try descriptor.writeAll(bytes)
+        } catch {
+            preconditionFailure("cannot write \(target): \(error)")
+        }
         return target
     }
 
     @discardableResult
     func write(_ name: String, _ text: String) -> String { write(name, Array(text.utf8)) }
+
+    /// Makes the fixture `name` with `make` (a folder, a FIFO, a link, a mode): a fixture that
+    /// cannot be made stops the run, as a file that cannot be written does.
+    func make(_ name: String, _ make: (String) throws -> Void) {
+        do {
+            try make(file(name))
+        } catch {
+            preconditionFailure("cannot make the fixture \(name): \(error)")
+        }
+    }
 
     /// Removes the folder and everything below it, without following links.
     func remove() { FileSystem.removeTree(path) }
@@ -112,7 +129,7 @@ struct PathState: Equatable, CustomStringConvertible {
 
 /// A started `difflab` process and where its output goes.
 struct Running {
-    var pid: pid_t
+    var pid: Int32
     var stdoutPath: String
     var stderrPath: String
 }
@@ -148,11 +165,11 @@ func finish(_ running: Running, limit: Double = 120) -> Outcome {
     }
     var status: WaitStatus?
     var hung = false
-    let deadline = now() + limit
+    let deadline = ContinuousClock.now + .seconds(limit)
     while true {
         status = reapChildIfEnded(running.pid)
         if status != nil || !processIsAlive(running.pid) { break }
-        if now() > deadline {
+        if ContinuousClock.now > deadline {
             hung = true
             try? sendSignal(.kill, to: running.pid)
             status = reapChild(running.pid)
@@ -174,12 +191,6 @@ func runDifflab(
         return Outcome(status: nil, signal: nil, hung: false, stdout: "", stderr: "spawn failed")
     }
     return finish(running, limit: limit)
-}
-
-func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 func readText(_ path: String) -> String {

@@ -42,27 +42,27 @@ func makeFixtures(_ scratch: Scratch) {
     scratch.write("big.json", "[" + String(repeating: "1,", count: 100_000) + "1]")
     scratch.write("victim.txt", "DiffLab must not touch this file\n")
     scratch.write("regular.txt", "a regular file, not a folder\n")
-    mkfifo(scratch.file("fifo"), 0o644)
-    symlink(scratch.file("absent-target"), scratch.file("link-missing"))
-    symlink(scratch.file("victim.txt"), scratch.file("link-file"))
-    mkdir(scratch.file("dir"), 0o755)
-    mkdir(scratch.file("emptydir"), 0o755)
+    scratch.make("fifo") { try FileSystem.makeFIFO($0) }
+    scratch.make("link-missing") { try FileSystem.makeSymbolicLink(at: $0, to: scratch.file("absent-target")) }
+    scratch.make("link-file") { try FileSystem.makeSymbolicLink(at: $0, to: scratch.file("victim.txt")) }
+    scratch.make("dir") { try FileSystem.makeDirectory($0) }
+    scratch.make("emptydir") { try FileSystem.makeDirectory($0) }
     // A fake baseline build that speaks the protocol, then floods its output.
     scratch.write("flood.sh", "#!/bin/sh\nif [ \"$2\" = --protocol ]; then echo difflab-measure/1; exit 0; fi\nexec yes aaaaaaaaaaaaaaaaaaaaaaaa\n")
-    chmod(scratch.file("flood.sh"), 0o755)
+    scratch.make("flood.sh") { try FileSystem.setPermissions($0, 0o755) }
     // Out-of-process engines that say a valid hello, then crash, hang or answer garbage.
     let hello =
         #"{"type":"hello","protocol":"difflab-engine/1","name":"hostile","promises":{"duplicates":true,"minimalMoves":false,"reference":"none"},"batch":false}"#
     for (name, then) in [("crash", "exit 3"), ("hang", "exec sleep 1000"), ("garbage", "echo garbage\nwhile read line; do echo garbage; done")] {
         scratch.write("\(name)-engine.sh", "#!/bin/sh\nread line\necho '\(hello)'\nread line\n\(then)\n")
-        chmod(scratch.file("\(name)-engine.sh"), 0o755)
+        scratch.make("\(name)-engine.sh") { try FileSystem.setPermissions($0, 0o755) }
     }
     scratch.write("no-hello-engine.sh", "#!/bin/sh\necho not a hello\n")
-    chmod(scratch.file("no-hello-engine.sh"), 0o755)
-    mkdir(scratch.file("fifo-folder"), 0o755)
-    mkfifo(scratch.file("fifo-folder/a.json"), 0o644)
-    mkdir(scratch.file("seeds-with-fifo"), 0o755)
-    mkfifo(scratch.file("seeds-with-fifo/seed-1.bin"), 0o644)
+    scratch.make("no-hello-engine.sh") { try FileSystem.setPermissions($0, 0o755) }
+    scratch.make("fifo-folder") { try FileSystem.makeDirectory($0) }
+    scratch.make("fifo-folder/a.json") { try FileSystem.makeFIFO($0) }
+    scratch.make("seeds-with-fifo") { try FileSystem.makeDirectory($0) }
+    scratch.make("seeds-with-fifo/seed-1.bin") { try FileSystem.makeFIFO($0) }
     // Jobs a spawned fuzzing worker must refuse (exit 3, one line naming the problem).
     scratch.write("job-subject.json", #"{"kind":"replay","backtraces":false,"choices":["1"],"size":1,"subject":99,"property":0}"#)
     scratch.write("job-choice.json", #"{"kind":"replay","backtraces":false,"choices":["-1"],"size":1,"subject":0,"property":0}"#)
@@ -85,7 +85,7 @@ func makeFixtures(_ scratch: Scratch) {
         "job-choices-many.json", #"{"kind":"replay","backtraces":false,"choices":["# + manyChoices + #"],"size":1,"subject":0,"property":0}"#)
     // A link to a job the worker would otherwise run: a job is never read through a link.
     scratch.write("job-valid.json", #"{"kind":"replay","backtraces":false,"choices":["1"],"size":1,"subject":0,"property":0}"#)
-    symlink(scratch.file("job-valid.json"), scratch.file("job-link.json"))
+    scratch.make("job-link.json") { try FileSystem.makeSymbolicLink(at: $0, to: scratch.file("job-valid.json")) }
     let marks = String(repeating: "\u{301}\u{316}", count: 200)
     scratch.write("combining.json", "[\"a\(marks)\"]")
     scratch.write("newline-key.json", #"{"before":[],"bad\nkey":1}"#)

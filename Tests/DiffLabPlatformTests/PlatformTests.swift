@@ -1,4 +1,5 @@
 import DiffLabPlatform
+import Foundation
 import Testing
 
 /// The platform layer's wrappers answer on this machine what the system calls they wrap answer
@@ -9,16 +10,17 @@ struct PlatformTests {
         let environment = processEnvironment()
         #expect(!environment.isEmpty)
         let path = environment.first { $0.hasPrefix("PATH=") }
-        #expect(path.map { String($0.dropFirst(5)) } == getenv("PATH").map { String(cString: $0) })
+        // Foundation's reading of the environment is the independent witness.
+        #expect(path.map { String($0.dropFirst(5)) } == ProcessInfo.processInfo.environment["PATH"])
         #expect(environment.allSatisfy { $0.contains("=") })
     }
 
     @Test func theExecutableIsFoundAndCanBeStartedAgain() throws {
         let path = try #require(executablePath())
         #expect(path.hasPrefix("/"))
-        #expect(access(path, X_OK) == 0)
+        #expect(FileSystem.isAccessible(path, .execute))
         let spawnable = try #require(executablePathForSpawning())
-        #expect(access(spawnable, X_OK) == 0)
+        #expect(FileSystem.isAccessible(spawnable, .execute))
     }
 
     @Test func resourceCountsAreInTheirOwnUnits() throws {
@@ -47,25 +49,22 @@ struct PlatformTests {
     }
 
     @Test func aPendingSignalIsTakenAndNoneIsInvented() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGUSR2)
-        var previous = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &set, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let set = signalSet([.user2])
+        let previous = blockSignalsInThisThread(set)
+        defer { setThreadSignalMask(previous) }
         #expect(takePendingSignal(set) == nil)
-        pthread_kill(pthread_self(), SIGUSR2)
-        #expect(takePendingSignal(set) == SIGUSR2)
+        sendSignalToThisThread(.user2)
+        #expect(takePendingSignal(set) == Signal.user2.rawValue)
         #expect(takePendingSignal(set) == nil)
-        pthread_kill(pthread_self(), SIGUSR2)
-        #expect(waitForSignal(set) == SIGUSR2)
+        sendSignalToThisThread(.user2)
+        #expect(waitForSignal(set) == Signal.user2.rawValue)
     }
 
     @Test func sharedMemoryIsMappedAndRefusedWhenEmpty() throws {
         let memory = try #require(mapSharedAnonymousMemory(1 << 16))
         memory.storeBytes(of: 42, as: UInt64.self)
         #expect(memory.load(as: UInt64.self) == 42)
-        munmap(memory, 1 << 16)
+        #expect(unmapMemory(memory, bytes: 1 << 16))
         #expect(mapSharedAnonymousMemory(0) == nil)
     }
 
@@ -79,7 +78,7 @@ struct PlatformTests {
         #expect(platformCanFork)
         #else
         #expect(!platformCanFork)
-        #expect(forkProcess() == -1 && errno == ENOSYS)
+        #expect(forkProcess() == -1 && PlatformError.current("fork").code == .notImplemented)
         #endif
     }
 

@@ -5,7 +5,7 @@ import Testing
 private func scratchFolder() throws -> String { try FileSystem.makeTemporaryDirectory("difflab-platform") }
 
 /// Starts `/bin/sleep 5` in a process group of its own: a child that is still running when read.
-private func startSleeper() throws -> pid_t {
+private func startSleeper() throws -> Int32 {
     try spawnProcess(SpawnRequest("/bin/sleep", ["5"], environment: processEnvironment()))
 }
 
@@ -129,7 +129,7 @@ struct TypedLayerTests {
     @Test func aProcessIdThatDoesNotExistIsNotAlive() throws {
         // The largest id either kernel hands out is below 2^22 (Linux's pid_max limit; Darwin's
         // is 99999).
-        let unused = try #require((1 << 22..<(1 << 22) + 1000).map { pid_t($0) }.first { !allProcessIDs().contains($0) })
+        let unused = try #require((1 << 22..<(1 << 22) + 1000).map { Int32($0) }.first { !allProcessIDs().contains($0) })
         #expect(!processIsAlive(unused))
         #expect(processCommandLine(unused) == nil)
     }
@@ -231,7 +231,9 @@ struct TypedLayerTests {
     }
 
     @Test func procFileSystemIsClaimedOnlyWhereItExists() {
-        #expect(platformHasProcFileSystem == (FileSystem.factsIfPresent("/proc/self/status")?.kind == .regular))
+        // The file itself is the witness: this is the platform layer's own test of its /proc claim.
+        let status = FileSystem.factsIfPresent("/proc/self/status")  // portable: the layer's own test of platformHasProcFileSystem
+        #expect(platformHasProcFileSystem == (status?.kind == .regular))
         #expect(platformHasProcFileSystem == (PlatformKind.current == .linux))
         #expect(resetPeakResidentSize() == platformHasProcFileSystem)
     }

@@ -14,15 +14,15 @@ struct ForkedChildTests {
     @Test func aForkedChildRunsSwiftOnTwoThreadsWithoutStalling() throws {
         for round in 0..<20 {
             let pid = try forkChild {
-                guard let other = PlatformThread.start(detached: false, { _ = SlowStatics.sum }) else { _exit(2) }
+                guard let other = PlatformThread.start(detached: false, { _ = SlowStatics.sum }) else { exitProcessImmediately(2) }
                 let mine = SlowStatics.sum
                 other.join()
-                _exit(mine == SlowStatics.sum ? 0 : 1)
+                exitProcessImmediately(mine == SlowStatics.sum ? 0 : 1)
             }
             let deadline = monotonicNow() + 20
-            while !processHasEnded(pid) && monotonicNow() < deadline { usleep(10_000) }
+            while !processHasEnded(pid) && monotonicNow() < deadline { sleep(seconds: 0.01) }
             let stalled = !processHasEnded(pid)
-            if stalled { kill(pid, SIGKILL) }
+            if stalled { try? sendSignal(.kill, to: pid) }
             let status = waitProcessStatus(pid)
             Cleanup.shared.unregister(child: pid)
             #expect(!stalled, "child \(round) stalled")

@@ -18,16 +18,8 @@ func committedJSON(_ path: String) throws -> JSONValue {
 
 /// The text of the file at `path`, or `nil`.
 func readText(_ path: String) -> String? {
-    guard let file = fopen(path, "r") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count == 0 { break }
-        bytes += buffer.prefix(count)
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    // The repository's own files: far below the limit.
+    FileSystem.contents(path, limit: 1 << 30).map { String(decoding: $0, as: UTF8.self) }
 }
 
 // MARK: - Round trips: encode → decode → equal

@@ -1,3 +1,4 @@
+import DiffLabPlatform
 import DiffLabResults
 import DiffLabTraces
 import Foundation
@@ -57,7 +58,7 @@ struct SnapshotImportTests {
     @Test func aFIFOSnapshotIsRefusedWithoutWaiting() throws {
         let folder = try TemporaryFolder()
         try folder.write("a.json", "[1]")
-        #expect(mkfifo(folder.path + "/b.json", 0o644) == 0)
+        try FileSystem.makeFIFO(folder.path + "/b.json")
         #expect {
             try SnapshotImport.folder(folder.path, times: .none, strings: .text, maxBytes: 100, provenance: provenance)
         } throws: { error in
@@ -67,7 +68,7 @@ struct SnapshotImportTests {
         // A link to a regular file is read as the file.
         try FileManager.default.removeItem(atPath: folder.path + "/b.json")
         try folder.write("target.txt", "[2]")
-        #expect(symlink(folder.path + "/target.txt", folder.path + "/b.json") == 0)
+        try FileSystem.makeSymbolicLink(at: folder.path + "/b.json", to: folder.path + "/target.txt")
         let trace = try SnapshotImport.folder(folder.path, times: .none, strings: .text, maxBytes: 100, provenance: provenance)
         #expect(trace.versions.map(\.items.count) == [1, 1])
     }

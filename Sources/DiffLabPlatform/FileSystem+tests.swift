@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DiffLabPlatform supports Glibc (Linux) and Darwin only")
+#endif
+
+extension FileSystem {
+    /// Sets the permission bits of `path` (`chmod`, following a symbolic link), e.g. `0o755` to
+    /// make a script executable. The same call on Darwin (`mode_t` is 16 bits there, 32 on Linux).
+    ///
+    /// - Throws: ``PlatformError`` naming `chmod` and `path`.
+    /// - Complexity: one system call.
+    package static func setPermissions(_ path: String, _ permissions: UInt16) throws(PlatformError) {
+        guard chmod(path, mode_t(permissions)) == 0 else { throw .current("chmod", path: path) }
+    }
+}
+
+/// Unmaps `bytes` of memory at `memory` that ``mapSharedAnonymousMemory(_:)`` or
+/// ``mapSharedFile(_:bytes:create:)`` mapped (`munmap`); whether it did. The same call on Darwin.
+///
+/// - Complexity: one system call.
+@discardableResult
+package func unmapMemory(_ memory: UnsafeMutableRawPointer, bytes: Int) -> Bool {
+    munmap(memory, bytes) == 0
+}
