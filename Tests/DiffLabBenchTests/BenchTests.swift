@@ -3,7 +3,6 @@ import DiffLabCore
 import DiffLabEngines
 import DiffLabPlatform
 import DiffLabResults
-import Foundation  // pow and log10 (the math library, which Foundation brings on Linux and Darwin)
 import Testing
 
 @Suite("Benchmark datasets and harness")
@@ -64,7 +63,7 @@ struct BenchTests {
     }
 
     @Test func growthExponentFitsAPowerLaw() {
-        let points = [1_000.0, 10_000, 100_000].map { (x: $0, y: 3 * pow($0, 1.5)) }
+        let points = [1_000.0, 10_000, 100_000].map { (x: $0, y: 3 * Double.pow($0, 1.5)) }
         let exponent = growthExponent(points) ?? .nan
         #expect(abs(exponent - 1.5) < 1e-9)
         #expect(growthExponent([(x: 1, y: 1)]) == nil)
@@ -226,7 +225,7 @@ struct BenchTests {
         ]
         let targets = benchTargets(rows, allocator: "system", cores: 2)
         func value(_ name: String) -> Double? { targets.first { $0.name == name }?.value }
-        #expect(abs((value("hashmap growth exponent, differencekit 1M→10M, system") ?? 0) - log10(0.4 / 0.03)) < 1e-9)
+        #expect(abs((value("hashmap growth exponent, differencekit 1M→10M, system") ?? 0) - Double.log10(0.4 / 0.03)) < 1e-9)
         #expect(targets.first { $0.name == "hashmap growth exponent, differencekit 1M→10M, system" }?.met == false)
         #expect(abs((value("hashmap / partitioned floor, differencekit 10M, system") ?? 0) - 1.25) < 1e-9)
         #expect(abs((value("hashmap median ms, differencekit 10M, system allocator") ?? 0) - 400) < 1e-9)

@@ -137,6 +137,36 @@ import Testing
         #expect(Set(platform.found.map { $0.split(separator: " ").last.map(String.init) ?? "" }).isSuperset(of: ["Glibc", "Darwin"]))
     }
 
+    /// The C library modules that `text` re-exports (`@_exported import Glibc`, with any other
+    /// attributes or an import kind), in the order found.
+    static func reexportedPlatformModules(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let index = words.firstIndex(of: "import"), words[..<index].contains("@_exported"), index + 1 < words.count else { return nil }
+            let named =
+                words.count > index + 2 && !words[index + 1].contains(".") && words[index + 2].contains(".") ? words[index + 2] : words[index + 1]
+            let module = String(named.split(separator: ".").first ?? named)
+            return platformModules.contains(module) ? module : nil
+        }
+    }
+
+    /// The platform layer keeps the C library to itself: no file of DiffLab re-exports a C library
+    /// module, so a C name in any other module or test does not compile (issue 42: the re-export
+    /// let `errno`, `O_*` and `SIG*` spread to 21 files).
+    @Test func thePlatformLayerReexportsNoCLibraryModule() throws {
+        #expect(Self.reexportedPlatformModules("#if canImport(Glibc)\n@_exported import Glibc\n#endif") == ["Glibc"])
+        #expect(Self.reexportedPlatformModules("@_exported import struct Darwin.timespec\nimport Glibc") == ["Darwin"])
+        #expect(Self.reexportedPlatformModules("@_exported import DiffLabCore\nimport Darwin") == [])
+        let sources = cliPackageRoot + "/Sources"
+        let files = FileManager.default.enumerator(atPath: sources)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        var found: [String] = []
+        for file in files {
+            found += Self.reexportedPlatformModules(try String(contentsOfFile: sources + "/" + file, encoding: .utf8)).map { "\(file): \($0)" }
+        }
+        try #require(files.contains { $0.hasPrefix("DiffLabPlatform/") } && files.count >= 100, "read \(files.count) files")
+        #expect(found.isEmpty, "re-exports a C library module: \(found)")
+    }
+
     /// DiffLab's own tests reach the C library through the platform layer too, so they compile on
     /// Darwin as on Linux (the macOS job builds every test target).
     @Test func testsReachTheCLibraryThroughThePlatformLayer() throws {

@@ -381,7 +381,7 @@ struct ProcessEngineTests {
     /// An engine that closes its input: writing a large request to it is an error, never a SIGPIPE
     /// that ends DiffLab (the signal is set to its default, as in the `difflab` executable).
     @Test func aClosedInputIsACrashNotASignal() throws {
-        Signal.brokenPipe.setDefaultAction()
+        Signal.brokenPipe.restoreDefaultAction()
         let engine = try ProcessEngine(command: hostile("close-input"))
         defer { engine.stop() }
         let failed = failure { () throws(EngineFailure) in

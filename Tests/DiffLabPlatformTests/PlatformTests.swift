@@ -49,22 +49,22 @@ struct PlatformTests {
     }
 
     @Test func aPendingSignalIsTakenAndNoneIsInvented() {
-        let set = signalSet([.user2])
-        let previous = blockSignalsInThisThread(set)
-        defer { setThreadSignalMask(previous) }
+        let set = SignalMask([.user2])
+        let previous = set.block()
+        defer { previous.install() }
         #expect(takePendingSignal(set) == nil)
-        sendSignalToThisThread(.user2)
-        #expect(takePendingSignal(set) == Signal.user2.rawValue)
+        Signal.user2.raiseInThisThread()
+        #expect(takePendingSignal(set) == .user2)
         #expect(takePendingSignal(set) == nil)
-        sendSignalToThisThread(.user2)
-        #expect(waitForSignal(set) == Signal.user2.rawValue)
+        Signal.user2.raiseInThisThread()
+        #expect(waitForSignal(set) == .user2)
     }
 
     @Test func sharedMemoryIsMappedAndRefusedWhenEmpty() throws {
         let memory = try #require(mapSharedAnonymousMemory(1 << 16))
         memory.storeBytes(of: 42, as: UInt64.self)
         #expect(memory.load(as: UInt64.self) == 42)
-        #expect(unmapMemory(memory, bytes: 1 << 16))
+        #expect(unmapSharedMemory(memory, bytes: 1 << 16))
         #expect(mapSharedAnonymousMemory(0) == nil)
     }
 

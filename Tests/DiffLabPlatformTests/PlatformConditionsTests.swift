@@ -1,7 +1,7 @@
 import DiffLabPlatform
 import Testing
 
-/// The named conditions that disable a test where it cannot hold (Testing+tests.swift) say what
+/// The named conditions that disable a test where it cannot hold (PlatformConditions.swift) say what
 /// this machine does.
 @Suite("DiffLabPlatform: conditions for tests")
 struct TestConditionTests {

@@ -16,12 +16,3 @@ extension FileSystem {
         guard chmod(path, mode_t(permissions)) == 0 else { throw .current("chmod", path: path) }
     }
 }
-
-/// Unmaps `bytes` of memory at `memory` that ``mapSharedAnonymousMemory(_:)`` or
-/// ``mapSharedFile(_:bytes:create:)`` mapped (`munmap`); whether it did. The same call on Darwin.
-///
-/// - Complexity: one system call.
-@discardableResult
-package func unmapMemory(_ memory: UnsafeMutableRawPointer, bytes: Int) -> Bool {
-    munmap(memory, bytes) == 0
-}

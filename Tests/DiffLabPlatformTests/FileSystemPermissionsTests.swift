@@ -1,8 +1,8 @@
 import DiffLabPlatform
 import Testing
 
-/// The file-system and memory pieces tests use (FileSystem+tests.swift).
-@Suite("DiffLabPlatform: permissions and unmapping for tests")
+/// The file-system piece tests use (FileSystem+Permissions.swift).
+@Suite("DiffLabPlatform: permissions for tests")
 struct FileSystemForTestsTests {
     @Test func permissionsAreSetAndAMissingFileIsNamed() throws {
         let folder = try FileSystem.makeTemporaryDirectory("difflab-platform")
@@ -18,14 +18,5 @@ struct FileSystemForTestsTests {
         #expect(throws: PlatformError(.noSuchFile, operation: "chmod", path: folder + "/absent")) {
             try FileSystem.setPermissions(folder + "/absent", 0o644)
         }
-    }
-
-    @Test func mappedMemoryIsUnmappedOnlyAtItsStart() throws {
-        let memory = try #require(mapSharedAnonymousMemory(1 << 16))
-        memory.storeBytes(of: 7, as: UInt64.self)
-        #expect(memory.load(as: UInt64.self) == 7)
-        // An address that is not page-aligned is refused (EINVAL on Linux and Darwin).
-        #expect(!unmapMemory(memory + 1, bytes: 1))
-        #expect(unmapMemory(memory, bytes: 1 << 16))
     }
 }
