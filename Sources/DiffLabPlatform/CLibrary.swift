@@ -1,9 +1,11 @@
 // DiffLabPlatform: the one layer between DiffLab and the operating system. It is the only module
 // that imports a C library module (Glibc on Linux, Darwin on Apple systems), and it does not
 // re-export it: every other module, and every test, reaches the system through the typed pieces
-// below, so a C name outside this layer does not compile (`LayeringTests` also holds every file
-// of Sources and Tests to importing no C module, and this layer to re-exporting none). Each file
-// of the layer imports the C module it needs itself.
+// below, so a C name outside this layer does not compile in a file that imports only DiffLab's
+// modules (Foundation re-exports the C module on Linux and Darwin alike, so a file importing it
+// still could: every such call was converted, and review keeps it so). `LayeringTests` holds every
+// file of Sources and Tests to importing no C module, and this layer to re-exporting none. Each
+// file of the layer imports the C module it needs itself.
 //
 // Typed pieces (each with its Darwin branch where the systems differ): `PlatformError` (errno, its
 // name, the operation and path), `FileDescriptor` and `FileFacts`, `FileSystem` (paths, folders,

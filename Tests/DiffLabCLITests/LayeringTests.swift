@@ -151,8 +151,8 @@ import Testing
     }
 
     /// The platform layer keeps the C library to itself: no file of DiffLab re-exports a C library
-    /// module, so a C name in any other module or test does not compile (issue 42: the re-export
-    /// let `errno`, `O_*` and `SIG*` spread to 21 files).
+    /// module, so a C name in a module or test that does not import Foundation does not compile
+    /// (issue 42: the re-export let `errno`, `O_*` and `SIG*` spread to 21 files).
     @Test func thePlatformLayerReexportsNoCLibraryModule() throws {
         #expect(Self.reexportedPlatformModules("#if canImport(Glibc)\n@_exported import Glibc\n#endif") == ["Glibc"])
         #expect(Self.reexportedPlatformModules("@_exported import struct Darwin.timespec\nimport Glibc") == ["Darwin"])
