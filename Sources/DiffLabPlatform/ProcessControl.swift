@@ -63,11 +63,16 @@ package func processCommandLine(_ pid: pid_t) -> [String]? {
     var size = MemoryLayout<Int32>.size
     var mib: [Int32] = [CTL_KERN, KERN_ARGMAX]
     guard sysctl(&mib, 2, &argumentMax, &size, nil, 0) == 0, argumentMax > 0 else { return nil }
-    var buffer = [UInt8](repeating: 0, count: Int(argumentMax))
-    size = buffer.count
+    // Not zeroed first: a listing asks every process, and KERN_ARGMAX is about 1 MiB.
+    size = Int(argumentMax)
     mib = [CTL_KERN, KERN_PROCARGS2, pid]
-    guard sysctl(&mib, 3, &buffer, &size, nil, 0) == 0 else { return nil }
-    return decodeProcessArguments(Array(buffer.prefix(size)))
+    var answered = false
+    let buffer = [UInt8](unsafeUninitializedCapacity: size) { storage, initialized in
+        answered = sysctl(&mib, 3, storage.baseAddress, &size, nil, 0) == 0
+        initialized = answered ? min(size, storage.count) : 0
+    }
+    guard answered else { return nil }
+    return decodeProcessArguments(buffer)
     #else
     guard let bytes = FileSystem.contents("/proc/\(pid)/cmdline", limit: 1 << 20) else { return nil }
     guard !bytes.isEmpty else { return [] }
@@ -178,6 +183,9 @@ package func waitForChildEnd(_ pid: pid_t) {
         let waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
         if waited < 0 && errno != EINTR { return }
         if waited == 0 && waitedChildEnded(info) { return }
+        // Darwin may report a stopped child, and with WNOWAIT the report stays: wait a little
+        // before asking again rather than spinning until the child is continued.
+        if waited == 0 { sleep(seconds: 0.01) }
     }
 }
 

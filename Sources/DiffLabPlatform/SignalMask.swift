@@ -87,7 +87,8 @@ extension Signal {
     /// The null signal (0): ``sendSignal(_:to:)`` with it sends nothing and only checks that the
     /// process exists and may be signalled (`kill(pid, 0)`, kill(2); the same on Darwin, where a
     /// zombie answers `ESRCH`: see ``processIsAlive(_:)``).
-    package static let none = Signal(rawValue: 0)
+    /// (Not `none`: in a `Signal?` context `.none` would read as `nil`.)
+    package static let null = Signal(rawValue: 0)
 
     /// Sets this signal's action in this process back to the system's default
     /// (`signal(number, SIG_DFL)`; the same call on Darwin). - Complexity: one system call.

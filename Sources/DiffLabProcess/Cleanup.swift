@@ -149,7 +149,7 @@ package final class Cleanup: Sendable {
         }
         for child in children { try? sendSignal(.terminate, to: child) }
         // Signal 0 (kill(pid, 0)) succeeds while the id names a process, a zombie included.
-        func exists(_ child: Int32) -> Bool { (try? sendSignal(.none, to: child)) != nil }
+        func exists(_ child: Int32) -> Bool { (try? sendSignal(.null, to: child)) != nil }
         var waited = 0
         while waited < 20 && children.contains(where: { exists($0) && !processIsZombie($0) }) {
             sleep(seconds: 0.1)

@@ -38,10 +38,10 @@ struct SignalMaskTests {
     }
 
     @Test func theNullSignalOnlyChecksThatTheProcessExists() throws {
-        try sendSignal(.none, to: currentProcessID())
+        try sendSignal(.null, to: currentProcessID())
         let child = try spawnProcess(SpawnRequest("/bin/sh", ["-c", "exit 0"], environment: processEnvironment()))
         #expect(reapChild(child)?.exitStatus == 0)
-        #expect(throws: PlatformError.self) { try sendSignal(.none, to: child) }
+        #expect(throws: PlatformError.self) { try sendSignal(.null, to: child) }
     }
 
     /// A forked child restores a signal's default action, unblocks it and raises it: it ends by

@@ -4,7 +4,7 @@ import Testing
 /// A private folder under the temporary folder for one test.
 private func scratchFolder() throws -> String { try FileSystem.makeTemporaryDirectory("difflab-platform") }
 
-/// Starts `/bin/sleep 5` in a process group of its own: a child that is still running when read.
+/// Starts `/bin/sleep 5`: a child that is still running when read.
 private func startSleeper() throws -> Int32 {
     try spawnProcess(SpawnRequest("/bin/sleep", ["5"], environment: processEnvironment()))
 }
