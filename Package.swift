@@ -46,6 +46,7 @@ let package = Package(
         .library(name: "DiffLabCore", targets: ["DiffLabCore"]),
         .library(name: "DiffLabEngines", targets: ["DiffLabEngines"]),
         .library(name: "DiffLabBatch", targets: ["DiffLabBatch"]),
+        .library(name: "DiffLabUpdaters", targets: ["DiffLabUpdaters"]),
         .library(name: "DiffLabFuzz", targets: ["DiffLabFuzz"]),
         .library(name: "DiffLabBench", targets: ["DiffLabBench"]),
         .library(name: "DiffLabGate", targets: ["DiffLabGate"]),
@@ -78,6 +79,10 @@ let package = Package(
         .target(name: "DiffLabCore"),
         .target(name: "DiffLabEngines", dependencies: ["DiffLabCore"]),
         .target(name: "DiffLabBatch", dependencies: ["DiffLabCore"]),
+        // Updaters under test: the updater contract, models of the updaters apps use, and the
+        // deterministic scheduler that checks them under every interleaving (pure Swift, like the
+        // layers below it, so an iOS test target runs it).
+        .target(name: "DiffLabUpdaters", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch"]),
         .target(
             name: "DiffLabFuzz",
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
@@ -134,6 +139,7 @@ let package = Package(
         .testTarget(name: "DiffLabProcessTests", dependencies: ["DiffLabProcess", "DiffLabCore", "DiffLabJSON", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
+        .testTarget(name: "DiffLabUpdatersTests", dependencies: ["DiffLabUpdaters", "DiffLabCore", "DiffLabEngines", "DiffLabBatch"]),
         .testTarget(
             name: "DiffLabTracesTests",
             dependencies: ["DiffLabTraces", "DiffLabResults", "DiffLabJSON", "DiffLabCore", "DiffLabEngines", "DiffLabPlatform"]),

@@ -1,0 +1,91 @@
+import Synchronization
+
+/// What one run has seen so far, checked as it happens: the timeline, the requests and their
+/// completions, the highest version handed to the data source, and the first broken property.
+///
+/// Thread-safe (the stress mode calls it from real queues); the first failure wins and stops the
+/// run (under the scheduler, after the step that broke it).
+package final class UpdaterMonitor: Sendable {
+    struct State {
+        var events: [UpdaterEvent] = []
+        var failure: UpdaterFailure?
+        /// Completion calls, by request number (index 0 unused).
+        var completions: [Int] = [0]
+        /// The highest version number requested so far.
+        var requested = 0
+        /// The highest version number handed to the data source.
+        var highestSet = 0
+        var steps = 0
+    }
+
+    let state = Mutex(State())
+    let promises: UpdaterPromises
+    /// Notes kept per event, at most (a runaway updater must not grow a timeline without bound).
+    static let notesPerEvent = 64
+
+    package init(promises: UpdaterPromises) { self.promises = promises }
+
+    package var failure: UpdaterFailure? { state.withLock { $0.failure } }
+    package var failed: Bool { state.withLock { $0.failure != nil } }
+    package var events: [UpdaterEvent] { state.withLock { $0.events } }
+    package var completions: [Int] { state.withLock { $0.completions } }
+
+    /// Starts a step; returns its number.
+    @discardableResult
+    package func begin(time: Double, lane: String, onMain: Bool, label: String) -> Int {
+        state.withLock {
+            $0.steps += 1
+            $0.events.append(UpdaterEvent(step: $0.steps, time: time, lane: lane, onMain: onMain, label: label))
+            return $0.steps
+        }
+    }
+
+    /// Adds a note to the current step.
+    package func note(_ text: String) {
+        state.withLock {
+            guard !$0.events.isEmpty, $0.events[$0.events.count - 1].notes.count < Self.notesPerEvent else { return }
+            $0.events[$0.events.count - 1].notes.append(text)
+        }
+    }
+
+    /// Records `property` broken (the first failure is kept; later ones are noted only).
+    package func fail(_ property: UpdaterProperty, _ message: String, atEnd: Bool = false) {
+        state.withLock {
+            guard $0.failure == nil else { return }
+            $0.failure = UpdaterFailure(property: property, message: message, step: atEnd ? 0 : $0.steps)
+        }
+        note("✗ \(property.rawValue): \(message)")
+    }
+
+    /// The app asked for version `number` (1, 2, …).
+    package func requested(_ number: Int) {
+        state.withLock {
+            $0.requested = max($0.requested, number)
+            while $0.completions.count <= number { $0.completions.append(0) }
+        }
+    }
+
+    /// Request `number`'s completion ran.
+    package func completed(_ number: Int, finished: Bool) {
+        let calls = state.withLock {
+            while $0.completions.count <= number { $0.completions.append(0) }
+            $0.completions[number] += 1
+            return $0.completions[number]
+        }
+        note("completion v\(number) (\(finished ? "finished" : "not finished"))")
+        if calls > 1 { fail(.completionOnce, "the completion of v\(number) ran \(calls) times") }
+    }
+
+    /// A version reached the data source: checks order and, when promised, supersession.
+    package func dataSet(_ number: Int) {
+        let (highest, requested) = state.withLock { s -> (Int, Int) in
+            defer { s.highestSet = max(s.highestSet, number) }
+            return (s.highestSet, s.requested)
+        }
+        if number < highest {
+            fail(.versionsInOrder, "v\(number) reached the data source after v\(highest)")
+        } else if promises.dropsSupersededDiffs && number < requested {
+            fail(.dropsSuperseded, "v\(number) reached the data source after v\(requested) was requested")
+        }
+    }
+}
