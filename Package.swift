@@ -86,7 +86,8 @@ let package = Package(
         .target(
             name: "DiffLabFuzz",
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
-        .target(name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabResults", "DiffLabPlatform"]),
+        .target(
+            name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabResults", "DiffLabPlatform"]),
         .target(name: "DiffLabJSON"),
         // Processes: spawning, cleanup on signals, forked children, and engines in other processes.
         .target(name: "DiffLabProcess", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
@@ -95,20 +96,20 @@ let package = Package(
             name: "DiffLabTraces",
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
-        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabJSON", "DiffLabPlatform"]),
+        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabUpdaters", "DiffLabJSON", "DiffLabPlatform"]),
         .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
-        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabResults", "DiffLabPlatform"]),
+        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabUpdaters", "DiffLabResults", "DiffLabPlatform"]),
         .target(
             name: "DiffLabCLI",
             dependencies: [
-                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport",
-                "DiffLabResults", "DiffLabProcess", "DiffLabTraces", "DiffLabPlatform",
+                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate",
+                "DiffLabReport", "DiffLabResults", "DiffLabProcess", "DiffLabTraces", "DiffLabPlatform",
             ]),
         .target(
             name: "DiffLab",
             dependencies: [
-                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate", "DiffLabReport",
-                "DiffLabResults", "DiffLabProcess", "DiffLabTraces", "DiffLabCLI",
+                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate",
+                "DiffLabReport", "DiffLabResults", "DiffLabProcess", "DiffLabTraces", "DiffLabCLI",
             ]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
         .target(
@@ -150,7 +151,7 @@ let package = Package(
             name: "DiffLabCLITests",
             dependencies: [
                 "DiffLabCLI", "DiffLabDev", "DiffLabDecodeFuzzing", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate",
-                "DiffLabReport", "DiffLabResults", "DiffLabPlatform",
+                "DiffLabReport", "DiffLabResults", "DiffLabUpdaters", "DiffLabPlatform",
             ],
             exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a

@@ -6,6 +6,8 @@
 //   `StdlibEngine`).
 // - DiffLabBatch: UIKit's batch-update model (`BatchUpdate`, validation, the applier, staged
 //   changesets).
+// - DiffLabUpdaters: updaters under test (`ListUpdater`, `CollectionViewModel`, the deterministic
+//   scheduler, `UpdaterFuzzer`, the built-in updater models in `BuiltInUpdaters`).
 // - DiffLabFuzz: property-based fuzzing of any engine (`FuzzSubject`, `Fuzzer`, regression cases).
 // - DiffLabBench: benchmarks and the policy lab (`BenchSubject`, `runBench`, `runPolicy`).
 // - DiffLabGate, DiffLabReport, DiffLabJSON, DiffLabResults: gate statistics, reports, JSON, the
@@ -28,3 +30,4 @@
 @_exported import DiffLabReport
 @_exported import DiffLabResults
 @_exported import DiffLabTraces
+@_exported import DiffLabUpdaters
