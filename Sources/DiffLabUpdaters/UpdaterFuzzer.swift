@@ -11,7 +11,7 @@ public struct UpdaterRun: Sendable {
     /// The lanes in the order they ran: replaying them (``ScheduleStrategy/replay(_:)``) with the
     /// same script repeats the run step for step.
     public var schedule: [String]
-    /// Every step, with what it did.
+    /// Every step, with what it did (the first 100,000 steps of a longer run).
     public var events: [UpdaterEvent]
     /// The first property broken; `nil` when the run kept them all.
     public var failure: UpdaterFailure?

@@ -16,12 +16,17 @@ package final class UpdaterMonitor: Sendable {
         /// The highest version number handed to the data source.
         var highestSet = 0
         var steps = 0
+        /// Steps not kept in ``events`` (past ``UpdaterMonitor/eventLimit``).
+        var untracked = 0
     }
 
     let state = Mutex(State())
     let promises: UpdaterPromises
     /// Notes kept per event, at most (a runaway updater must not grow a timeline without bound).
     static let notesPerEvent = 64
+    /// Events kept per run, at most: a run that goes on longer (an endless updater, up to its step
+    /// budget) keeps its first events and counts the rest.
+    package static let eventLimit = 100_000
 
     package init(promises: UpdaterPromises) { self.promises = promises }
 
@@ -35,7 +40,11 @@ package final class UpdaterMonitor: Sendable {
     package func begin(time: Double, lane: String, onMain: Bool, label: String) -> Int {
         state.withLock {
             $0.steps += 1
-            $0.events.append(UpdaterEvent(step: $0.steps, time: time, lane: lane, onMain: onMain, label: label))
+            if $0.events.count < Self.eventLimit {
+                $0.events.append(UpdaterEvent(step: $0.steps, time: time, lane: lane, onMain: onMain, label: label))
+            } else {
+                $0.untracked += 1
+            }
             return $0.steps
         }
     }
@@ -43,7 +52,7 @@ package final class UpdaterMonitor: Sendable {
     /// Adds a note to the current step.
     package func note(_ text: String) {
         state.withLock {
-            guard !$0.events.isEmpty, $0.events[$0.events.count - 1].notes.count < Self.notesPerEvent else { return }
+            guard $0.untracked == 0, !$0.events.isEmpty, $0.events[$0.events.count - 1].notes.count < Self.notesPerEvent else { return }
             $0.events[$0.events.count - 1].notes.append(text)
         }
     }
