@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabUpdaters
 
 /// When and where a list update is diffed in the simulated app.
 public enum DiffPolicy: String, CaseIterable, Sendable, Hashable {
@@ -152,5 +153,31 @@ public struct PolicyConfig: Sendable {
             (applyBaseCost, layoutCostPerItem, batchCostPerChange, reloadCostPerItem, frameWork) =
                 (newValue.applyBaseCost, newValue.layoutCostPerItem, newValue.batchCostPerChange, newValue.reloadCostPerItem, newValue.frameWork)
         }
+    }
+
+    /// The IGListKit updater this run is (``DiffPolicy/updaterConfiguration(maxItemCountToRunOnMain:coalescing:reloadThreshold:)``),
+    /// its reload fallback on when ``allowsReloadingOnTooManyUpdates``.
+    public var updaterConfiguration: IGListUpdaterConfiguration {
+        policy.updaterConfiguration(
+            maxItemCountToRunOnMain: maxItemCountToRunOnMain,
+            coalescing: CoalescingIntervals(minimum: minInterval, increment: intervalIncrement, maximum: maxInterval),
+            reloadThreshold: allowsReloadingOnTooManyUpdates ? reloadThreshold : nil)
+    }
+}
+
+extension DiffPolicy {
+    /// The IGListKit updater configuration that is this policy: `main` diffs on main,
+    /// `background` and `coalescing` in the background (`coalescing` with IGListKit's coalescer of
+    /// `coalescing`'s intervals), `adaptive` on main below `maxItemCountToRunOnMain` items.
+    public func updaterConfiguration(
+        maxItemCountToRunOnMain: Int, coalescing: CoalescingIntervals, reloadThreshold: Int?
+    ) -> IGListUpdaterConfiguration {
+        let diffing: IGListUpdaterConfiguration.Diffing =
+            switch self {
+            case .main: .main
+            case .background, .coalescing: .background
+            case .adaptive: .adaptive(maxItemCountToRunOnMain: maxItemCountToRunOnMain)
+            }
+        return IGListUpdaterConfiguration(diffing: diffing, coalescing: self == .coalescing ? coalescing : nil, reloadThreshold: reloadThreshold)
     }
 }

@@ -1,22 +1,6 @@
 import DiffLabCore
 import DiffLabResults
-
-/// IGListKit's adaptive coalescing intervals, in seconds.
-public struct CoalescingIntervals: Sendable, Hashable {
-    /// The interval after a quiet spell.
-    public var minimum: Double
-    /// Added to the interval each time an update arrives within it.
-    public var increment: Double
-    /// The longest interval.
-    public var maximum: Double
-
-    /// Intervals; see the properties.
-    public init(minimum: Double, increment: Double, maximum: Double) {
-        self.minimum = minimum
-        self.increment = increment
-        self.maximum = maximum
-    }
-}
+import DiffLabUpdaters
 
 /// One candidate setting of the policy lab: where and when updates are diffed, how moves are
 /// chosen, and IGListKit's thresholds.
@@ -46,11 +30,15 @@ public struct PolicySetting: Sendable, Hashable {
     }
 
     /// Whether an update of `changes` changes (the diff's count) is applied as a full reload.
-    public func reloads(changes: Int) -> Bool { reloadThreshold.map { changes > $0 } ?? false }
+    public func reloads(changes: Int) -> Bool { updaterConfiguration.reloads(changes: changes) }
 
     /// Whether a list of `listSize` items is diffed synchronously on main under this setting.
-    public func diffsOnMain(listSize: Int) -> Bool {
-        policy == .main || (policy == .adaptive && listSize < maxItemCountToRunOnMain)
+    public func diffsOnMain(listSize: Int) -> Bool { updaterConfiguration.diffsOnMain(fromCount: listSize, toCount: listSize) }
+
+    /// The IGListKit updater this setting is (``DiffPolicy/updaterConfiguration(maxItemCountToRunOnMain:coalescing:reloadThreshold:)``):
+    /// the simulation runs its state machine, and `difflab updaters` checks the same configuration.
+    public var updaterConfiguration: IGListUpdaterConfiguration {
+        policy.updaterConfiguration(maxItemCountToRunOnMain: maxItemCountToRunOnMain, coalescing: coalescing, reloadThreshold: reloadThreshold)
     }
 
     /// The setting as a results record (thresholds written only for the policies that use them).

@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabResults
+import DiffLabUpdaters
 
 /// The spans a diff cost profile measures: versions 1, 2, 4, 8, 16 and 32 updates apart.
 public let policyProfileSpans = [1, 2, 4, 8, 16, 32]

@@ -51,7 +51,7 @@ public struct PolicyResult: Sendable {
 /// As IGListKit's updater (and ``simulatePolicy(_:on:costs:duration:drain:mainDiff:backgroundDiff:)``),
 /// one update is under way at a time: a request made before the update under way has started its
 /// diff joins it; one made later waits, with any others, for the next update, which carries all
-/// their versions. Under `coalescing`, IGListKit's coalescer (`CoalescingClock`) also holds
+/// their versions. Under `coalescing`, IGListKit's coalescer (DiffLabUpdaters' `CoalescingClock`) also holds
 /// requests back. An update carrying `k` versions diffs `versions[0]` into `versions[k]` (the
 /// last version for a larger `k`): the same pairs the simulation's profiles measure
 /// (``measureDiffProfiles(engine:size:edits:strategies:rounds:seed:)``).

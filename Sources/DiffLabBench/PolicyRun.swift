@@ -1,18 +1,7 @@
 import DiffLabCore
 import DiffLabPlatform
+import DiffLabUpdaters
 import Dispatch
-
-/// The update under way in a ``runPolicy(_:versions:)`` run (IGListKit's transaction).
-struct _PolicyTransaction {
-    /// Tells updates apart: a task of an earlier update never touches a later one.
-    var id: Int
-    /// The version shown before it, and the version it shows.
-    var from: Int
-    var to: Int
-    var requestedAt: [Double]
-    /// Whether its diff has started (until then, new requests join it).
-    var started: Bool
-}
 
 /// What the threads of a ``runPolicy(_:versions:)`` run share, under one lock.
 struct _PolicyState {
@@ -27,33 +16,18 @@ struct _PolicyState {
     var applied = 0
     var coalesced = 0
     var reloads = 0
-    /// The version on screen: the next update diffs from it.
-    var shown = 0
-    var transaction: _PolicyTransaction?
-    /// Requests that arrived once the update under way had started: the next update.
-    var waiting: (version: Int, requestedAt: [Double])?
-    /// Coalescing: the requests held until the coalescer's timer fires.
-    var pending: (version: Int, requestedAt: [Double])?
-    var clock: CoalescingClock
+    /// IGListKit's updater (the one `difflab updaters` checks); each request carries the time it
+    /// was made.
+    var machine: IGListUpdateMachine<Double>
     /// The engine's first failure, if it failed.
     var engineFailure: EngineFailure?
 
-    /// Updates installed so far (the next one's ``_PolicyTransaction/id``).
-    var installed = 0
-
     /// The stream has ended and every update is applied or dropped.
-    var finished: Bool { stop && transaction == nil && waiting == nil && pending == nil }
-
-    /// Installs the update showing `version`, carrying `requestedAt`, unless the run is over;
-    /// the caller launches what this returns once it has released the lock.
-    mutating func install(_ version: Int, _ requestedAt: [Double], onMain: Bool) -> _PolicyTransaction? {
-        guard !over else { return nil }
-        installed += 1
-        let t = _PolicyTransaction(id: installed, from: shown, to: version, requestedAt: requestedAt, started: !onMain)
-        transaction = t
-        return t
-    }
+    var finished: Bool { stop && machine.isIdle }
 }
+
+/// An update of a ``runPolicy(_:versions:)`` run.
+typealias _PolicyUpdate = IGListUpdateMachine<Double>.Update
 
 /// One run of ``runPolicy(_:versions:)``: its settings, clocks and shared state, and the named
 /// steps its threads take: the main thread draws frames (``drawFrames()``), the caller's thread
@@ -81,10 +55,7 @@ final class _PolicyRun: Sendable {
     init(_ config: PolicyConfig, versions: [[IntElement]]) {
         self.config = config
         self.versions = versions
-        state = Locked(
-            _PolicyState(
-                clock: CoalescingClock(
-                    CoalescingIntervals(minimum: config.minInterval, increment: config.intervalIncrement, maximum: config.maxInterval))))
+        state = Locked(_PolicyState(machine: IGListUpdateMachine(configuration: config.updaterConfiguration)))
         backgroundQueue = DispatchQueue(label: "difflab.policy.background")
         timerQueue = DispatchQueue(label: "difflab.policy.timer")
         budget = 1 / config.frameRate
@@ -92,8 +63,11 @@ final class _PolicyRun: Sendable {
         cpuStart = processCPUNow()
         streamEnd = start + config.duration
         runEnd = streamEnd + PolicyConfig.drainSeconds
-        onMain = config.policy == .main || (config.policy == .adaptive && config.listSize < config.maxItemCountToRunOnMain)
+        onMain = config.updaterConfiguration.diffsOnMain(fromCount: config.listSize, toCount: config.listSize)
     }
+
+    /// Every version has the run's list size.
+    func itemCount(_ version: Int) -> Int { config.listSize }
 
     func postToMain(_ task: @escaping @Sendable () -> Void) { state.withLock { $0.tasks.append(task) } }
 
@@ -114,15 +88,11 @@ final class _PolicyRun: Sendable {
     }
 
     /// Runs the update `t` (just installed): queued on main, or diffed in the background at once.
-    func launch(_ t: _PolicyTransaction) {
-        if onMain {
+    func launch(_ t: _PolicyUpdate) {
+        if t.onMain {
             postToMain {
                 // Requests made until now joined it; from now on they wait for the next update.
-                let current: _PolicyTransaction? = self.state.withLock { s in
-                    guard s.transaction?.id == t.id else { return nil }
-                    s.transaction?.started = true
-                    return s.transaction
-                }
+                let current = self.state.withLock { $0.machine.startMainDiff(t.id) }
                 guard let current else { return }
                 self.finish(current.id, self.isOver() ? nil : self.diff(span: current.to - current.from))
             }
@@ -137,45 +107,34 @@ final class _PolicyRun: Sendable {
 
     /// Applies update `id` on main (modelled cost), or drops it (`nil`: the engine failed, or the
     /// run is over); then, in the same critical section, installs the next update if requests
-    /// are waiting, so no request can start one in between.
+    /// are waiting (none once the run is over), so no request can start one in between.
     func finish(_ id: Int, _ result: PolicyDiff?) {
         let applying = result != nil && !isOver()
         var reload = false
         if let result, applying {
-            reload = config.allowsReloadingOnTooManyUpdates && result.changes > config.reloadThreshold
+            reload = config.updaterConfiguration.reloads(changes: result.changes)
             let cost = config.costs.applyCost(batchChanges: result.batch.changeCount, listSize: config.listSize, reload: reload)
             spin(min(cost, runEnd - monotonicNow()))
         }
         let now = monotonicNow()
-        let onMain = onMain
-        let next: _PolicyTransaction? = state.withLock { s in
-            guard let t = s.transaction, t.id == id else { return nil }
-            s.transaction = nil
+        let next: _PolicyUpdate? = state.withLock { s in
+            let (finished, next) = s.machine.finish(id, applied: applying, installNext: !s.over, itemCount: itemCount)
+            guard let t = finished else { return nil }
             if applying {
                 s.applied += 1
-                s.coalesced += t.requestedAt.count - 1
-                if reload { s.reloads += t.requestedAt.count }
-                s.latencies += t.requestedAt.map { now - $0 }
-                s.shown = t.to
+                s.coalesced += t.requests.count - 1
+                if reload { s.reloads += t.requests.count }
+                s.latencies += t.requests.map { now - $0 }
             }
-            defer { s.waiting = nil }
-            guard let waiting = s.waiting else { return nil }
-            return s.install(waiting.version, waiting.requestedAt, onMain: onMain)
+            return next
         }
         if let next { launch(next) }
     }
 
     /// Coalescing: starts the held update when the coalescer's timer fires.
     func fireCoalesced() {
-        let now = monotonicNow()
-        let start = start
-        let onMain = onMain
-        let next: _PolicyTransaction? = state.withLock { s in
-            guard let pending = s.pending else { return nil }
-            s.pending = nil
-            s.clock.started(at: now - start)
-            return s.install(pending.version, pending.requestedAt, onMain: onMain)
-        }
+        let now = monotonicNow() - start
+        let next: _PolicyUpdate? = state.withLock { s in s.over ? nil : s.machine.timerFired(at: now, itemCount: itemCount) }
         if let next { launch(next) }
     }
 
@@ -210,7 +169,7 @@ final class _PolicyRun: Sendable {
         // already under way is waited for).
         state.withLock { s in
             s.over = true
-            s.pending = nil
+            _ = s.machine.dropPending()
         }
         while true {
             runPostedTasks()
@@ -244,35 +203,20 @@ final class _PolicyRun: Sendable {
 
     /// Request `v`: it joins the update under way, waits for the next, is held by the coalescer,
     /// or installs an update, which the caller then launches.
-    private func request(_ v: Int) -> _PolicyTransaction? {
+    private func request(_ v: Int) -> _PolicyUpdate? {
         let requestedAt = monotonicNow()
-        let config = config
         let start = start
-        let onMain = onMain
         return state.withLock { s in
-            if var t = s.transaction {
-                // One update at a time: a request joins the one under way until its diff
-                // starts, then waits for the next.
-                if t.started {
-                    s.waiting = (v, (s.waiting?.requestedAt ?? []) + [requestedAt])
-                } else {
-                    t.to = v
-                    t.requestedAt.append(requestedAt)
-                    s.transaction = t
-                }
+            guard !s.over else { return nil }
+            switch s.machine.request(v, requestedAt, at: requestedAt - start, itemCount: itemCount) {
+            case .none:
+                return nil
+            case .launch(let update):
+                return update
+            case .armTimer(let seconds):
+                self.timerQueue.asyncAfter(deadline: .now() + seconds) { self.fireCoalesced() }
                 return nil
             }
-            guard config.policy == .coalescing else { return s.install(v, [requestedAt], onMain: onMain) }
-            // IGListKit's coalescer (the same ``CoalescingClock`` as the simulation's).
-            if let pending = s.pending {
-                s.pending = (v, pending.requestedAt + [requestedAt])
-                return nil
-            }
-            let delay = s.clock.delay(requestAt: requestedAt - start)
-            guard delay > 0 else { return s.install(v, [requestedAt], onMain: onMain) }
-            s.pending = (v, [requestedAt])
-            self.timerQueue.asyncAfter(deadline: .now() + delay) { self.fireCoalesced() }
-            return nil
         }
     }
 

@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabResults
+import DiffLabUpdaters
 
 /// What one diff costs in the simulation: measured seconds, and the sizes of its result.
 public struct SimulatedDiff: Sendable, Hashable {
@@ -96,41 +97,6 @@ public struct PolicyOutcome: Sendable, Hashable {
     public var seconds = 0.0
 }
 
-/// IGListKit's adaptive coalescer (`IGListUpdateCoalescer`): an update more than the current
-/// interval after the start of the last one starts at once and resets the interval to the
-/// minimum; one within it is delayed to the end of the interval, which then grows by the
-/// increment up to the maximum; updates arriving while one is delayed join it.
-struct CoalescingClock: Sendable {
-    let intervals: CoalescingIntervals
-    private(set) var interval: Double
-    private var lastStart: Double?
-
-    init(_ intervals: CoalescingIntervals) {
-        self.intervals = intervals
-        interval = intervals.minimum
-    }
-
-    /// An update requested at `now`, with none waiting: the delay before it starts (0: now, and
-    /// the clock takes `now` as its start; otherwise the caller reports the start with
-    /// ``started(at:)``).
-    mutating func delay(requestAt now: Double) -> Double {
-        guard let lastStart, now - lastStart <= interval else {
-            interval = intervals.minimum
-            self.lastStart = now
-            return 0
-        }
-        let delay = max(0, interval - (now - lastStart))
-        interval = min(interval + intervals.increment, intervals.maximum)
-        // Exactly at the end of the interval: it starts now, after the interval grew (IGListKit
-        // schedules it with no delay).
-        if delay == 0 { self.lastStart = now }
-        return delay
-    }
-
-    /// The delayed update starts at `now`.
-    mutating func started(at now: Double) { lastStart = now }
-}
-
 /// Simulates one run of `setting` on `workload` in virtual time: a main thread drawing frames
 /// (``PolicyCosts/frameWork`` each, then the tasks posted to it), a serial background queue, and
 /// a stream of updates every ``PolicyWorkloadRecord/updateInterval`` for `duration` seconds.
@@ -166,13 +132,16 @@ public func simulatePolicy(
         costs: costs, drain: drain, mainDiff: { from, to in mainDiff(to - from) }, backgroundDiff: { from, to in backgroundDiff(to - from) })
 }
 
-/// The state of one ``simulatePolicy(_:stream:frameRate:costs:drain:mainDiff:backgroundDiff:)`` run.
+/// The state of one ``simulatePolicy(_:stream:frameRate:costs:drain:mainDiff:backgroundDiff:)`` run:
+/// IGListKit's updater is ``IGListUpdateMachine`` (the one `difflab updaters` checks), driven in
+/// virtual time; request `i` asks for version `i + 1`, and the machine's versions index the
+/// stream's list sizes and the diff costs.
 struct _PolicySimulator {
     enum Task {
-        /// Diff the update under way on main, then apply it.
-        case diffAndApply
-        /// Apply the update under way, diffed in the background.
-        case apply(SimulatedDiff)
+        /// Diff update `id` on main, then apply it.
+        case diffAndApply(id: Int)
+        /// Apply update `id`, diffed in the background.
+        case apply(id: Int, SimulatedDiff)
     }
 
     let setting: PolicySetting
@@ -188,16 +157,11 @@ struct _PolicySimulator {
 
     var nextRequest = 0
     var mainTasks: [Task] = []
-    /// The update under way (IGListKit's transaction): its requests, and whether its diff has
-    /// started (until then, new requests join it).
-    var transaction: (requests: Range<Int>, started: Bool)?
-    /// Requests that arrived once the update under way had started: the next update.
-    var waiting: Range<Int>?
+    /// IGListKit's updater; each request carries its index.
+    var machine: IGListUpdateMachine<Int>
     /// When the background diff of the update under way ends, and what it gives.
-    var backgroundDone: (at: Double, diff: SimulatedDiff)?
-    var coalescer: CoalescingClock
-    /// Coalescing: requests held until the coalescer's timer fires.
-    var pending: Range<Int>?
+    var backgroundDone: (at: Double, id: Int, diff: SimulatedDiff)?
+    /// When the coalescer's timer fires.
     var timerAt: Double?
     var latencies: [Double]
     var outcome = PolicyOutcome()
@@ -216,16 +180,14 @@ struct _PolicySimulator {
         streamEnd = stream.end
         runEnd = stream.end + drain
         requestCount = stream.count
-        coalescer = CoalescingClock(setting.coalescing)
+        machine = IGListUpdateMachine(configuration: setting.updaterConfiguration)
         latencies = [Double](repeating: -1, count: requestCount)
     }
 
     func requestTime(_ index: Int) -> Double { stream.time(index) }
 
     /// Nothing is left to do: every update requested, applied or dropped.
-    var finished: Bool {
-        nextRequest == requestCount && transaction == nil && waiting == nil && pending == nil
-    }
+    var finished: Bool { nextRequest == requestCount && machine.isIdle }
 
     /// Runs every event off the main thread (requests, timers, background diffs) up to `time`.
     mutating func advance(until time: Double) {
@@ -246,84 +208,66 @@ struct _PolicySimulator {
         }
     }
 
-    /// `index..<index + 1` joined to `range`.
-    static func joined(_ range: Range<Int>?, _ index: Int) -> Range<Int> { (range?.lowerBound ?? index)..<index + 1 }
-
     mutating func arrive(_ index: Int) {
         let now = requestTime(index)
-        if let under = transaction {
-            // One update at a time: a request joins the one under way until its diff starts,
-            // then waits for the next.
-            if under.started { waiting = Self.joined(waiting, index) } else { transaction = (Self.joined(under.requests, index), false) }
-        } else if setting.policy != .coalescing {
-            begin(index..<index + 1, at: now)
-        } else if pending != nil {
-            pending = Self.joined(pending, index)
-        } else {
-            let delay = coalescer.delay(requestAt: now)
-            if delay == 0 {
-                begin(index..<index + 1, at: now)
-            } else {
-                pending = index..<index + 1
-                timerAt = now + delay
-            }
+        let stream = stream
+        switch machine.request(index + 1, index, at: now, itemCount: { stream.listSize($0) }) {
+        case .none: break
+        case .launch(let update): launch(update, at: now)
+        case .armTimer(let seconds): timerAt = now + seconds
         }
     }
 
     mutating func fireTimer() {
-        guard let at = timerAt, let requests = pending else { return }
+        guard let at = timerAt else { return }
         timerAt = nil
-        pending = nil
-        coalescer.started(at: at)
-        begin(requests, at: at)
+        let stream = stream
+        if let update = machine.timerFired(at: at, itemCount: { stream.listSize($0) }) { launch(update, at: at) }
     }
 
-    /// Starts an update carrying `requests`: queued on main, or diffed in the background at once
-    /// (where: decided now, from the larger of the versions it diffs).
-    mutating func begin(_ requests: Range<Int>, at now: Double) {
-        if setting.diffsOnMain(listSize: max(stream.listSize(requests.lowerBound), stream.listSize(requests.upperBound))) {
-            transaction = (requests, false)
-            mainTasks.append(.diffAndApply)
+    /// Launches an update: queued on main, or diffed in the background at once.
+    mutating func launch(_ update: IGListUpdateMachine<Int>.Update, at now: Double) {
+        if update.onMain {
+            mainTasks.append(.diffAndApply(id: update.id))
         } else {
-            transaction = (requests, true)
-            let diff = backgroundDiff(requests.lowerBound, requests.upperBound)
-            backgroundDone = (now + diff.seconds, diff)
+            let diff = backgroundDiff(update.from, update.to)
+            backgroundDone = (now + diff.seconds, update.id, diff)
         }
     }
 
     mutating func finishBackground() {
-        guard let (_, diff) = backgroundDone else { return }
-        mainTasks.append(.apply(diff))
+        guard let (_, id, diff) = backgroundDone else { return }
+        mainTasks.append(.apply(id: id, diff))
         backgroundDone = nil
     }
 
     /// Runs one main-thread task starting at `start`; returns when it ends. The next update, if
     /// requests are waiting, starts then.
     mutating func perform(_ task: Task, at start: Double) -> Double {
-        guard let requests = transaction?.requests else { return start }
-        transaction = (requests, true)
+        let update: IGListUpdateMachine<Int>.Update
         let diff: SimulatedDiff
         var seconds = 0.0
         switch task {
-        case .diffAndApply:
-            diff = mainDiff(requests.lowerBound, requests.upperBound)
+        case .diffAndApply(let id):
+            guard let started = machine.startMainDiff(id) else { return start }
+            update = started
+            diff = mainDiff(update.from, update.to)
             seconds = diff.seconds
-        case .apply(let made):
+        case .apply(let id, let made):
+            guard let current = machine.transaction, current.id == id else { return start }
+            update = current
             diff = made
         }
         let reload = setting.reloads(changes: diff.changes)
-        seconds += costs.applyCost(batchChanges: diff.batchChanges, listSize: stream.listSize(requests.upperBound), reload: reload)
+        seconds += costs.applyCost(batchChanges: diff.batchChanges, listSize: stream.listSize(update.to), reload: reload)
         let end = start + seconds
         advance(until: end)
         outcome.applied += 1
-        outcome.coalesced += requests.count - 1
-        if reload { outcome.reloads += requests.count }
-        for index in requests { latencies[index] = end - requestTime(index) }
-        transaction = nil
-        if let next = waiting {
-            waiting = nil
-            begin(next, at: end)
-        }
+        outcome.coalesced += update.requests.count - 1
+        if reload { outcome.reloads += update.requests.count }
+        for index in update.requests { latencies[index] = end - requestTime(index) }
+        let stream = stream
+        if let next = machine.finish(update.id, applied: true, itemCount: { stream.listSize($0) }).next { launch(next, at: end) }
         return end
     }
 

@@ -4,6 +4,7 @@ import DiffLabEngines
 import DiffLabJSON
 import DiffLabPlatform
 import DiffLabResults
+import DiffLabUpdaters
 
 /// `difflab policy`: the scenario grid, its crossovers and recommendations (its subcommand
 /// `policy real-time` is ``PolicyRealTimeCommand``).

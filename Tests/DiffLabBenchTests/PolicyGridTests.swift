@@ -1,6 +1,7 @@
 import DiffLabCore
 import DiffLabJSON
 import DiffLabResults
+import DiffLabUpdaters
 import Testing
 
 @testable import DiffLabBench
