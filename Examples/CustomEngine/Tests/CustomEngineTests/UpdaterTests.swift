@@ -20,18 +20,18 @@ import Testing
 
     /// The first updater races: two requests before the first batch lands diff from the same
     /// messages, and the second batch is refused by UIKit's rules (`attempt to delete item 2 from
-    /// section 0 which only contains 2 items before the update`, or `Invalid update: …`). The fuzzer finds it, shrinks it
-    /// to those two requests, and the shrunk run replays step for step.
+    /// section 0 which only contains 2 items before the update`, or `Invalid update: …`). The
+    /// fuzzer finds it, shrinks it to those two requests, and the shrunk run replays step for step.
     @Test func theFirstChatFeedUpdaterRacesAndIsCaught() throws {
         let fuzzer = try UpdaterFuzzer(subject: ChatFeedUpdater.subject(engine: Self.engine))
         let campaign = fuzzer.campaign(runs: 200, seed: 1)
         let finding = try #require(campaign.findings.first { $0.property == .batchValid }, "200 runs did not catch the race")
         let shrunk = finding.shrunk
-        print("chat-feed, \(finding.failingRuns) of 200 runs broke batch-valid; shrunk:\n\(Self.timeline(shrunk))\n\(shrunk.failure.map(String.init(describing:)) ?? "")")
+        let failure = try #require(shrunk.failure)
+        print("chat-feed, \(finding.failingRuns) of 200 runs broke batch-valid; shrunk:\n\(Self.timeline(shrunk))\n\(failure)")
 
         #expect(finding.updater == "chat-feed")
         #expect(shrunk.script.requestCount == 2, "shrunk to \(shrunk.script.requestCount) requests")
-        let failure = try #require(shrunk.failure)
         #expect(failure.property == .batchValid)
         // The race itself: the second batch, diffed from v0, meets a view that shows v1.
         let failing = try #require(shrunk.events.first { $0.step == failure.step })
