@@ -15,7 +15,8 @@ let package = Package(
         // DiffLab itself, two levels up, named so `package: "DiffLab"` holds whatever the checkout
         // folder is called.
         .package(name: "DiffLab", path: "../.."),
-        // The engines of the other example package, fuzzed here the same way as DiffLab's own.
+        // The engines of the other example package, fuzzed here the same way as DiffLab's own, and
+        // its chat feed's updater.
         .package(name: "CustomEngine", path: "../CustomEngine"),
     ],
     targets: [
@@ -28,7 +29,9 @@ let package = Package(
                 .product(name: "DiffLabEngines", package: "DiffLab"),
                 .product(name: "DiffLabBatch", package: "DiffLab"),
             ]),
-        // The app's test target: the feed checked on fixed cases, and every engine fuzzed in process.
+        // The app's test target: the feed checked on fixed cases, every engine fuzzed in process, and
+        // list updaters (DiffLab's hand-written one, CustomEngine's chat feed) fuzzed under DiffLab's
+        // deterministic scheduler, in process too.
         .testTarget(
             name: "iOSFuzzTests",
             dependencies: [
@@ -38,7 +41,9 @@ let package = Package(
                 .product(name: "DiffLabBatch", package: "DiffLab"),
                 .product(name: "DiffLabFuzz", package: "DiffLab"),
                 .product(name: "DiffLabJSON", package: "DiffLab"),
+                .product(name: "DiffLabUpdaters", package: "DiffLab"),
                 .product(name: "CustomEngine", package: "CustomEngine"),
+                .product(name: "ChatFeed", package: "CustomEngine"),
             ]),
     ],
     swiftLanguageModes: [.v6]
