@@ -155,13 +155,14 @@ package struct IGListUpdateCoalescer: Sendable {
 /// `IGListUpdatingDelegate`'s `performUpdateWithCollectionViewBlock:fromObjects:toObjectsBlock:…`;
 /// the configs in ``IGListUpdaterConfiguration``):
 /// - three states: **idle**; **queued** (a transaction is scheduled on the main queue, at once or
-///   after the coalescer's delay); **executing** (diffing, applying, then waiting for the batch's
-///   animation to end). One transaction is under way at a time.
+///   after the coalescer's delay); **executing** (diffing, then applying). One transaction is
+///   under way at a time.
 /// - a request that arrives while a transaction is queued joins it: the pending target becomes the
 ///   newest version and its completion is added to the transaction's; one that arrives while a
 ///   transaction executes waits, with any later ones, for the next transaction, queued when the
-///   current one ends. Every completion of a transaction runs once, when its batch's animation
-///   ends (`true` as UIKit reports it) or right after a reload.
+///   current one ends — once its batch is applied, as the policy lab's simulation has it. Every
+///   completion of a transaction runs once, when its batch's animation ends (`true` as UIKit
+///   reports it) or right after a reload.
 /// - the diff runs from the data the updater last applied (IGListAdapter passes its current
 ///   objects as `fromObjects`) to the newest target: on main or in the background per
 ///   ``IGListUpdaterConfiguration/diffing``.
@@ -172,8 +173,10 @@ package struct IGListUpdateCoalescer: Sendable {
 /// Simplified: IGListKit diffs sections (one per object) and reloads items through section
 /// controllers; here one section of items is diffed. Its item-level updates
 /// (`performBatchAnimated:`), `reloadData` requests, the not-in-a-window shortcut and the delegate
-/// callbacks are left out. That the next transaction waits for the previous batch's animation to
-/// end follows IGListKit's state machine (it returns to idle from the batch's completion block).
+/// callbacks are left out. IGListKit's reference does not say whether the updater returns to idle
+/// when the batch is applied or when its animation ends; the model takes the first (so the
+/// coalescer's intervals, shorter than an animation, matter). Both are safe: the next diff starts
+/// from what was applied, which the view already shows.
 ///
 /// Diffing from what it applied, one transaction at a time, it is safe: DiffLab finds no failing
 /// schedule.
@@ -277,25 +280,23 @@ public final class IGListAdapterUpdaterModel: ListUpdater, @unchecked Sendable {
     /// Applies `batch` (or reloads), then ends the transaction.
     func apply(_ target: ListVersion, batch: BatchUpdate?, completions: [@Sendable (Bool) -> Void]) {
         let view = context.collectionView
-        guard let batch, configuration.reloadThreshold.map({ batch.operationCount <= $0 }) ?? true else {
+        if let batch, configuration.reloadThreshold.map({ batch.operationCount <= $0 }) ?? true {
+            view.performBatchUpdates(
+                batch,
+                updates: {
+                    view.setData(target)
+                    applied = target
+                },
+                completion: { finished in
+                    for completion in completions { completion(finished) }
+                })
+        } else {
             view.setData(target)
             applied = target
             view.reloadData()
-            finish(completions, finished: true)
-            return
+            for completion in completions { completion(true) }
         }
-        view.performBatchUpdates(
-            batch,
-            updates: {
-                view.setData(target)
-                applied = target
-            },
-            completion: { [self] finished in finish(completions, finished: finished) })
-    }
-
-    /// Ends the transaction: its completions run, and the next one is queued if a request waits.
-    func finish(_ completions: [@Sendable (Bool) -> Void], finished: Bool) {
-        for completion in completions { completion(finished) }
+        // The transaction is over once applied: the next one, if a request waits, is queued.
         state = .idle
         if pending != nil { queueTransaction() }
     }
