@@ -48,10 +48,12 @@ final class UnserializedApply: ListUpdater, @unchecked Sendable {
             guard let batch = from.batchUpdate(to: version, engine: context.engine) else { return }
             context.main.async("apply snapshot \(version)") { [self] in
                 let view = context.collectionView
-                view.performBatchUpdates(batch, updates: {
-                    view.setData(version)
-                    applied = version
-                }, completion: completion)
+                view.performBatchUpdates(
+                    batch,
+                    updates: {
+                        view.setData(version)
+                        applied = version
+                    }, completion: completion)
             }
         }
     }

@@ -1,5 +1,6 @@
-@testable import DiffLabUpdaters
 import Testing
+
+@testable import DiffLabUpdaters
 
 @Suite struct IGListAdapterUpdaterModelTests {
     static let subjects = ["iglistkit", "iglistkit-background", "iglistkit-adaptive", "iglistkit-coalescing"]

@@ -1,6 +1,7 @@
-@testable import DiffLabUpdaters
 import Synchronization
 import Testing
+
+@testable import DiffLabUpdaters
 
 @Suite struct SchedulerTests {
     /// v0 with 3 items, then v1 with 5 and v2 with 4, asked for at 0.1 s and 0.15 s.
@@ -8,11 +9,14 @@ import Testing
         func version(_ number: Int, _ ids: [Int]) -> ListVersion {
             ListVersion(number: number, data: UpdaterData([.init(id: 0, items: ids.map { UpdaterItem(id: $0) })]))
         }
-        return try UpdaterScript(versions: [version(0, [0, 1, 2]), version(1, [0, 1, 2, 3, 4]), version(2, [4, 0, 1, 3])], requestTimes: [0.1, 0.15])
+        return try UpdaterScript(
+            versions: [version(0, [0, 1, 2]), version(1, [0, 1, 2, 3, 4]), version(2, [4, 0, 1, 3])], requestTimes: [0.1, 0.15])
     }
 
     /// An updater whose `performUpdate` is `body`.
-    static func subject(_ name: String, _ body: @escaping @Sendable (UpdaterContext, ListVersion, @escaping @Sendable (Bool) -> Void) -> Void)
+    static func subject(
+        _ name: String, _ body: @escaping @Sendable (UpdaterContext, ListVersion, @escaping @Sendable (Bool) -> Void) -> Void
+    )
         -> UpdaterSubject
     {
         UpdaterSubject(name: name) { context in ScriptedUpdater(context: context, body: body) }
