@@ -82,9 +82,7 @@ public final class CollectionViewModel: @unchecked Sendable {
         guard !monitor.failed else { return }
         batch.itemCountsAfter = _dataSource.data.itemCounts
         _layoutDirty = true
-        let operations =
-            batch.insertItems.count + batch.deleteItems.count + batch.reloadItems.count + batch.moveItems.count + batch.insertSections.count
-            + batch.deleteSections.count + batch.reloadSections.count + batch.moveSections.count
+        let operations = batch.operationCount
         let target = _dataSource
         do {
             let application = try batch.apply(to: _shown, expecting: target.data)

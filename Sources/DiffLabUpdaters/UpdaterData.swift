@@ -85,3 +85,14 @@ extension ListVersion {
         StagedChangeset(from: data, to: new.data, engine: engine)
     }
 }
+
+extension BatchUpdate {
+    /// The operations of the update: section and item inserts, deletes, reloads and moves (what
+    /// timelines print, and what IGListKit's and DifferenceKit's reload fallbacks count).
+    ///
+    /// - Complexity: O(1).
+    package var operationCount: Int {
+        insertItems.count + deleteItems.count + reloadItems.count + moveItems.count + insertSections.count + deleteSections.count
+            + reloadSections.count + moveSections.count
+    }
+}

@@ -1,7 +1,8 @@
 extension UpdaterFuzzer {
     /// The smallest run found that still breaks the same property as `run`: fewer requests, then
-    /// fewer deviations from the default schedule, then fewer items; repeated while any pass
-    /// helps, within `budget` replays.
+    /// fewer deviations from the default schedule, then fewer items, then every request at time 0;
+    /// repeated while any pass helps, within `budget` replays. Each pass that helps shortens the
+    /// script or the list of lanes replayed, so shrinking ends well before the budget.
     ///
     /// Every candidate is replayed from its script and schedule, so the result replays too. A run
     /// that broke nothing is returned as it is.
@@ -11,6 +12,10 @@ extension UpdaterFuzzer {
         guard let property = run.failure?.property else { return run }
         var best = replay(run)
         guard best.failure?.property == property else { return run }
+        // The replay list that produced `best`: every pass shortens it or the script, never the
+        // recorded schedule (which the default continuation refills to the same length, so a
+        // "shorter" candidate taken from it would be the same run and the pass would never end).
+        var input = best.schedule
         var replays = 0
         func attempt(_ script: UpdaterScript, _ schedule: [String]) -> Bool {
             guard replays < budget else { return false }
@@ -18,6 +23,7 @@ extension UpdaterFuzzer {
             let candidate = self.run(script: script, strategy: .replay(schedule))
             guard candidate.failure?.property == property else { return false }
             best = candidate
+            input = schedule
             return true
         }
         var progress = true
@@ -26,30 +32,30 @@ extension UpdaterFuzzer {
             // Fewer requests.
             var number = best.script.requestCount
             while number >= 1 && best.script.requestCount > 1 {
-                if number <= best.script.requestCount, attempt(best.script.removingRequest(number), best.schedule) { progress = true }
+                if number <= best.script.requestCount, attempt(best.script.removingRequest(number), input) { progress = true }
                 number -= 1
             }
-            // Fewer deviations: drop chunks of the schedule (the default order takes their place).
-            var chunk = max(1, best.schedule.count / 2)
+            // Fewer deviations: drop chunks of the replay list (the default order takes their place).
+            var chunk = max(1, input.count / 2)
             while chunk >= 1 {
                 var start = 0
-                while start < best.schedule.count {
-                    var schedule = best.schedule
+                while start < input.count {
+                    var schedule = input
                     schedule.removeSubrange(start..<min(start + chunk, schedule.count))
                     if attempt(best.script, schedule) { progress = true } else { start += chunk }
                 }
                 chunk /= 2
             }
             // Fewer items.
-            for id in best.script.itemIDs where attempt(best.script.removingItem(id), best.schedule) { progress = true }
+            for id in best.script.itemIDs where attempt(best.script.removingItem(id), input) { progress = true }
             // Requests at the same moment, where time does not matter.
             if best.script.requestTimes.contains(where: { $0 != 0 }),
-                attempt(UpdaterScript(unchecked: best.script.versions, requestTimes: best.script.requestTimes.map { _ in 0 }), best.schedule)
+                attempt(UpdaterScript(unchecked: best.script.versions, requestTimes: best.script.requestTimes.map { _ in 0 }), input)
             {
                 progress = true
             }
         }
-        // The recorded schedule of the last replay, trimmed of the default continuation it ended with.
+        // The run as recorded: its schedule is every lane it ran, so it replays step for step.
         return best
     }
 }

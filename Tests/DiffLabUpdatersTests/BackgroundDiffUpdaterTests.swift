@@ -2,16 +2,11 @@ import DiffLabUpdaters
 import Testing
 
 @Suite struct BackgroundDiffUpdaterTests {
-    @Test func theHandWrittenUpdaterIsFoundUnsafeAndShrunk() throws {
-        let fuzzer = try UpdaterFuzzer(subject: BackgroundDiffUpdater.subject)
-        let campaign = fuzzer.campaign(runs: 200, seed: 1)
-        let finding = try #require(campaign.findings.first { $0.property == .batchValid })
-        print(finding.shrunk.failure!)
-        for e in finding.shrunk.events { print(e.step, e.time, e.lane, e.label, e.notes) }
-        print(finding.shrunk.schedule)
+    @Test(arguments: [UInt64(1), 2, 3]) func theHandWrittenUpdaterIsFoundUnsafeAndShrunk(seed: UInt64) throws {
+        let finding = try expectFinds(.batchValid, in: BackgroundDiffUpdater.subject, runs: 200, seed: seed)
         #expect(finding.shrunk.script.requestCount == 2)
-        let again = fuzzer.replay(finding.shrunk)
-        #expect(again.failure == finding.shrunk.failure)
-        #expect(again.events == finding.shrunk.events)
+        // Time does not matter to this race: the shrinker moves both requests to 0.
+        #expect(finding.shrunk.script.requestTimes == [0, 0])
+        #expect(finding.shrunk.events.count <= finding.original.events.count)
     }
 }
