@@ -52,7 +52,18 @@ package struct CoalescingClock: Sendable {
 }
 
 /// How an IGListKit adapter updater is configured: where it diffs, whether it coalesces, and when
-/// it falls back to a full reload. The policy lab's policies are these configurations.
+/// it falls back to a full reload. The policy lab's policies are these configurations
+/// (`DiffPolicy.updaterConfiguration(…)` in DiffLabBench).
+///
+/// Sources: IGListKit's reference (https://instagram.github.io/IGListKit/):
+/// `IGListAdaptiveDiffingExperimentConfig` ("If both item counts are under this number, we'll run
+/// the diffing on the main thread": `maxItemCountToRunOnMain`),
+/// `IGListAdaptiveCoalescingExperimentConfig` (`minInterval`: "Start coalescing if the last update
+/// was within this interval"; `intervalIncrement`: "If we need to coalesce, increase the interval
+/// by this much for next time"; `maxInterval`: "the slowest an update can wait") and
+/// `IGListExperimentReloadDataFallback` ("fallback to reloadData when too many update operations").
+///
+/// ``validate()`` checks a configuration made from user input.
 public struct IGListUpdaterConfiguration: Sendable, Hashable {
     /// Where an update is diffed.
     public enum Diffing: Sendable, Hashable {
@@ -78,6 +89,30 @@ public struct IGListUpdaterConfiguration: Sendable, Hashable {
         self.diffing = diffing
         self.coalescing = coalescing
         self.reloadThreshold = reloadThreshold
+    }
+
+    /// The range of each coalescing interval, in seconds.
+    public static let intervalRange: ClosedRange<Double> = 0...60
+
+    /// - Throws: ``UpdaterInputError`` naming the first field out of range: a negative
+    ///   `maxItemCountToRunOnMain` or `reloadThreshold`, a coalescing interval that is not finite
+    ///   and in ``intervalRange``, or a `maxInterval` below `minInterval`.
+    public func validate() throws(UpdaterInputError) {
+        if case .adaptive(let limit) = diffing, limit < 0 {
+            throw UpdaterInputError(field: "maxItemCountToRunOnMain", expected: "0 or more items", found: "\(limit)")
+        }
+        if let reloadThreshold, reloadThreshold < 0 {
+            throw UpdaterInputError(field: "reloadThreshold", expected: "0 or more changes", found: "\(reloadThreshold)")
+        }
+        guard let coalescing else { return }
+        for (field, value) in [("minInterval", coalescing.minimum), ("intervalIncrement", coalescing.increment), ("maxInterval", coalescing.maximum)] {
+            guard value.isFinite, Self.intervalRange.contains(value) else {
+                throw UpdaterInputError(field: field, expected: "a finite number of seconds in 0...60", found: "\(value)")
+            }
+        }
+        guard coalescing.maximum >= coalescing.minimum else {
+            throw UpdaterInputError(field: "maxInterval", expected: "at least minInterval (\(coalescing.minimum))", found: "\(coalescing.maximum)")
+        }
     }
 
     /// Whether a diff between lists of `fromCount` and `toCount` items runs on the main queue.

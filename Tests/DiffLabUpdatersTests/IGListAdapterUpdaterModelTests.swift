@@ -10,8 +10,9 @@ import Testing
     }
 
     @Test func theReloadFallbackIsSafeAndTaken() throws {
-        let configuration = try IGListUpdaterConfiguration(diffing: .background, coalescing: .standard, reloadThreshold: 2)
-        let subject = IGListAdapterUpdaterModel.subject(configuration: configuration, name: "iglistkit-reload")
+        let configuration = IGListUpdaterConfiguration(
+            diffing: .background, coalescing: CoalescingIntervals(minimum: 0.05, increment: 0.025, maximum: 0.25), reloadThreshold: 2)
+        let subject = try IGListAdapterUpdaterModel.subject(configuration: configuration, name: "iglistkit-reload")
         try expectPasses(subject)
         let runs = try campaignRuns(subject)
         #expect(count(runs) { $0.notes.contains { $0.hasPrefix("reloadData") } } > 0)
@@ -37,42 +38,26 @@ import Testing
         #expect(onMainOnly > 0)
     }
 
-    @Test func theCoalescerFollowsIGListKitsRule() throws {
-        var clock = IGListUpdateCoalescer(try IGListUpdaterConfiguration.Coalescing(minInterval: 0.05, intervalIncrement: 0.025, maxInterval: 0.1))
-        func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-9 }
-        #expect(clock.delay(requestAt: 1) == 0)  // quiet: at once, the clock starts at 1
-        #expect(close(clock.delay(requestAt: 1.01), 0.04))  // within 50 ms: waits to 1.05, interval 75 ms
-        #expect(close(clock.interval, 0.075))
-        clock.started(at: 1.05)
-        #expect(close(clock.delay(requestAt: 1.06), 0.065))  // within 75 ms of 1.05: waits to 1.125
-        #expect(close(clock.interval, 0.1))
-        clock.started(at: 1.125)
-        #expect(close(clock.delay(requestAt: 1.13), 0.095))  // capped at the maximum, 100 ms
-        #expect(close(clock.interval, 0.1))
-        clock.started(at: 1.225)
-        #expect(clock.delay(requestAt: 2) == 0)  // a quiet spell resets the interval
-        #expect(close(clock.interval, 0.05))
-    }
-
     @Test func configurationsOutOfRangeNameTheField() {
-        #expect(throws: UpdaterInputError.self) { try IGListUpdaterConfiguration(diffing: .adaptive(maxItemCountToRunOnMain: -1)) }
-        #expect(throws: UpdaterInputError.self) { try IGListUpdaterConfiguration(reloadThreshold: -1) }
-        for (fields, field) in [
+        func field(_ configuration: IGListUpdaterConfiguration) -> String? {
+            do {
+                try configuration.validate()
+                _ = try IGListAdapterUpdaterModel.subject(configuration: configuration, name: "x")
+                return nil
+            } catch {
+                return error.field
+            }
+        }
+        #expect(field(IGListUpdaterConfiguration(diffing: .adaptive(maxItemCountToRunOnMain: -1))) == "maxItemCountToRunOnMain")
+        #expect(field(IGListUpdaterConfiguration(reloadThreshold: -1)) == "reloadThreshold")
+        for (intervals, name) in [
             ((Double.nan, 0.0, 1.0), "minInterval"), ((0.0, -1.0, 1.0), "intervalIncrement"), ((0.0, 0.0, 61.0), "maxInterval"),
             ((0.5, 0.0, 0.1), "maxInterval"),
         ] {
-            do {
-                _ = try IGListUpdaterConfiguration.Coalescing(minInterval: fields.0, intervalIncrement: fields.1, maxInterval: fields.2)
-                Issue.record("\(fields) was accepted")
-            } catch {
-                #expect(error.field == field)
-            }
+            let coalescing = CoalescingIntervals(minimum: intervals.0, increment: intervals.1, maximum: intervals.2)
+            #expect(field(IGListUpdaterConfiguration(diffing: .background, coalescing: coalescing)) == name, "\(intervals)")
         }
-        do {
-            _ = try IGListUpdaterConfiguration(reloadThreshold: -3)
-        } catch {
-            #expect(error.field == "reloadThreshold")
-        }
+        #expect(field(IGListUpdaterConfiguration(diffing: .adaptive(maxItemCountToRunOnMain: 0), reloadThreshold: 0)) == nil)
     }
 
     /// The planted bug: a coalesced transaction diffs from the version requested before its
