@@ -139,7 +139,8 @@ let package = Package(
             ]),
         .testTarget(name: "DiffLabProcessTests", dependencies: ["DiffLabProcess", "DiffLabCore", "DiffLabJSON", "DiffLabPlatform"]),
         .testTarget(
-            name: "DiffLabBenchTests", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults", "DiffLabUpdaters", "DiffLabPlatform"]),
+            name: "DiffLabBenchTests",
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults", "DiffLabUpdaters", "DiffLabJSON", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
         .testTarget(name: "DiffLabUpdatersTests", dependencies: ["DiffLabUpdaters", "DiffLabCore", "DiffLabEngines", "DiffLabBatch"]),
         .testTarget(

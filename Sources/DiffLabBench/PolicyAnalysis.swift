@@ -159,9 +159,15 @@ public enum PolicyAnalysis {
     /// to that with the next larger one (the smallest from 1 item, the largest up to
     /// ``PolicyConfig/listSizeRange``'s end).
     ///
+    /// A setting in `exclusions` (its updater broke a property: ``PolicyUpdaterCheck``) is never
+    /// the winner or the runner-up; the row lists it, with why, in
+    /// ``PolicyRecommendationRow/excluded``.
+    ///
     /// - Precondition: `latencyBound` is finite.
     /// - Complexity: O(runs · repeats + candidates log candidates) per size and frame rate.
-    public static func recommendations(_ runs: [PolicyGridRun], latencyBound: Double) -> [PolicyRecommendationRow] {
+    public static func recommendations(
+        _ runs: [PolicyGridRun], latencyBound: Double, exclusions: [PolicySettingRecord: PolicyExclusion] = [:]
+    ) -> [PolicyRecommendationRow] {
         precondition(latencyBound.isFinite, "recommendations: latencyBound must be finite")
         let sizes = unique(runs.map(\.workload.listSize)).sorted()
         var rows: [PolicyRecommendationRow] = []
@@ -171,8 +177,10 @@ public enum PolicyAnalysis {
                 index == sizes.count - 1
                 ? PolicyConfig.listSizeRange.upperBound : Int((Double(size) * Double(sizes[index + 1])).squareRoot().rounded(.down))
             for frameRate in unique(runs.map(\.workload.frameRate)) {
-                let candidates = self.candidates(runs.filter { $0.workload.listSize == size && $0.workload.frameRate == frameRate })
-                guard !candidates.isEmpty else { continue }
+                let all = self.candidates(runs.filter { $0.workload.listSize == size && $0.workload.frameRate == frameRate })
+                guard !all.isEmpty else { continue }
+                let excluded = all.compactMap { exclusions[$0.setting] }
+                let candidates = all.filter { exclusions[$0.setting] == nil }
                 let feasible = candidates.filter { $0.medianP99 <= latencyBound && $0.dropped == 0 }
                 let winner = best(feasible)
                 var runnerUp = winner.flatMap { w in
@@ -184,7 +192,7 @@ public enum PolicyAnalysis {
                 rows.append(
                     PolicyRecommendationRow(
                         listSize: size, bandLow: max(1, min(low, size)), bandHigh: max(high, size), frameRate: frameRate, latencyBound: latencyBound,
-                        candidates: candidates.count, feasible: feasible.count, winner: winner?.row(), runnerUp: runnerUp?.row()))
+                        candidates: all.count, feasible: feasible.count, winner: winner?.row(), runnerUp: runnerUp?.row(), excluded: excluded))
             }
         }
         return rows

@@ -197,7 +197,11 @@ enum PolicyCommand: DeclaredCommand {
         file.profiles = outcome.profiles
         file.runs = outcome.runs
         file.crossovers = PolicyAnalysis.crossovers(outcome.runs)
-        file.recommendations = PolicyAnalysis.recommendations(outcome.runs, latencyBound: plan.latencyBound)
+        // Correctness before speed: each setting's updater is checked under the scheduler, and
+        // one that breaks a property is never recommended.
+        let exclusions = PolicyUpdaterCheck.exclusions(for: outcome.runs.map(\.setting))
+        file.recommendations = PolicyAnalysis.recommendations(outcome.runs, latencyBound: plan.latencyBound, exclusions: exclusions)
+        console.out(PolicyUpdaterCheck.summary(settings: Set(outcome.runs.map(\.setting)).count, exclusions: exclusions.count) + "\n")
         console.out(PolicyText.crossovers(file.crossovers) + "\n")
         if parsed[\.recommend] {
             console.out(PolicyText.recommendations(file.recommendations) + "\n")
@@ -362,6 +366,11 @@ enum PolicyText {
                 lines.append("      \(row.winner == nil ? "lowest latency" : "runner-up"): \(evidence(runnerUp))")
             }
             lines.append("      \(row.feasible) of \(row.candidates) settings within the bound")
+            for exclusion in row.excluded {
+                lines.append(
+                    "      not recommended: \(exclusion.setting.label): its updater (\(exclusion.updater)) breaks \(exclusion.property.rawValue): \(exclusion.message)"
+                )
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -65,7 +65,10 @@ enum PolicyTraceCommand {
         file.traceStream = timed.record
         file.tracePairs = outcome.pairs
         file.runs = outcome.runs
-        file.recommendations = PolicyAnalysis.traceRecommendations(outcome.runs, latencyBound: plan.latencyBound, sizes: sizeRange)
+        let exclusions = PolicyUpdaterCheck.exclusions(for: outcome.runs.map(\.setting))
+        file.recommendations = PolicyAnalysis.traceRecommendations(
+            outcome.runs, latencyBound: plan.latencyBound, sizes: sizeRange, exclusions: exclusions)
+        console.out(PolicyUpdaterCheck.summary(settings: Set(outcome.runs.map(\.setting)).count, exclusions: exclusions.count) + "\n")
         console.out(Text.header(file, sizes: sizeRange) + "\n")
         console.out(Text.outcomes(file.runs) + "\n")
         if parsed[\.recommend] {

@@ -1,4 +1,5 @@
 import DiffLabJSON
+import DiffLabUpdaters
 
 // The `difflab-policy/2` file: the policy lab's scenario grid, simulated in virtual time with
 // measured diff costs, with its crossovers and recommendations. Written by `difflab policy`,
@@ -419,7 +420,7 @@ public struct PolicyCandidateRow: Sendable, Equatable {
 
 /// The recommendation for one list-size band and frame rate.
 public struct PolicyRecommendationRow: Sendable, Equatable {
-    enum Key: String { case listSize, bandLow, bandHigh, frameRate, latencyBound, candidates, feasible, winner, runnerUp }
+    enum Key: String { case listSize, bandLow, bandHigh, frameRate, latencyBound, candidates, feasible, winner, runnerUp, excluded }
 
     /// The list size simulated for the band, in ``FieldRange/size``.
     public var listSize: Int
@@ -442,11 +443,14 @@ public struct PolicyRecommendationRow: Sendable, Equatable {
     /// The best feasible setting of another policy (`nil` when there is none); when nothing is
     /// feasible, the setting with the lowest p99 latency, for evidence.
     public var runnerUp: PolicyCandidateRow?
+    /// Settings left out of the recommendation (never a winner or runner-up) because the updater
+    /// they configure broke a property under `difflab updaters`' checks; absent when none.
+    public var excluded: [PolicyExclusion]
 
     /// A recommendation; see the properties.
     public init(
         listSize: Int, bandLow: Int, bandHigh: Int, frameRate: Double, latencyBound: Double, candidates: Int, feasible: Int,
-        winner: PolicyCandidateRow?, runnerUp: PolicyCandidateRow?
+        winner: PolicyCandidateRow?, runnerUp: PolicyCandidateRow?, excluded: [PolicyExclusion] = []
     ) {
         self.listSize = listSize
         self.bandLow = bandLow
@@ -457,9 +461,10 @@ public struct PolicyRecommendationRow: Sendable, Equatable {
         self.feasible = feasible
         self.winner = winner
         self.runnerUp = runnerUp
+        self.excluded = excluded
     }
 
-    /// The object (`winner`, `runnerUp` as `null` when absent). O(1).
+    /// The object (`winner`, `runnerUp` as `null` when absent; `excluded` only when not empty). O(1).
     public var json: JSONValue {
         var w = FieldWriter<Key>()
         w.set(.listSize, listSize)
@@ -471,6 +476,7 @@ public struct PolicyRecommendationRow: Sendable, Equatable {
         w.set(.feasible, feasible)
         w.set(.winner, winner?.json, null: true)
         w.set(.runnerUp, runnerUp?.json, null: true)
+        if !excluded.isEmpty { w.set(.excluded, JSONValue.array(excluded.map(\.json))) }
         return w.json
     }
 
@@ -482,6 +488,7 @@ public struct PolicyRecommendationRow: Sendable, Equatable {
             feasible: try row.requiredInt(.feasible, in: .count), winner: nil, runnerUp: nil)
         if let winner = try row.object(.winner, PolicyCandidateRow.Key.self) { self.winner = try PolicyCandidateRow(winner) }
         if let runnerUp = try row.object(.runnerUp, PolicyCandidateRow.Key.self) { self.runnerUp = try PolicyCandidateRow(runnerUp) }
+        for exclusion in try row.objects(.excluded, PolicyExclusion.Key.self) { excluded.append(try PolicyExclusion(exclusion)) }
         guard bandLow <= listSize, listSize <= bandHigh else {
             throw .invalid(source: row.source, field: row.path(.listSize), expected: "a size within bandLow…bandHigh")
         }
@@ -619,5 +626,49 @@ public struct PolicyGridResults: Sendable, Equatable {
         for row in try root.objects(.crossovers, PolicyCrossoverRow.Key.self) { crossovers.append(try PolicyCrossoverRow(row)) }
         for row in try root.objects(.recommendations, PolicyRecommendationRow.Key.self) { recommendations.append(try PolicyRecommendationRow(row)) }
         for row in try root.objects(.runs, PolicyGridRun.Key.self) { runs.append(try PolicyGridRun(row)) }
+    }
+}
+
+/// A setting a recommendation left out: the updater it configures broke a property.
+public struct PolicyExclusion: Sendable, Equatable {
+    enum Key: String { case setting, updater, property, message }
+
+    /// The setting left out.
+    public var setting: PolicySettingRecord
+    /// The updater checked (its name in `difflab updaters`).
+    public var updater: String
+    /// The property it broke.
+    public var property: UpdaterProperty
+    /// What happened, as the finding says it.
+    public var message: String
+
+    /// An exclusion; see the properties.
+    public init(setting: PolicySettingRecord, updater: String, property: UpdaterProperty, message: String) {
+        self.setting = setting
+        self.updater = updater
+        self.property = property
+        self.message = message
+    }
+
+    /// The object. O(message).
+    public var json: JSONValue {
+        var w = FieldWriter<Key>()
+        w.set(.setting, setting.json)
+        w.set(.updater, updater)
+        w.set(.property, property.rawValue)
+        w.set(.message, message)
+        return w.json
+    }
+
+    init(_ row: FieldReader<Key>) throws(ResultsError) {
+        guard let setting = try row.object(.setting, PolicySettingRecord.Key.self) else {
+            throw .missingField(source: row.source, path: row.path(.setting))
+        }
+        guard let property = try row.optionalCase(.property, UpdaterProperty.self) else {
+            throw .missingField(source: row.source, path: row.path(.property))
+        }
+        self.init(
+            setting: try PolicySettingRecord(setting), updater: try row.requiredString(.updater), property: property,
+            message: try row.requiredString(.message))
     }
 }

@@ -1,0 +1,74 @@
+import DiffLabCore
+import DiffLabResults
+import DiffLabUpdaters
+
+extension PolicySetting {
+    /// The setting a results record names, or `nil` when its policy or moves are none of
+    /// DiffLab's, or its coalescing intervals are not three numbers.
+    public init?(record: PolicySettingRecord) {
+        guard let policy = DiffPolicy(rawValue: record.policy), let moves = MoveStrategy(rawValue: record.moves) else { return nil }
+        var coalescing = PolicySetting(policy: policy).coalescing
+        if let intervals = record.coalescing {
+            guard intervals.count == 3 else { return nil }
+            coalescing = CoalescingIntervals(minimum: intervals[0], increment: intervals[1], maximum: intervals[2])
+        }
+        self.init(
+            policy: policy, moves: moves, maxItemCountToRunOnMain: record.maxItemCountToRunOnMain ?? PolicySetting(policy: policy).maxItemCountToRunOnMain,
+            coalescing: coalescing, reloadThreshold: record.reloadThreshold)
+    }
+}
+
+/// The correctness half of the policy lab: every setting is a configuration of IGListKit's
+/// updater (``PolicySetting/updaterConfiguration``), and before a setting is recommended, that
+/// updater (``IGListAdapterUpdaterModel``, on the same ``IGListUpdateMachine`` the simulation
+/// times) is checked under the scheduler by ``UpdaterFuzzer``. A setting whose updater breaks a
+/// property is never recommended (``PolicyAnalysis/recommendations(_:latencyBound:exclusions:)``).
+public enum PolicyUpdaterCheck {
+    /// Runs per setting.
+    public static let runs = 300
+    /// The campaign's seed: the same for every setting and every run of the lab, so a verdict
+    /// replays.
+    public static let seed: UInt64 = 1
+
+    /// The updater a setting configures, as checked: adaptive diffing's threshold is scaled to the
+    /// fuzzer's lists (half of ``UpdaterFuzzSettings/standard``'s largest), so both of its paths are
+    /// taken in small runs; where the threshold lies does not change which interleavings exist.
+    public static func subject(for setting: PolicySetting) -> UpdaterSubject? {
+        var configuration = setting.updaterConfiguration
+        if case .adaptive = configuration.diffing {
+            configuration.diffing = .adaptive(maxItemCountToRunOnMain: max(1, UpdaterFuzzSettings.standard.maxItems / 2))
+        }
+        return try? IGListAdapterUpdaterModel.subject(configuration: configuration, name: "iglistkit-\(setting.policy.rawValue)")
+    }
+
+    /// Checks the updater of every distinct setting in `settings`; returns one exclusion per
+    /// setting whose updater broke a property (the first property, by ``UpdaterProperty`` order),
+    /// and one for a setting DiffLab cannot read as an updater configuration.
+    ///
+    /// - Complexity: ``runs`` small runs per distinct setting (a few milliseconds each).
+    public static func exclusions(
+        for settings: [PolicySettingRecord], runs: Int = PolicyUpdaterCheck.runs, seed: UInt64 = PolicyUpdaterCheck.seed
+    ) -> [PolicySettingRecord: PolicyExclusion] {
+        var exclusions: [PolicySettingRecord: PolicyExclusion] = [:]
+        var seen: Set<PolicySettingRecord> = []
+        for record in settings where seen.insert(record).inserted {
+            guard let setting = PolicySetting(record: record), let subject = subject(for: setting) else {
+                exclusions[record] = PolicyExclusion(
+                    setting: record, updater: "iglistkit", property: .ends, message: "the setting is not a valid IGListKit updater configuration")
+                continue
+            }
+            guard let fuzzer = try? UpdaterFuzzer(subject: subject) else { continue }
+            if let finding = fuzzer.campaign(runs: runs, seed: seed, shrinkBudget: 200).findings.first {
+                exclusions[record] = PolicyExclusion(
+                    setting: record, updater: subject.name, property: finding.property, message: finding.shrunk.failure?.message ?? "")
+            }
+        }
+        return exclusions
+    }
+
+    /// One line on a check of `settings` distinct settings that gave `exclusions`.
+    public static func summary(settings: Int, exclusions: Int) -> String {
+        "updater check: \(settings) settings, each its IGListKit updater under \(runs) scheduled runs: "
+            + (exclusions == 0 ? "every property held" : "\(exclusions) broke a property and are not recommended")
+    }
+}
