@@ -1,5 +1,5 @@
+import DiffLabCore
 import Dispatch
-import Synchronization
 
 /// The stress mode's runtime: an updater's queues as real Dispatch queues, its clock as the real
 /// monotonic clock, scaled (``UpdaterFuzzer/stress(script:timeScale:timeLimit:)``).
@@ -13,9 +13,9 @@ import Synchronization
 ///   start divided by the scale, so an updater sees the same virtual seconds it asked for.
 ///
 /// Every piece of work is counted from the moment it is queued until it returns (`queued`), and
-/// while it runs (`running`), so the run can wait for its queues to go idle with a time limit.
-/// Once the run is over or abandoned (``abandon()``), work that starts does nothing, and nothing
-/// more is recorded.
+/// while it runs (`running`), so the run can wait for its queues to go idle, or for a property to
+/// break (`settled`), with a time limit. Once a property is broken or the run abandoned
+/// (``abandon()``), work that starts does nothing, and nothing more is recorded.
 final class UpdaterDispatchRuntime: _UpdaterRuntime {
     struct Pending {
         var next = 0
@@ -37,16 +37,18 @@ final class UpdaterDispatchRuntime: _UpdaterRuntime {
     let key = DispatchSpecificKey<Int>()
     let main: DispatchQueue
     /// Index: ``_QueueID/raw`` (0 main, 1 global, then serial queues in the order made).
-    let queues: Mutex<[Queue]>
+    let queues: Serialized<[Queue]>
     /// Every piece of work queued and not yet over.
     let queued = DispatchGroup()
     /// Every piece of work started and not yet over.
     let running = DispatchGroup()
-    let pending = Mutex(Pending())
-    let abandoned = Atomic(false)
-    let layoutTimer = Mutex<LayoutTimer?>(nil)
+    /// Signalled when the queues go idle or a property breaks: the run need not wait longer.
+    let settled = DispatchSemaphore(value: 0)
+    let pending = Serialized(Pending())
+    let abandoned = Serialized(false)
+    let layoutTimer = Serialized<LayoutTimer?>(nil)
     /// The run's view and updater, once made on main (the run lets go of them at its end).
-    let started = Mutex<(view: CollectionViewModel, updater: any ListUpdater)?>(nil)
+    let started = Serialized<(view: CollectionViewModel, updater: any ListUpdater)?>(nil)
 
     /// A runtime recording into `monitor`; `timeScale` real seconds per virtual second; delays
     /// capped at `delayCap` real seconds; the run fails ``UpdaterProperty/ends`` past `stepBudget`
@@ -59,7 +61,7 @@ final class UpdaterDispatchRuntime: _UpdaterRuntime {
         start = DispatchTime.now().uptimeNanoseconds
         main = DispatchQueue(label: "difflab.stress.main")
         main.setSpecific(key: key, value: 0)
-        queues = Mutex([Queue(queue: main, lane: "main"), Queue(queue: .global(), lane: "global")])
+        queues = Serialized([Queue(queue: main, lane: "main"), Queue(queue: .global(), lane: "global")])
     }
 
     // MARK: Runtime
@@ -121,8 +123,9 @@ final class UpdaterDispatchRuntime: _UpdaterRuntime {
                 running.leave()
                 queued.leave()
             }
-            guard !abandoned.load(ordering: .acquiring), !monitor.failed else { return }
+            guard !isAbandoned, !monitor.failed else { return }
             work()
+            if monitor.failed { settled.signal() }
         }
     }
 
@@ -140,8 +143,9 @@ final class UpdaterDispatchRuntime: _UpdaterRuntime {
         let nanoseconds = Int(interval * 1e9)
         timer.schedule(deadline: .now(), repeating: .nanoseconds(nanoseconds), leeway: .nanoseconds(nanoseconds / 2))
         timer.setEventHandler { [self] in
-            guard !abandoned.load(ordering: .acquiring), view._needsLayout else { return }
+            guard !isAbandoned, view._needsLayout else { return }
             monitor.withStep(time: _now(), lane: "layout", onMain: true, label: "layout pass") { view._layout() }
+            if monitor.failed { settled.signal() }
         }
         timer.resume()
         let box = LayoutTimer(timer: timer)
@@ -156,9 +160,12 @@ final class UpdaterDispatchRuntime: _UpdaterRuntime {
         }
     }
 
+    /// Whether ``abandon()`` was called.
+    var isAbandoned: Bool { abandoned.withLock { $0 } }
+
     /// From now on, work that starts does nothing and layout passes stop.
     func abandon() {
-        abandoned.store(true, ordering: .releasing)
+        abandoned.withLock { $0 = true }
         stopLayoutPasses()
     }
 

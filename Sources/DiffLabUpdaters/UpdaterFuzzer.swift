@@ -157,9 +157,8 @@ extension UpdaterFuzzer {
     func start(script: UpdaterScript, runtime: any _UpdaterRuntime, monitor: UpdaterMonitor) -> (CollectionViewModel, any ListUpdater) {
         let view = CollectionViewModel(runtime: runtime, monitor: monitor, initial: script.versions[0])
         let context = UpdaterContext(runtime: runtime, collectionView: view, initial: script.versions[0], engine: engine)
-        let updater = monitor.withStep(time: 0, lane: "app", onMain: true, label: "start: the view shows v0 (\(script.versions[0].itemCount) items)") {
-            subject.make(context)
-        }
+        let label = "start: the view shows v0 (\(script.versions[0].itemCount) items)"
+        let updater = monitor.withStep(time: 0, lane: "app", onMain: true, label: label) { subject.make(context) }
         return (view, updater)
     }
 

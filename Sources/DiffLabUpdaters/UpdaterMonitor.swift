@@ -1,4 +1,4 @@
-import Synchronization
+import DiffLabCore
 
 /// What one run has seen so far, checked as it happens: the timeline, the requests and their
 /// completions, the highest version handed to the data source, and the first broken property.
@@ -20,7 +20,7 @@ package final class UpdaterMonitor: Sendable {
         var steps = 0
     }
 
-    let state = Mutex(State())
+    let state = Serialized(State())
     let promises: UpdaterPromises
     /// Notes kept per event, at most (a runaway updater must not grow a timeline without bound).
     static let notesPerEvent = 64

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// One run of an updater on real Dispatch queues (the stress mode): its script, its timeline, and
 /// the first property it broke, if any.
@@ -102,7 +101,8 @@ extension UpdaterFuzzer {
         guard Self.stressRunsRange.contains(runs) else {
             throw UpdaterInputError(field: "runs", expected: "1...1000000", found: "\(runs)")
         }
-        try Self.validateStress(timeScale: timeScale, timeLimit: timeLimit, span: Double(settings.maxRequests) * settings.maxGap, of: "maxRequests × maxGap")
+        try Self.validateStress(
+            timeScale: timeScale, timeLimit: timeLimit, span: Double(settings.maxRequests) * settings.maxGap, of: "maxRequests × maxGap")
         var first: [UpdaterProperty: UpdaterStressFinding] = [:]
         var failing: [UpdaterProperty: Int] = [:]
         var made = 0
@@ -114,7 +114,8 @@ extension UpdaterFuzzer {
             if let failure = outcome.failure {
                 failing[failure.property, default: 0] += 1
                 if first[failure.property] == nil {
-                    first[failure.property] = UpdaterStressFinding(property: failure.property, run: index, seed: runSeed, first: outcome, failingRuns: 0)
+                    first[failure.property] = UpdaterStressFinding(
+                        property: failure.property, run: index, seed: runSeed, first: outcome, failingRuns: 0)
                 }
             }
             if outcome.timedOut {
@@ -143,7 +144,9 @@ extension UpdaterFuzzer {
     /// next); timers fire after their delay times `timeScale`. The calling thread waits until no
     /// work is queued or running (then nothing can run again: updaters run only through their
     /// queues), runs the end checks on main — a last layout pass, the last version shown, every
-    /// completion run — and returns.
+    /// completion run — and returns. When a property breaks first, it returns at once: the run's
+    /// queues skip the work left (as the scheduler stops at the first failure), and what still
+    /// runs is not recorded.
     ///
     /// When the queues are not idle within `timeLimit` real seconds, the run fails
     /// ``UpdaterProperty/ends`` ("hang") naming the work still queued or running, and returns: its
@@ -197,9 +200,11 @@ extension UpdaterFuzzer {
             schedule(request: 0)
         }
 
+        // Settled: every queue idle, or a property broken (what runs after a failure is ignored).
+        runtime.queued.notify(queue: .global()) { runtime.settled.signal() }
         var timedOut = false
         var stillRunning = 0
-        if runtime.queued.wait(timeout: deadline) == .timedOut {
+        if runtime.settled.wait(timeout: deadline) == .timedOut, !monitor.failed {
             timedOut = true
             stillRunning = abandon(runtime, monitor: monitor, script: script, timeLimit: timeLimit, reason: "still running after")
         } else if let view = runtime.started.withLock({ $0?.view }), !monitor.failed {

@@ -177,11 +177,12 @@ private func burst(_ count: Int) throws -> UpdaterScript {
         #expect(!run.timedOut)
     }
 
-    @Test(arguments: [
-        (0, 0.001, 10.0, "runs"), (1_000_001, 0.001, 10, "runs"), (1, 0, 10, "timeScale"), (1, -1, 10, "timeScale"),
-        (1, .nan, 10, "timeScale"), (1, 2, 10, "timeScale"), (1, 0.001, 0, "timeLimit"), (1, 0.001, .infinity, "timeLimit"),
-        (1, 0.001, 7_200, "timeLimit"), (1, 1, 1, "timeScale"),
-    ] as [(Int, Double, Double, String)])
+    @Test(
+        arguments: [
+            (0, 0.001, 10.0, "runs"), (1_000_001, 0.001, 10, "runs"), (1, 0, 10, "timeScale"), (1, -1, 10, "timeScale"),
+            (1, .nan, 10, "timeScale"), (1, 2, 10, "timeScale"), (1, 0.001, 0, "timeLimit"), (1, 0.001, .infinity, "timeLimit"),
+            (1, 0.001, 7_200, "timeLimit"), (1, 1, 1, "timeScale"),
+        ] as [(Int, Double, Double, String)])
     func numbersOutOfRangeAreErrorsNamingTheField(runs: Int, timeScale: Double, timeLimit: Double, field: String) throws {
         let fuzzer = try UpdaterFuzzer(subject: SerialUpdater.subject)
         #expect {
