@@ -1,5 +1,4 @@
 import DiffLabCore
-import Dispatch
 
 // `hashmap` for callers that diff again and again (an app re-diffing its feed every few hundred
 // milliseconds): the buffers of one diff are kept for the next.
@@ -120,7 +119,7 @@ extension HashMapEngine {
     /// engine it wraps: it is for checking, not for speed. A caller that wants speed holds a
     /// ``Workspace`` per thread.
     public struct Reusing: DiffEngine {
-        private let workspace: _Serialized<Workspace>
+        private let workspace: Serialized<Workspace>
 
         /// The engine the workspace runs.
         public let engine: HashMapEngine
@@ -134,7 +133,7 @@ extension HashMapEngine {
         /// A variant of `engine` whose calls share one workspace.
         public init(engine: HashMapEngine) {
             self.engine = engine
-            self.workspace = _Serialized(Workspace(engine: engine))
+            self.workspace = Serialized(Workspace(engine: engine))
         }
 
         /// The workspace's pairing; the result is copied out of its buffers, so the caller may
@@ -174,23 +173,5 @@ extension HashMapEngine {
     public static var reusedEverywhere: Reusing {
         Reusing(
             engine: HashMapEngine(partitioning: .fuzzing(threshold: 1), threads: 2, name: "hashmap-reused", trimming: .fuzzing))
-    }
-}
-
-/// A value that one thread at a time may use, behind a Dispatch semaphore: DiffLabEngines uses no
-/// C library module (so no pthread mutex), and ThreadSanitizer understands Dispatch's semaphores,
-/// unlike `Synchronization.Mutex`'s futex calls on Linux.
-private final class _Serialized<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched between `wait()` and `signal()`.
-    private var value: Value
-    private let semaphore = DispatchSemaphore(value: 1)
-
-    init(_ value: Value) { self.value = value }
-
-    /// Runs `body` with exclusive access to the value. - Complexity: one wait and one signal.
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        semaphore.wait()
-        defer { semaphore.signal() }
-        return try body(&value)
     }
 }

@@ -95,19 +95,11 @@ public struct UpdaterFuzzer: Sendable {
     public func run(script: UpdaterScript, strategy: ScheduleStrategy) -> UpdaterRun {
         let scheduler = UpdaterScheduler(strategy: strategy, expectedSteps: 8 * script.requestCount + 8)
         let monitor = UpdaterMonitor(promises: subject.promises)
-        let view = CollectionViewModel(runtime: scheduler, monitor: monitor, initial: script.versions[0])
-        let context = UpdaterContext(runtime: scheduler, collectionView: view, initial: script.versions[0], engine: engine)
-        monitor.begin(time: 0, lane: "app", onMain: true, label: "start: the view shows v0 (\(script.versions[0].itemCount) items)")
-        let updater = subject.make(context)
+        let (view, updater) = start(script: script, runtime: scheduler, monitor: monitor)
         scheduler.requestTimes = script.requestTimes
         scheduler.needsLayout = { view._needsLayout }
         scheduler.layout = { view._layout() }
-        scheduler.request = { k in
-            let version = script.versions[k + 1]
-            monitor.begin(time: scheduler.now, lane: "app", onMain: true, label: "app requests \(version) (\(version.itemCount) items)")
-            monitor.requested(version.number)
-            updater.performUpdate(to: version) { finished in monitor.completed(version.number, finished: finished) }
-        }
+        scheduler.request = { k in Self.request(k, of: script, to: updater, monitor: monitor, time: scheduler.now) }
         var steps = 0
         while !monitor.failed {
             guard steps < settings.stepBudget else {
@@ -117,14 +109,7 @@ public struct UpdaterFuzzer: Sendable {
             steps += 1
             guard scheduler.step(monitor: monitor, number: steps) else { break }
         }
-        if !monitor.failed, let last = script.versions.last {
-            monitor.begin(time: scheduler.now, lane: "app", onMain: true, label: "end: every lane is idle")
-            view._finish(last: last)
-            let completions = monitor.completions
-            if !monitor.failed, let missing = (1..<script.versions.count).first(where: { $0 >= completions.count || completions[$0] == 0 }) {
-                monitor.fail(.completionOnce, "the completion of v\(missing) never ran", atEnd: true)
-            }
-        }
+        Self.finish(script: script, view: view, monitor: monitor, time: scheduler.now)
         withExtendedLifetime(updater) {}
         return UpdaterRun(script: script, strategy: strategy, schedule: scheduler.schedule, events: monitor.events, failure: monitor.failure)
     }
@@ -154,7 +139,49 @@ public struct UpdaterFuzzer: Sendable {
                 updater: subject.name, property: property, seed: runSeed, original: original,
                 shrunk: shrink(original, budget: shrinkBudget), failingRuns: failing[property] ?? 0)
         }
-        let checked = UpdaterProperty.allCases.filter { $0 != .dropsSuperseded || subject.promises.dropsSupersededDiffs }
-        return UpdaterCampaign(updater: subject.name, runs: max(0, runs), seed: seed, findings: findings, checked: checked)
+        return UpdaterCampaign(updater: subject.name, runs: max(0, runs), seed: seed, findings: findings, checked: checkedProperties)
+    }
+}
+
+// MARK: - One run's pieces, shared by the scheduler (`run`) and the stress mode (`stress`)
+
+extension UpdaterFuzzer {
+    /// The properties the subject is held to: all but ``UpdaterProperty/dropsSuperseded`` unless
+    /// promised.
+    var checkedProperties: [UpdaterProperty] {
+        UpdaterProperty.allCases.filter { $0 != .dropsSuperseded || subject.promises.dropsSupersededDiffs }
+    }
+
+    /// A run's start, on the runtime's main queue: the view showing `script`'s version 0, the
+    /// updater's context, and the updater, made during the run's first step.
+    func start(script: UpdaterScript, runtime: any _UpdaterRuntime, monitor: UpdaterMonitor) -> (CollectionViewModel, any ListUpdater) {
+        let view = CollectionViewModel(runtime: runtime, monitor: monitor, initial: script.versions[0])
+        let context = UpdaterContext(runtime: runtime, collectionView: view, initial: script.versions[0], engine: engine)
+        let label = "start: the view shows v0 (\(script.versions[0].itemCount) items)"
+        let updater = monitor.withStep(time: 0, lane: "app", onMain: true, label: label) { subject.make(context) }
+        return (view, updater)
+    }
+
+    /// The app's request `k` (0-based: it asks for version `k + 1`), on the main queue at `time`.
+    static func request(_ k: Int, of script: UpdaterScript, to updater: any ListUpdater, monitor: UpdaterMonitor, time: Double) {
+        let version = script.versions[k + 1]
+        monitor.withStep(time: time, lane: "app", onMain: true, label: "app requests \(version) (\(version.itemCount) items)") {
+            monitor.requested(version.number)
+            updater.performUpdate(to: version) { finished in monitor.completed(version.number, finished: finished) }
+        }
+    }
+
+    /// The checks at the end of a run whose every queue is idle, on the main queue at `time`: a
+    /// last layout pass, the view and data source on the last version, every completion run.
+    /// Nothing when a property is already broken.
+    static func finish(script: UpdaterScript, view: CollectionViewModel, monitor: UpdaterMonitor, time: Double) {
+        guard !monitor.failed, let last = script.versions.last else { return }
+        monitor.withStep(time: time, lane: "app", onMain: true, label: "end: every lane is idle") {
+            view._finish(last: last)
+            let completions = monitor.completions
+            if !monitor.failed, let missing = (1..<script.versions.count).first(where: { $0 >= completions.count || completions[$0] == 0 }) {
+                monitor.fail(.completionOnce, "the completion of v\(missing) never ran", atEnd: true)
+            }
+        }
     }
 }

@@ -1,10 +1,12 @@
-import Synchronization
+import DiffLabCore
 
 /// What one run has seen so far, checked as it happens: the timeline, the requests and their
 /// completions, the highest version handed to the data source, and the first broken property.
 ///
 /// Thread-safe (the stress mode calls it from real queues); the first failure wins and stops the
-/// run (under the scheduler, after the step that broke it).
+/// run (under the scheduler, after the step that broke it). Notes and failures go to the step the
+/// calling thread runs (``withStep(time:lane:onMain:label:_:)``), or to the latest step when it
+/// runs none: under the scheduler they are the same; in the stress mode steps overlap.
 package final class UpdaterMonitor: Sendable {
     struct State {
         var events: [UpdaterEvent] = []
@@ -20,13 +22,17 @@ package final class UpdaterMonitor: Sendable {
         var untracked = 0
     }
 
-    let state = Mutex(State())
+    let state = Serialized(State())
     let promises: UpdaterPromises
     /// Notes kept per event, at most (a runaway updater must not grow a timeline without bound).
     static let notesPerEvent = 64
     /// Events kept per run, at most: a run that goes on longer (an endless updater, up to its step
     /// budget) keeps its first events and counts the rest.
     package static let eventLimit = 100_000
+
+    /// The step the calling thread runs, bound by ``withStep(time:lane:onMain:label:_:)`` (a task
+    /// local: outside a task Swift keeps it per thread).
+    @TaskLocal package static var currentStep: Int?
 
     package init(promises: UpdaterPromises) { self.promises = promises }
 
@@ -49,19 +55,29 @@ package final class UpdaterMonitor: Sendable {
         }
     }
 
+    /// Starts a step and runs `body` as that step: its notes and failures go to it.
+    package func withStep<R>(time: Double, lane: String, onMain: Bool, label: String, _ body: () -> R) -> R {
+        let step = begin(time: time, lane: lane, onMain: onMain, label: label)
+        return Self.$currentStep.withValue(step, operation: body)
+    }
+
     /// Adds a note to the current step.
     package func note(_ text: String) {
+        let current = Self.currentStep
         state.withLock {
-            guard $0.untracked == 0, !$0.events.isEmpty, $0.events[$0.events.count - 1].notes.count < Self.notesPerEvent else { return }
-            $0.events[$0.events.count - 1].notes.append(text)
+            guard current != nil || $0.untracked == 0 else { return }
+            let index = current.map { $0 - 1 } ?? $0.events.count - 1
+            guard $0.events.indices.contains(index), $0.events[index].notes.count < Self.notesPerEvent else { return }
+            $0.events[index].notes.append(text)
         }
     }
 
     /// Records `property` broken (the first failure is kept; later ones are noted only).
     package func fail(_ property: UpdaterProperty, _ message: String, atEnd: Bool = false) {
+        let current = Self.currentStep
         state.withLock {
             guard $0.failure == nil else { return }
-            $0.failure = UpdaterFailure(property: property, message: message, step: atEnd ? 0 : $0.steps)
+            $0.failure = UpdaterFailure(property: property, message: message, step: atEnd ? 0 : current ?? $0.steps)
         }
         note("✗ \(property.rawValue): \(message)")
     }

@@ -112,16 +112,24 @@ package final class UpdaterScheduler: _UpdaterRuntime, @unchecked Sendable {
     }
 
     package func _makeSerialQueue(label: String) -> _QueueID {
-        var name = label
-        var n = 2
-        while labels.contains(name) || ["app", "layout", "timers"].contains(name) || name.hasPrefix("global#") {
-            name = "\(label)#\(n)"
-            n += 1
-        }
-        labels.append(name)
+        labels.append(Self.laneName(label, taken: labels))
         fifos.append([])
         fifoHeads.append(0)
         return _QueueID(raw: labels.count - 1)
+    }
+
+    /// A serial queue's lane name: `label`, or `label#2`, `label#3`, … when `label` is taken or
+    /// names another lane (`main`, `global`, `app`, `layout`, `timers`, `global#N`).
+    ///
+    /// - Complexity: O(taken · tries).
+    static func laneName(_ label: String, taken: [String]) -> String {
+        var name = label
+        var n = 2
+        while taken.contains(name) || ["main", "global", "app", "layout", "timers"].contains(name) || name.hasPrefix("global#") {
+            name = "\(label)#\(n)"
+            n += 1
+        }
+        return name
     }
 
     package func _now() -> Double { now }
