@@ -52,7 +52,8 @@ public enum UpdaterTimeline {
             let start = event.onMain ? lead : backgroundStart
             let columnWidth = event.onMain ? mainWidth : backgroundWidth
             let indent = String(repeating: " ", count: start)
-            let head = (index == failingIndex ? "✗ " : "  ") + leftPadded(String(event.step), stepWidth) + "  " + leftPadded(times[index], timeWidth) + "  "
+            let head =
+                (index == failingIndex ? "✗ " : "  ") + leftPadded(String(event.step), stepWidth) + "  " + leftPadded(times[index], timeWidth) + "  "
             let body = wrap(event.lane + ": " + event.label, width: columnWidth, continuation: "  ")
             for (k, piece) in body.enumerated() {
                 lines.append(k == 0 ? padded(head, start) + piece : indent + piece)
