@@ -64,7 +64,7 @@ enum UpdatersCommand: DeclaredCommand {
     }
 
     /// Runs per updater when `--runs` is not given.
-    static let defaultRuns = 2_000
+    static let defaultRuns = 10_000
 
     static let name = "updaters"
     static let abstract = "check list updaters under every interleaving of their queues"
