@@ -101,15 +101,18 @@ public struct UpdaterFindingsFile: Sendable, Equatable {
         public static let sections = FieldRange<Int>(0...10_000, "at most 10,000 sections")
         /// Items of a whole script, all versions together: at most 1,000,000.
         public static let scriptItems = 1_000_000
-        /// Lanes of a schedule and events of a timeline: at most 1,000,000.
-        public static let steps = FieldRange<Int>(0...1_000_000, "at most 1,000,000 entries")
+        /// Lanes of a schedule and events of a timeline: as many as a run can take, at most
+        /// ``DiffLabUpdaters/UpdaterFuzzSettings/stepBudgetRange``'s upper bound + 2 (the start
+        /// and the end are events too). The input limit bounds a file long before.
+        public static let steps = FieldRange<Int>(
+            0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2), "at most \(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2) entries")
         /// Section and item identifiers and content revisions: 0 to 2^53.
         public static let identifier = FieldRange<Int>(0...(1 << 53), "0 to 9,007,199,254,740,992 (2^53)")
         /// Virtual times of requests and events, in seconds: 0 to 10^7.
         public static let time = FieldRange<Double>.runSeconds
-        /// A step number: 0 (the end of the run) to 10^7 + 1.
+        /// A step number: 0 (the end of the run) to 10^7 + 2.
         public static let step = FieldRange<Int>(
-            0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 1), "0 to \(UpdaterFuzzSettings.stepBudgetRange.upperBound + 1)")
+            0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2), "0 to \(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2)")
     }
 }
 
