@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes Corpus/decode-fuzz-seeds/: one seed per DiffLab input file kind, each the selector byte of
 # its decoder (DecoderFuzzing.Decoder: 0 batch update, 1 list pair, 2 sectioned model,
-# 3 regression case, 4 results file, 5 thresholds, 6 policy costs) followed by a real file of that kind.
+# 3 regression case, 4 results file, 5 thresholds, 6 policy costs, 7 updaters findings) followed by a
+# real file of that kind.
 #   bash Scripts/lib/decode-seeds.sh [RESULTS.json...]   (results files: named results-<basename>)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,5 +28,6 @@ done
 for file in "$@"; do seed "results-$(basename "$file" .json)" 4 < "$file"; done
 seed thresholds 5 < Corpus/gate/thresholds.json
 seed policy-costs 6 <<<'{"schema":"difflab-policy-costs/1","device":"iPhone, measured","applyBaseCost":0.0015,"layoutCostPerItem":3e-8,"batchCostPerChange":4e-6,"reloadCostPerItem":6e-8,"frameWork":0.003}'
+seed updater-findings 7 < Corpus/examples/updater-findings.json
 seeds=("$out"/*)
 echo "decode seeds written: ${#seeds[@]}"

@@ -13,7 +13,7 @@ public enum DiffLabCommand {
     /// `difflab --help`'s last section.
     static let epilogue = """
         EXIT STATUS
-          0 success, 1 check failed (validate, fuzz, replay; bench when an engine failed) or
+          0 success, 1 check failed (validate, fuzz, updaters, replay; bench when an engine failed) or
           error (gate), 2 regression (gate), 4 improvement only (gate), 64 bad command line,
           65 bad input data, 66 input file unreadable, 73 output file cannot be written (not a
           regular file, or unwritable); 128+N when ended by signal N (workers stopped, temporary
@@ -108,6 +108,7 @@ public enum DiffLabCommand {
         Subcommand(StagesCommand.self),
         Subcommand(FuzzCommand.self),
         Subcommand(ReplayCommand.self),
+        Subcommand(UpdatersCommand.self),
         Subcommand(
             TraceCommand.self,
             subcommands: [Subcommand(TraceFolderCommand.self), Subcommand(TraceLinesCommand.self), Subcommand(TraceGitCommand.self)]),

@@ -5,6 +5,7 @@ import DiffLabJSON
 import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults
+import DiffLabUpdaters
 
 /// `difflab fuzz`.
 enum FuzzCommand: DeclaredCommand {
@@ -277,13 +278,20 @@ enum ReplayCommand: DeclaredCommand {
     }
 
     static let name = "replay"
-    static let abstract = "re-run saved counterexamples (default Corpus/regressions)"
+    static let abstract = "re-run saved counterexamples (default Corpus/regressions) and updater findings"
     static let discussion = """
         Re-runs saved counterexamples: each PATH is a case file or a directory of them (default
         Corpus/regressions). A case passes when its property now holds on every engine. Every
         field of a case file is checked (lists of at most 10000 items, at most 1000
         corruptions, each field in its documented range); a damaged file is exit 65 naming the
         file and the field.
+
+        A findings file of difflab updaters --out (schema difflab-updaters/1) is recognised by
+        its schema: each finding's shrunk run is replayed (its script under its recorded
+        schedule, with the file's engine and limits) and passes when no property breaks any
+        more; it fails when one still does, saying whether it is the same property at the same
+        step (reproduced) or not. An updater that crashed or hung in the campaign has no run to
+        replay and fails, as does a file without findings (it would compare nothing).
         """
     static let epilogue = """
         EXIT STATUS
@@ -304,8 +312,16 @@ enum ReplayCommand: DeclaredCommand {
         }
         var failed = 0
         var outside = 0
+        // Cases beyond one per file (an updaters findings file holds one per finding).
+        var replayed = 0
         for file in files {
             let json = try readJSON(file)
+            if json["schema"]?.stringValue == UpdaterFindingsFile.schema {
+                let (passed, failures) = try replayUpdaterFindings(json, file: file, console: console)
+                replayed += passed + failures - 1
+                failed += failures
+                continue
+            }
             let regression: RegressionCase
             do {
                 regression = try RegressionCase(json: json)
@@ -334,8 +350,57 @@ enum ReplayCommand: DeclaredCommand {
             }
         }
         let notes = outside > 0 ? ", \(outside) still failing outside an engine's contract" : ""
-        console.out("replay: \(files.count - failed - outside) passed, \(failed) failed\(notes)\n")
+        console.out("replay: \(files.count + replayed - failed - outside) passed, \(failed) failed\(notes)\n")
         return failed == 0 ? .success : .failure
+    }
+}
+
+extension ReplayCommand {
+    /// Replays every finding of an updaters findings file: how many passed (the property holds
+    /// now) and how many failed (a property still breaks, an updater or engine unknown here, a
+    /// crash without a run, or no finding at all).
+    ///
+    /// - Throws: ``CommandError`` (65) for a damaged file, naming the field.
+    static func replayUpdaterFindings(_ json: JSONValue, file: String, console: Console) throws(CommandError) -> (passed: Int, failed: Int) {
+        let findings: UpdaterFindingsFile
+        do { findings = try UpdaterFindingsFile(json: json, source: file) } catch { throw .data(error.description) }
+        guard let engine = UpdaterEngine.named(findings.campaign.engine) else {
+            console.out("FAIL \(file): the engine \(findings.campaign.engine) is not a built-in engine\n")
+            return (0, 1)
+        }
+        var (passed, failed) = (0, 0)
+        for updater in findings.updaters {
+            if let crash = updater.crash {
+                failed += 1
+                console.out("FAIL \(file): \(updater.name) \(crash.kind.rawValue) in its campaign (\(crash.message)); no run to replay\n")
+                continue
+            }
+            guard let subject = BuiltInUpdaters.named(updater.name) else {
+                failed += updater.findings.count
+                console.out("FAIL \(file): the updater \(updater.name) is not a built-in updater\n")
+                continue
+            }
+            // The file's limits were range-checked when it was read.
+            guard let fuzzer = try? UpdaterFuzzer(subject: subject, engine: engine.engine, settings: findings.campaign.settings) else {
+                throw .data("\(file): campaign.settings are out of range")
+            }
+            for finding in updater.findings {
+                let replay = fuzzer.reproduce(script: finding.script, schedule: finding.schedule, expecting: finding.failure)
+                let what = "\(updater.name) \(finding.property.rawValue)"
+                if replay.run.failure == nil {
+                    passed += 1
+                    console.out("pass \(file): \(what) (\(replay.summary))\n")
+                } else {
+                    failed += 1
+                    console.out("FAIL \(file): \(what): \(replay.summary)\n")
+                }
+            }
+        }
+        if passed + failed == 0 {
+            console.out("FAIL \(file): no findings to replay (a findings file without findings compares nothing)\n")
+            return (0, 1)
+        }
+        return (passed, failed)
     }
 }
 

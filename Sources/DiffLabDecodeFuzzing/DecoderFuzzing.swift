@@ -28,13 +28,15 @@ import DiffLabResults
 ///   back to an equal record;
 /// - a thresholds file (`difflab gate`): read;
 /// - a costs file (`difflab policy --costs`): read; the costs it gives must pass
-///   ``PolicyCosts/validate()`` and cost a finite time to apply at any list size.
+///   ``PolicyCosts/validate()`` and cost a finite time to apply at any list size;
+/// - an updaters findings file (`difflab replay`, `difflab-updaters/1`): read; its record must
+///   write a document that reads back to an equal record.
 ///
 /// A broken invariant is a `preconditionFailure` naming it, so libFuzzer keeps the input.
 package enum DecoderFuzzing {
     /// The decoders, in the order the selector byte picks them.
     package enum Decoder: UInt8, CaseIterable, Sendable {
-        case batchUpdate, listPair, sectionedModel, regression, results, thresholds, policyCosts
+        case batchUpdate, listPair, sectionedModel, regression, results, thresholds, policyCosts, updaterFindings
     }
 
     /// The biggest list or model the harness diffs, so one input stays fast (decoding itself is
@@ -85,6 +87,12 @@ package enum DecoderFuzzing {
             for reload in [false, true]
             where !costs.applyCost(batchChanges: 1 << 53, listSize: PolicyConfig.listSizeRange.upperBound, reload: reload).isFinite {
                 preconditionFailure("costs file: an infinite apply cost")
+            }
+        case .updaterFindings:
+            guard let findings = try? UpdaterFindingsFile(json: document, source: "fuzz") else { return }
+            // One schema, written and read by the same record: what it writes must read back equal.
+            if (try? UpdaterFindingsFile(json: findings.json, source: findings.source)) != findings {
+                preconditionFailure("updaters findings file: the record's document does not read back equal")
             }
         }
     }

@@ -93,6 +93,17 @@ func makeFixtures(_ scratch: Scratch) {
         "results-combining.json",
         #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"a"# + marks
             + #"","kind":"int","size":10,"allocator":"system","median":0.001}]}"#)
+    let campaign =
+        #"{"updaters":["background-diff"],"engine":"hashmap","seed":"1","runs":5,"#
+        + #""settings":{"maxRequests":6,"maxItems":8,"maxEdits":4,"maxGap":0.2,"stepBudget":"#
+    scratch.write("updaters-budget.json", #"{"schema":"difflab-updaters/1","campaign":"# + campaign + #"99999999999}},"updaters":[]}"#)
+    // One version past a script's bound (10,001): refused by count, before any is read.
+    let versions = Array(repeating: #"{"number":0,"sections":[]}"#, count: 10_002).joined(separator: ",")
+    scratch.write(
+        "updaters-versions.json",
+        #"{"schema":"difflab-updaters/1","campaign":"# + campaign
+            + #"20000}},"updaters":[{"name":"background-diff","checked":[],"findings":[{"property":"batch-valid","message":"","step":1,"seed":"1","failingRuns":1,"script":{"versions":["#
+            + versions + #"],"requestTimes":[]},"schedule":[],"events":[]}]}]}"#)
     scratch.write("big-ints-old.json", "[18446744073709551615]")
     scratch.write("big-ints-new.json", "[18446744073709551614]")
     scratch.write("nfc.json", #"["\u00e9"]"#)
@@ -185,6 +196,9 @@ let catalogue: [HostileCase] = {
         (["arena", "--engines", "hashmap", "--no-bench"], "--fuzz-seconds", true, 64),
         (["arena", "--engines", "hashmap", "--no-bench"], "--workers", true, 64),
         (["arena", "--engines", "hashmap", "--no-bench"], "--seed", false, 64),
+        (["updaters"], "--runs", true, 64), (["updaters"], "--seed", false, 64), (["updaters"], "--max-requests", true, 64),
+        (["updaters"], "--max-items", false, 64), (["updaters"], "--max-edits", false, 64), (["updaters"], "--max-gap", false, 64),
+        (["updaters"], "--step-budget", true, 64), (["updaters"], "--campaign-seconds", true, 64),
     ]
     for (prefix, flag, zeroIsBad, status) in numericFlags {
         var values = hostileNumbers
@@ -216,6 +230,8 @@ let catalogue: [HostileCase] = {
         ),
         // Checked before the catalogue is read or anything is built.
         (["mutate", "--catalogue", "@no-catalogue"], "--out", 73),
+        // Checked before the first updater is checked.
+        (["updaters", "--runs", "5"], "--out", 73),
         (
             ["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"],
             "--out", 1
@@ -261,6 +277,13 @@ let catalogue: [HostileCase] = {
     // The issue's examples.
     add(["validate", "@update-overflow.json"], [1, 65])
     add(["replay", "@regression-damaged.json"], [65])
+    add(["replay", "@updaters-budget.json"], [65], message: "campaign.settings.stepBudget")
+    add(["replay", "@updaters-versions.json"], [65], message: "updaters[0].findings[0].script.versions is 10002 elements")
+    add(["replay", "@repo/Corpus/examples/updater-findings.json"], [1], output: "reproduced: batch-valid at step")
+    add(["updaters", "--runs", "50", "--updaters", "background-diff,background-diff"], [1], output: "1 updaters × 50 runs")
+    add(["updaters", "--runs", "50", "--isolation", "spawn"], [1], output: "UNSAFE")
+    add(["updaters", "--updaters", "nope"], [64], message: "unknown updater 'nope'")
+    add(["updaters", "--engine", "../hashmap"], [64], message: "--engine")
     add(["replay", "@emptydir"], [1])
     add(["report", "@results-1e308.json", "--out", "@dir/report"], [0, 65])
     add(["gate", "--baseline", "@baseline-empty.json", "--head-binary", "@bin", "--cells", "hashmap:reverse:int:100", "--no-instructions"], [1])
