@@ -60,6 +60,14 @@ enum UpdatersCommand: DeclaredCommand {
             "campaign-seconds", "SECONDS", in: 0.1...31_536_000, default: 600,
             help: "an isolated updater's campaign still running after this long has hung (its process is stopped)")
         let isolationJob = Option.text("isolation-job", "FILE", hidden: true, help: "internal: where a spawned updater worker writes its results")
+        let stress = Option.integer(
+            "stress", in: UpdaterFuzzer.stressRunsRange,
+            help: "after the scheduled runs, N runs of each updater on real Dispatch queues (the stress mode: the operating system "
+                + "picks the interleavings, so its findings are printed, not shrunk, replayed or written to --out; it runs in this "
+                + "process)")
+        let stressTimeLimit = Option.number(
+            "stress-time-limit", "SECONDS", in: UpdaterFuzzer.timeLimitRange, default: 10,
+            help: "real seconds one stress run may take; a run still going has deadlocked or loops (a finding of the property ends)")
         init() {}
     }
 
@@ -146,6 +154,22 @@ enum UpdatersCommand: DeclaredCommand {
             }
             records.append(record)
         }
+        var stressFound = false
+        var stressLines: [String] = []
+        if let runs = parsed[\.stress] {
+            for subject in subjects {
+                console.err("updaters: stressing \(subject.name) on real queues (\(runs) runs)…\n")
+                guard let fuzzer = try? UpdaterFuzzer(subject: subject, engine: engine.engine, settings: campaign.settings) else { continue }
+                let result: UpdaterStressResult
+                do throws(UpdaterInputError) {
+                    result = try fuzzer.stress(runs: runs, seed: campaign.seed, timeLimit: parsed.required(\.stressTimeLimit))
+                } catch {
+                    throw .usage("--stress: \(error)")
+                }
+                stressFound = stressFound || !result.passed
+                stressLines.append(stressSummary(result))
+            }
+        }
         let seconds = monotonicNow() - started
 
         var file = UpdaterFindingsFile(campaign: campaign, updaters: records)
@@ -155,6 +179,7 @@ enum UpdatersCommand: DeclaredCommand {
                 console.out("\n" + describe(finding, of: updater.name, runs: campaign.runs))
             }
         }
+        for line in stressLines { console.out("\n" + line) }
         console.out(
             "\nupdaters: \(records.count) updaters × \(campaign.runs) runs, seed \(campaign.seed), engine \(engine.name), in \(formatFixed(seconds, decimals: 1)) s: "
                 + "\(records.filter { UpdatersSummary.Verdict($0) != .safe }.count) with findings\n")
@@ -167,7 +192,21 @@ enum UpdatersCommand: DeclaredCommand {
         if parsed[\.json] {
             console.out(UpdatersSummary(file, seconds: seconds).json.serialized() + "\n")
         }
-        return file.hasFindings ? .failure : .success
+        return file.hasFindings || stressFound ? .failure : .success
+    }
+
+    /// A stress campaign's result: a line when every property held, else each broken property
+    /// with its first run's timeline.
+    static func stressSummary(_ result: UpdaterStressResult) -> String {
+        var text =
+            "STRESS \(result.updater): \(result.runs) runs on real queues (time scale \(formatPlain(result.timeScale))): "
+            + (result.passed ? "every property held\n" : "broken: \(result.findings.map(\.property.rawValue).joined(separator: ", "))\n")
+        if result.stoppedByTimeOut { text += "  stopped at the first run that reached its time limit\n" }
+        for finding in result.findings {
+            text += "  \(finding.property.rawValue): broken in \(finding.failingRuns) runs; the first (run \(finding.run), seed \(finding.seed)):\n"
+            text += UpdaterTimeline.text(finding.first.events, failure: finding.first.failure, width: 100)
+        }
+        return text
     }
 
     /// The command line of a spawned worker running `subject`'s campaign: the campaign's own

@@ -163,6 +163,23 @@ struct UpdatersCommandTests {
         #expect(bad.err.contains("updaters[0].findings[0].failingRuns is -"), "\(bad.err)")
     }
 
+    /// `--stress`: the same updaters on real queues after the scheduled runs; a finding there
+    /// fails the command even when the scheduled runs found nothing, and a safe updater passes.
+    @Test func theStressModeRunsOnRealQueuesAndItsFindingsFailTheCommand() throws {
+        let safe = run(["updaters", "--runs", "20", "--updaters", "iglistkit-background", "--stress", "20", "--max-gap", "0"])
+        #expect(safe.status == 0, "\(safe.out)\(safe.err)")
+        #expect(safe.out.contains("STRESS iglistkit-background: 20 runs on real queues (time scale 0.001): every property held"), "\(safe.out)")
+        // The race needs overlapping requests: many requests, all at time 0; one scheduled run
+        // (seed 3 finds nothing in it) leaves the verdict to the stress runs.
+        let racy = run([
+            "updaters", "--runs", "1", "--seed", "3", "--updaters", "background-diff", "--stress", "60", "--max-gap", "0", "--max-requests", "12",
+            "--max-items", "8",
+        ])
+        #expect(racy.status == 1, "\(racy.out)\(racy.err)")
+        #expect(racy.out.contains("STRESS background-diff: 60 runs on real queues"), "\(racy.out)")
+        #expect(racy.out.contains("batch-valid: broken in "), "\(racy.out)")
+    }
+
     @Test(arguments: [
         (["--runs", "0"], "--runs expects an integer from 1 to 10000000 (got '0')"),
         (["--runs", "10000001"], "--runs expects an integer from 1 to 10000000"),
@@ -178,6 +195,8 @@ struct UpdatersCommandTests {
         (["--updaters", ""], "--updaters expects a comma-separated list"),
         (["--campaign-seconds", "0"], "--campaign-seconds expects a number from 0.1"),
         (["--isolation", "vfork"], "--isolation expects one of: fork, spawn, none"),
+        (["--stress", "0"], "--stress expects an integer from 1 to 1000000"),
+        (["--stress", "1", "--stress-time-limit", "0"], "--stress-time-limit expects a number from 0.01 to 3600"),
     ])
     func outOfRangeOptionsAreUsageErrorsNamingTheOption(arguments: [String], message: String) {
         let r = run(["updaters"] + arguments)
