@@ -34,7 +34,7 @@ let package = Package(
         // `difflab` with both engines registered next to the built-ins.
         .executableTarget(
             name: "custom-difflab",
-            dependencies: ["CustomEngine", .product(name: "DiffLab", package: "DiffLab")]),
+            dependencies: ["CustomEngine", "ChatFeed", .product(name: "DiffLab", package: "DiffLab")]),
         // A module named like the ListDiff library, for the test that DiffLab does not shadow it.
         .target(name: "ListDiff"),
         .testTarget(

@@ -141,7 +141,7 @@ public enum DiffLabCommand {
                 let started = Result { () throws(CommandError) in try global.startEngines() }
                 guard case .success(let engines) = started else { return started.map { _ in .success } }
                 let extended: EngineRegistry
-                do throws(CommandError) { extended = try EngineRegistry(registry.engines + engines) } catch {
+                do throws(CommandError) { extended = try EngineRegistry(registry.engines + engines, updaters: registry.updaters) } catch {
                     return .failure(error)
                 }
                 return EngineRegistry.$current.withValue(extended) {

@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabPlatform
+import DiffLabUpdaters
 
 /// The whole `difflab` command line as a library: a package that depends on DiffLab writes a tiny
 /// executable target and gets every command with its own engines selectable by name next to the
@@ -20,11 +21,15 @@ public enum DiffLabRunner {
     ///
     /// An invalid registry (a repeated or reserved name, a name that is not a valid engine name) is
     /// reported as a usage error (exit 64) before any command runs.
-    public static func main(engines: [RegisteredEngine]) -> Never {
+    ///
+    /// `updaters` are registered after the built-in ones (``DiffLabUpdaters/BuiltInUpdaters``):
+    /// `mylab updaters --updaters my-updater` checks a package's own updater, crash-isolated, with
+    /// findings that `mylab replay` re-runs.
+    public static func main(engines: [RegisteredEngine], updaters: [UpdaterSubject] = []) -> Never {
         DiffLabCommand.installSignalHandling()
         let name = programName(fromArgv0: CommandLine.arguments.first)
         runningProgram.withLock { $0 = name }
-        exitProcess(run(Array(CommandLine.arguments.dropFirst()), engines: engines))
+        exitProcess(run(Array(CommandLine.arguments.dropFirst()), engines: engines, updaters: updaters))
     }
 
     /// Runs another command line of DiffLab's (`difflab-dev`: `commands`, named `tool`) on the
@@ -38,12 +43,15 @@ public enum DiffLabRunner {
             DiffLabCommand.run(Array(CommandLine.arguments.dropFirst()), console: .standard, registry: .builtIns, commands: commands, tool: tool))
     }
 
-    /// Runs `arguments` (without the program name) with `engines` registered after the built-ins.
+    /// Runs `arguments` (without the program name) with `engines` and `updaters` registered after
+    /// the built-ins.
     ///
     /// - Returns: the exit status; see `difflab --help`.
-    public static func run(_ arguments: [String], engines: [RegisteredEngine], console: Console = .standard) -> Int32 {
+    public static func run(_ arguments: [String], engines: [RegisteredEngine], updaters: [UpdaterSubject] = [], console: Console = .standard) -> Int32 {
         let registry: EngineRegistry
-        do throws(CommandError) { registry = try EngineRegistry(EngineRegistry.builtInEngines + engines) } catch {
+        do throws(CommandError) {
+            registry = try EngineRegistry(EngineRegistry.builtInEngines + engines, updaters: BuiltInUpdaters.all + updaters)
+        } catch {
             console.err("\(programName): \(errorText(error.message))\n")
             return error.status.rawValue
         }

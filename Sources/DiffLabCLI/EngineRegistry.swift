@@ -5,6 +5,7 @@ import DiffLabEngines
 import DiffLabFuzz
 import DiffLabJSON
 import DiffLabResults
+import DiffLabUpdaters
 
 /// One engine the command line can select by name, adapted once to every layer that uses it.
 ///
@@ -145,6 +146,9 @@ public struct RegisteredEngine: Sendable {
 public struct EngineRegistry: Sendable {
     /// The engines, built-ins first, in registration order.
     public let engines: [RegisteredEngine]
+    /// The updaters `difflab updaters` can check: ``DiffLabUpdaters/BuiltInUpdaters``, then the
+    /// program's own (``DiffLabRunner/main(engines:updaters:)``), in registration order.
+    public let updaters: [UpdaterSubject]
 
     /// A registry of `engines`.
     ///
@@ -152,7 +156,10 @@ public struct EngineRegistry: Sendable {
     ///   `validate`), or is not 1–64 characters of lower-case ASCII letters, digits, `-`, `_`
     ///   and `.` starting with a letter or digit (names appear in cell names, file names and
     ///   reports).
-    public init(_ engines: [RegisteredEngine]) throws(CommandError) {
+    ///
+    /// `updaters` (by default the built-in ones) follow the same naming rule, and must be distinct
+    /// too.
+    public init(_ engines: [RegisteredEngine], updaters: [UpdaterSubject] = BuiltInUpdaters.all) throws(CommandError) {
         var seen = Set<String>()
         for engine in engines {
             try Self.checkName(engine.name)
@@ -160,8 +167,24 @@ public struct EngineRegistry: Sendable {
                 throw .usage("two engines are named '\(engine.name)'; engine names must be distinct")
             }
         }
+        var updaterNames = Set<String>()
+        for updater in updaters {
+            guard Self.isValidName(updater.name) else {
+                throw .usage(
+                    "updater name '\(updater.name)' must be 1 to 64 characters: lower-case letters, digits, '-', '_' and '.', starting with a letter or digit")
+            }
+            guard updaterNames.insert(updater.name).inserted else {
+                throw .usage("two updaters are named '\(updater.name)'; updater names must be distinct")
+            }
+        }
         self.engines = engines
+        self.updaters = updaters
     }
+
+    /// The updater named `name`, or `nil`.
+    ///
+    /// - Complexity: O(updaters).
+    public func updater(named name: String) -> UpdaterSubject? { updaters.first { $0.name == name } }
 
     /// Whether `name` can name an engine: 1 to 64 lower-case ASCII letters, digits, `-`, `_` and
     /// `.`, starting with a letter or digit (names appear in cell names, file names and reports).

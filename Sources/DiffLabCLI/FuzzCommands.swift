@@ -375,7 +375,7 @@ extension ReplayCommand {
                 console.out("FAIL \(file): \(updater.name) \(crash.kind.rawValue) in its campaign (\(crash.message)); no run to replay\n")
                 continue
             }
-            guard let subject = BuiltInUpdaters.named(updater.name) else {
+            guard let subject = EngineRegistry.current.updater(named: updater.name) else {
                 failed += updater.findings.count
                 console.out("FAIL \(file): the updater \(updater.name) is not a built-in updater\n")
                 continue

@@ -11,11 +11,11 @@ import DiffLabUpdaters
 enum UpdatersCommand: DeclaredCommand {
     struct Options: DeclaredOptions {
         let updaters = Option<[UpdaterSubject]>.list(
-            "updaters", help: "updaters to check", constraint: "of: " + BuiltInUpdaters.names.joined(separator: ", "), defaultText: "all",
+            "updaters", help: "updaters to check", constraint: "of: " + EngineRegistry.current.updaters.map(\.name).joined(separator: ", "), defaultText: "all",
             most: UpdaterFindingsFile.maxUpdaters
         ) { name throws(CommandError) in
-            guard let subject = BuiltInUpdaters.named(name) else {
-                throw .usage("unknown updater '\(name)' (updaters: \(BuiltInUpdaters.names.joined(separator: ", ")))")
+            guard let subject = EngineRegistry.current.updater(named: name) else {
+                throw .usage("unknown updater '\(name)' (updaters: \(EngineRegistry.current.updaters.map(\.name).joined(separator: ", ")))")
             }
             return subject
         }
@@ -88,7 +88,7 @@ enum UpdatersCommand: DeclaredCommand {
         the failing step marked ✗). --out writes the findings; difflab replay FILE re-runs them.
 
         UPDATERS
-        \(BuiltInUpdaters.all.map { "  \($0.name)" + ($0.summary.isEmpty ? "" : ": \($0.summary)") }.joined(separator: "\n"))
+        \(EngineRegistry.current.updaters.map { "  \($0.name)" + ($0.summary.isEmpty ? "" : ": \($0.summary)") }.joined(separator: "\n"))
 
         PROPERTIES
         \(UpdaterProperty.allCases.map { "  \($0.rawValue): \($0.meaning)" }.joined(separator: "\n"))
@@ -107,7 +107,7 @@ enum UpdatersCommand: DeclaredCommand {
         """
 
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
-        let subjects = deduplicatedSubjects(parsed[\.updaters] ?? BuiltInUpdaters.all)
+        let subjects = deduplicatedSubjects(parsed[\.updaters] ?? EngineRegistry.current.updaters)
         let engine = parsed.required(\.engine)
         let settings = UpdaterFuzzSettings(
             maxRequests: parsed.required(\.maxRequests), maxItems: parsed.required(\.maxItems), maxEdits: parsed.required(\.maxEdits),

@@ -163,6 +163,33 @@ struct UpdatersCommandTests {
         #expect(bad.err.contains("updaters[0].findings[0].failingRuns is -"), "\(bad.err)")
     }
 
+    /// A runner's own updater (`DiffLabRunner.main(engines:updaters:)`) is checked by name, listed
+    /// in help, and its findings replay; a name clash with a built-in updater is a usage error.
+    @Test func aRunnersOwnUpdaterIsCheckedByNameAndReplays() throws {
+        let own = UpdaterSubject(name: "my-feed", summary: "the app's own") { BackgroundDiffUpdater(context: $0) }
+        let files = Files([:])
+        let out = files.path("mine.json")
+        let recorder = Recorder()
+        let status = DiffLabRunner.run(
+            ["updaters", "--updaters", "my-feed", "--runs", "200", "--isolation", "none", "--out", out], engines: [], updaters: [own],
+            console: recorder.console)
+        #expect(status == 1, "\(recorder.out)\(recorder.err)")
+        #expect(recorder.out.contains("FINDING my-feed: batch-valid"), "\(recorder.out)")
+        let replay = Recorder()
+        #expect(DiffLabRunner.run(["replay", out], engines: [], updaters: [own], console: replay.console) == 1)
+        #expect(replay.out.contains("my-feed batch-valid: reproduced"), "\(replay.out)")
+        // Without the runner's registration, the file names an updater this program does not have.
+        #expect(run(["replay", out]).status == 1)
+        let help = Recorder()
+        _ = DiffLabRunner.run(["updaters", "--help"], engines: [], updaters: [own], console: help.console)
+        #expect(help.out.contains("my-feed: the app's own"), "\(help.out)")
+        let clash = Recorder()
+        let clashed = DiffLabRunner.run(
+            ["updaters"], engines: [], updaters: [UpdaterSubject(name: "diffable") { BackgroundDiffUpdater(context: $0) }], console: clash.console)
+        #expect(clashed == 64)
+        #expect(clash.err.contains("two updaters are named 'diffable'"), "\(clash.err)")
+    }
+
     /// `--stress`: the same updaters on real queues after the scheduled runs; a finding there
     /// fails the command even when the scheduled runs found nothing, and a safe updater passes.
     @Test func theStressModeRunsOnRealQueuesAndItsFindingsFailTheCommand() throws {

@@ -131,7 +131,7 @@ import Darwin
 
 /// The `custom-difflab` executable built with this package's tests: in the tests' own folder
 /// (Linux, where the test runner is an executable there), else under the package's `.build/debug`.
-private func customDifflab() -> String? {
+func customDifflab() -> String? {
     let runner = CommandLine.arguments.first ?? ""
     let folder = runner.contains("/") ? String(runner[..<runner.lastIndex(of: "/")!]) : "."
     let package = String(#filePath.components(separatedBy: "/Tests/CustomEngineTests/").first ?? ".")

@@ -1,6 +1,7 @@
 import ChatFeed
 import CustomEngine
 import DiffLab
+import Foundation
 import Testing
 
 /// Your engine, your updater: the chat feed's updaters (`Sources/ChatFeed`) diff with this
@@ -71,4 +72,35 @@ extension String {
     fileprivate func padded(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) + " " }
     /// Padded with spaces on the left to `width` characters.
     fileprivate func leftPadded(to width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}
+
+/// The package's own runner checks its updaters by name, each in a worker process of its own
+/// (`--isolation spawn`, Darwin's default): the racy one is unsafe, the serial one safe, and the
+/// `--json` summary says so.
+@Suite struct RunnerChecksTheUpdaters {
+    @Test func customDifflabUpdatersFindsTheRaceAndPassesTheFix() throws {
+        let runner = try #require(customDifflab(), "custom-difflab is not built next to this package's tests")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: runner)
+        process.arguments = [
+            "updaters", "--updaters", "chat-feed,chat-feed-serial", "--runs", "300", "--seed", "1", "--isolation", "spawn", "--json",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: bytes, as: UTF8.self)
+        // Exit 1: an updater broke a property.
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(text)")
+        #expect(text.contains("FINDING chat-feed: batch-valid"), "\(text)")
+        let last = text.split(separator: "\n").last.map(String.init) ?? ""
+        let summary = try UpdatersSummary(json: JSONValue.parse(last), source: "custom-difflab updaters --json")
+        #expect(summary.updaters.map(\.name) == ["chat-feed", "chat-feed-serial"])
+        #expect(summary.updaters.map(\.verdict) == [.unsafe, .safe])
+    }
 }
