@@ -87,7 +87,8 @@ let package = Package(
             name: "DiffLabFuzz",
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
         .target(
-            name: "DiffLabBench", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabResults", "DiffLabPlatform"]),
+            name: "DiffLabBench",
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabResults", "DiffLabPlatform"]),
         .target(name: "DiffLabJSON"),
         // Processes: spawning, cleanup on signals, forked children, and engines in other processes.
         .target(name: "DiffLabProcess", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),

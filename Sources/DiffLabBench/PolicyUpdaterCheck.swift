@@ -13,7 +13,8 @@ extension PolicySetting {
             coalescing = CoalescingIntervals(minimum: intervals[0], increment: intervals[1], maximum: intervals[2])
         }
         self.init(
-            policy: policy, moves: moves, maxItemCountToRunOnMain: record.maxItemCountToRunOnMain ?? PolicySetting(policy: policy).maxItemCountToRunOnMain,
+            policy: policy, moves: moves,
+            maxItemCountToRunOnMain: record.maxItemCountToRunOnMain ?? PolicySetting(policy: policy).maxItemCountToRunOnMain,
             coalescing: coalescing, reloadThreshold: record.reloadThreshold)
     }
 }

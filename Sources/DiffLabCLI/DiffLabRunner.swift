@@ -47,7 +47,8 @@ public enum DiffLabRunner {
     /// the built-ins.
     ///
     /// - Returns: the exit status; see `difflab --help`.
-    public static func run(_ arguments: [String], engines: [RegisteredEngine], updaters: [UpdaterSubject] = [], console: Console = .standard) -> Int32 {
+    public static func run(_ arguments: [String], engines: [RegisteredEngine], updaters: [UpdaterSubject] = [], console: Console = .standard) -> Int32
+    {
         let registry: EngineRegistry
         do throws(CommandError) {
             registry = try EngineRegistry(EngineRegistry.builtInEngines + engines, updaters: BuiltInUpdaters.all + updaters)

@@ -171,7 +171,8 @@ public struct EngineRegistry: Sendable {
         for updater in updaters {
             guard Self.isValidName(updater.name) else {
                 throw .usage(
-                    "updater name '\(updater.name)' must be 1 to 64 characters: lower-case letters, digits, '-', '_' and '.', starting with a letter or digit")
+                    "updater name '\(updater.name)' must be 1 to 64 characters: lower-case letters, digits, '-', '_' and '.', starting with a letter or digit"
+                )
             }
             guard updaterNames.insert(updater.name).inserted else {
                 throw .usage("two updaters are named '\(updater.name)'; updater names must be distinct")

@@ -11,7 +11,8 @@ import DiffLabUpdaters
 enum UpdatersCommand: DeclaredCommand {
     struct Options: DeclaredOptions {
         let updaters = Option<[UpdaterSubject]>.list(
-            "updaters", help: "updaters to check", constraint: "of: " + EngineRegistry.current.updaters.map(\.name).joined(separator: ", "), defaultText: "all",
+            "updaters", help: "updaters to check", constraint: "of: " + EngineRegistry.current.updaters.map(\.name).joined(separator: ", "),
+            defaultText: "all",
             most: UpdaterFindingsFile.maxUpdaters
         ) { name throws(CommandError) in
             guard let subject = EngineRegistry.current.updater(named: name) else {

@@ -4,7 +4,9 @@ import DiffLabCLI
 ///
 /// The tool prints, per module, either "No breaking changes detected in M" or "N breaking change(s)
 /// detected in M:" followed by one "💔 API breakage: <kind> <name> <what changed>" line per change.
-/// Every other line (the two builds' progress) is skipped.
+/// A product the baseline does not have is "Skipping M because it does not exist in the
+/// baseline": a new module, with nothing to compare (``newModules``). Every other line (the two
+/// builds' progress) is skipped.
 struct APIBreakageReport: Sendable, Equatable {
     /// One breaking change.
     struct Breakage: Sendable, Equatable {
@@ -22,6 +24,8 @@ struct APIBreakageReport: Sendable, Equatable {
     var modules: [String] = []
     /// Every breaking change, in order.
     var breakages: [Breakage] = []
+    /// The modules the baseline does not have (new since it): nothing of theirs can break.
+    var newModules: [String] = []
 
     /// The most lines a report may hold.
     static let maxLines = 1_000_000
@@ -46,7 +50,10 @@ struct APIBreakageReport: Sendable, Equatable {
             number += 1
             guard number <= Self.maxLines else { throw .data("\(name): more than \(Self.maxLines) lines") }
             let line = raw.drop(while: { $0 == " " || $0 == "\t" })
-            if line.hasPrefix("No breaking changes detected in ") {
+            if line.hasPrefix("Skipping "), line.hasSuffix(" because it does not exist in the baseline") {
+                try close(number)
+                newModules.append(String(line.dropFirst("Skipping ".count).dropLast(" because it does not exist in the baseline".count)))
+            } else if line.hasPrefix("No breaking changes detected in ") {
                 try close(number)
                 modules.append(String(line.dropFirst("No breaking changes detected in ".count)))
             } else if let range = line.firstRange(of: " detected in "), line.hasSuffix(":"),
@@ -128,7 +135,8 @@ enum APICheckCommand: DeclaredCommand {
     static let discussion = """
         Reads the output of `swift package diagnose-api-breaking-changes TAG --products ...` and the
         changelog. Every module named by --modules must appear in the report (a report that checked
-        nothing, such as a failed build's, fails). Each "API breakage: <kind> <name> ..." line must be
+        nothing, such as a failed build's, fails), compared or, when the baseline does not have it,
+        skipped as new. Each "API breakage: <kind> <name> ..." line must be
         declared: its <name> (e.g. `DiffResult.forBatchUpdates()`) must appear in the "### Breaking"
         subsection of the changelog's "## [Unreleased]" section. Scripts/api-check runs it against the
         last release tag.
@@ -146,11 +154,14 @@ enum APICheckCommand: DeclaredCommand {
             parsing: Substring(decoding: try readInputFile(reportPath), as: UTF8.self), name: reportPath)
         let changelog = Substring(decoding: try readInputFile(changelogPath), as: UTF8.self)
         let against = parsed[\.baseline].map { " against \($0)" } ?? ""
-        let uncovered = parsed.required(\.modules).filter { !report.modules.contains($0) }
+        let uncovered = parsed.required(\.modules).filter { !report.modules.contains($0) && !report.newModules.contains($0) }
         guard uncovered.isEmpty else {
             console.err(
                 "api-check: \(reportPath) does not cover \(uncovered.joined(separator: ", ")): the API was not compared (did a build fail?)\n")
             return .failure
+        }
+        if !report.newModules.isEmpty {
+            console.out("api-check: new since the baseline, nothing to compare: \(report.newModules.joined(separator: ", "))\n")
         }
         let declared = declaredBreakingChanges(in: changelog)
         let undeclared = report.breakages.filter { breakage in declared.map { !$0.contains(breakage.name) } ?? true }

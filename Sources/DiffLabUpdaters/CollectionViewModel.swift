@@ -147,7 +147,9 @@ public final class CollectionViewModel: @unchecked Sendable {
         if _dataSource.number != last.number || _dataSource.data != last.data {
             monitor.fail(.lastVersionShown, "the data source ends on \(_dataSource), not the last version requested, \(last)", atEnd: true)
         } else if _shown != last.data {
-            monitor.fail(.lastVersionShown, "the view ends showing other data than the last version requested, \(last): \(describeDifference(_shown, last.data))", atEnd: true)
+            monitor.fail(
+                .lastVersionShown,
+                "the view ends showing other data than the last version requested, \(last): \(describeDifference(_shown, last.data))", atEnd: true)
         }
     }
 }

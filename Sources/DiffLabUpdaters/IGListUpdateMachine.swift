@@ -105,7 +105,8 @@ public struct IGListUpdaterConfiguration: Sendable, Hashable {
             throw UpdaterInputError(field: "reloadThreshold", expected: "0 or more changes", found: "\(reloadThreshold)")
         }
         guard let coalescing else { return }
-        for (field, value) in [("minInterval", coalescing.minimum), ("intervalIncrement", coalescing.increment), ("maxInterval", coalescing.maximum)] {
+        for (field, value) in [("minInterval", coalescing.minimum), ("intervalIncrement", coalescing.increment), ("maxInterval", coalescing.maximum)]
+        {
             guard value.isFinite, Self.intervalRange.contains(value) else {
                 throw UpdaterInputError(field: field, expected: "a finite number of seconds in 0...60", found: "\(value)")
             }

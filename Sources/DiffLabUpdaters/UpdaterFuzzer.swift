@@ -68,7 +68,9 @@ public struct UpdaterFuzzer: Sendable {
     /// A fuzzer of `subject`, diffing with `engine` (hash-map by default).
     ///
     /// - Throws: ``UpdaterInputError`` when `settings` are out of range.
-    public init(subject: UpdaterSubject, engine: any DiffEngine = HashMapEngine(), settings: UpdaterFuzzSettings = .standard) throws(UpdaterInputError) {
+    public init(
+        subject: UpdaterSubject, engine: any DiffEngine = HashMapEngine(), settings: UpdaterFuzzSettings = .standard
+    ) throws(UpdaterInputError) {
         try settings.validate()
         self.subject = subject
         self.engine = engine
@@ -103,7 +105,10 @@ public struct UpdaterFuzzer: Sendable {
         var steps = 0
         while !monitor.failed {
             guard steps < settings.stepBudget else {
-                monitor.fail(.ends, "still running after \(settings.stepBudget) steps (lanes waiting: \(scheduler.enabled().map(scheduler.name).joined(separator: ", ")))")
+                monitor.fail(
+                    .ends,
+                    "still running after \(settings.stepBudget) steps (lanes waiting: \(scheduler.enabled().map(scheduler.name).joined(separator: ", ")))"
+                )
                 break
             }
             steps += 1

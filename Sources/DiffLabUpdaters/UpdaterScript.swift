@@ -163,7 +163,9 @@ public struct UpdaterFuzzSettings: Hashable, Sendable {
     /// - Throws: ``UpdaterInputError`` naming the first field out of its range.
     public func validate() throws(UpdaterInputError) {
         func check(_ field: String, _ value: Int, _ range: ClosedRange<Int>) throws(UpdaterInputError) {
-            guard range.contains(value) else { throw UpdaterInputError(field: field, expected: "\(range.lowerBound)...\(range.upperBound)", found: "\(value)") }
+            guard range.contains(value) else {
+                throw UpdaterInputError(field: field, expected: "\(range.lowerBound)...\(range.upperBound)", found: "\(value)")
+            }
         }
         try check("maxRequests", maxRequests, Self.maxRequestsRange)
         try check("maxItems", maxItems, Self.maxItemsRange)

@@ -53,7 +53,8 @@ struct PolicyUpdaterCheckTests {
         let exclusions = PolicyUpdaterCheck.exclusions(for: [odd, odd], runs: 10)
         #expect(exclusions.count == 1)
         #expect(exclusions[odd]?.message.contains("not a valid IGListKit updater configuration") == true)
-        #expect(PolicyUpdaterCheck.exclusions(for: [PolicySettingRecord(policy: "coalescing", moves: "offsets", coalescing: [0.1])], runs: 10).count == 1)
+        #expect(
+            PolicyUpdaterCheck.exclusions(for: [PolicySettingRecord(policy: "coalescing", moves: "offsets", coalescing: [0.1])], runs: 10).count == 1)
     }
 
     /// The row's exclusions survive the file: written and read by the same record.

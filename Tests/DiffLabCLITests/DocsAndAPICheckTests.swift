@@ -173,6 +173,7 @@ struct DocsAndAPICheckTests {
         let files = Files([
             "breaking.txt": Self.breakingReport,
             "clean.txt": "No breaking changes detected in A\nNo breaking changes detected in B\n",
+            "new.txt": "No breaking changes detected in A\nSkipping C because it does not exist in the baseline\nNo breaking changes detected in B\n",
             "failed.txt": "error: fatalError\nBuild failed\n",
             "none.md": unreleased,
             "one.md": unreleased + "- `Foo.init()` is removed.\n",
@@ -202,6 +203,11 @@ struct DocsAndAPICheckTests {
         let uncovered = check("clean.txt", "none.md", modules: "A,B,C")
         #expect(uncovered.status == 1)
         #expect(uncovered.err.contains("does not cover C"))
+        // A product the baseline does not have is new: the tool skips it, and so may the check.
+        let new = check("new.txt", "none.md", modules: "A,B,C")
+        #expect(new.status == 0, "\(new.err)")
+        #expect(new.out.contains("new since the baseline, nothing to compare: C"))
+        #expect(check("new.txt", "none.md", modules: "A,B,C,D").err.contains("does not cover D"))
     }
 
     static let commit = String(repeating: "0123456789", count: 4)

@@ -48,10 +48,12 @@ public final class BackgroundDiffUpdater: ListUpdater, @unchecked Sendable {
                     completion(true)
                     return
                 }
-                context.collectionView.performBatchUpdates(batch, updates: {
-                    self.current = version
-                    context.collectionView.setData(version)
-                }, completion: completion)
+                context.collectionView.performBatchUpdates(
+                    batch,
+                    updates: {
+                        self.current = version
+                        context.collectionView.setData(version)
+                    }, completion: completion)
             }
         }
     }
