@@ -133,7 +133,7 @@ public func simulatePolicy(
 }
 
 /// The state of one ``simulatePolicy(_:stream:frameRate:costs:drain:mainDiff:backgroundDiff:)`` run:
-/// IGListKit's updater is ``IGListUpdateMachine`` (the one `difflab updaters` checks), driven in
+/// IGListKit's updater is `IGListUpdateMachine` (the one `difflab updaters` checks), driven in
 /// virtual time; request `i` asks for version `i + 1`, and the machine's versions index the
 /// stream's list sizes and the diff costs.
 struct _PolicySimulator {

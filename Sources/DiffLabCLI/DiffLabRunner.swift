@@ -22,7 +22,7 @@ public enum DiffLabRunner {
     /// An invalid registry (a repeated or reserved name, a name that is not a valid engine name) is
     /// reported as a usage error (exit 64) before any command runs.
     ///
-    /// `updaters` are registered after the built-in ones (``DiffLabUpdaters/BuiltInUpdaters``):
+    /// `updaters` are registered after the built-in ones (``BuiltInUpdaters``):
     /// `mylab updaters --updaters my-updater` checks a package's own updater, crash-isolated, with
     /// findings that `mylab replay` re-runs.
     public static func main(engines: [RegisteredEngine], updaters: [UpdaterSubject] = []) -> Never {
@@ -62,7 +62,7 @@ public enum DiffLabRunner {
 
 /// The name this program was started as (`difflab`, or a package's own runner such as
 /// `custom-difflab`), for error prefixes and the commands it prints for the user to run. Set by
-/// ``DiffLabRunner/main(engines:)`` from `argv[0]`; `difflab` when DiffLab runs in-process (tests).
+/// ``DiffLabRunner/main(engines:updaters:)`` from `argv[0]`; `difflab` when DiffLab runs in-process (tests).
 package var programName: String { runningProgram.withLock { $0 } }
 
 /// Where ``programName`` is kept.

@@ -141,12 +141,12 @@ public struct RegisteredEngine: Sendable {
 /// The engines one `difflab` program can select by name: the built-ins, then the program's own.
 ///
 /// There is one registry per run (`current`, task-local); every command resolves engine names through it,
-/// so an engine registered by ``DiffLabRunner/main(engines:)`` or given with `--engine-command`
+/// so an engine registered by ``DiffLabRunner/main(engines:updaters:)`` or given with `--engine-command`
 /// is selectable everywhere a built-in is.
 public struct EngineRegistry: Sendable {
     /// The engines, built-ins first, in registration order.
     public let engines: [RegisteredEngine]
-    /// The updaters `difflab updaters` can check: ``DiffLabUpdaters/BuiltInUpdaters``, then the
+    /// The updaters `difflab updaters` can check: ``BuiltInUpdaters``, then the
     /// program's own (``DiffLabRunner/main(engines:updaters:)``), in registration order.
     public let updaters: [UpdaterSubject]
 

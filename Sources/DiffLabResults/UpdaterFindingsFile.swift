@@ -5,7 +5,7 @@ import DiffLabUpdaters
 /// `difflab replay`: the campaign (which updaters, the engine, the seed, the runs and limits),
 /// and per updater the properties it was held to and each property it broke, with the shrunk
 /// run that breaks it — the script (versions and request times), the schedule (lane names, which
-/// ``DiffLabUpdaters/ScheduleStrategy/replay(_:)`` repeats) and the timeline.
+/// ``ScheduleStrategy/replay(_:)`` repeats) and the timeline.
 ///
 /// ## What a valid file holds
 /// - `schema`: exactly ``schema``; the run's provenance (`createdAt`, `machine`, `toolchain`,
@@ -102,7 +102,7 @@ public struct UpdaterFindingsFile: Sendable, Equatable {
         /// Items of a whole script, all versions together: at most 1,000,000.
         public static let scriptItems = 1_000_000
         /// Lanes of a schedule and events of a timeline: as many as a run can take, at most
-        /// ``DiffLabUpdaters/UpdaterFuzzSettings/stepBudgetRange``'s upper bound + 2 (the start
+        /// ``UpdaterFuzzSettings/stepBudgetRange``'s upper bound + 2 (the start
         /// and the end are events too). The input limit bounds a file long before.
         public static let steps = FieldRange<Int>(
             0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2), "at most \(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2) entries")
@@ -128,9 +128,9 @@ extension UpdaterFindingsFile {
         public var engine: String
         /// The campaign's seed.
         public var seed: UInt64
-        /// Runs per updater, in ``DiffLabUpdaters/UpdaterFuzzer/runsRange``.
+        /// Runs per updater, in ``UpdaterFuzzer/runsRange``.
         public var runs: Int
-        /// The campaign's limits, each in its ``DiffLabUpdaters/UpdaterFuzzSettings`` range.
+        /// The campaign's limits, each in its ``UpdaterFuzzSettings`` range.
         public var settings: UpdaterFuzzSettings
 
         /// A campaign; see the properties.
@@ -187,7 +187,7 @@ extension UpdaterFindingsFile {
 
         /// The updater's name.
         public var name: String
-        /// The properties it was held to, in ``DiffLabUpdaters/UpdaterProperty`` order, each once.
+        /// The properties it was held to, in ``UpdaterProperty`` order, each once.
         public var checked: [UpdaterProperty]
         /// One finding per property broken, each property once.
         public var findings: [Finding]
@@ -284,7 +284,7 @@ extension UpdaterFindingsFile {
 
         /// The property broken.
         public var property: UpdaterProperty
-        /// What happened (for ``DiffLabUpdaters/UpdaterProperty/batchValid``, UIKit's reason).
+        /// What happened (for ``UpdaterProperty/batchValid``, UIKit's reason).
         public var message: String
         /// The step of the shrunk run's timeline at which it broke; 0 for a check at the end.
         public var step: Int
@@ -455,7 +455,7 @@ extension FieldReader {
         return value
     }
 
-    /// An array of property names (``DiffLabUpdaters/UpdaterProperty``), each once; absent or
+    /// An array of property names (``UpdaterProperty``), each once; absent or
     /// `null` → empty.
     ///
     /// - Throws: ``ResultsError`` naming the element: a name no property has, or one listed twice.
@@ -526,7 +526,7 @@ public struct UpdatersSummary: Sendable, Hashable {
         public var verdict: Verdict
         /// Runs made (the campaign's).
         public var runs: Int
-        /// The properties it broke, in ``DiffLabUpdaters/UpdaterProperty`` order.
+        /// The properties it broke, in ``UpdaterProperty`` order.
         public var broken: [UpdaterProperty]
         /// What ended its campaign early, if anything.
         public var crash: String?
@@ -577,7 +577,7 @@ public struct UpdatersSummary: Sendable, Hashable {
 
     /// Reads a summary: `seconds` in ``FieldRange/runSeconds``, `updaters` at most
     /// ``UpdaterFindingsFile/maxUpdaters`` rows, each with a `name`, a `verdict`, `runs` in
-    /// ``DiffLabUpdaters/UpdaterFuzzer/runsRange``, `broken` property names and an optional `crash`.
+    /// ``UpdaterFuzzer/runsRange``, `broken` property names and an optional `crash`.
     ///
     /// - Throws: ``ResultsError`` naming the field. - Complexity: O(size of the document).
     public init(json: JSONValue, source: String) throws(ResultsError) {

@@ -125,7 +125,10 @@ public struct UpdaterFuzzer: Sendable {
     /// Runs `runs` random scripts under ``strategy(run:seed:)``, and shrinks the first failure of
     /// each property.
     ///
-    /// - Parameter shrinkBudget: most replays spent shrinking each finding.
+    /// - Parameters:
+    ///   - runs: how many runs; none for 0 or less.
+    ///   - seed: the campaign's seed (``runSeed(run:seed:)`` derives each run's).
+    ///   - shrinkBudget: most replays spent shrinking each finding.
     /// - Complexity: O(runs · one run) plus the shrinking.
     public func campaign(runs: Int, seed: UInt64, shrinkBudget: Int = 2_000) -> UpdaterCampaign {
         var first: [UpdaterProperty: (seed: UInt64, run: UpdaterRun)] = [:]

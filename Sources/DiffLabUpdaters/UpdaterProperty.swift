@@ -1,7 +1,7 @@
 /// A property every run of an updater is checked against; its raw value names it in findings.
 public enum UpdaterProperty: String, CaseIterable, Sendable, Hashable, Comparable {
     /// Every batch update the updater applies is valid for what the collection view shows at
-    /// that moment (UIKit's rules, ``DiffLabBatch/BatchUpdate/violations()``), and afterwards the
+    /// that moment (UIKit's rules, ``BatchUpdate/violations()``), and afterwards the
     /// view shows exactly the data source's items and contents. The message is UIKit's.
     case batchValid = "batch-valid"
     /// When the run is over, the view shows the last version the app asked for, and the data

@@ -40,7 +40,9 @@ public struct UpdaterQueue: Sendable, CustomStringConvertible {
     /// Runs `work` on this queue later, after the work already queued on it (a serial queue runs
     /// one piece at a time, in order; the global queue runs them in any order, at once).
     ///
-    /// - Parameter label: what the work does, for timelines (`diff v1→v3`).
+    /// - Parameters:
+    ///   - label: what the work does, for timelines (`diff v1→v3`).
+    ///   - work: the work.
     public func async(_ label: String, _ work: @escaping @Sendable () -> Void) {
         runtime._enqueue(id, after: 0, label: label, work: work)
     }

@@ -88,6 +88,7 @@ extension UpdaterFuzzer {
     ///
     /// - Parameters:
     ///   - runs: 1...1,000,000.
+    ///   - seed: the campaign's seed; run `k`'s script is the scheduled campaign's run `k`'s.
     ///   - timeScale: real seconds per virtual second, ``timeScaleRange``: at 0.001 a 0.2 s gap
     ///     between requests takes 0.2 ms, a 0.3 s batch animation 0.3 ms. Smaller scales make
     ///     requests, timers and background work overlap more.

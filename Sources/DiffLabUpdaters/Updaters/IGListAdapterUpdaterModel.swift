@@ -6,7 +6,7 @@ import DiffLabBatch
 /// `IGListAdapterUpdater`: "This updater performs re-entrant, coalesced updating for a list";
 /// `IGListUpdatingDelegate`'s `performUpdateWithCollectionViewBlock:fromObjects:toObjectsBlock:…`;
 /// the configs in ``IGListUpdaterConfiguration``):
-/// - its states, as ``IGListUpdateMachine`` (the one state machine the policy lab's simulation
+/// - its states, as `IGListUpdateMachine` (the one state machine the policy lab's simulation
 ///   and real-thread run drive too): **idle**; **queued** (a transaction is scheduled on the main
 ///   queue, or held by the coalescer); **executing** (diffing, then applying). One transaction is
 ///   under way at a time.
@@ -19,7 +19,7 @@ import DiffLabBatch
 /// - the diff runs from the data the updater last applied (IGListAdapter passes its current
 ///   objects as `fromObjects`) to the newest target: on main or in the background per
 ///   ``IGListUpdaterConfiguration/diffing``.
-/// - a batch with more operations (its ``DiffLabBatch/BatchUpdate/operationCount``, standing for
+/// - a batch with more operations (its `operationCount`, standing for
 ///   the diff's changes) than ``IGListUpdaterConfiguration/reloadThreshold``, or one that changes
 ///   sections (``ListVersion/batchUpdate(to:engine:moves:)`` is `nil`), is applied as
 ///   `setData` + `reloadData`.
