@@ -70,7 +70,7 @@ public enum UpdaterTimeline {
     }
 
     /// `seconds` with three decimals (`0.300`), `?` when not finite or beyond 10^12.
-    static func seconds(_ time: Double) -> String {
+    package static func seconds(_ time: Double) -> String {
         guard time.isFinite, abs(time) < 1e12 else { return "?" }
         let milliseconds = Int((abs(time) * 1000).rounded())
         let fraction = String(milliseconds % 1000)
