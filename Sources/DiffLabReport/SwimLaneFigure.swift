@@ -221,13 +221,13 @@ package struct SwimLaneFigure: Sendable, Equatable {
 
     /// `text` as a reader may see it (no control or bidirectional-override character), cut to
     /// 2,000 characters first so that a huge label costs nothing more.
-    static func shown(_ text: String) -> String {
+    package static func shown(_ text: String) -> String {
         Markdown.displayable(Markdown.brief(text, 2_000), keepingLineBreaks: false)
     }
 
     /// `text` in at most two lines of at most `width` characters, broken at spaces (a word too
     /// long for a line is cut); `…` ends the second line when text is left over.
-    static func wrapped(_ text: String, width: Int) -> [String] {
+    package static func wrapped(_ text: String, width: Int) -> [String] {
         let width = max(4, width)
         var lines: [String] = []
         var line = ""
