@@ -225,34 +225,14 @@ package struct SwimLaneFigure: Sendable, Equatable {
         Markdown.displayable(Markdown.brief(text, 2_000), keepingLineBreaks: false)
     }
 
-    /// `text` in at most two lines of at most `width` characters, broken at spaces (a word too
-    /// long for a line is cut); `…` ends the second line when text is left over.
+    /// `text` in at most two lines of at most `width` characters, broken at spaces as the text
+    /// timeline breaks them (``UpdaterTimeline/wrap(_:width:continuation:)``: a word too long for
+    /// a line is cut); `…` ends the second line when text is left over.
     package static func wrapped(_ text: String, width: Int) -> [String] {
         let width = max(4, width)
-        var lines: [String] = []
-        var line = ""
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            rest = rest.drop { $0 == " " }
-            guard !rest.isEmpty else { break }
-            let word = rest.prefix { $0 != " " }
-            let separator = line.isEmpty ? "" : " "
-            if line.count + separator.count + word.count <= width {
-                line += separator + word
-                rest = rest.dropFirst(word.count)
-                continue
-            }
-            if line.isEmpty {
-                line = String(word.prefix(width))
-                rest = rest.dropFirst(width)
-            }
-            lines.append(line)
-            line = ""
-            if lines.count == 2 { break }
-        }
-        if !line.isEmpty && lines.count < 2 { lines.append(line) }
-        if lines.count == 2 && !rest.drop(while: { $0 == " " }).isEmpty {
-            lines[1] = String(lines[1].prefix(width - 1)) + "…"
+        var lines = UpdaterTimeline.wrap(text, width: width, continuation: "").filter { !$0.isEmpty }
+        if lines.count > 2 {
+            lines = [lines[0], String(lines[1].prefix(width - 1)) + "…"]
         }
         return lines
     }

@@ -88,7 +88,7 @@ public enum UpdaterTimeline {
     /// `text` in lines of at most `width` characters (at least 1), broken at spaces; a word
     /// longer than a line is cut. Lines after the first start with `continuation`. Line breaks in
     /// `text` count as spaces (a label never breaks the layout).
-    static func wrap(_ text: String, width: Int, continuation: String) -> [String] {
+    package static func wrap(_ text: String, width: Int, continuation: String) -> [String] {
         let width = max(width, continuation.count + 1)
         var lines: [String] = []
         var line = ""
