@@ -39,7 +39,7 @@ package struct SwimLaneFigure: Sendable, Equatable {
     // Layout, in pixels.
     private static let padding = 10.0
     private static let laneLabelWidth = 150.0
-    private static let columnWidth = 132.0
+    private static let columnWidth = 150.0
     private static let laneHeight = 62.0
     private static let fontSize = 10.0
     private static let noteSize = 9.0
