@@ -64,7 +64,7 @@ enum UpdatersCommand: DeclaredCommand {
     }
 
     /// Runs per updater when `--runs` is not given.
-    static let defaultRuns = 2_000
+    static let defaultRuns = 10_000
 
     static let name = "updaters"
     static let abstract = "check list updaters under every interleaving of their queues"
@@ -199,13 +199,16 @@ enum UpdatersCommand: DeclaredCommand {
     }
 
     /// One updater's campaign, in this process, as its record.
-    static func campaignRecord(_ subject: UpdaterSubject, engine: UpdaterEngine, campaign: UpdaterFindingsFile.Campaign) -> UpdaterFindingsFile.Updater {
+    static func campaignRecord(
+        _ subject: UpdaterSubject, engine: UpdaterEngine, campaign: UpdaterFindingsFile.Campaign
+    ) -> UpdaterFindingsFile.Updater {
         // The settings were validated by the caller: the fuzzer cannot refuse them.
         guard let fuzzer = try? UpdaterFuzzer(subject: subject, engine: engine.engine, settings: campaign.settings) else {
             preconditionFailure("settings validated before the campaign were refused")
         }
         let result = fuzzer.campaign(runs: campaign.runs, seed: campaign.seed)
-        return UpdaterFindingsFile.Updater(name: subject.name, checked: result.checked, findings: result.findings.map(UpdaterFindingsFile.Finding.init))
+        return UpdaterFindingsFile.Updater(
+            name: subject.name, checked: result.checked, findings: result.findings.map(UpdaterFindingsFile.Finding.init))
     }
 
     /// The table of updaters × verdicts.

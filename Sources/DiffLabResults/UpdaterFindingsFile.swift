@@ -101,15 +101,18 @@ public struct UpdaterFindingsFile: Sendable, Equatable {
         public static let sections = FieldRange<Int>(0...10_000, "at most 10,000 sections")
         /// Items of a whole script, all versions together: at most 1,000,000.
         public static let scriptItems = 1_000_000
-        /// Lanes of a schedule and events of a timeline: at most 1,000,000.
-        public static let steps = FieldRange<Int>(0...1_000_000, "at most 1,000,000 entries")
+        /// Lanes of a schedule and events of a timeline: as many as a run can take, at most
+        /// ``DiffLabUpdaters/UpdaterFuzzSettings/stepBudgetRange``'s upper bound + 2 (the start
+        /// and the end are events too). The input limit bounds a file long before.
+        public static let steps = FieldRange<Int>(
+            0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2), "at most \(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2) entries")
         /// Section and item identifiers and content revisions: 0 to 2^53.
         public static let identifier = FieldRange<Int>(0...(1 << 53), "0 to 9,007,199,254,740,992 (2^53)")
         /// Virtual times of requests and events, in seconds: 0 to 10^7.
         public static let time = FieldRange<Double>.runSeconds
-        /// A step number: 0 (the end of the run) to 10^7 + 1.
+        /// A step number: 0 (the end of the run) to 10^7 + 2.
         public static let step = FieldRange<Int>(
-            0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 1), "0 to \(UpdaterFuzzSettings.stepBudgetRange.upperBound + 1)")
+            0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2), "0 to \(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2)")
     }
 }
 
@@ -165,11 +168,15 @@ extension UpdaterFindingsFile {
             runs = try r.requiredInt(.runs, in: FieldRange(UpdaterFuzzer.runsRange, rangeText(UpdaterFuzzer.runsRange)))
             let s = try r.requiredObject(.settings, SettingsKey.self)
             settings = UpdaterFuzzSettings(
-                maxRequests: try s.requiredInt(.maxRequests, in: FieldRange(UpdaterFuzzSettings.maxRequestsRange, rangeText(UpdaterFuzzSettings.maxRequestsRange))),
-                maxItems: try s.requiredInt(.maxItems, in: FieldRange(UpdaterFuzzSettings.maxItemsRange, rangeText(UpdaterFuzzSettings.maxItemsRange))),
-                maxEdits: try s.requiredInt(.maxEdits, in: FieldRange(UpdaterFuzzSettings.maxEditsRange, rangeText(UpdaterFuzzSettings.maxEditsRange))),
+                maxRequests: try s.requiredInt(
+                    .maxRequests, in: FieldRange(UpdaterFuzzSettings.maxRequestsRange, rangeText(UpdaterFuzzSettings.maxRequestsRange))),
+                maxItems: try s.requiredInt(
+                    .maxItems, in: FieldRange(UpdaterFuzzSettings.maxItemsRange, rangeText(UpdaterFuzzSettings.maxItemsRange))),
+                maxEdits: try s.requiredInt(
+                    .maxEdits, in: FieldRange(UpdaterFuzzSettings.maxEditsRange, rangeText(UpdaterFuzzSettings.maxEditsRange))),
                 maxGap: try s.requiredDouble(.maxGap, in: FieldRange(UpdaterFuzzSettings.maxGapRange, "0 to 60 (seconds)")),
-                stepBudget: try s.requiredInt(.stepBudget, in: FieldRange(UpdaterFuzzSettings.stepBudgetRange, rangeText(UpdaterFuzzSettings.stepBudgetRange))))
+                stepBudget: try s.requiredInt(
+                    .stepBudget, in: FieldRange(UpdaterFuzzSettings.stepBudgetRange, rangeText(UpdaterFuzzSettings.stepBudgetRange))))
         }
     }
 
@@ -217,17 +224,8 @@ extension UpdaterFindingsFile {
 
         init(_ r: FieldReader<Key>, runs: Int, stepBudget: Int) throws(ResultsError) {
             name = try r.requiredText(.name, atMost: Limits.name)
+            checked = try r.properties(.checked)
             let properties = FieldRange<Int>(0...UpdaterProperty.allCases.count, "at most \(UpdaterProperty.allCases.count) properties")
-            var checked: [UpdaterProperty] = []
-            for (index, text) in try r.texts(.checked, count: properties, atMost: FieldRange(0...64, "at most 64 characters")).enumerated() {
-                let path = r.path(.checked) + "[\(index)]"
-                guard let property = UpdaterProperty(rawValue: text) else {
-                    throw .wrongType(source: r.source, path: path, expected: propertyNames, found: JSONValue.string(text).briefDescription)
-                }
-                guard !checked.contains(property) else { throw .invalid(source: r.source, field: path, expected: "a property not listed before") }
-                checked.append(property)
-            }
-            self.checked = checked
             guard r.present(.findings) != nil else { throw .missingField(source: r.source, path: r.path(.findings)) }
             var findings: [Finding] = []
             for row in try r.objects(.findings, Finding.Key.self, count: properties) {
@@ -389,7 +387,8 @@ extension UpdaterFindingsFile {
                     UpdaterEvent(
                         step: try e.requiredInt(.step, in: Limits.step), time: try e.requiredDouble(.time, in: Limits.time),
                         lane: try e.requiredText(.lane, atMost: Limits.name), onMain: try e.requiredBool(.onMain),
-                        label: try e.requiredText(.label, atMost: Limits.label), notes: try e.texts(.notes, count: Limits.notes, atMost: Limits.text)))
+                        label: try e.requiredText(.label, atMost: Limits.label), notes: try e.texts(.notes, count: Limits.notes, atMost: Limits.text))
+                )
             }
             self.events = events
         }
@@ -399,7 +398,8 @@ extension UpdaterFindingsFile {
             var versions: [ListVersion] = []
             var items = 0
             for v in try r.objects(.versions, VersionKey.self, count: Limits.versions) {
-                let number = try v.requiredInt(.number, in: FieldRange(0...Limits.versions.range.upperBound, "0 to \(Limits.versions.range.upperBound)"))
+                let number = try v.requiredInt(
+                    .number, in: FieldRange(0...Limits.versions.range.upperBound, "0 to \(Limits.versions.range.upperBound)"))
                 guard v.present(.sections) != nil else { throw .missingField(source: r.source, path: v.path(.sections)) }
                 var sections: [UpdaterData.Section] = []
                 for c in try v.objects(.sections, SectionKey.self, count: Limits.sections) {
@@ -453,6 +453,25 @@ extension FieldReader {
                 source: source, path: path(key), value: JSONValue.string(text).briefDescription, allowed: "a decimal integer from 0 to \(UInt64.max)")
         }
         return value
+    }
+
+    /// An array of property names (``DiffLabUpdaters/UpdaterProperty``), each once; absent or
+    /// `null` → empty.
+    ///
+    /// - Throws: ``ResultsError`` naming the element: a name no property has, or one listed twice.
+    func properties(_ key: Key) throws(ResultsError) -> [UpdaterProperty] {
+        let count = UpdaterProperty.allCases.count
+        var properties: [UpdaterProperty] = []
+        let names = try texts(key, count: FieldRange(0...count, "at most \(count) properties"), atMost: FieldRange(0...64, "at most 64 characters"))
+        for (index, text) in names.enumerated() {
+            let elementPath = path(key) + "[\(index)]"
+            guard let property = UpdaterProperty(rawValue: text) else {
+                throw .wrongType(source: source, path: elementPath, expected: propertyNames, found: JSONValue.string(text).briefDescription)
+            }
+            guard !properties.contains(property) else { throw .invalid(source: source, field: elementPath, expected: "a property not listed before") }
+            properties.append(property)
+        }
+        return properties
     }
 
     /// An item `[id, content]` at `path`: two integers in ``UpdaterFindingsFile/Limits/identifier``.
@@ -568,13 +587,7 @@ public struct UpdatersSummary: Sendable, Hashable {
         updaters = []
         let limit = UpdaterFindingsFile.maxUpdaters
         for row in try r.objects(.updaters, RowKey.self, count: FieldRange(0...limit, "at most \(limit) updaters")) {
-            var broken: [UpdaterProperty] = []
-            for (index, text) in try row.texts(.broken, count: FieldRange(0...UpdaterProperty.allCases.count, "at most \(UpdaterProperty.allCases.count)"), atMost: FieldRange(0...64, "at most 64 characters")).enumerated() {
-                guard let property = UpdaterProperty(rawValue: text) else {
-                    throw .wrongType(source: source, path: row.path(.broken) + "[\(index)]", expected: propertyNames, found: JSONValue.string(text).briefDescription)
-                }
-                broken.append(property)
-            }
+            let broken = try row.properties(.broken)
             updaters.append(
                 Row(
                     name: try row.requiredText(.name, atMost: UpdaterFindingsFile.Limits.name), verdict: try row.requiredCase(.verdict, Verdict.self),

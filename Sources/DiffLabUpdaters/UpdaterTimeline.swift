@@ -15,7 +15,7 @@
 /// `difflab updaters` prints each finding's shrunk run so; a library user can print one too
 /// (`print(UpdaterTimeline.text(run.events, failure: run.failure))`).
 public enum UpdaterTimeline {
-    /// The narrowest and widest text ``text(_:failure:width:)`` makes.
+    /// The narrowest and widest text ``text(_:failure:width:maxEvents:)`` makes.
     public static let widthRange = 40...1_000
 
     /// `events` as text, no line wider than `width` characters (clamped to ``widthRange``).
@@ -29,13 +29,17 @@ public enum UpdaterTimeline {
     /// A time that is not finite or beyond 10^12 seconds prints as `?` (a timeline read from a
     /// damaged file still prints).
     ///
-    /// - Complexity: O(total length of the labels and notes).
-    public static func text(_ events: [UpdaterEvent], failure: UpdaterFailure? = nil, width: Int = 100) -> String {
+    /// A run of more than `maxEvents` events (at least 2; a run that hit its step budget takes
+    /// thousands) prints its first and last `maxEvents / 2`, and between them a line saying how
+    /// many steps are not shown; the failing event is always among those shown.
+    ///
+    /// - Complexity: O(total length of the labels and notes of the events shown), plus O(events).
+    public static func text(_ events: [UpdaterEvent], failure: UpdaterFailure? = nil, width: Int = 100, maxEvents: Int = 400) -> String {
         let width = min(max(width, widthRange.lowerBound), widthRange.upperBound)
         let failingIndex: Int? = failure.flatMap { failure in
             failure.step > 0 ? events.firstIndex { $0.step == failure.step } : (events.isEmpty ? nil : events.count - 1)
         }
-        let stepWidth = max(4, events.map { String($0.step).count }.max() ?? 0)
+        let stepWidth = max(4, String(events.map(\.step).max() ?? 0).count)
         let times = events.map { seconds($0.time) }
         let timeWidth = max(4, times.map(\.count).max() ?? 0)
         // "✗ " or "  ", the step, two spaces, the time, two spaces.
@@ -48,11 +52,20 @@ public enum UpdaterTimeline {
         lines.append(
             padded("  " + leftPadded("step", stepWidth) + "  " + leftPadded("time", timeWidth) + "  " + "main thread", backgroundStart)
                 + "background")
+        let half = max(1, maxEvents / 2)
         for (index, event) in events.enumerated() {
+            if events.count > 2 * half && index >= half && index < events.count - half && index != failingIndex {
+                if index == half || index - 1 == failingIndex {
+                    let hidden = (index..<(events.count - half)).prefix { $0 != failingIndex }.count
+                    lines.append(String(repeating: " ", count: lead) + "… \(hidden) steps not shown")
+                }
+                continue
+            }
             let start = event.onMain ? lead : backgroundStart
             let columnWidth = event.onMain ? mainWidth : backgroundWidth
             let indent = String(repeating: " ", count: start)
-            let head = (index == failingIndex ? "✗ " : "  ") + leftPadded(String(event.step), stepWidth) + "  " + leftPadded(times[index], timeWidth) + "  "
+            let head =
+                (index == failingIndex ? "✗ " : "  ") + leftPadded(String(event.step), stepWidth) + "  " + leftPadded(times[index], timeWidth) + "  "
             let body = wrap(event.lane + ": " + event.label, width: columnWidth, continuation: "  ")
             for (k, piece) in body.enumerated() {
                 lines.append(k == 0 ? padded(head, start) + piece : indent + piece)
@@ -117,9 +130,11 @@ public enum UpdaterTimeline {
 }
 
 extension UpdaterRun {
-    /// The run's timeline as text (``UpdaterTimeline/text(_:failure:width:)``), its failing step
+    /// The run's timeline as text (``UpdaterTimeline/text(_:failure:width:maxEvents:)``), its failing step
     /// marked.
     ///
     /// - Complexity: O(total length of the events' labels and notes).
-    public func timeline(width: Int = 100) -> String { UpdaterTimeline.text(events, failure: failure, width: width) }
+    public func timeline(width: Int = 100, maxEvents: Int = 400) -> String {
+        UpdaterTimeline.text(events, failure: failure, width: width, maxEvents: maxEvents)
+    }
 }

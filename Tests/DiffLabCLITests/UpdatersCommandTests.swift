@@ -17,7 +17,8 @@ struct UpdatersCommandTests {
         let engine = try #require(UpdaterEngine.named("hashmap"))
         let record = UpdatersCommand.campaignRecord(BackgroundDiffUpdater.subject, engine: engine, campaign: campaign)
         var file = UpdaterFindingsFile(source: "findings.json", campaign: campaign, updaters: [record])
-        file.provenance = RunProvenance(createdAt: 1_700_000_000, machine: [DisplayField(name: "cpu", value: "test")], toolchain: "swift", commit: nil)
+        file.provenance = RunProvenance(
+            createdAt: 1_700_000_000, machine: [DisplayField(name: "cpu", value: "test")], toolchain: "swift", commit: nil)
         return file
     }
 
@@ -79,7 +80,10 @@ struct UpdatersCommandTests {
             (finding + ["failingRuns"], 201, "updaters[0].findings[0].failingRuns is 201, outside its allowed range 1 to 200"),
             (finding + ["script"], nil, "missing field updaters[0].findings[0].script"),
             (finding + ["script", "versions", 1, "number"], 5, "updaters[0].findings[0].script.versions[1].number should be 1, not 5"),
-            (finding + ["script", "versions", 0, "sections", 0, "items"], [[1, 2, 3]], "script.versions[0].sections[0].items[0] should be an [id, content] pair"),
+            (
+                finding + ["script", "versions", 0, "sections", 0, "items"], [[1, 2, 3]],
+                "script.versions[0].sections[0].items[0] should be an [id, content] pair"
+            ),
             (finding + ["script", "versions", 0, "sections", 0, "items"], [[1, -2]], "script.versions[0].sections[0].items[0][1] is -2"),
             (finding + ["script", "requestTimes"], [], "updaters[0].findings[0].script.requestTimes should be"),
             (finding + ["script", "requestTimes", 0], 1e300, "updaters[0].findings[0].script.requestTimes[0] is"),
@@ -136,7 +140,9 @@ struct UpdatersCommandTests {
         finding.script = try UpdaterScript(versions: Array(finding.script.versions.prefix(2)), requestTimes: [0])
         finding.schedule = []
         file.updaters[0].findings = [finding]
-        let files = Files(["fixed.json": file.json.serialized(), "empty.json": UpdaterFindingsFile(campaign: file.campaign, updaters: []).json.serialized()])
+        let files = Files([
+            "fixed.json": file.json.serialized(), "empty.json": UpdaterFindingsFile(campaign: file.campaign, updaters: []).json.serialized(),
+        ])
         let fixed = run(["replay", files.path("fixed.json")])
         #expect(fixed.status == 0, "\(fixed.out)")
         #expect(fixed.out.contains("pass \(files.path("fixed.json")): background-diff batch-valid (passed"))
@@ -213,7 +219,8 @@ struct UpdatersCommandTests {
         let campaign = UpdaterFindingsFile.Campaign(
             updaters: ["background-diff"], engine: "myers", seed: 9, runs: 7,
             settings: UpdaterFuzzSettings(maxRequests: 3, maxItems: 4, maxEdits: 5, maxGap: 0.5, stepBudget: 99))
-        let arguments = UpdatersCommand.workerArguments(BackgroundDiffUpdater.subject, engine: try #require(UpdaterEngine.named("myers")), campaign: campaign)
+        let arguments = UpdatersCommand.workerArguments(
+            BackgroundDiffUpdater.subject, engine: try #require(UpdaterEngine.named("myers")), campaign: campaign)
         let parsed = try UpdatersCommand.Options.parse(Array(arguments.dropFirst()) + ["/tmp/job"])
         #expect(parsed[\.runs] == 7 && parsed[\.seed] == 9 && parsed[\.maxRequests] == 3 && parsed[\.maxItems] == 4)
         #expect(parsed[\.maxEdits] == 5 && parsed[\.maxGap] == 0.5 && parsed[\.stepBudget] == 99 && parsed[\.engine]?.name == "myers")
@@ -269,7 +276,8 @@ struct UpdatersIsolationTests {
 
     @Test func aHealthyCampaignComesBackAsItsRecord() throws {
         let engine = try #require(UpdaterEngine.named("hashmap"))
-        let isolation = UpdatersIsolation(how: .fork, seconds: 120, maxRecordBytes: 64 << 20) { _ in FuzzWorkerCommand(executable: "", arguments: []) }
+        let isolation = UpdatersIsolation(how: .fork, seconds: 120, maxRecordBytes: 64 << 20) { _ in FuzzWorkerCommand(executable: "", arguments: [])
+        }
         let campaign = campaign("background-diff")
         let isolated = try isolation.campaign(BackgroundDiffUpdater.subject, engine: engine, campaign: campaign)
         #expect(isolated == UpdatersCommand.campaignRecord(BackgroundDiffUpdater.subject, engine: engine, campaign: campaign))

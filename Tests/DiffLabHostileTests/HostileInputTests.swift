@@ -93,7 +93,9 @@ func makeFixtures(_ scratch: Scratch) {
         "results-combining.json",
         #"{"schema":"difflab-bench/1","measurements":[{"engine":"hashmap","profile":"a"# + marks
             + #"","kind":"int","size":10,"allocator":"system","median":0.001}]}"#)
-    let campaign = #"{"updaters":["background-diff"],"engine":"hashmap","seed":"1","runs":5,"settings":{"maxRequests":6,"maxItems":8,"maxEdits":4,"maxGap":0.2,"stepBudget":"#
+    let campaign =
+        #"{"updaters":["background-diff"],"engine":"hashmap","seed":"1","runs":5,"#
+        + #""settings":{"maxRequests":6,"maxItems":8,"maxEdits":4,"maxGap":0.2,"stepBudget":"#
     scratch.write("updaters-budget.json", #"{"schema":"difflab-updaters/1","campaign":"# + campaign + #"99999999999}},"updaters":[]}"#)
     // One version past a script's bound (10,001): refused by count, before any is read.
     let versions = Array(repeating: #"{"number":0,"sections":[]}"#, count: 10_002).joined(separator: ",")

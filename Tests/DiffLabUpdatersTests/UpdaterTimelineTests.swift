@@ -53,6 +53,20 @@ import Testing
         #expect(lines.last == "✗ last-version-shown at the end: lost")
     }
 
+    @Test func aLongRunShowsItsEndsAndItsFailingStep() {
+        let events = (1...10_000).map {
+            UpdaterEvent(step: $0, time: 0, lane: $0 % 2 == 0 ? "main" : "background", onMain: $0 % 2 == 0, label: "work \($0)")
+        }
+        let lines = UpdaterTimeline.text(events, failure: UpdaterFailure(property: .ends, message: "endless", step: 5_000), maxEvents: 10)
+            .split(separator: "\n")
+        #expect(lines.count == 1 + 10 + 1 + 2 + 1)
+        #expect(lines.contains { $0.hasSuffix("… 4994 steps not shown") })
+        #expect(lines.contains { $0.hasSuffix("… 4995 steps not shown") })
+        #expect(lines.contains { $0.hasPrefix("✗  5000") && $0.contains("main: work 5000") })
+        #expect(lines.contains { $0.contains("work 10000") } && lines.contains { $0.contains("work 5 ") || $0.hasSuffix("work 5") })
+        #expect(!lines.contains { $0.hasSuffix("work 6") })
+    }
+
     @Test func aWidthOutOfRangeIsClamped() {
         let events = [UpdaterEvent(step: 1, time: 0, lane: "main", onMain: true, label: String(repeating: "x ", count: 200))]
         #expect(UpdaterTimeline.text(events, width: -5).split(separator: "\n").allSatisfy { $0.count <= UpdaterTimeline.widthRange.lowerBound })
