@@ -2,8 +2,9 @@ import DiffLabJSON
 import DiffLabReport
 import DiffLabResults
 
-/// `difflab report`: a markdown report with SVG plots from `difflab bench`, `difflab policy` and
-/// arena results files (an arena file also gives a bug report per failure of a library).
+/// `difflab report`: a markdown report with SVG plots from `difflab bench`, `difflab policy`,
+/// arena and `difflab updaters` results files (an arena file also gives a bug report per failure
+/// of a library; an updaters findings file a swim-lane SVG per finding).
 ///
 /// The plots are SVG drawn by DiffLab's own Swift code (``DiffLabReport``), not matplotlib: the
 /// logic stays in Swift beside the code that writes the results, nothing needs a network, Python or
@@ -20,13 +21,14 @@ enum ReportCommand: DeclaredCommand {
     }
 
     static let name = "report"
-    static let abstract = "a markdown report with SVG plots from bench, policy and arena results"
+    static let abstract = "a markdown report with SVG plots from bench, policy, arena and updaters results"
     static let discussion = """
         Writes DIR/report.md and the SVG plots it shows, from results files of `difflab bench`
         (schema difflab-bench/1), `difflab policy` (its scenario grid, schema difflab-policy/2),
-        `difflab policy real-time` (schema difflab-policy/1) and the arena (schema
-        difflab-arena/1), given in any order and recognised by their "schema" field. Sections for
-        a kind of file not given are left out; several files of one kind get a section each.
+        `difflab policy real-time` (schema difflab-policy/1), the arena (schema
+        difflab-arena/1) and `difflab updaters --out` (schema difflab-updaters/1), given in any
+        order and recognised by their "schema" field. Sections for a kind of file not given are
+        left out; several files of one kind get a section each.
 
         Bench files: run header and targets; median time against size per engine (log-log, one
         panel per profile, int elements under jemalloc, with stdlib and the hash floor as
@@ -52,6 +54,18 @@ enum ReportCommand: DeclaredCommand {
         report. The embedded bench gets no benchmark section of its own (report the bench file
         for that).
 
+        Updaters findings files (list updaters checked under every interleaving of their
+        queues): the campaign (engine, seed, runs, limits); a table of updaters × properties,
+        each cell "held" (checked in every run, never broken), "✗ n runs" (broken in n runs,
+        linked to its finding), "—" (not held to it: drops-superseded binds only an updater
+        that promises it) or "not run" (the updater's campaign crashed or hung, with its
+        message); then per finding the property, what happened (UIKit's message for
+        batch-valid), the shrunk run's requests, items and steps, the replay command, and the
+        shrunk schedule as a swim-lane SVG, DIR/updaters-finding-<n>-<property>.svg: one lane
+        per queue (app, main, layout, timers, each serial queue, global), one column per step,
+        the failing step marked, each step's notes under its label (all of them in its
+        tooltip); at most 120 steps (around the failing one) and 16 lanes are drawn.
+
         The plots are SVG drawn by DiffLab's own Swift code, not matplotlib: no Python or network
         needed, deterministic output, and GitHub renders SVG linked from markdown.
         """
@@ -60,8 +74,9 @@ enum ReportCommand: DeclaredCommand {
         86,400 s, sizes 0 to 10^9 items, counts 0 to 2^53, ratios 0 to 10^9, createdAt 1970 to
         9999, hitchTimeRatio 0 to 1,000 ms/s, cpuUtilisation 0 to 1,024; in an arena file, text
         lengths, 1 to 64 contestants with distinct names, at most 1,000 failures each, baselines
-        that are contestants): a value outside is a data error naming the file, the field and the
-        range.
+        that are contestants; in an updaters findings file, 1 to 1,024 updaters, each limit in
+        its difflab updaters range, text lengths and step counts): a value outside is a data
+        error naming the file, the field and the range.
 
         Exit status: 0 written, 64 bad command line, 65 a file is not a DiffLab results file (or
         holds a number outside its range), 66 a file cannot be read.

@@ -17,6 +17,8 @@
 //     BenchSection.swift, PolicySection.swift  the report's sections
 //     ArenaSection.swift      the arena's section; ArenaBenchView.swift and ArenaBenchSection.swift
 //                             its views of the embedded bench; ArenaFinding.swift its bug reports
+//     UpdatersSection.swift   an updaters findings file's section; SwimLaneFigure.swift the
+//                             swim lanes of a finding's shrunk run
 //     Report.swift            this file: the entry point
 // No file I/O happens here: the caller reads the inputs and writes ``Report/files``.
 
@@ -79,12 +81,14 @@ public struct ReportOptions: Sendable, Equatable {
 ///
 /// Bench files get the benchmark sections (a trace bench file, `difflab-bench-trace/1`, its own
 /// section naming the trace and its provenance), policy files the policy-lab section, arena files the
-/// arena section (with a bug report file per failure of a library, in `arena-findings/`), in the
+/// arena section (with a bug report file per failure of a library, in `arena-findings/`), updaters
+/// findings files (`difflab-updaters/1`) a table of updaters × properties and each finding's shrunk
+/// run as a swim-lane SVG (`updaters-finding-<n>-<property>.svg`), in the
 /// order given; sections for a kind of input not given are omitted. An arena file's embedded
 /// benchmark is shown through the arena section's speed, memory and moves views only, not as a
 /// benchmark section of its own. When several files of one kind are given, each gets its own
 /// sections and its files a numbered prefix (`bench-`, `bench2-`, …; `arena-findings/`,
-/// `arena2-findings/`, …), so names never collide. Every number shown comes from the files (ratios between two medians of
+/// `arena2-findings/`, …; `updaters-`, `updaters2-`, …), so names never collide. Every number shown comes from the files (ratios between two medians of
 /// the same file are labelled as such); nothing is estimated or filled in.
 ///
 /// - Throws: ``ResultsError/noInputs`` for an empty list.
@@ -100,6 +104,7 @@ public func makeReport(_ inputs: [ResultsFile], options: ReportOptions = ReportO
     var policyCount = 0
     var arenaCount = 0
     var traceCount = 0
+    var updatersCount = 0
     for input in inputs {
         switch input {
         case .bench(let results):
@@ -117,6 +122,9 @@ public func makeReport(_ inputs: [ResultsFile], options: ReportOptions = ReportO
         case .traceBench(let results):
             traceCount += 1
             TraceBenchSection(results: results, prefix: traceCount == 1 ? "trace-" : "trace\(traceCount)-").write(&writer)
+        case .updaters(let findings):
+            updatersCount += 1
+            UpdatersSection(findings: findings, prefix: updatersCount == 1 ? "updaters-" : "updaters\(updatersCount)-").write(&writer)
         }
     }
     writeMethod(&writer, inputs: inputs, options: options)
@@ -138,7 +146,8 @@ private func writeMethod(_ writer: inout ReportWriter, inputs: [ResultsFile], op
     writer.line(
         """
         `difflab report` read the results files above and wrote this markdown and its SVG plots (and, for an arena \
-        file, a bug report per failure of a library). The plots are \
+        file, a bug report per failure of a library; for an updaters findings file, the swim lanes of each shrunk run). \
+        The plots are \
         drawn by DiffLab's own Swift code (the `DiffLabReport` module), not by matplotlib or another plotting \
         tool: the logic stays in Swift next to the code that wrote the results, no network, Python or virtual \
         environment is needed, the output is deterministic (the same inputs give byte-identical files, so \
@@ -171,6 +180,12 @@ struct ReportWriter {
 
     /// Adds `figure` as file `name` (made unique if taken) and shows it with `caption` below.
     mutating func figure(_ name: String, _ figure: Figure, caption: String) {
+        image(name, svg: figure.svg(), alt: figure.title, caption: caption)
+    }
+
+    /// Adds the SVG document `svg` as file `name` (made unique if taken) and shows it with `alt`
+    /// text and `caption` below.
+    mutating func image(_ name: String, svg: String, alt: String, caption: String) {
         var unique = name
         var counter = 2
         while names.contains(unique) {
@@ -178,8 +193,8 @@ struct ReportWriter {
             counter += 1
         }
         names.insert(unique)
-        files.append(ReportFile(name: unique, contents: figure.svg()))
-        lines.append(Markdown.figure(unique, alt: figure.title, caption: caption))
+        files.append(ReportFile(name: unique, contents: svg))
+        lines.append(Markdown.figure(unique, alt: alt, caption: caption))
     }
 
     /// Adds a file that is not a figure (a bug report), named `name`; the caller links to it and

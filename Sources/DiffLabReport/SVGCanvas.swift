@@ -117,6 +117,12 @@ package struct SVGCanvas: Sendable {
         elements.append("<g transform=\"translate(\(svgNumber(dx)),\(svgNumber(dy)))\">")
     }
 
+    /// Opens a group whose `<title>` is `title` (a tooltip for everything drawn in it, and its
+    /// accessible name); close it with ``endGroup()``. The caller bounds the title's length.
+    package mutating func beginGroup(title: String) {
+        elements.append("<g><title>\(xmlEscaped(title))</title>")
+    }
+
     /// Closes the innermost group.
     package mutating func endGroup() { elements.append("</g>") }
 

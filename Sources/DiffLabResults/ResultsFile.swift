@@ -12,6 +12,9 @@ public enum ResultsFile: Sendable, Equatable {
     case arena(ArenaResults)
     /// `difflab-bench-trace/1`, written by `difflab bench --trace` (every engine on a recorded trace).
     case traceBench(TraceBenchResults)
+    /// `difflab-updaters/1`, written by `difflab updaters --out` (updaters checked under every
+    /// interleaving, with each broken property's shrunk run).
+    case updaters(UpdaterFindingsFile)
 
     /// Recognises and reads a parsed results document, refusing one a report would show nothing of.
     ///
@@ -20,7 +23,9 @@ public enum ResultsFile: Sendable, Equatable {
     ///   - source: names the input in errors and in the report (usually the path).
     /// - Throws: ``ResultsError/notAnObject(source:found:)``, ``ResultsError/missingSchema(source:)``,
     ///   ``ResultsError/unknownSchema(source:schema:)``, the field errors of the schema's decoder, and
-    ///   ``ResultsError/noMeasurements(source:cells:)`` for a bench file without a measured cell.
+    ///   ``ResultsError/noMeasurements(source:cells:)`` for a bench file without a measured cell,
+    ///   ``ResultsError/invalid(source:field:expected:)`` for an updaters findings file without an
+    ///   updater.
     /// - Complexity: O(size of the document).
     public init(_ document: JSONValue, source: String) throws(ResultsError) {
         switch try schemaName(document, source: source) {
@@ -42,6 +47,12 @@ public enum ResultsFile: Sendable, Equatable {
                 throw .noMeasurements(source: source, cells: results.subjects.count)
             }
             self = .traceBench(results)
+        case UpdaterFindingsFile.schema:
+            let findings = try UpdaterFindingsFile(json: document, source: source)
+            guard !findings.updaters.isEmpty else {
+                throw .invalid(source: source, field: "updaters", expected: "at least one updater (a report of none would compare nothing)")
+            }
+            self = .updaters(findings)
         case let schema:
             throw .unknownSchema(source: source, schema: schema)
         }
@@ -55,6 +66,7 @@ public enum ResultsFile: Sendable, Equatable {
         case .policyGrid(let results): results.source
         case .arena(let results): results.source
         case .traceBench(let results): results.source
+        case .updaters(let findings): findings.source
         }
     }
 
@@ -66,6 +78,7 @@ public enum ResultsFile: Sendable, Equatable {
         case .policyGrid: PolicyGridResults.schema
         case .arena: ArenaResults.schema
         case .traceBench: TraceBenchResults.schema
+        case .updaters: UpdaterFindingsFile.schema
         }
     }
 }

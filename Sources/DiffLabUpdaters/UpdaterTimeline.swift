@@ -83,7 +83,7 @@ public enum UpdaterTimeline {
     }
 
     /// `seconds` with three decimals (`0.300`), `?` when not finite or beyond 10^12.
-    static func seconds(_ time: Double) -> String {
+    package static func seconds(_ time: Double) -> String {
         guard time.isFinite, abs(time) < 1e12 else { return "?" }
         let milliseconds = Int((abs(time) * 1000).rounded())
         let fraction = String(milliseconds % 1000)
@@ -101,7 +101,7 @@ public enum UpdaterTimeline {
     /// `text` in lines of at most `width` characters (at least 1), broken at spaces; a word
     /// longer than a line is cut. Lines after the first start with `continuation`. Line breaks in
     /// `text` count as spaces (a label never breaks the layout).
-    static func wrap(_ text: String, width: Int, continuation: String) -> [String] {
+    package static func wrap(_ text: String, width: Int, continuation: String) -> [String] {
         let width = max(width, continuation.count + 1)
         var lines: [String] = []
         var line = ""

@@ -129,6 +129,49 @@ struct ReportCommandTests {
     @Test func theHelpNamesTheArenaSchema() {
         let result = run(["report", "--help"])
         #expect(result.out.contains("difflab-arena/1") && result.out.contains("arena-findings/<engine>-<n>.md"))
+        #expect(result.out.contains("difflab-updaters/1") && result.out.contains("updaters-finding-<n>-<property>.svg"))
+    }
+
+    /// An updaters findings file beside a bench file: both sections, the bench plots and the
+    /// finding's swim lanes; the same inputs write byte-identical files.
+    @Test func anUpdatersFileWritesItsTableAndSwimLanesBesideOtherFiles() throws {
+        let findings = try UpdatersCommandTests.findingsFile()
+        let files = Files(["bench.json": ReportCommandTests.bench, "updaters.json": findings.json.serialized(pretty: true)])
+        var outputs: [(String, String)] = []
+        for name in ["out", "again"] {
+            let out = files.path(name)
+            defer { FileSystem.removeTree(out) }
+            let result = run(["report", files.path("updaters.json"), files.path("bench.json"), "--out", out])
+            #expect(result.status == 0, "\(result.err)")
+            let markdown = try String(contentsOfFile: out + "/report.md", encoding: .utf8)
+            let svg = try String(contentsOfFile: out + "/updaters-finding-1-batch-valid.svg", encoding: .utf8)
+            #expect(FileSystem.isAccessible(out + "/bench-time-vs-size.svg", .read))
+            outputs.append((markdown.replacingOccurrences(of: out, with: "OUT"), svg))
+        }
+        let (markdown, svg) = outputs[0]
+        for expected in [
+            "## Updaters — ", "| `background-diff` | **unsafe** | [✗ ", "](#updaters-finding-1) | held |",
+            "#### Finding 1: `background-diff` breaks `batch-valid`",
+            "Replay: `difflab replay \(files.path("updaters.json"))`.",
+            "![Finding 1: the shrunk run's swim lanes (batch-valid)](updaters-finding-1-batch-valid.svg)",
+            "## Benchmark",
+        ] {
+            #expect(markdown.contains(expected), "missing: \(expected)")
+        }
+        #expect(svg.hasPrefix("<?xml") && svg.contains("class=\"title\">background</text>"))
+        #expect(outputs[1].0 == markdown)
+        #expect(outputs[1].1 == svg)
+    }
+
+    /// An updaters findings file without an updater would compare nothing: exit 65.
+    @Test func anUpdatersFileWithoutUpdatersExits65() throws {
+        var findings = try UpdatersCommandTests.findingsFile()
+        findings.updaters = []
+        let files = Files(["empty.json": findings.json.serialized()])
+        let result = run(["report", files.path("empty.json"), "--out", files.path("out")])
+        #expect(result.status == 65)
+        #expect(result.err.contains("updaters should be at least one updater"), "\(result.err)")
+        #expect(FileSystem.factsIfPresent(files.path("out"), followingLinks: false) == nil)
     }
 
     @Test func unreadableFileExits66AndBadCommandLineExits64() {
