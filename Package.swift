@@ -148,7 +148,7 @@ let package = Package(
             name: "DiffLabTracesTests",
             dependencies: ["DiffLabTraces", "DiffLabResults", "DiffLabJSON", "DiffLabCore", "DiffLabEngines", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
-        .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabCore", "DiffLabJSON", "DiffLabResults"]),
+        .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabCore", "DiffLabJSON", "DiffLabResults", "DiffLabUpdaters"]),
         .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabCore", "DiffLabJSON", "DiffLabPlatform"]),
         .testTarget(
             name: "DiffLabCLITests",
