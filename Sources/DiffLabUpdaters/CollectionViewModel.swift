@@ -61,7 +61,7 @@ public final class CollectionViewModel: @unchecked Sendable {
     /// or reload; a layout pass before then finds the counts disagree unless they happen to match.
     public func setData(_ version: ListVersion) {
         guard admit("setData") else { return }
-        monitor.note("setData \(version) (\(version.itemCount) items)")
+        monitor.note("setData \(version) (\(itemsText(version.itemCount)))")
         _dataSource = version
         _layoutDirty = true
         monitor.dataSet(version.number)
@@ -127,7 +127,7 @@ public final class CollectionViewModel: @unchecked Sendable {
         if _needsReload {
             _shown = _dataSource.data
             _needsReload = false
-            monitor.note("layout: reloaded, shows \(_dataSource) (\(_dataSource.itemCount) items)")
+            monitor.note("layout: reloaded, shows \(_dataSource) (\(itemsText(_dataSource.itemCount)))")
             return
         }
         let (shownCounts, sourceCounts) = (_shown.itemCounts, _dataSource.data.itemCounts)
@@ -156,8 +156,11 @@ public final class CollectionViewModel: @unchecked Sendable {
 
 /// `[3]` or `[3, 0, 2]` items per section.
 func counts(_ counts: [Int]) -> String {
-    counts.count == 1 ? "\(counts[0]) items" : "\(counts) items per section"
+    counts.count == 1 ? itemsText(counts[0]) : "\(counts) items per section"
 }
+
+/// `1 item`, `3 items`.
+func itemsText(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
 
 /// The first place two data differ, in words.
 func describeDifference(_ a: UpdaterData, _ b: UpdaterData) -> String {

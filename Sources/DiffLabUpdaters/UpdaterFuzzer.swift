@@ -165,7 +165,7 @@ extension UpdaterFuzzer {
     func start(script: UpdaterScript, runtime: any _UpdaterRuntime, monitor: UpdaterMonitor) -> (CollectionViewModel, any ListUpdater) {
         let view = CollectionViewModel(runtime: runtime, monitor: monitor, initial: script.versions[0])
         let context = UpdaterContext(runtime: runtime, collectionView: view, initial: script.versions[0], engine: engine)
-        let label = "start: the view shows v0 (\(script.versions[0].itemCount) items)"
+        let label = "start: the view shows v0 (\(itemsText(script.versions[0].itemCount)))"
         let updater = monitor.withStep(time: 0, lane: "app", onMain: true, label: label) { subject.make(context) }
         return (view, updater)
     }
@@ -173,7 +173,7 @@ extension UpdaterFuzzer {
     /// The app's request `k` (0-based: it asks for version `k + 1`), on the main queue at `time`.
     static func request(_ k: Int, of script: UpdaterScript, to updater: any ListUpdater, monitor: UpdaterMonitor, time: Double) {
         let version = script.versions[k + 1]
-        monitor.withStep(time: time, lane: "app", onMain: true, label: "app requests \(version) (\(version.itemCount) items)") {
+        monitor.withStep(time: time, lane: "app", onMain: true, label: "app requests \(version) (\(itemsText(version.itemCount)))") {
             monitor.requested(version.number)
             updater.performUpdate(to: version) { finished in monitor.completed(version.number, finished: finished) }
         }
