@@ -31,14 +31,16 @@ public enum PolicyUpdaterCheck {
     /// replays.
     public static let seed: UInt64 = 1
 
-    /// The updater a setting configures, as checked: adaptive diffing's threshold is scaled to the
-    /// fuzzer's lists (half of ``UpdaterFuzzSettings/standard``'s largest), so both of its paths are
-    /// taken in small runs; where the threshold lies does not change which interleavings exist.
+    /// The updater a setting configures, as checked: adaptive diffing's threshold and the reload
+    /// fallback's are scaled to the fuzzer's lists (half of ``UpdaterFuzzSettings/standard``'s
+    /// largest list, and 2 changes), so both paths of each are taken in small runs; where a
+    /// threshold lies does not change which interleavings exist.
     public static func subject(for setting: PolicySetting) -> UpdaterSubject? {
         var configuration = setting.updaterConfiguration
         if case .adaptive = configuration.diffing {
             configuration.diffing = .adaptive(maxItemCountToRunOnMain: max(1, UpdaterFuzzSettings.standard.maxItems / 2))
         }
+        if let threshold = configuration.reloadThreshold { configuration.reloadThreshold = min(threshold, 2) }
         return try? IGListAdapterUpdaterModel.subject(configuration: configuration, name: "iglistkit-\(setting.policy.rawValue)")
     }
 
@@ -58,7 +60,12 @@ public enum PolicyUpdaterCheck {
                     setting: record, updater: "iglistkit", property: .ends, message: "the setting is not a valid IGListKit updater configuration")
                 continue
             }
-            guard let fuzzer = try? UpdaterFuzzer(subject: subject) else { continue }
+            guard let fuzzer = try? UpdaterFuzzer(subject: subject) else {
+                exclusions[record] = PolicyExclusion(
+                    setting: record, updater: subject.name, property: .ends,
+                    message: "the updater could not be checked (its fuzzer refused the settings)")
+                continue
+            }
             if let finding = fuzzer.campaign(runs: runs, seed: seed, shrinkBudget: 200).findings.first {
                 exclusions[record] = PolicyExclusion(
                     setting: record, updater: subject.name, property: finding.property, message: finding.shrunk.failure?.message ?? "")

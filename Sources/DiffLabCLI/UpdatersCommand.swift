@@ -140,6 +140,14 @@ enum UpdatersCommand: DeclaredCommand {
                         arguments: DiffLabCommand.forwardedArguments + workerArguments(subject, engine: engine, campaign: campaign))
                 })
         }
+        // --stress's numbers are checked before any run, not after the scheduled ones.
+        if let runs = parsed[\.stress], let fuzzer = try? UpdaterFuzzer(subject: subjects[0], engine: engine.engine, settings: settings) {
+            do throws(UpdaterInputError) { try fuzzer.checkStress(runs: runs, timeLimit: parsed.required(\.stressTimeLimit)) } catch {
+                throw .usage(
+                    "--stress: \(error) (the stress mode runs requests 1,000 times faster than their virtual times: "
+                        + "--max-requests × --max-gap must come within half of --stress-time-limit)")
+            }
+        }
         var records: [UpdaterFindingsFile.Updater] = []
         for subject in subjects {
             console.err("updaters: checking \(subject.name) (\(campaign.runs) runs)…\n")
@@ -148,7 +156,14 @@ enum UpdatersCommand: DeclaredCommand {
                 do {
                     record = try isolation.campaign(subject, engine: engine, campaign: campaign)
                 } catch {
-                    throw CommandError(.failure, "updaters: \(error)")
+                    // One updater's unreadable result is its verdict, not the end of the others'.
+                    record = UpdaterFindingsFile.Updater(
+                        name: subject.name, checked: [], findings: [],
+                        crash: .init(
+                            kind: .crashed,
+                            message: String(
+                                "its campaign's process gave no readable result: \(error)".prefix(UpdaterFindingsFile.Limits.label.range.upperBound)))
+                    )
                 }
             } else {
                 record = campaignRecord(subject, engine: engine, campaign: campaign)

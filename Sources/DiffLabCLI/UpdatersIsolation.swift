@@ -14,7 +14,7 @@ import DiffLabUpdaters
 /// (`crash`), with no shrunk run; one that hangs inside a step (a loop the step budget cannot
 /// see, as it counts steps, not the work inside one) is stopped after `seconds`.
 ///
-/// What is not isolated: `difflab replay` of a findings file re-runs each finding in its own
+/// What is not isolated: `difflab replay` of a findings file re-runs each finding in this
 /// process (a trap there ends the replay); and a crash is not narrowed down to the run or the
 /// step that caused it (the campaign's process is gone, and with it the runs it had made).
 struct UpdatersIsolation: Sendable {

@@ -85,12 +85,12 @@ public struct UpdaterFindingsFile: Sendable, Equatable {
 
     /// The bounds of a findings file's text and lists.
     public enum Limits {
-        /// An updater's or a lane's name: 1 to 200 characters.
-        public static let name = FieldRange<Int>(1...200, "1 to 200 characters")
-        /// A failure's message or a note: at most 100,000 characters.
-        public static let text = FieldRange<Int>(0...100_000, "at most 100,000 characters")
-        /// An event's label: at most 2,000 characters.
-        public static let label = FieldRange<Int>(0...2_000, "at most 2,000 characters")
+        /// An updater's or a lane's name: 1 to ``UpdaterEvent/maxLaneLength`` (200) characters.
+        public static let name = FieldRange<Int>(1...UpdaterEvent.maxLaneLength, "1 to \(UpdaterEvent.maxLaneLength) characters")
+        /// A failure's message or a note: at most ``UpdaterEvent/maxTextLength`` (100,000) characters.
+        public static let text = FieldRange<Int>(0...UpdaterEvent.maxTextLength, "at most \(UpdaterEvent.maxTextLength) characters")
+        /// An event's label: at most ``UpdaterEvent/maxLabelLength`` (2,000) characters.
+        public static let label = FieldRange<Int>(0...UpdaterEvent.maxLabelLength, "at most \(UpdaterEvent.maxLabelLength) characters")
         /// Notes of one event: at most 64 (as a run keeps).
         public static let notes = FieldRange<Int>(0...64, "at most 64 notes")
         /// Versions of a script: 1 (version 0) to ``UpdaterFuzzSettings/maxRequestsRange``'s
@@ -99,8 +99,9 @@ public struct UpdaterFindingsFile: Sendable, Equatable {
             1...(UpdaterFuzzSettings.maxRequestsRange.upperBound + 1), "1 to \(UpdaterFuzzSettings.maxRequestsRange.upperBound + 1) versions")
         /// Sections of one version: at most 10,000.
         public static let sections = FieldRange<Int>(0...10_000, "at most 10,000 sections")
-        /// Items of a whole script, all versions together: at most 1,000,000.
-        public static let scriptItems = 1_000_000
+        /// Items of a whole script, all versions together: at most
+        /// ``UpdaterFuzzSettings/maxScriptItems`` (1,000,000), as a campaign's settings allow.
+        public static let scriptItems = UpdaterFuzzSettings.maxScriptItems
         /// Lanes of a schedule and events of a timeline: as many as a run can take, at most
         /// ``UpdaterFuzzSettings/stepBudgetRange``'s upper bound + 2 (the start
         /// and the end are events too). The input limit bounds a file long before.
@@ -314,12 +315,20 @@ extension UpdaterFindingsFile {
             self.events = events
         }
 
-        /// A campaign's finding, as its shrunk run shows it.
+        /// A campaign's finding, as its shrunk run shows it. A timeline's times beyond
+        /// ``Limits/time`` (timers an updater armed far ahead) are written as its upper bound:
+        /// times are for reading, the schedule replays the run.
         public init(_ finding: UpdaterFinding) {
             let failure = finding.shrunk.failure
+            let latest = Limits.time.range.upperBound
+            let events = finding.shrunk.events.map { event in
+                var event = event
+                if !(event.time <= latest) { event.time = latest }
+                return event
+            }
             self.init(
                 property: finding.property, message: failure?.message ?? "", step: failure?.step ?? 0, seed: finding.seed,
-                failingRuns: finding.failingRuns, script: finding.shrunk.script, schedule: finding.shrunk.schedule, events: finding.shrunk.events)
+                failingRuns: finding.failingRuns, script: finding.shrunk.script, schedule: finding.shrunk.schedule, events: events)
         }
 
         /// The failure the shrunk run ends with.

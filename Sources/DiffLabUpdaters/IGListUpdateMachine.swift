@@ -204,19 +204,22 @@ package struct IGListUpdateMachine<Request> {
     ///
     /// - Parameter itemCount: the item count of a version, for adaptive diffing.
     package mutating func request(_ version: Int, _ request: Request, at now: Double, itemCount: (Int) -> Int) -> Step {
-        if var update = transaction {
-            if update.started {
-                waiting = (version, (waiting?.requests ?? []) + [request])
+        if let started = transaction?.started {
+            // Joined in place: a burst of k requests costs O(k), not O(k²) copies.
+            if started {
+                if waiting == nil { waiting = (version, []) }
+                waiting!.to = version
+                waiting!.requests.append(request)
             } else {
-                update.to = version
-                update.requests.append(request)
-                transaction = update
+                transaction!.to = version
+                transaction!.requests.append(request)
             }
             return .none
         }
         guard var clock else { return .launch(install(to: version, [request], itemCount: itemCount)) }
-        if let held = pending {
-            pending = (version, held.requests + [request])
+        if pending != nil {
+            pending!.to = version
+            pending!.requests.append(request)
             return .none
         }
         let delay = clock.delay(requestAt: now)

@@ -89,7 +89,7 @@ final class UpdaterDispatchRuntime: _UpdaterRuntime {
 
     func _makeSerialQueue(label: String) -> _QueueID {
         queues.withLock { queues in
-            let lane = UpdaterScheduler.laneName(label, taken: queues.map(\.lane))
+            let lane = UpdaterScheduler.laneName(label, taken: Set(queues.map(\.lane)))
             let queue = DispatchQueue(label: "difflab.stress.\(lane)")
             queue.setSpecific(key: key, value: queues.count)
             queues.append(Queue(queue: queue, lane: lane))

@@ -47,7 +47,10 @@ package final class UpdaterMonitor: Sendable {
         state.withLock {
             $0.steps += 1
             if $0.events.count < Self.eventLimit {
-                $0.events.append(UpdaterEvent(step: $0.steps, time: time, lane: lane, onMain: onMain, label: label))
+                $0.events.append(
+                    UpdaterEvent(
+                        step: $0.steps, time: time, lane: lane._cut(UpdaterEvent.maxLaneLength), onMain: onMain,
+                        label: label._cut(UpdaterEvent.maxLabelLength)))
             } else {
                 $0.untracked += 1
             }
@@ -68,7 +71,7 @@ package final class UpdaterMonitor: Sendable {
             guard current != nil || $0.untracked == 0 else { return }
             let index = current.map { $0 - 1 } ?? $0.events.count - 1
             guard $0.events.indices.contains(index), $0.events[index].notes.count < Self.notesPerEvent else { return }
-            $0.events[index].notes.append(text)
+            $0.events[index].notes.append(text._cut(UpdaterEvent.maxTextLength))
         }
     }
 
@@ -77,7 +80,8 @@ package final class UpdaterMonitor: Sendable {
         let current = Self.currentStep
         state.withLock {
             guard $0.failure == nil else { return }
-            $0.failure = UpdaterFailure(property: property, message: message, step: atEnd ? 0 : current ?? $0.steps)
+            $0.failure = UpdaterFailure(
+                property: property, message: message._cut(UpdaterEvent.maxTextLength), step: atEnd ? 0 : current ?? $0.steps)
         }
         note("✗ \(property.rawValue): \(message)")
     }

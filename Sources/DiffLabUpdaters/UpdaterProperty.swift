@@ -66,7 +66,18 @@ public struct UpdaterFailure: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// One step of a run: the lane that ran, what it ran, and what it did to the view.
+///
+/// A run keeps what it records within bounds, whatever an updater passes it: a label is cut to
+/// ``maxLabelLength`` characters, each note and a failure's message to ``maxTextLength``, a lane
+/// name to ``maxLaneLength`` (findings files hold the same bounds).
 public struct UpdaterEvent: Hashable, Sendable {
+    /// The longest label kept: 2,000 characters.
+    public static let maxLabelLength = 2_000
+    /// The longest note or failure message kept: 100,000 characters.
+    public static let maxTextLength = 100_000
+    /// The longest lane (queue) name kept: 200 characters.
+    public static let maxLaneLength = 200
+
     /// 1-based.
     public var step: Int
     /// Seconds since the start of the run when the step ran.
@@ -90,4 +101,9 @@ public struct UpdaterEvent: Hashable, Sendable {
         self.label = label
         self.notes = notes
     }
+}
+
+extension String {
+    /// The first `length` characters (all of them when shorter), `…` marking a cut.
+    func _cut(_ length: Int) -> String { count <= length ? self : String(prefix(max(0, length - 1))) + "…" }
 }

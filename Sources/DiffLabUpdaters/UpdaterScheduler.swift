@@ -61,6 +61,7 @@ package final class UpdaterScheduler: _UpdaterRuntime, @unchecked Sendable {
     var fifos: [[Work]] = [[], []]
     var fifoHeads: [Int] = [0, 0]
     var labels: [String] = ["main", "global"]
+    var takenLabels: Set<String> = ["main", "global"]
     var globalWork: [(sequence: Int, work: Work)] = []
     var timers: [Timer] = []
     var sequence = 0
@@ -86,8 +87,9 @@ package final class UpdaterScheduler: _UpdaterRuntime, @unchecked Sendable {
         switch strategy {
         case let .random(seed):
             random = SplitMix64(seed: seed)
-        case let .pct(seed, depth):
+        case let .pct(seed, requested):
             random = SplitMix64(seed: seed)
+            let depth = Self.pctDepth(requested)
             let span = UInt64(max(1, expectedSteps))
             for point in 0..<max(0, depth - 1) {
                 changePoints[1 + Int(random.next(upTo: span - 1))] = point
@@ -96,6 +98,10 @@ package final class UpdaterScheduler: _UpdaterRuntime, @unchecked Sendable {
             random = SplitMix64(seed: 0)
         }
     }
+
+    /// PCT's depth as used: 1 to 64 (a deeper bug needs more change points than a run has steps
+    /// to spread them over; a depth out of range is clamped, never trusted).
+    static func pctDepth(_ depth: Int) -> Int { min(max(depth, 1), 64) }
 
     // MARK: Runtime
 
@@ -112,17 +118,21 @@ package final class UpdaterScheduler: _UpdaterRuntime, @unchecked Sendable {
     }
 
     package func _makeSerialQueue(label: String) -> _QueueID {
-        labels.append(Self.laneName(label, taken: labels))
+        let name = Self.laneName(label, taken: takenLabels)
+        takenLabels.insert(name)
+        labels.append(name)
         fifos.append([])
         fifoHeads.append(0)
         return _QueueID(raw: labels.count - 1)
     }
 
-    /// A serial queue's lane name: `label`, or `label#2`, `label#3`, … when `label` is taken or
-    /// names another lane (`main`, `global`, `app`, `layout`, `timers`, `global#N`).
+    /// A serial queue's lane name: `label` (cut to ``UpdaterEvent/maxLaneLength`` less room for a
+    /// suffix), or `label#2`, `label#3`, … when that is taken or names another lane (`main`,
+    /// `global`, `app`, `layout`, `timers`, `global#N`).
     ///
-    /// - Complexity: O(taken · tries).
-    static func laneName(_ label: String, taken: [String]) -> String {
+    /// - Complexity: O(tries): one more than the queues already named after `label`.
+    static func laneName(_ label: String, taken: Set<String>) -> String {
+        let label = label._cut(UpdaterEvent.maxLaneLength - 8)
         var name = label
         var n = 2
         while taken.contains(name) || ["main", "global", "app", "layout", "timers"].contains(name) || name.hasPrefix("global#") {
@@ -164,7 +174,8 @@ package final class UpdaterScheduler: _UpdaterRuntime, @unchecked Sendable {
         switch strategy {
         case .random:
             return lanes[Int(random.next(upTo: UInt64(lanes.count - 1)))]
-        case let .pct(_, depth):
+        case let .pct(_, requested):
+            let depth = Self.pctDepth(requested)
             var best = lanes[0]
             var bestPriority = Int.min
             for lane in lanes {
@@ -236,6 +247,19 @@ package final class UpdaterScheduler: _UpdaterRuntime, @unchecked Sendable {
         }
         compact()
         return true
+    }
+
+    /// Forgets everything the run left: queued work, timers and the closures into the app and
+    /// the view (which hold this scheduler), so nothing of the run outlives it.
+    package func tearDown() {
+        fifos = fifos.map { _ in [] }
+        fifoHeads = fifoHeads.map { _ in 0 }
+        globalWork = []
+        timers = []
+        requestTimes = []
+        request = { _ in }
+        needsLayout = { false }
+        layout = {}
     }
 
     /// Drops run work from the FIFOs now and then, so a long run's memory follows what is queued.

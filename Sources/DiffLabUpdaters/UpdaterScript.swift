@@ -46,7 +46,15 @@ public struct UpdaterScript: Hashable, Sendable {
     /// `settings.maxGap` seconds after it.
     ///
     /// - Complexity: O(requests · (items + edits)).
-    public static func random(seed: UInt64, settings: UpdaterFuzzSettings) -> UpdaterScript {
+    /// Settings out of their ranges are clamped into them (a non-finite gap counts as 0).
+    public static func random(seed: UInt64, settings unclamped: UpdaterFuzzSettings) -> UpdaterScript {
+        var settings = unclamped
+        settings.maxRequests = min(
+            max(settings.maxRequests, UpdaterFuzzSettings.maxRequestsRange.lowerBound), UpdaterFuzzSettings.maxRequestsRange.upperBound)
+        settings.maxItems = min(
+            max(settings.maxItems, 0), UpdaterFuzzSettings.maxItemsRange.upperBound, UpdaterFuzzSettings.maxScriptItems / (settings.maxRequests + 1))
+        settings.maxEdits = min(max(settings.maxEdits, 0), UpdaterFuzzSettings.maxEditsRange.upperBound)
+        settings.maxGap = settings.maxGap.isFinite ? min(max(settings.maxGap, 0), UpdaterFuzzSettings.maxGapRange.upperBound) : 0
         var random = SplitMix64(seed: seed)
         func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(random.next(upTo: UInt64(bound - 1))) }
         var nextID = 0
@@ -140,6 +148,10 @@ public struct UpdaterFuzzSettings: Hashable, Sendable {
     /// Most steps a run may take before it counts as endless (``UpdaterProperty/ends``): 1...10,000,000.
     public var stepBudget: Int
 
+    /// The most items a script may hold, all versions together: (``maxRequests`` + 1) ×
+    /// ``maxItems`` must not exceed 1,000,000 (what a findings file holds).
+    public static let maxScriptItems = 1_000_000
+
     /// The ranges.
     public static let maxRequestsRange = 1...10_000
     public static let maxItemsRange = 0...100_000
@@ -173,6 +185,12 @@ public struct UpdaterFuzzSettings: Hashable, Sendable {
         try check("stepBudget", stepBudget, Self.stepBudgetRange)
         guard maxGap.isFinite, Self.maxGapRange.contains(maxGap) else {
             throw UpdaterInputError(field: "maxGap", expected: "0...60 seconds", found: "\(maxGap)")
+        }
+        guard (maxRequests + 1) * maxItems <= Self.maxScriptItems else {
+            throw UpdaterInputError(
+                field: "maxItems",
+                expected: "at most \(Self.maxScriptItems / (maxRequests + 1)) with \(maxRequests) requests (a script holds at most 1,000,000 items)",
+                found: "\(maxItems)")
         }
     }
 }

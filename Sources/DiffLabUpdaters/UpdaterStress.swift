@@ -99,11 +99,7 @@ extension UpdaterFuzzer {
     /// - Complexity: `runs` runs, each at most `timeLimit` seconds (plus a grace period of at most
     ///   0.1 s after a time-out).
     public func stress(runs: Int, seed: UInt64, timeScale: Double = 0.001, timeLimit: Double = 10) throws(UpdaterInputError) -> UpdaterStressResult {
-        guard Self.stressRunsRange.contains(runs) else {
-            throw UpdaterInputError(field: "runs", expected: "1...1000000", found: "\(runs)")
-        }
-        try Self.validateStress(
-            timeScale: timeScale, timeLimit: timeLimit, span: Double(settings.maxRequests) * settings.maxGap, of: "maxRequests × maxGap")
+        try checkStress(runs: runs, timeScale: timeScale, timeLimit: timeLimit)
         var first: [UpdaterProperty: UpdaterStressFinding] = [:]
         var failing: [UpdaterProperty: Int] = [:]
         var made = 0
@@ -161,6 +157,18 @@ extension UpdaterFuzzer {
     public func stress(script: UpdaterScript, timeScale: Double = 0.001, timeLimit: Double = 10) throws(UpdaterInputError) -> UpdaterStressRun {
         try Self.validateStress(timeScale: timeScale, timeLimit: timeLimit, span: script.requestTimes.last ?? 0, of: "the script's last request time")
         return stressRun(script: script, timeScale: timeScale, timeLimit: timeLimit)
+    }
+
+    /// Checks a stress campaign's numbers before it runs (what ``stress(runs:seed:timeScale:timeLimit:)``
+    /// checks first), so a caller can refuse them before other work.
+    ///
+    /// - Throws: ``UpdaterInputError`` naming `runs`, `timeScale` or `timeLimit`.
+    public func checkStress(runs: Int, timeScale: Double = 0.001, timeLimit: Double = 10) throws(UpdaterInputError) {
+        guard Self.stressRunsRange.contains(runs) else {
+            throw UpdaterInputError(field: "runs", expected: "1...1000000", found: "\(runs)")
+        }
+        try Self.validateStress(
+            timeScale: timeScale, timeLimit: timeLimit, span: Double(settings.maxRequests) * settings.maxGap, of: "maxRequests × maxGap")
     }
 
     /// Checks the stress mode's numbers: `span` virtual seconds of requests must fit in half the

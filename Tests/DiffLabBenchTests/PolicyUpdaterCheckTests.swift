@@ -47,6 +47,17 @@ struct PolicyUpdaterCheckTests {
         #expect(runs.contains { $0.events.contains { $0.label == "transaction" } })
     }
 
+    /// The reload fallback is checked too: its threshold is scaled so small runs cross it.
+    @Test func theReloadFallbackIsTakenUnderTheCheck() throws {
+        let setting = PolicySetting(policy: .coalescing, reloadThreshold: 100)
+        let subject = try #require(PolicyUpdaterCheck.subject(for: setting))
+        let fuzzer = try UpdaterFuzzer(subject: subject)
+        let runs = (0..<100).map { fuzzer.run(script: .random(seed: UInt64($0), settings: .standard), strategy: .random(seed: UInt64($0))) }
+        #expect(runs.allSatisfy { $0.failure == nil })
+        #expect(runs.contains { $0.events.contains { $0.notes.contains { $0.hasPrefix("reloadData") } } })
+        #expect(runs.contains { $0.events.contains { $0.notes.contains { $0.hasPrefix("performBatchUpdates") } } })
+    }
+
     /// A record that names no DiffLab policy is excluded, not silently passed.
     @Test func anUnreadableSettingIsExcludedWithWhy() throws {
         let odd = PolicySettingRecord(policy: "sometimes", moves: "offsets")

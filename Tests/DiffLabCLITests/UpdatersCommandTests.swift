@@ -224,6 +224,10 @@ struct UpdatersCommandTests {
         (["--isolation", "vfork"], "--isolation expects one of: fork, spawn, none"),
         (["--stress", "0"], "--stress expects an integer from 1 to 1000000"),
         (["--stress", "1", "--stress-time-limit", "0"], "--stress-time-limit expects a number from 0.01 to 3600"),
+        // Checked before the scheduled runs (10,000 runs would take minutes): 10,000 requests 1 s
+        // apart do not fit in half of 10 s at 1,000 times speed.
+        (["--stress", "1", "--max-requests", "10000", "--max-gap", "1", "--max-items", "50"], "--stress: timeScale"),
+        (["--max-requests", "10000", "--max-items", "1000"], "--max-items: maxItems: expected at most 99 with 10000 requests"),
     ])
     func outOfRangeOptionsAreUsageErrorsNamingTheOption(arguments: [String], message: String) {
         let r = run(["updaters"] + arguments)
