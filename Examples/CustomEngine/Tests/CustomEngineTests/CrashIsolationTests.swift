@@ -107,24 +107,15 @@ import Darwin
     private func fuzzSummary(_ runner: String, isolation: String) throws -> [FuzzFailureRecord] {
         let corpus = FileManager.default.temporaryDirectory.appendingPathComponent("fragile-\(isolation)-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: corpus) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: runner)
-        process.arguments = [
-            "fuzz", "--engines", "fragile", "--properties", "raw-sound,batch-valid,metamorphic", "--workers", "1", "--cases", "3000",
-            "--seed", "1", "--check-seconds", "1", "--json", "--corpus", corpus, "--isolation", isolation,
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let (exited, output) = try runCustomDifflab(
+            runner,
+            [
+                "fuzz", "--engines", "fragile", "--properties", "raw-sound,batch-valid,metamorphic", "--workers", "1", "--cases", "3000",
+                "--seed", "1", "--check-seconds", "1", "--json", "--corpus", corpus, "--isolation", isolation,
+            ])
         // Exit 1: failures were found (the trap and the hang).
-        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "--isolation \(isolation)")
-        let last = String(decoding: bytes, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        #expect(exited == 1, "--isolation \(isolation)")
+        let last = output.split(separator: "\n").last.map(String.init) ?? ""
         return try FuzzSummaryFile(json: JSONValue.parse(last), source: "--isolation \(isolation)").failures
     }
 }
@@ -146,3 +137,21 @@ private let forkingIsSupported: Bool = {
     false
     #endif
 }()
+
+/// Runs `runner` with `arguments` (backtraces off), and returns its exit status (`nil` when a
+/// signal ended it) and its standard output.
+func runCustomDifflab(_ runner: String, _ arguments: [String]) throws -> (status: Int32?, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: runner)
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    process.environment = environment
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let bytes = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationReason == .exit ? process.terminationStatus : nil, String(decoding: bytes, as: UTF8.self))
+}

@@ -80,23 +80,13 @@ extension String {
 @Suite struct RunnerChecksTheUpdaters {
     @Test func customDifflabUpdatersFindsTheRaceAndPassesTheFix() throws {
         let runner = try #require(customDifflab(), "custom-difflab is not built next to this package's tests")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: runner)
-        process.arguments = [
-            "updaters", "--updaters", "chat-feed,chat-feed-serial", "--runs", "300", "--seed", "1", "--isolation", "spawn", "--json",
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: bytes, as: UTF8.self)
+        let (exited, text) = try runCustomDifflab(
+            runner,
+            [
+                "updaters", "--updaters", "chat-feed,chat-feed-serial", "--runs", "300", "--seed", "1", "--isolation", "spawn", "--json",
+            ])
         // Exit 1: an updater broke a property.
-        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(text)")
+        #expect(exited == 1, "\(text)")
         #expect(text.contains("FINDING chat-feed: batch-valid"), "\(text)")
         let last = text.split(separator: "\n").last.map(String.init) ?? ""
         let summary = try UpdatersSummary(json: JSONValue.parse(last), source: "custom-difflab updaters --json")
