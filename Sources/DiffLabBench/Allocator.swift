@@ -1,4 +1,10 @@
 import DiffLabPlatform
+import DiffLabResults
+
+extension MemoryAllocator {
+    /// The allocator this process runs on: jemalloc when its `mallctl` is found, else the system's.
+    package static var current: MemoryAllocator { JemallocStats.current == nil ? .system : .jemalloc }
+}
 
 /// jemalloc's statistics, when the process runs on jemalloc (inserted by `LD_PRELOAD` on Linux or
 /// `DYLD_INSERT_LIBRARIES` on Darwin: DiffLabPlatform's `JemallocLibrary`).

@@ -86,6 +86,8 @@ public struct BenchOptions: Sendable {
     /// The smallest size at which `hashmap`'s phases are measured (``measurePhases(_:threads:calls:moves:)``):
     /// below it a diff takes tens of microseconds and a phase's time is mostly the clock's.
     public static let phaseFloor = 10_000
+    /// The move strategy of the change counts a cell reports (`changeCount`): offsets moves.
+    public static let reportedMoves = MoveStrategy.offsets
 
     /// Options; see ``quick`` and ``full``.
     ///
@@ -159,7 +161,7 @@ public struct BenchRecord: Sendable {
     /// The element kind the lists were built as.
     public var kind: ElementKind
     /// `system` or `jemalloc`.
-    public var allocator: String
+    public var allocator: MemoryAllocator
     /// The measurement, or `nil` when skipped.
     public var measurement: SampledMeasurement?
     /// Why it was skipped: the per-call limit (a planned skip), or ``engineFailedPrefix`` and the
@@ -233,7 +235,7 @@ package let trimFloorName = TraceBenchResults.trimFloorName
 /// - Complexity: per cell and subject, about `budget` seconds, at most `minSamples` + 3 calls of
 ///   at most about `maxCallSeconds` each; probes add at most about 1 s per subject's first size.
 public func runBench(
-    _ options: BenchOptions, allocator: String, progress: (Int, Int, String) -> Void = { _, _, _ in }
+    _ options: BenchOptions, allocator: MemoryAllocator, progress: (Int, Int, String) -> Void = { _, _, _ in }
 ) -> [BenchRecord] {
     do throws(ConfigurationError) { try options.validate() } catch { preconditionFailure("runBench: \(error)") }
     var subjects = BenchSubject.floors

@@ -77,7 +77,7 @@ public func mergeBenchResults(_ parts: [BenchResults], force: Bool = false) thro
     merged.measurements = addRatios(canonicalOrder(parts.flatMap(\.measurements), options: merged.options, allocators: merged.allocators))
     merged.scaling = scalingFits(merged.measurements)
     let cores = first.provenance.machine.first { $0.name == "cores" }.flatMap { Int($0.value) } ?? availableCores()
-    merged.targets = benchTargets(merged.measurements, allocator: merged.allocators.first?.name ?? "jemalloc", cores: cores)
+    merged.targets = benchTargets(merged.measurements, allocator: merged.allocators.first?.name ?? .jemalloc, cores: cores)
     return merged
 }
 
@@ -96,7 +96,7 @@ private func provenanceDifferences(_ parts: [BenchResults], _ first: BenchResult
         results.provenance.machine.filter { ["cpu", "cores", "memoryBytes"].contains($0.name) }.map { "\($0.name)=\($0.value)" }.joined(
             separator: ", ")
     }
-    differ("allocators") { $0.allocators.map(\.name).joined(separator: ", ") }
+    differ("allocators") { $0.allocators.map(\.name.rawValue).joined(separator: ", ") }
     // Options: name the members that differ, not the whole objects.
     for part in parts.dropFirst() {
         let keys = first.options.unsharded.differingMembers(from: part.options.unsharded)
@@ -110,7 +110,7 @@ private func provenanceDifferences(_ parts: [BenchResults], _ first: BenchResult
 /// `measurements` in the unsharded run's order: allocators, then kinds, profiles and sizes in
 /// the options' order; within one cell group, the order they came in (the subjects' order).
 private func canonicalOrder(_ measurements: [BenchMeasurement], options: BenchRunOptions, allocators: [BenchAllocator]) -> [BenchMeasurement] {
-    func rank(_ list: [String]?, _ value: String) -> Int { list?.firstIndex(of: value) ?? Int.max }
+    func rank<T: Equatable>(_ list: [T]?, _ value: T) -> Int { list?.firstIndex(of: value) ?? Int.max }
     let allocatorNames = allocators.map(\.name)
     let keyed = measurements.enumerated().map { index, m in
         ([rank(allocatorNames, m.allocator), rank(options.kinds, m.kind), rank(options.profiles, m.profile), m.size, index], m)

@@ -92,8 +92,8 @@ package func scalingFits(_ rows: [BenchMeasurement]) -> [BenchScaling] {
 /// named): `hashmap` against the naive and the partitioned floor at 1M, its growth exponent from
 /// 10k to 1M, its time at 1M under each allocator (context), the 2-thread speed-up at 1M, the
 /// bytes one call allocates per element at 1M, and the older targets at 100k.
-package func benchTargets(_ rows: [BenchMeasurement], allocator: String, cores: Int = availableCores()) -> [BenchTarget] {
-    func row(_ engine: String, _ size: Int, kind: String = "int", allocator: String = allocator) -> BenchMeasurement? {
+package func benchTargets(_ rows: [BenchMeasurement], allocator: MemoryAllocator, cores: Int = availableCores()) -> [BenchTarget] {
+    func row(_ engine: String, _ size: Int, kind: String = "int", allocator: MemoryAllocator = allocator) -> BenchMeasurement? {
         rows.first { $0.engine == engine && $0.profile == "differencekit" && $0.size == size && $0.kind == kind && $0.allocator == allocator }
     }
     func median(_ engine: String, _ size: Int, kind: String = "int") -> Double? { row(engine, size, kind: kind)?.median }

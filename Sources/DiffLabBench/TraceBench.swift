@@ -72,7 +72,7 @@ extension AbstractDataset {
 /// - Precondition: `options` valid; the trace has at least two versions.
 /// - Complexity: per pair and subject about `budget` seconds, at least `minSamples` calls.
 public func runTraceBench(
-    _ trace: Trace, file: String, _ options: TraceBenchOptions, allocator: String, progress: (Int, Int) -> Void = { _, _ in }
+    _ trace: Trace, file: String, _ options: TraceBenchOptions, allocator: MemoryAllocator, progress: (Int, Int) -> Void = { _, _ in }
 ) -> TraceBenchResults {
     do throws(ConfigurationError) { try options.validate() } catch { preconditionFailure("runTraceBench: \(error)") }
     precondition(trace.versions.count >= 2, "runTraceBench: a trace of \(trace.versions.count) versions has no pair")

@@ -8,11 +8,6 @@ import DiffLabResults
 
 /// `difflab bench`.
 enum BenchCommand: DeclaredCommand {
-    /// An allocator a bench runs under: one worker process each.
-    enum Allocator: String, CaseIterable, Hashable, Sendable {
-        case system, jemalloc
-    }
-
     struct Options: DeclaredOptions {
         let quick = Flag(
             "quick",
@@ -35,7 +30,7 @@ enum BenchCommand: DeclaredCommand {
             "kinds", noun: "element kind",
             help: "element kinds (model and object run on differencekit and small-edit only, up to 1000000 items)",
             defaultText: "int, model and object; --quick: int")
-        let allocators = Option<[Allocator]>.names(
+        let allocators = Option<[MemoryAllocator]>.names(
             "allocators", noun: "allocator", default: [.jemalloc, .system],
             help: "allocators, side by side: one worker process each, jemalloc inserted by LD_PRELOAD (Linux) or DYLD_INSERT_LIBRARIES (macOS)")
         let budget = Option.number(
@@ -170,7 +165,7 @@ enum BenchCommand: DeclaredCommand {
         options.seed = parsed.required(\.seed)
         if let shard = parsed[\.shard] { options.shard = shard }
         do throws(ConfigurationError) { try options.validate() } catch { throw .usage("bench: \(error)") }
-        let current = JemallocStats.current == nil ? "system" : "jemalloc"
+        let current = MemoryAllocator.current
 
         // A worker: measure under this process's allocator and hand the records back; stop if
         // the parent dies.
@@ -186,12 +181,12 @@ enum BenchCommand: DeclaredCommand {
         }
         guard let out else { return .success }
 
-        var allocators = parsed.required(\.allocators).map(\.rawValue)
+        var allocators = parsed.required(\.allocators)
         let jemallocPath = jemallocLibraryPath()
-        if allocators.contains("jemalloc") && jemallocPath == nil && current != "jemalloc" {
+        if allocators.contains(.jemalloc) && jemallocPath == nil && current != .jemalloc {
             console.err("\(programName): \(JemallocLibrary.installHint()); measuring the system allocator only\n")
-            allocators.removeAll { $0 == "jemalloc" }
-            if allocators.isEmpty { allocators = ["system"] }
+            allocators.removeAll { $0 == .jemalloc }
+            if allocators.isEmpty { allocators = [.system] }
         }
 
         // Workers write into a private folder, removed on every path and on interruption.
@@ -206,7 +201,7 @@ enum BenchCommand: DeclaredCommand {
             var records: [BenchMeasurement]
             if let folder {
                 let file = "\(folder)/\(allocator).json"
-                let environment = allocatorEnvironment(allocator == "jemalloc" ? jemallocPath : nil)
+                let environment = allocatorEnvironment(allocator == .jemalloc ? jemallocPath : nil)
                 var line = CommandArguments<Options>(name)
                 line.append(parsed.arguments)
                 line.add(\.workerOut, file)
@@ -225,20 +220,20 @@ enum BenchCommand: DeclaredCommand {
             // the system would not insert (Darwin's System Integrity Protection removes
             // DYLD_INSERT_LIBRARIES for a protected binary) gives system-allocator records, which
             // are not jemalloc's and, when the system allocator is measured too, a duplicate.
-            if allocator == "jemalloc", records.contains(where: { $0.allocator != "jemalloc" }) {
+            if allocator == .jemalloc, records.contains(where: { $0.allocator != .jemalloc }) {
                 console.err(
                     "\(programName): the jemalloc worker did not run on jemalloc (\(JemallocLibrary.insertionVariable())=\(jemallocPath ?? "") "
                         + "was not applied); measuring the system allocator only\n")
-                if !allocators.contains("system") && !results.allocators.contains(where: { $0.name == "system" }) {
+                if !allocators.contains(.system) && !results.allocators.contains(where: { $0.name == .system }) {
                     results.measurements += records
-                    results.allocators.append(BenchAllocator(name: "system", library: nil))
+                    results.allocators.append(BenchAllocator(name: .system, library: nil))
                 }
                 continue
             }
             let skipped = records.filter { $0.skipped != nil }.count
             console.err("bench: \(allocator) allocator: \(records.count - skipped) measured, \(skipped) skipped\n")
             results.measurements += records
-            results.allocators.append(BenchAllocator(name: allocator, library: allocator == "jemalloc" ? jemallocPath : nil))
+            results.allocators.append(BenchAllocator(name: allocator, library: allocator == .jemalloc ? jemallocPath : nil))
         }
         results.measurements = addRatios(results.measurements)
         let rows = results.measurements
@@ -250,7 +245,7 @@ enum BenchCommand: DeclaredCommand {
         results.options = BenchRunOptions(
             quick: parsed[\.quick], engines: options.engines.map(\.name), profiles: options.profiles.map(\.rawValue),
             sizes: options.sizes, kinds: options.kinds.map(\.rawValue), budgetSeconds: options.budget, maxCallSeconds: options.maxCallSeconds,
-            seed: String(options.seed), moves: "offsets", probeFloor: BenchOptions.probeFloor)
+            seed: String(options.seed), moves: BenchOptions.reportedMoves, probeFloor: BenchOptions.probeFloor)
         if let shard = options.shard {
             results.options.shardParts = [shard.index]
             results.options.shardCount = shard.count
@@ -301,7 +296,7 @@ enum BenchCommand: DeclaredCommand {
         if let maxCall = parsed[\.maxCall] { options.maxCallSeconds = maxCall }
         let trace = try readTrace(path)
         guard trace.versions.count >= 2 else { throw .data("\(path): \(trace.versions.count) version; a bench needs at least two (one pair)") }
-        let allocator = JemallocStats.current == nil ? "system" : "jemalloc"
+        let allocator = MemoryAllocator.current
         console.err("bench: \(path): \(trace.versions.count - 1) pairs, \(allocator) allocator\n")
         let started = monotonicNow()
         var results = runTraceBench(trace, file: path, options, allocator: allocator) { done, total in

@@ -90,7 +90,7 @@ public struct StoredBaseline: Sendable, Equatable {
         }
         var cells: [String] = []
         var values: [String: [GateMetric: Double]] = [:]
-        for m in bench.measurements where m.allocator == "jemalloc" && m.isMeasured {
+        for m in bench.measurements where m.allocator == .jemalloc && m.isMeasured {
             var cellValues: [GateMetric: Double] = [:]
             if let bytes = m.allocatedBytes { cellValues[.allocatedBytes] = bytes }
             if let requests = m.allocationRequests { cellValues[.allocationRequests] = requests }

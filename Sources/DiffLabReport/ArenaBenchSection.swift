@@ -10,7 +10,7 @@ extension ArenaSection {
     }
 
     /// The view in words, e.g. "`int` elements under jemalloc".
-    func viewText(_ view: ArenaBenchView) -> String { Markdown.literal(view.kind) + " elements under " + Markdown.text(view.allocator) }
+    func viewText(_ view: ArenaBenchView) -> String { Markdown.literal(view.kind) + " elements under " + Markdown.text(view.allocator.rawValue) }
 
     /// A table with a row per engine and a column per size of the view; a self-timed engine's
     /// name is marked `†` (with `marked`), and the footnote follows the table when one is.

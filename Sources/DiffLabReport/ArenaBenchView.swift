@@ -38,7 +38,7 @@ struct ArenaBenchView {
     }
 
     let kind: String
-    let allocator: String
+    let allocator: MemoryAllocator
     /// Sizes of the view, ascending.
     let sizes: [Int]
     /// Profiles of the view, in file order.
@@ -49,14 +49,14 @@ struct ArenaBenchView {
 
     /// The view of `bench` for `contestants` (engine names, in order). O(cells).
     init(bench: BenchResults, contestants: [String]) {
-        func ordered(_ values: [String]) -> [String] {
-            var seen: Set<String> = []
+        func ordered<T: Hashable>(_ values: [T]) -> [T] {
+            var seen: Set<T> = []
             return values.filter { seen.insert($0).inserted }
         }
         let kinds = ordered(bench.measurements.map(\.kind))
         let allocators = ordered(bench.measurements.map(\.allocator))
         let kind = kinds.contains("int") ? "int" : kinds.first ?? "int"
-        let allocator = allocators.contains("jemalloc") ? "jemalloc" : allocators.first ?? "jemalloc"
+        let allocator: MemoryAllocator = allocators.contains(.jemalloc) ? .jemalloc : allocators.first ?? .jemalloc
         (self.kind, self.allocator) = (kind, allocator)
         let shown = bench.measurements.filter { $0.kind == kind && $0.allocator == allocator }
         var cells: [Key: BenchMeasurement] = [:]

@@ -13,7 +13,7 @@ struct BenchSection {
         var profile: String
         var size: Int
         var kind: String
-        var allocator: String
+        var allocator: MemoryAllocator
     }
 
     private let cells: [Key: BenchMeasurement]
@@ -22,11 +22,11 @@ struct BenchSection {
     private let profiles: [String]
     private let sizes: [Int]
     private let kinds: [String]
-    private let allocatorNames: [String]
+    private let allocatorNames: [MemoryAllocator]
     /// The view most plots show: `int` elements (else the first kind) under jemalloc (else the
     /// first allocator).
     private let kind: String
-    private let allocator: String
+    private let allocator: MemoryAllocator
 
     init(results: BenchResults, prefix: String, options: ReportOptions) {
         self.results = results
@@ -37,8 +37,8 @@ struct BenchSection {
             cells[Key(engine: m.engine, profile: m.profile, size: m.size, kind: m.kind, allocator: m.allocator)] = m
         }
         self.cells = cells
-        func ordered(_ values: [String]) -> [String] {
-            var seen: Set<String> = []
+        func ordered<T: Hashable>(_ values: [T]) -> [T] {
+            var seen: Set<T> = []
             return values.filter { seen.insert($0).inserted }
         }
         engines = ordered(results.measurements.map(\.engine))
@@ -47,15 +47,15 @@ struct BenchSection {
         kinds = ordered(results.measurements.map(\.kind))
         allocatorNames = ordered(results.measurements.map(\.allocator))
         kind = kinds.contains("int") ? "int" : kinds.first ?? "int"
-        allocator = allocatorNames.contains("jemalloc") ? "jemalloc" : allocatorNames.first ?? "jemalloc"
+        allocator = allocatorNames.contains(.jemalloc) ? .jemalloc : allocatorNames.first ?? .jemalloc
     }
 
-    private func cell(_ engine: String, _ profile: String, _ size: Int, kind: String? = nil, allocator: String? = nil) -> BenchMeasurement? {
+    private func cell(_ engine: String, _ profile: String, _ size: Int, kind: String? = nil, allocator: MemoryAllocator? = nil) -> BenchMeasurement? {
         cells[Key(engine: engine, profile: profile, size: size, kind: kind ?? self.kind, allocator: allocator ?? self.allocator)]
     }
 
     /// Profiles that have at least one cell of `kind` under `allocator`.
-    private func profiles(kind: String, allocator: String) -> [String] {
+    private func profiles(kind: String, allocator: MemoryAllocator) -> [String] {
         profiles.filter { p in results.measurements.contains { $0.profile == p && $0.kind == kind && $0.allocator == allocator } }
     }
 
@@ -108,7 +108,7 @@ struct BenchSection {
 
     private func writeHeader(_ writer: inout ReportWriter) {
         var rows = Markdown.provenanceRows(results.provenance)
-        if !results.allocators.isEmpty { rows.append(["allocators", results.allocators.map(\.name).joined(separator: ", ")]) }
+        if !results.allocators.isEmpty { rows.append(["allocators", results.allocators.map(\.name.rawValue).joined(separator: ", ")]) }
         rows.append(contentsOf: results.options.displayFields.map { ["option: " + $0.name, $0.value] })
         rows.append(["measurements", "\(results.measurements.count) cells, \(results.measurements.filter { $0.skipped != nil }.count) skipped"])
         writer.line(Markdown.table(["run", "value"], rows))
@@ -126,7 +126,7 @@ struct BenchSection {
             parts.append("Element kinds " + otherKinds.map(Markdown.code).joined(separator: ", ") + " are in *Other element kinds*")
         }
         if !otherAllocators.isEmpty {
-            parts.append("the " + otherAllocators.joined(separator: ", ") + " allocator runs are compared in *Allocator*")
+            parts.append("the " + otherAllocators.map(\.rawValue).joined(separator: ", ") + " allocator runs are compared in *Allocator*")
         }
         return parts.isEmpty ? "" : parts.joined(separator: "; ") + "."
     }
@@ -145,7 +145,7 @@ struct BenchSection {
 
     /// One panel per profile of `metric` against size for `engines` (in the primary view unless given).
     private func perProfilePanels(
-        _ engines: [String], yLabel: String, yStyle: NumberStyle, kind: String? = nil, allocator: String? = nil,
+        _ engines: [String], yLabel: String, yStyle: NumberStyle, kind: String? = nil, allocator: MemoryAllocator? = nil,
         profiles: [String]? = nil, reference: ReferenceLine? = nil, titleSuffix: String = "",
         _ metric: (BenchMeasurement) -> Double?
     ) -> [Panel] {
@@ -167,7 +167,7 @@ struct BenchSection {
 
     /// A table with a row per profile × engine and a column per size.
     private func sizeTable(
-        _ engines: [String], kind: String? = nil, allocator: String? = nil, _ text: (BenchMeasurement) -> String?
+        _ engines: [String], kind: String? = nil, allocator: MemoryAllocator? = nil, _ text: (BenchMeasurement) -> String?
     ) -> String {
         var rows: [[String]] = []
         var selfTimed = false
@@ -375,7 +375,7 @@ struct BenchSection {
         writer.line("")
         let rows = speedups.map { s in
             [
-                s.engine, String(s.threads), s.profile, s.kind, s.allocator, formatGrouped(Double(s.size)), formatSignificant(s.speedup) + "×",
+                s.engine, String(s.threads), s.profile, s.kind, s.allocator.rawValue, formatGrouped(Double(s.size)), formatSignificant(s.speedup) + "×",
                 formatSignificant(s.efficiency * 100) + "%",
             ]
         }
@@ -405,7 +405,7 @@ struct BenchSection {
             for phases in row.phases {
                 rows.append(
                     [
-                        row.profile, row.kind, row.allocator, formatGrouped(Double(row.size)), phases.moves.rawValue, String(phases.threads),
+                        row.profile, row.kind, row.allocator.rawValue, formatGrouped(Double(row.size)), phases.moves.rawValue, String(phases.threads),
                         String(phases.calls),
                     ]
                         + (phases.seconds + [phases.total]).map { formatSignificant($0 * 1000) })
@@ -433,7 +433,7 @@ struct BenchSection {
         for row in measured {
             for entry in row.repeated {
                 rows.append([
-                    row.profile, row.kind, row.allocator, formatGrouped(Double(row.size)), String(entry.threads), String(entry.calls),
+                    row.profile, row.kind, row.allocator.rawValue, formatGrouped(Double(row.size)), String(entry.threads), String(entry.calls),
                     formatSignificant(entry.oneOffSeconds * 1000), formatSignificant(entry.reusedSeconds * 1000),
                     entry.ratio.map { formatSignificant($0) } ?? "–", String(entry.oneOffFaults), String(entry.reusedFaults),
                     entry.oneOffAllocations.map(String.init) ?? "–", entry.reusedAllocations.map(String.init) ?? "–",
@@ -638,7 +638,7 @@ struct BenchSection {
         }
         writer.line("Cells the bench did not time, with its reason (they are missing from the plots above).")
         writer.line("")
-        let rows = skipped.map { [$0.engine, $0.profile, formatGrouped($0.size), $0.kind, $0.allocator, $0.skipped ?? ""] }
+        let rows = skipped.map { [$0.engine, $0.profile, formatGrouped($0.size), $0.kind, $0.allocator.rawValue, $0.skipped ?? ""] }
         writer.line(Markdown.table(["engine", "profile", "size", "kind", "allocator", "reason"], rows, rightAligned: [2]))
     }
 }

@@ -76,33 +76,33 @@ extension BenchResults {
         return .object(root)
     }
 
-    /// The CSV columns, in order.
-    public static let csvColumns = [
-        "engine", "profile", "kind", "size", "allocator", "timing", "skipped", "median_s", "min_s", "p90_s", "p99_s", "mad_s",
-        "cpu_median_s", "samples", "calls_per_sample", "allocated_bytes", "allocation_requests", "peak_rss_bytes", "peak_extra_rss_bytes",
-        "minor_faults", "major_faults", "speedup_over_stdlib", "ratio_to_floor", "ratio_to_partitioned_floor", "ratio_to_trim_floor", "change_count",
-        "offsets_moves", "minimal_moves", "batch_moves",
-    ]
+    /// The CSV columns, in order: the ``BenchMeasurement/fields`` that name a column.
+    public static let csvColumns = BenchMeasurement.fields.compactMap(\.description.column)
 
-    /// Every cell as CSV (RFC 4180, CRLF line ends): ``csvColumns``, then one row per cell; an
-    /// absent figure is an empty field. Text fields are quoted when they hold a comma, quote or
-    /// any line break (checked scalar by scalar: CRLF is one `Character`), and prefixed with `'`
-    /// when they start with `=`, `+`, `-`, `@`, their full-width forms, a tab, a carriage return,
-    /// a line feed or NUL, so a spreadsheet never reads a name from a file as a formula.
+    /// Every cell as CSV (RFC 4180, CRLF line ends): ``csvColumns``, then one row per cell, each
+    /// column the value of its field in ``BenchMeasurement/fields``: text as it is, a number
+    /// without a needless fraction, a list by its length, an absent figure empty. Text fields
+    /// are quoted when they hold a comma, quote or any line break (checked scalar by scalar:
+    /// CRLF is one `Character`), and prefixed with `'` when they start with `=`, `+`, `-`, `@`,
+    /// their full-width forms, a tab, a carriage return, a line feed or NUL, so a spreadsheet
+    /// never reads a name from a file as a formula.
     public var csv: String {
+        let columns = BenchMeasurement.fields.filter { $0.description.column != nil }
         var lines = [Self.csvColumns.joined(separator: ",")]
         for m in measurements {
-            let text = [m.engine, m.profile, m.kind, String(m.size), m.allocator, m.timing.rawValue, m.skipped ?? ""].map(Self.csvField)
-            let numbers: [Double?] = [
-                m.median, m.min, m.p90, m.p99, m.mad, m.cpuMedian, Double(m.samples.count), m.callsPerSample.map(Double.init),
-                m.allocatedBytes, m.allocationRequests, m.peakRSSBytes, m.peakExtraRSSBytes, m.minorFaults.map(Double.init),
-                m.majorFaults.map(Double.init), m.speedupOverStdlib, m.ratioToFloor, m.ratioToPartitionedFloor, m.ratioToTrimFloor,
-                m.changeCount.map(Double.init),
-                m.offsetsMoves.map(Double.init), m.minimalMoves.map(Double.init), m.batchMoves.map(Double.init),
-            ]
-            lines.append((text + numbers.map { $0.map(Self.number) ?? "" }).joined(separator: ","))
+            lines.append(columns.map { Self.csvCell($0.exported(m)) }.joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// One exported value as a CSV field.
+    private static func csvCell(_ value: JSONValue?) -> String {
+        switch value {
+        case .none, .null?: ""
+        case .string(let text)?: csvField(text)
+        case .array(let elements)?: String(elements.count)
+        case let value?: value.doubleValue.map(number) ?? csvField(value.serialized())
+        }
     }
 
     /// One CSV text field, quoted and defused as ``csv`` says.

@@ -1,4 +1,19 @@
+import DiffLabCore
 import DiffLabJSON
+
+/// The allocator a bench worker runs under.
+public enum MemoryAllocator: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    /// The platform's `malloc`.
+    case system
+    /// jemalloc, preloaded: the only one whose allocation figures a bench reads.
+    case jemalloc
+
+    /// Declaration order: `system` first.
+    public static func < (lhs: MemoryAllocator, rhs: MemoryAllocator) -> Bool { lhs == .system && rhs == .jemalloc }
+
+    /// The name as files and flags spell it.
+    public var description: String { rawValue }
+}
 
 /// Who timed a bench measurement.
 public enum BenchTiming: String, Sendable, Hashable, CaseIterable {
@@ -18,15 +33,7 @@ public enum BenchTiming: String, Sendable, Hashable, CaseIterable {
 ///
 /// Every figure is optional because files may lack it (skipped cells have only ``skipped``;
 /// allocation figures exist only under jemalloc; move counts not for the hash floor).
-public struct BenchMeasurement: Sendable, Equatable {
-    /// The member names, each written once.
-    enum Key: String {
-        case engine, profile, size, kind, allocator, skipped, timing, median, min, p90, p99, mad, cpuMedian, callsPerSample
-        case allocatedBytes, allocationRequests, peakRSSBytes, samples, cpuSamples, changeCount, offsetsMoves, minimalMoves, batchMoves
-        case speedupOverStdlib, ratioToFloor, ratioToPartitionedFloor, ratioToTrimFloor, minorFaults, majorFaults, peakExtraRSSBytes
-        case phases, repeated
-    }
-
+public struct BenchMeasurement: ResultsRecord, Equatable {
     /// The subject measured (engine name, `stdlib` or `hash-floor`).
     public var engine: String
     /// The dataset profile, e.g. `small-edit`.
@@ -36,7 +43,7 @@ public struct BenchMeasurement: Sendable, Equatable {
     /// The element kind: `int`, `model` or `object`.
     public var kind: String
     /// `system` or `jemalloc`.
-    public var allocator: String
+    public var allocator: MemoryAllocator
     /// Why the cell was not measured, when it was not.
     public var skipped: String?
     /// Who timed the figures (absent in the file: the harness).
@@ -99,7 +106,7 @@ public struct BenchMeasurement: Sendable, Equatable {
     public var repeated: [BenchRepeated] = []
 
     /// A cell with no figures (timed by the harness).
-    public init(engine: String, profile: String, size: Int, kind: String, allocator: String) {
+    public init(engine: String, profile: String, size: Int, kind: String, allocator: MemoryAllocator) {
         self.engine = engine
         self.profile = profile
         self.size = size
@@ -113,95 +120,58 @@ public struct BenchMeasurement: Sendable, Equatable {
     /// Whether the cell has a median (it was measured, not skipped).
     public var isMeasured: Bool { median != nil }
 
-    /// The measurement object. A measured cell writes `allocatedBytes` and `allocationRequests`
-    /// as `null` when absent (no jemalloc); other absent figures are left out; `timing` is
-    /// written only when self-timed. O(samples).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.engine, engine)
-        w.set(.profile, profile)
-        w.set(.size, size)
-        w.set(.kind, kind)
-        w.set(.allocator, allocator)
-        w.set(.skipped, skipped)
-        if timing != .harness { w.set(.timing, timing.rawValue) }
-        w.set(.median, median)
-        w.set(.min, min)
-        w.set(.p90, p90)
-        w.set(.p99, p99)
-        w.set(.mad, mad)
-        w.set(.cpuMedian, cpuMedian)
-        w.set(.callsPerSample, callsPerSample)
-        w.set(.allocatedBytes, allocatedBytes, null: isMeasured)
-        w.set(.allocationRequests, allocationRequests, null: isMeasured)
-        w.set(.peakRSSBytes, peakRSSBytes)
-        if isMeasured || !samples.isEmpty { w.set(.samples, numbers: samples) }
-        if isMeasured || !cpuSamples.isEmpty { w.set(.cpuSamples, numbers: cpuSamples) }
-        w.set(.changeCount, changeCount)
-        w.set(.offsetsMoves, offsetsMoves)
-        w.set(.minimalMoves, minimalMoves)
-        w.set(.batchMoves, batchMoves)
-        w.set(.speedupOverStdlib, speedupOverStdlib)
-        w.set(.ratioToFloor, ratioToFloor)
-        w.set(.ratioToPartitionedFloor, ratioToPartitionedFloor)
-        w.set(.ratioToTrimFloor, ratioToTrimFloor)
-        w.set(.minorFaults, minorFaults)
-        w.set(.majorFaults, majorFaults)
-        w.set(.peakExtraRSSBytes, peakExtraRSSBytes)
-        if !phases.isEmpty { w.set(.phases, .array(phases.map(\.json))) }
-        if !repeated.isEmpty { w.set(.repeated, .array(repeated.map(\.json))) }
-        return w.json
-    }
+    public static let blank = BenchMeasurement(engine: "", profile: "", size: 0, kind: "", allocator: .system)
 
-    /// Reads a measurement object.
-    ///
-    /// - Parameters:
-    ///   - json: the measurement object.
-    ///   - source: the file it comes from, for messages.
-    ///   - path: the object's JSON path in its file, for messages (e.g. `measurements[3]`).
-    /// - Throws: ``ResultsError`` for a missing identity field (engine, profile, size, kind,
-    ///   allocator), any field of the wrong type, a `timing` other than `"harness"` or `"self"`, or a
-    ///   number outside its ``FieldRange``: `size` ``FieldRange/size``, times, `samples` and
-    ///   `cpuSamples` ``FieldRange/seconds``, `callsPerSample` ``FieldRange/callsPerSample``, byte
-    ///   and allocation figures ``FieldRange/amount`` (allocation counts and `peakExtraRSSBytes` whole
-    ///   numbers), ratios ``FieldRange/ratio``, change, move and page-fault counts ``FieldRange/count``. Unknown members are ignored.
-    /// - Complexity: O(size of the object).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
+    /// The declaration table: `engine`, `profile`, `size`, `kind` and `allocator` are required;
+    /// a measured cell writes `allocatedBytes` and `allocationRequests` as `null` when absent (no
+    /// jemalloc) and its `samples` even when empty; `timing` is written only when self-timed.
+    public static let fields: [RecordField<BenchMeasurement>] = [
+        .required("engine", \.engine, .string, column: "engine", "the subject measured: an engine, `stdlib` or a floor"),
+        .required("profile", \.profile, .string, column: "profile", "the dataset profile"),
+        .required("size", \.size, .int(.size), column: "size", "the list size"),
+        .required("kind", \.kind, .string, column: "kind", "the element kind: `int`, `model` or `object`"),
+        .required("allocator", \.allocator, .cases(), column: "allocator", "the allocator the worker ran under"),
+        .optional("skipped", \.skipped, .string, column: "skipped", "why the cell was not measured"),
+        .defaulted("timing", \.timing, .cases(), default: .harness, column: "timing", "who timed the figures"),
+        .optional("median", \.median, .seconds, column: "median_s", "seconds per call, the median sample"),
+        .optional("min", \.min, .seconds, column: "min_s", "the fastest sample, seconds per call"),
+        .optional("p90", \.p90, .seconds, column: "p90_s", "the 90th-percentile sample, seconds per call"),
+        .optional("p99", \.p99, .seconds, column: "p99_s", "the 99th-percentile sample, seconds per call"),
+        .optional("mad", \.mad, .seconds, column: "mad_s", "the median absolute deviation of the samples, seconds"),
+        .optional("cpuMedian", \.cpuMedian, .seconds, column: "cpu_median_s", "median thread CPU seconds per call"),
+        .optional("callsPerSample", \.callsPerSample, .int(.callsPerSample), column: "calls_per_sample", "calls timed together as one sample"),
+        .optional(
+            "allocatedBytes", \.allocatedBytes, .count(.amount), absent: .nullWhen(\.isMeasured), column: "allocated_bytes",
+            "bytes allocated by one call (jemalloc)"),
+        .optional(
+            "allocationRequests", \.allocationRequests, .count(.amount), absent: .nullWhen(\.isMeasured), column: "allocation_requests",
+            "allocation requests of one call (jemalloc)"),
+        .optional("peakRSSBytes", \.peakRSSBytes, .double(.amount), column: "peak_rss_bytes", "the worker's peak resident bytes after the cell"),
+        .list(
+            "samples", \.samples, .seconds, written: .when(\.hasSamples), column: "samples",
+            "seconds per call, one per sample, in order (a column: how many)"),
+        .list("cpuSamples", \.cpuSamples, .seconds, written: .when(\.hasCPUSamples), "thread CPU seconds per call, one per sample"),
+        .optional("changeCount", \.changeCount, .int(.count), column: "change_count", "changes reported"),
+        .optional("offsetsMoves", \.offsetsMoves, .int(.count), column: "offsets_moves", "moves with offsets moves"),
+        .optional("minimalMoves", \.minimalMoves, .int(.count), column: "minimal_moves", "moves with minimal moves"),
+        .optional("batchMoves", \.batchMoves, .int(.count), column: "batch_moves", "moves handed to UIKit in the batch update"),
+        .optional("speedupOverStdlib", \.speedupOverStdlib, .ratio, column: "speedup_over_stdlib", "the stdlib median ÷ this median"),
+        .optional("ratioToFloor", \.ratioToFloor, .ratio, column: "ratio_to_floor", "this median ÷ the hash floor's"),
+        .optional(
+            "ratioToPartitionedFloor", \.ratioToPartitionedFloor, .ratio, column: "ratio_to_partitioned_floor",
+            "this median ÷ the partitioned floor's"),
+        .optional("ratioToTrimFloor", \.ratioToTrimFloor, .ratio, column: "ratio_to_trim_floor", "this median ÷ the trim floor's"),
+        .optional("minorFaults", \.minorFaults, .int(.count), column: "minor_faults", "minor page faults of one call"),
+        .optional("majorFaults", \.majorFaults, .int(.count), column: "major_faults", "major page faults of one call"),
+        .optional(
+            "peakExtraRSSBytes", \.peakExtraRSSBytes, .count(.amount), column: "peak_extra_rss_bytes",
+            "peak resident bytes of one call above those before it"),
+        .list("phases", \.phases, .record(), "hashmap's phases by thread count and move strategy"),
+        .list("repeated", \.repeated, .record(), "hashmap through one reused workspace against one-off calls"),
+    ]
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            engine: try row.requiredString(.engine), profile: try row.requiredString(.profile), size: try row.requiredInt(.size, in: .size),
-            kind: try row.requiredString(.kind), allocator: try row.requiredString(.allocator))
-        skipped = try row.optionalString(.skipped)
-        if let timing = try row.optionalCase(.timing, BenchTiming.self) { self.timing = timing }
-        median = try row.optionalDouble(.median, in: .seconds)
-        min = try row.optionalDouble(.min, in: .seconds)
-        p90 = try row.optionalDouble(.p90, in: .seconds)
-        p99 = try row.optionalDouble(.p99, in: .seconds)
-        mad = try row.optionalDouble(.mad, in: .seconds)
-        cpuMedian = try row.optionalDouble(.cpuMedian, in: .seconds)
-        callsPerSample = try row.optionalInt(.callsPerSample, in: .callsPerSample)
-        allocatedBytes = try row.optionalCount(.allocatedBytes, in: .amount)
-        allocationRequests = try row.optionalCount(.allocationRequests, in: .amount)
-        peakRSSBytes = try row.optionalDouble(.peakRSSBytes, in: .amount)
-        samples = try row.numbers(.samples, in: .seconds)
-        cpuSamples = try row.numbers(.cpuSamples, in: .seconds)
-        speedupOverStdlib = try row.optionalDouble(.speedupOverStdlib, in: .ratio)
-        ratioToFloor = try row.optionalDouble(.ratioToFloor, in: .ratio)
-        ratioToPartitionedFloor = try row.optionalDouble(.ratioToPartitionedFloor, in: .ratio)
-        ratioToTrimFloor = try row.optionalDouble(.ratioToTrimFloor, in: .ratio)
-        minorFaults = try row.optionalInt(.minorFaults, in: .count)
-        majorFaults = try row.optionalInt(.majorFaults, in: .count)
-        peakExtraRSSBytes = try row.optionalCount(.peakExtraRSSBytes, in: .amount)
-        changeCount = try row.optionalInt(.changeCount, in: .count)
-        offsetsMoves = try row.optionalInt(.offsetsMoves, in: .count)
-        minimalMoves = try row.optionalInt(.minimalMoves, in: .count)
-        batchMoves = try row.optionalInt(.batchMoves, in: .count)
-        for phase in try row.objects(.phases, BenchPhases.Key.self) { phases.append(try BenchPhases(phase)) }
-        for entry in try row.objects(.repeated, BenchRepeated.Key.self) { repeated.append(try BenchRepeated(entry)) }
-    }
+    private var hasSamples: Bool { isMeasured || !samples.isEmpty }
+    private var hasCPUSamples: Bool { isMeasured || !cpuSamples.isEmpty }
 }
 
 /// What a `difflab bench` worker process hands back to its parent: a JSON array of
@@ -232,8 +202,7 @@ package struct BenchWorkerOutput: Sendable, Equatable {
 }
 
 /// A growth-exponent row of a bench file's `scaling` array.
-public struct BenchScaling: Sendable, Equatable {
-    enum Key: String { case engine, profile, kind, allocator, sizes, timeExponent, bytesExponent }
+public struct BenchScaling: ResultsRecord, Equatable {
 
     /// The subject the fit is for.
     public var engine: String
@@ -241,8 +210,8 @@ public struct BenchScaling: Sendable, Equatable {
     public var profile: String
     /// The element kind.
     public var kind: String
-    /// `system` or `jemalloc`.
-    public var allocator: String
+    /// The allocator of the cells fitted.
+    public var allocator: MemoryAllocator
     /// The sizes the fit used, ascending (each in ``FieldRange/size``).
     public var sizes: [Int]
     /// Fitted exponent of time against size (time ∝ sizeᵉ), in ``FieldRange/exponent``.
@@ -252,7 +221,7 @@ public struct BenchScaling: Sendable, Equatable {
 
     /// A row; see the properties.
     public init(
-        engine: String, profile: String, kind: String, allocator: String, sizes: [Int], timeExponent: Double?, bytesExponent: Double?
+        engine: String, profile: String, kind: String, allocator: MemoryAllocator, sizes: [Int], timeExponent: Double?, bytesExponent: Double?
     ) {
         self.engine = engine
         self.profile = profile
@@ -263,36 +232,22 @@ public struct BenchScaling: Sendable, Equatable {
         self.bytesExponent = bytesExponent
     }
 
-    /// The scaling object (`bytesExponent` written as `null` when absent). O(sizes).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.engine, engine)
-        w.set(.profile, profile)
-        w.set(.kind, kind)
-        w.set(.allocator, allocator)
-        w.set(.sizes, integers: sizes)
-        w.set(.timeExponent, timeExponent)
-        w.set(.bytesExponent, bytesExponent, null: true)
-        return w.json
-    }
+    public static let blank = BenchScaling(engine: "", profile: "", kind: "", allocator: .system, sizes: [], timeExponent: nil, bytesExponent: nil)
 
-    /// Reads a scaling object: names required, `sizes` in ``FieldRange/size``, exponents in
-    /// ``FieldRange/exponent``. - Throws: ``ResultsError``. - Complexity: O(size of the object).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
-
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            engine: try row.requiredString(.engine), profile: try row.requiredString(.profile), kind: try row.requiredString(.kind),
-            allocator: try row.requiredString(.allocator), sizes: try row.integers(.sizes, in: .size),
-            timeExponent: try row.optionalDouble(.timeExponent, in: .exponent), bytesExponent: try row.optionalDouble(.bytesExponent, in: .exponent))
-    }
+    /// The declaration table (`bytesExponent` written as `null` when absent).
+    public static let fields: [RecordField<BenchScaling>] = [
+        .required("engine", \.engine, .string, "the subject the fit is for"),
+        .required("profile", \.profile, .string, "the dataset profile"),
+        .required("kind", \.kind, .string, "the element kind"),
+        .required("allocator", \.allocator, .cases(), "the allocator"),
+        .list("sizes", \.sizes, .int(.size), written: .always, "the sizes the fit used, ascending"),
+        .optional("timeExponent", \.timeExponent, .double(.exponent), "the fitted exponent of time against size"),
+        .optional("bytesExponent", \.bytesExponent, .double(.exponent), absent: .null, "the fitted exponent of allocated bytes against size"),
+    ]
 }
 
 /// A row of a bench file's `targets` array: a goal and whether this run met it.
-public struct BenchTarget: Sendable, Equatable {
-    enum Key: String { case name, goal, value, met, note }
+public struct BenchTarget: ResultsRecord, Equatable {
 
     /// What the target is about, e.g. an engine and profile.
     public var name: String
@@ -314,67 +269,43 @@ public struct BenchTarget: Sendable, Equatable {
         self.note = note
     }
 
-    /// The target object (`value` and `met` written as `null` when absent). O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.name, name)
-        w.set(.goal, goal)
-        w.set(.value, value, null: true)
-        w.set(.met, met, null: true)
-        w.set(.note, note)
-        return w.json
-    }
+    public static let blank = BenchTarget(name: "", goal: "", value: nil, met: nil, note: "")
 
-    /// Reads a target object: `name` required, `goal` and `note` default to empty, `value` any
-    /// number. - Throws: ``ResultsError``. - Complexity: O(size of the object).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
-
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            name: try row.requiredString(.name), goal: try row.optionalString(.goal) ?? "", value: try row.optionalNumber(.value),
-            met: try row.optionalBool(.met), note: try row.optionalString(.note) ?? "")
-    }
+    /// The declaration table (`value` and `met` written as `null` when absent).
+    public static let fields: [RecordField<BenchTarget>] = [
+        .required("name", \.name, .string, "what the target is about"),
+        .defaulted("goal", \.goal, .string, default: "", written: .always, "the goal, in words"),
+        .optional("value", \.value, .number, absent: .null, "the measured value"),
+        .optional("met", \.met, .bool, absent: .null, "whether the goal was met (`null`: not judged)"),
+        .defaulted("note", \.note, .string, default: "", written: .always, "context for the reader"),
+    ]
 }
 
 /// An element of a bench file's `allocators` array.
-public struct BenchAllocator: Sendable, Equatable {
-    enum Key: String { case name, library }
-
-    /// `system` or `jemalloc`.
-    public var name: String
+public struct BenchAllocator: ResultsRecord, Equatable {
+    /// The allocator.
+    public var name: MemoryAllocator
     /// The preloaded library, for jemalloc.
     public var library: String?
 
     /// An allocator entry; see the properties.
-    public init(name: String, library: String? = nil) {
+    public init(name: MemoryAllocator, library: String? = nil) {
         self.name = name
         self.library = library
     }
 
-    /// The allocator object. O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.name, name)
-        w.set(.library, library)
-        return w.json
-    }
+    public static let blank = BenchAllocator(name: .system)
 
-    /// Reads an allocator object (`name` required). - Throws: ``ResultsError``. - Complexity: O(1).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
-
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(name: try row.requiredString(.name), library: try row.optionalString(.library))
-    }
+    /// The declaration table.
+    public static let fields: [RecordField<BenchAllocator>] = [
+        .required("name", \.name, .cases(), "the allocator"),
+        .optional("library", \.library, .string, "the preloaded library, for jemalloc"),
+    ]
 }
 
 /// The `options` object of a bench file: what the run was asked to measure. Every member is
 /// optional (absent ones are not written).
-public struct BenchRunOptions: Sendable, Equatable {
-    enum Key: String { case quick, engines, profiles, sizes, kinds, budgetSeconds, maxCallSeconds, seed, moves, probeFloor, shardParts, shardCount }
+public struct BenchRunOptions: ResultsRecord, Equatable {
 
     /// Whether the run used the quick preset.
     public var quick: Bool?
@@ -393,7 +324,7 @@ public struct BenchRunOptions: Sendable, Equatable {
     /// The dataset seed, as decimal text (it may exceed 2^53).
     public var seed: String?
     /// The move strategy of the reported change counts.
-    public var moves: String?
+    public var moves: MoveStrategy?
     /// In ``FieldRange/size``.
     public var probeFloor: Int?
     /// The parts of a sharded run this file holds (`bench --shard K/N` gives `[K]`; a merge of
@@ -405,7 +336,7 @@ public struct BenchRunOptions: Sendable, Equatable {
     /// Options as recorded; every field is optional (absent in the file: `nil`).
     public init(
         quick: Bool? = nil, engines: [String]? = nil, profiles: [String]? = nil, sizes: [Int]? = nil, kinds: [String]? = nil,
-        budgetSeconds: Double? = nil, maxCallSeconds: Double? = nil, seed: String? = nil, moves: String? = nil, probeFloor: Int? = nil
+        budgetSeconds: Double? = nil, maxCallSeconds: Double? = nil, seed: String? = nil, moves: MoveStrategy? = nil, probeFloor: Int? = nil
     ) {
         self.quick = quick
         self.engines = engines
@@ -419,56 +350,36 @@ public struct BenchRunOptions: Sendable, Equatable {
         self.probeFloor = probeFloor
     }
 
-    /// The options object. O(size).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.quick, quick)
-        if let engines { w.set(.engines, strings: engines) }
-        if let profiles { w.set(.profiles, strings: profiles) }
-        if let sizes { w.set(.sizes, integers: sizes) }
-        if let kinds { w.set(.kinds, strings: kinds) }
-        w.set(.budgetSeconds, budgetSeconds)
-        w.set(.maxCallSeconds, maxCallSeconds)
-        w.set(.seed, seed)
-        w.set(.moves, moves)
-        w.set(.probeFloor, probeFloor)
-        if let shardParts { w.set(.shardParts, integers: shardParts) }
-        w.set(.shardCount, shardCount)
-        return w.json
+    public static let blank = BenchRunOptions()
+
+    /// The declaration table: every member optional, absent ones not written.
+    public static let fields: [RecordField<BenchRunOptions>] = [
+        .optional("quick", \.quick, .bool, "whether the run used the quick preset"),
+        .optional("engines", \.engines, .array(.string), "the subjects measured, in run order"),
+        .optional("profiles", \.profiles, .array(.string), "the dataset profiles measured"),
+        .optional("sizes", \.sizes, .array(.int(.size)), "the list sizes"),
+        .optional("kinds", \.kinds, .array(.string), "the element kinds"),
+        .optional("budgetSeconds", \.budgetSeconds, .seconds, "the time budget of one cell"),
+        .optional("maxCallSeconds", \.maxCallSeconds, .seconds, "the longest one call may take before a cell is skipped"),
+        .optional("seed", \.seed, .string, "the dataset seed, as decimal text (it may exceed 2^53)"),
+        .optional("moves", \.moves, .cases(), "the move strategy of the reported change counts"),
+        .optional("probeFloor", \.probeFloor, .int(.size), "the smallest size probed"),
+        .optional("shardParts", \.shardParts, .array(.int(.shards)), "the parts of a sharded run this file holds"),
+        .optional("shardCount", \.shardCount, .int(.shards), "how many parts the run was sharded into"),
+    ]
+
+    /// Refuses `shardParts` unless they are distinct parts from 1 to `shardCount`.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        guard let parts = shardParts else { return }
+        guard let count = shardCount, parts.allSatisfy({ $0 <= count }), Set(parts).count == parts.count else {
+            throw .invalid(source: position.source, field: position.member("shardParts").named, expected: "distinct parts from 1 to shardCount")
+        }
     }
 
     /// The options as (name, text) pairs in file order, for a report header: strings as they
     /// are, lists of names joined by `, `, other values as compact JSON. O(size).
     public var displayFields: [DisplayField] {
         (json.objectValue ?? JSONObject()).map { DisplayField(name: $0.key, value: DisplayField.text($0.value)) }
-    }
-
-    /// Reads an options object. - Throws: ``ResultsError`` (sizes in ``FieldRange/size``, seconds
-    /// in ``FieldRange/seconds``). - Complexity: O(size of the object).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
-
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init()
-        quick = try row.optionalBool(.quick)
-        if row.present(.engines) != nil { engines = try row.strings(.engines) }
-        if row.present(.profiles) != nil { profiles = try row.strings(.profiles) }
-        if row.present(.sizes) != nil { sizes = try row.integers(.sizes, in: .size) }
-        if row.present(.kinds) != nil { kinds = try row.strings(.kinds) }
-        budgetSeconds = try row.optionalDouble(.budgetSeconds, in: .seconds)
-        maxCallSeconds = try row.optionalDouble(.maxCallSeconds, in: .seconds)
-        seed = try row.optionalString(.seed)
-        moves = try row.optionalString(.moves)
-        probeFloor = try row.optionalInt(.probeFloor, in: .size)
-        shardCount = try row.optionalInt(.shardCount, in: .shards)
-        if row.present(.shardParts) != nil {
-            let parts = try row.integers(.shardParts, in: .shards)
-            guard let count = shardCount, parts.allSatisfy({ $0 <= count }), Set(parts).count == parts.count else {
-                throw .invalid(source: row.source, field: row.path(.shardParts), expected: "distinct parts from 1 to shardCount")
-            }
-            shardParts = parts
-        }
     }
 
     /// The options without the shard fields: what every part of one sharded run shares.
@@ -492,13 +403,7 @@ public struct BenchRunOptions: Sendable, Equatable {
 }
 
 /// A `difflab-bench/1` results file, written by `difflab bench`.
-public struct BenchResults: Sendable, Equatable {
-    enum Key: String, ProvenanceKey {
-        case schema, createdAt, seconds, machine, toolchain, commit, dirty, options, allocators, measurements, scaling, targets
-        static var runSeconds: Key? { .seconds }
-        static var dirtyFlag: Key? { .dirty }
-    }
-
+public struct BenchResults: ResultsRecord, Equatable {
     /// The schema this type reads and writes.
     public static let schema = "difflab-bench/1"
 
@@ -528,40 +433,22 @@ public struct BenchResults: Sendable, Equatable {
         targets = []
     }
 
-    /// The results document (`commit` written as `null` when unknown). O(size).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.schema, Self.schema)
-        w.set(provenance)
-        w.set(.options, options.json)
-        w.set(.allocators, .array(allocators.map(\.json)))
-        w.set(.measurements, .array(measurements.map(\.json)))
-        w.set(.scaling, .array(scaling.map(\.json)))
-        w.set(.targets, .array(targets.map(\.json)))
-        return w.json
-    }
+    public static let blank = BenchResults()
+    public static var documentSchema: String? { schema }
 
-    /// Reads a bench document.
-    ///
-    /// - Throws: ``ResultsError``: ``ResultsError/notAnObject(source:found:)``,
-    ///   ``ResultsError/missingSchema(source:)`` or ``ResultsError/unknownSchema(source:schema:)``
-    ///   unless the document is an object with `"schema": "difflab-bench/1"`; `createdAt` outside
-    ///   ``FieldRange/unixTime``, `seconds` outside ``FieldRange/runSeconds``; a `machine` that is
-    ///   not an object; and every error of ``BenchMeasurement``, ``BenchScaling``,
-    ///   ``BenchTarget``, ``BenchAllocator`` and ``BenchRunOptions`` with its path
-    ///   (`measurements[3].median`). A file without measurements is valid here (a report refuses it).
-    /// - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        try checkSchema(json, Self.schema, source: source)
-        let root = try FieldReader<Key>(json, source: source, path: "")
-        self.init(source: source)
-        provenance = try root.provenance()
-        if let reader = try root.object(.options, BenchRunOptions.Key.self) { options = try BenchRunOptions(reader) }
-        for row in try root.objects(.allocators, BenchAllocator.Key.self) { allocators.append(try BenchAllocator(row)) }
-        for row in try root.objects(.measurements, BenchMeasurement.Key.self) { measurements.append(try BenchMeasurement(row)) }
-        for row in try root.objects(.scaling, BenchScaling.Key.self) { scaling.append(try BenchScaling(row)) }
-        for row in try root.objects(.targets, BenchTarget.Key.self) { targets.append(try BenchTarget(row)) }
-    }
+    /// The declaration table. A file without measurements is valid here (a report refuses it).
+    public static let fields: [RecordField<BenchResults>] =
+        RecordField.inline(\.provenance)
+        + [
+            .defaulted("options", \.options, .record(), default: BenchRunOptions(), written: .always, "the options the run used"),
+            .list("allocators", \.allocators, .record(), written: .always, "the allocators, in file order"),
+            .list("measurements", \.measurements, .record(), written: .always, "one row per measured or skipped cell"),
+            .list("scaling", \.scaling, .record(), written: .always, "growth-exponent fits"),
+            .list("targets", \.targets, .record(), written: .always, "performance targets and whether they were met"),
+        ]
+
+    /// Notes the file's name.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
 }
 
 /// The member every DiffLab results document names its schema with.

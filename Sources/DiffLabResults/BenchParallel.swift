@@ -17,7 +17,7 @@ package struct ParallelSpeedup: Sendable, Equatable {
     package var profile: String
     package var kind: String
     package var size: Int
-    package var allocator: String
+    package var allocator: MemoryAllocator
     package var threads: Int
     /// `hashmap`'s median ÷ this engine's median.
     package var speedup: Double

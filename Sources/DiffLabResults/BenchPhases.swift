@@ -4,11 +4,7 @@ import DiffLabJSON
 /// `hashmap`'s diff phase by phase in one bench cell, on some number of threads: the median
 /// seconds of each phase over ``calls`` timed diffs (`HashMapEngine.timedDiff`), an element of a
 /// measurement's `phases` array in a `difflab-bench/1` file.
-public struct BenchPhases: Sendable, Equatable {
-    /// The member names, each written once; the phases' are ``phaseNames``.
-    enum Key: String {
-        case threads, moves, calls, trim, partition, join, verify, assemble, derive, batch
-    }
+public struct BenchPhases: ResultsRecord, Equatable {
 
     /// The phases in the order they run: `trim`, `partition`, `join`, `verify`, `assemble`,
     /// `derive`, `batch` (`HashMapEngine.Phase`'s cases, which a test keeps equal).
@@ -42,24 +38,15 @@ public struct BenchPhases: Sendable, Equatable {
     /// The sum of the phases' medians.
     public var total: Double { seconds.reduce(0, +) }
 
-    /// The object: `threads`, `moves` (absent for ``MoveStrategy/offsets``, so files written
-    /// before the field existed read and write back the same), `calls`, then one member per phase.
-    /// O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.threads, threads)
-        if moves != .offsets { w.set(.moves, moves.rawValue) }
-        w.set(.calls, calls)
-        for (name, value) in zip(Self.phaseNames, seconds) { w.set(Key(rawValue: name)!, value) }
-        return w.json
-    }
+    public static let blank = BenchPhases(threads: 1, calls: 1, seconds: phaseNames.map { _ in 0 })
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        let threads = try row.requiredInt(.threads, in: .threads)
-        let moves = try row.optionalCase(.moves, MoveStrategy.self) ?? .offsets
-        let calls = try row.requiredInt(.calls, in: .callsPerSample)
-        var seconds: [Double] = []
-        for name in Self.phaseNames { seconds.append(try row.requiredDouble(Key(rawValue: name)!, in: .seconds)) }
-        self.init(threads: threads, moves: moves, calls: calls, seconds: seconds)
-    }
+    /// The declaration table: `threads`, `moves` (absent for ``MoveStrategy/offsets``, so files
+    /// written before the field existed read and write back the same), `calls`, then one member
+    /// per phase.
+    public static let fields: [RecordField<BenchPhases>] =
+        [
+            .required("threads", \.threads, .int(.threads), "threads the engine used"),
+            .defaulted("moves", \.moves, .cases(), default: .offsets, "the move strategy the result was derived with"),
+            .required("calls", \.calls, .int(.callsPerSample), "timed diffs the medians are taken over"),
+        ] + phaseNames.indices.map { .required(phaseNames[$0], \.seconds[$0], .seconds, "the median seconds of this phase") }
 }

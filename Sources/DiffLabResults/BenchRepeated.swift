@@ -10,13 +10,7 @@ import DiffLabJSON
 /// allocations are allocation requests during a call, counted by jemalloc (`nil` under another
 /// allocator: the count is the code's, the same under any allocator, but only jemalloc reports it),
 /// less the few requests reading the counters itself makes (measured on empty calls).
-public struct BenchRepeated: Sendable, Equatable {
-    /// The member names, each written once.
-    enum Key: String {
-        case threads, versions, calls, oneOffSeconds, reusedSeconds, oneOffFaults, reusedFaults
-        case oneOffAllocations, reusedAllocations, retainedBytes
-    }
-
+public struct BenchRepeated: ResultsRecord, Equatable {
     /// Threads the engine used (1 to 64).
     public var threads: Int
     /// Versions diffed in turn (each a dataset of the cell's profile and size, from consecutive
@@ -59,33 +53,21 @@ public struct BenchRepeated: Sendable, Equatable {
     /// A reused call's time over a one-off call's, or `nil` when the one-off took no time.
     public var ratio: Double? { oneOffSeconds > 0 ? reusedSeconds / oneOffSeconds : nil }
 
-    /// The object, one member per field (the allocation counts only when known). O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.threads, threads)
-        w.set(.versions, versions)
-        w.set(.calls, calls)
-        w.set(.oneOffSeconds, oneOffSeconds)
-        w.set(.reusedSeconds, reusedSeconds)
-        w.set(.oneOffFaults, oneOffFaults)
-        w.set(.reusedFaults, reusedFaults)
-        if let oneOffAllocations { w.set(.oneOffAllocations, oneOffAllocations) }
-        if let reusedAllocations { w.set(.reusedAllocations, reusedAllocations) }
-        w.set(.retainedBytes, retainedBytes)
-        return w.json
-    }
+    public static let blank = BenchRepeated(
+        threads: 1, versions: 1, calls: 1, oneOffSeconds: 0, reusedSeconds: 0, oneOffFaults: 0, reusedFaults: 0, oneOffAllocations: nil,
+        reusedAllocations: nil, retainedBytes: 0)
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            threads: try row.requiredInt(.threads, in: .threads),
-            versions: try row.requiredInt(.versions, in: .callsPerSample),
-            calls: try row.requiredInt(.calls, in: .callsPerSample),
-            oneOffSeconds: try row.requiredDouble(.oneOffSeconds, in: .seconds),
-            reusedSeconds: try row.requiredDouble(.reusedSeconds, in: .seconds),
-            oneOffFaults: try row.requiredInt(.oneOffFaults, in: .count),
-            reusedFaults: try row.requiredInt(.reusedFaults, in: .count),
-            oneOffAllocations: try row.optionalInt(.oneOffAllocations, in: .count),
-            reusedAllocations: try row.optionalInt(.reusedAllocations, in: .count),
-            retainedBytes: try row.requiredInt(.retainedBytes, in: .count))
-    }
+    /// The declaration table (allocation counts only under jemalloc).
+    public static let fields: [RecordField<BenchRepeated>] = [
+        .required("threads", \.threads, .int(.threads), "threads the engine used"),
+        .required("versions", \.versions, .int(.callsPerSample), "list versions diffed in a row"),
+        .required("calls", \.calls, .int(.callsPerSample), "timed rounds the medians are taken over"),
+        .required("oneOffSeconds", \.oneOffSeconds, .seconds, "median seconds per diff, one-off calls"),
+        .required("reusedSeconds", \.reusedSeconds, .seconds, "median seconds per diff, one reused workspace"),
+        .required("oneOffFaults", \.oneOffFaults, .int(.count), "minor page faults per diff, one-off calls"),
+        .required("reusedFaults", \.reusedFaults, .int(.count), "minor page faults per diff, reused workspace"),
+        .optional("oneOffAllocations", \.oneOffAllocations, .int(.count), "allocations per diff, one-off calls (jemalloc)"),
+        .optional("reusedAllocations", \.reusedAllocations, .int(.count), "allocations per diff, reused workspace (jemalloc)"),
+        .required("retainedBytes", \.retainedBytes, .int(.count), "bytes the workspace keeps between calls"),
+    ]
 }

@@ -154,7 +154,7 @@ public struct TraceBenchResults: Sendable, Equatable {
     /// The trace measured.
     public var trace: TraceWorkload
     /// `system` or `jemalloc`: the allocator the run's process used.
-    public var allocator: String
+    public var allocator: MemoryAllocator
     /// The element kind the versions were built as (`int`, `model`, `object`).
     public var kind: String
     /// Seconds of samples per subject and pair, in ``FieldRange/seconds``.
@@ -166,7 +166,7 @@ public struct TraceBenchResults: Sendable, Equatable {
 
     /// A results record; see the properties.
     public init(
-        source: String = "", trace: TraceWorkload, allocator: String, kind: String, budgetSeconds: Double, pairs: [TraceBenchPair],
+        source: String = "", trace: TraceWorkload, allocator: MemoryAllocator, kind: String, budgetSeconds: Double, pairs: [TraceBenchPair],
         subjects: [TraceBenchSubject]
     ) {
         self.source = source
@@ -189,7 +189,7 @@ public struct TraceBenchResults: Sendable, Equatable {
         w.set(.schema, Self.schema)
         w.set(provenance)
         w.set(.trace, trace.json)
-        w.set(.allocator, allocator)
+        w.set(.allocator, allocator.rawValue)
         w.set(.kind, kind)
         w.set(.budgetSeconds, budgetSeconds)
         w.set(.pairs, .array(pairs.map { .array([.integer($0.old), .integer($0.new)]) }))
@@ -208,7 +208,7 @@ public struct TraceBenchResults: Sendable, Equatable {
         let root = try FieldReader<Key>(json, source: source, path: "")
         guard let workload = try root.object(.trace, TraceWorkload.Key.self) else { throw .missingField(source: source, path: "trace") }
         self.init(
-            source: source, trace: try TraceWorkload(workload), allocator: try root.requiredString(.allocator),
+            source: source, trace: try TraceWorkload(workload), allocator: try root.requiredCase(.allocator, MemoryAllocator.self),
             kind: try root.requiredString(.kind), budgetSeconds: try root.requiredDouble(.budgetSeconds, in: .seconds), pairs: [], subjects: [])
         provenance = try root.provenance()
         for (i, pair) in try root.optionalArray(.pairs).enumerated() {

@@ -51,7 +51,7 @@ struct AllocationRecordTests {
         let measurement = SampledMeasurement(
             samples: [1e-3, 2e-3], cpuSamples: [], callsPerSample: 1, allocatedBytes: 10_240, allocationRequests: 3,
             peakRSSBytes: 1 << 20)
-        var record = BenchRecord(engine: "hashmap", profile: .reverse, size: 100, kind: .int, allocator: "jemalloc")
+        var record = BenchRecord(engine: "hashmap", profile: .reverse, size: 100, kind: .int, allocator: .jemalloc)
         record.measurement = measurement
         let written = record.measurementRecord
         #expect(written.allocatedBytes == 10_240)

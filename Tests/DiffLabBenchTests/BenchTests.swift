@@ -106,7 +106,7 @@ struct BenchTests {
     /// variants and the floors aside), and against the trim floor where the lists keep their ends.
     @Test func hashmapIsComparedWithEveryOtherEngineAndTheTrimFloor() {
         func row(_ engine: String, _ profile: String, _ median: Double) -> BenchMeasurement {
-            var m = BenchMeasurement(engine: engine, profile: profile, size: 100_000, kind: "int", allocator: "system")
+            var m = BenchMeasurement(engine: engine, profile: profile, size: 100_000, kind: "int", allocator: .system)
             m.median = median
             return m
         }
@@ -115,14 +115,14 @@ struct BenchTests {
             row(trimFloorName, "chat-append", 0.0001), row(hashFloorName, "chat-append", 0.0001), row("hashmap", "differencekit", 0.002),
             row("heckel", "differencekit", 0.01),
         ])
-        let targets = benchTargets(rows, allocator: "system", cores: 2)
+        let targets = benchTargets(rows, allocator: .system, cores: 2)
         let never = targets.first { $0.name == "hashmap / fastest other engine, worst cell at 100k" }
         #expect(never?.met == false && never?.note == "chat-append int against myers")
         #expect(abs((never?.value ?? 0) - 1.25) < 1e-9)
         let trim = targets.first { $0.name == "hashmap / trim floor, chat-append 100k, int" }
         #expect(trim?.met == false && abs((trim?.value ?? 0) - 5) < 1e-9)
         // Faster than every other engine: met.
-        let fast = benchTargets(rows.filter { $0.engine != "myers" }, allocator: "system", cores: 2)
+        let fast = benchTargets(rows.filter { $0.engine != "myers" }, allocator: .system, cores: 2)
         #expect(fast.first { $0.name.hasPrefix("hashmap / fastest other engine") }?.met == true)
     }
 
@@ -137,9 +137,9 @@ struct BenchTests {
         #expect(phases.map(\.moves) == [.offsets, .offsets, .minimal, .minimal])
         // chat-append keeps its whole old list as a prefix: no partitioning, a trim.
         #expect(phases.allSatisfy { ($0["partition"] ?? -1) == 0 && ($0["trim"] ?? 0) > 0 && $0.total > 0 })
-        var row = BenchMeasurement(engine: "hashmap", profile: "chat-append", size: 20_000, kind: "int", allocator: "system")
+        var row = BenchMeasurement(engine: "hashmap", profile: "chat-append", size: 20_000, kind: "int", allocator: .system)
         row.phases = phases
-        let table = phaseTable([row, BenchMeasurement(engine: "heckel", profile: "chat-append", size: 20_000, kind: "int", allocator: "system")])
+        let table = phaseTable([row, BenchMeasurement(engine: "heckel", profile: "chat-append", size: 20_000, kind: "int", allocator: .system)])
         #expect(table.hasPrefix("hashmap phase by phase"))
         let lines = table.split(separator: "\n")
         #expect(lines.count == 2 + 4)
@@ -169,7 +169,7 @@ struct BenchTests {
         }
         // Allocation requests are counted under jemalloc only.
         #expect(repeated.allSatisfy { ($0.reusedAllocations == nil) == (JemallocStats.current == nil) })
-        var row = BenchMeasurement(engine: "hashmap", profile: "small-edit", size: 1_000_000, kind: "int", allocator: "system")
+        var row = BenchMeasurement(engine: "hashmap", profile: "small-edit", size: 1_000_000, kind: "int", allocator: .system)
         row.repeated = repeated
         let table = repeatedTable([row])
         #expect(table.hasPrefix("hashmap repeated") && table.split(separator: "\n").count == 2 + 2)
@@ -190,14 +190,14 @@ struct BenchTests {
         other.repeated[0].reusedSeconds = 0.005
         other.repeated[0].reusedFaults = 0
         other.repeated[0].reusedAllocations = 2
-        let targets = benchTargets([row, other], allocator: "system", cores: 2)
+        let targets = benchTargets([row, other], allocator: .system, cores: 2)
         let faults = targets.first { $0.name == "hashmap repeated, page faults per call at 1M, worst profile, system" }
         #expect(faults?.value == 3 && faults?.met == false && faults?.note == "small-edit")
         let allocations = targets.first { $0.name == "hashmap repeated, allocations per call at 1M, worst profile, system" }
         #expect(allocations?.value == 5 && allocations?.met == false)
         let ratio = targets.first { $0.name == "hashmap repeated / one-off call at 1M, worst profile, system" }
         #expect(abs((ratio?.value ?? 0) - 0.9) < 1e-9 && ratio?.met == false && ratio?.note == "small-edit")
-        let good = benchTargets([other], allocator: "system", cores: 2).filter { $0.name.hasPrefix("hashmap repeated") }
+        let good = benchTargets([other], allocator: .system, cores: 2).filter { $0.name.hasPrefix("hashmap repeated") }
         #expect(good.count == 3 && good.allSatisfy { $0.met == true })
     }
 
@@ -214,7 +214,7 @@ struct BenchTests {
         #expect(memorySkipReason(kind: .int, size: 10_000_000, available: 1 << 40) == nil)
         let reason = memorySkipReason(kind: .int, size: 10_000_000, available: 1 << 30)
         #expect(reason?.hasPrefix("needs about") == true && reason?.contains("available") == true)
-        func row(_ engine: String, _ size: Int, _ median: Double, allocator: String = "system") -> BenchMeasurement {
+        func row(_ engine: String, _ size: Int, _ median: Double, allocator: MemoryAllocator = .system) -> BenchMeasurement {
             var m = BenchMeasurement(engine: engine, profile: "differencekit", size: size, kind: "int", allocator: allocator)
             m.median = median
             return m
@@ -223,7 +223,7 @@ struct BenchTests {
             row("hashmap", 10_000, 0.0002), row("hashmap", 100_000, 0.0025), row("hashmap", 1_000_000, 0.03),
             row("hashmap", 10_000_000, 0.4), row(partitionedFloorName, 10_000_000, 0.32), row("hashmap-parallel", 10_000_000, 0.2),
         ]
-        let targets = benchTargets(rows, allocator: "system", cores: 2)
+        let targets = benchTargets(rows, allocator: .system, cores: 2)
         func value(_ name: String) -> Double? { targets.first { $0.name == name }?.value }
         #expect(abs((value("hashmap growth exponent, differencekit 1M→10M, system") ?? 0) - Double.log10(0.4 / 0.03)) < 1e-9)
         #expect(targets.first { $0.name == "hashmap growth exponent, differencekit 1M→10M, system" }?.met == false)
@@ -232,12 +232,12 @@ struct BenchTests {
         #expect(abs((value("hashmap-parallel speed-up over hashmap, differencekit 10M (2 threads)") ?? 0) - 2) < 1e-9)
         #expect(value("hashmap growth exponent, differencekit 10k→1M, system") != nil)
         // Without the 10M row, no 1M→10M exponent: a check that compares nothing is not made.
-        #expect(benchTargets(rows.filter { $0.size < 10_000_000 }, allocator: "system").allSatisfy { !$0.name.contains("10M") })
+        #expect(benchTargets(rows.filter { $0.size < 10_000_000 }, allocator: .system).allSatisfy { !$0.name.contains("10M") })
     }
 
     @Test func parallelSpeedupsPairThreadedRowsWithOneThread() {
         func row(_ engine: String, _ median: Double, size: Int = 1_000_000) -> BenchMeasurement {
-            var m = BenchMeasurement(engine: engine, profile: "differencekit", size: size, kind: "int", allocator: "system")
+            var m = BenchMeasurement(engine: engine, profile: "differencekit", size: size, kind: "int", allocator: .system)
             m.median = median
             return m
         }
@@ -265,18 +265,18 @@ struct BenchTests {
         #expect(parallelTable(quick, cores: 2).hasPrefix("Parallel pairing: not shown."))
         #expect(parallelTable(quick, cores: 2).contains("up to 100,000"))
         #expect(parallelTable([row("heckel", 0.1)], cores: 2).isEmpty)
-        let targets = benchTargets(rows, allocator: "system", cores: 2)
+        let targets = benchTargets(rows, allocator: .system, cores: 2)
         // The first 2-thread row is hashmap-parallel's (×1.6, just short of numerically ≥ 1.6 or not).
         let parallel = targets.first { $0.name.contains("speed-up") }
         #expect(parallel?.name.hasPrefix("hashmap-parallel speed-up") == true && parallel?.note == "efficiency 80%")
         #expect(
-            benchTargets(rows.filter { $0.engine != "hashmap-parallel" }, allocator: "system", cores: 2).first { $0.name.contains("speed-up") }?.met
+            benchTargets(rows.filter { $0.engine != "hashmap-parallel" }, allocator: .system, cores: 2).first { $0.name.contains("speed-up") }?.met
                 == true)
         #expect(abs((targets.first { $0.name == "hashmap / hash floor, differencekit 1M, int ids" }?.value ?? 0) - 0.8) < 1e-9)
         #expect(targets.first { $0.name == "hashmap / hash floor, differencekit 1M, int ids" }?.met == false)
         #expect(targets.first { $0.name == "hashmap / partitioned floor, differencekit 1M, int ids" }?.met == false)  // 2 > 1.5
         // No partitioned floor measured: no target, rather than one that compared nothing.
-        #expect(benchTargets(rows.filter { $0.engine != partitionedFloorName }, allocator: "system").allSatisfy { !$0.name.contains("partitioned") })
+        #expect(benchTargets(rows.filter { $0.engine != partitionedFloorName }, allocator: .system).allSatisfy { !$0.name.contains("partitioned") })
     }
 
     @Test func measureKeepsEverySample() {
@@ -293,7 +293,7 @@ struct BenchTests {
             engines: BenchSubject.builtIns.filter { $0.name == "hashmap" }, profiles: [.differencekit, .reverse], sizes: [200, 400], budget: 0.002,
             maxSamples: 5)
         options.maxCallSeconds = 10
-        let records = runBench(options, allocator: "system")
+        let records = runBench(options, allocator: .system)
         #expect(records.count == 2 * 2 * 5)
         #expect(Set(records.map(\.engine)) == [hashFloorName, partitionedFloorName, trimFloorName, "hashmap", "stdlib"])
         let rows = addRatios(records.map(\.measurementRecord))
@@ -356,7 +356,7 @@ struct BenchTests {
         // Loose enough for the calls at 300 items on a loaded machine; the 30,000-item calls
         // project to 10,000 times as long.
         options.maxCallSeconds = 0.05
-        let records = runBench(options, allocator: "system")
+        let records = runBench(options, allocator: .system)
         let skipped = records.filter { $0.size == 30_000 && ($0.engine == "myers" || $0.engine == "stdlib") }
         #expect(skipped.count == 2)
         #expect(skipped.allSatisfy { $0.measurement == nil && $0.skipped?.contains("projected") == true })
@@ -405,7 +405,7 @@ struct BenchTests {
             engines: BenchSubject.builtIns.filter { $0.name == "myers" }, profiles: [.reverse], sizes: [30_000], budget: 0.001, maxSamples: 2)
         options.maxCallSeconds = 0.001
         options.minSamples = 1
-        let records = runBench(options, allocator: "system")
+        let records = runBench(options, allocator: .system)
         let quadratic = records.filter { $0.engine == "myers" || $0.engine == "stdlib" }
         #expect(quadratic.count == 2)
         for record in quadratic {
@@ -425,7 +425,7 @@ struct BenchTests {
             maxSamples: 2)
         options.maxCallSeconds = 0.001
         options.minSamples = 1
-        let records = runBench(options, allocator: "system").filter { $0.engine == "myers" }
+        let records = runBench(options, allocator: .system).filter { $0.engine == "myers" }
         #expect(records.map(\.size) == [300, 30_000, 60_000])
         #expect(records[1].skipped != nil && records[2].skipped == records[1].skipped)
     }

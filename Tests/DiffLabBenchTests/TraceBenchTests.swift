@@ -35,7 +35,7 @@ struct TraceBenchTests {
     @Test func everySubjectIsTimedOnEveryPair() throws {
         let trace = Self.trace()
         var progress: [Int] = []
-        let results = runTraceBench(trace, file: "t.jsonl", Self.options, allocator: "system") { done, _ in progress.append(done) }
+        let results = runTraceBench(trace, file: "t.jsonl", Self.options, allocator: .system) { done, _ in progress.append(done) }
         #expect(progress == [1, 2, 3])
         #expect(results.pairs.count == 3)
         #expect(results.pairs.allSatisfy { $0.old == 200 && $0.new == 200 })
@@ -55,7 +55,7 @@ struct TraceBenchTests {
     }
 
     @Test func theResultsFileReadsBackEqual() throws {
-        var results = runTraceBench(Self.trace(versions: 2), file: "t.jsonl", Self.options, allocator: "system")
+        var results = runTraceBench(Self.trace(versions: 2), file: "t.jsonl", Self.options, allocator: .system)
         results.source = "r.json"
         let again = try TraceBenchResults(json: try JSONValue.parse(results.json.serialized()), source: "r.json")
         #expect(again == results)
@@ -72,7 +72,7 @@ struct TraceBenchTests {
         (#""pairs": [[-1, 2]]"#, "pairs[0] should be"),
     ])
     func malformedFilesAreRefused(pairs: String, expected: String) throws {
-        let results = runTraceBench(Self.trace(versions: 2), file: "t.jsonl", Self.options, allocator: "system")
+        let results = runTraceBench(Self.trace(versions: 2), file: "t.jsonl", Self.options, allocator: .system)
         let text = results.json.serialized().replacingOccurrences(of: #""pairs":[[200,200]]"#, with: pairs)
         #expect(text.contains(pairs))
         #expect {
@@ -83,7 +83,7 @@ struct TraceBenchTests {
     }
 
     @Test func aSubjectWithMoreTimesThanPairsIsRefused() throws {
-        var results = runTraceBench(Self.trace(versions: 2), file: "t.jsonl", Self.options, allocator: "system")
+        var results = runTraceBench(Self.trace(versions: 2), file: "t.jsonl", Self.options, allocator: .system)
         results.subjects[0].pairSeconds.append(0.001)
         #expect(throws: ResultsError.self) { _ = try TraceBenchResults(json: results.json, source: "r.json") }
     }
@@ -99,7 +99,7 @@ struct TraceBenchTests {
         options.maxCallSeconds = 0.001
         // The projection is what this checks: the edit-distance guard would refuse the pair first.
         options.editDistanceGuard = EditDistanceGuard(maxCallWork: .infinity)
-        let results = runTraceBench(trace, file: "t", options, allocator: "system")
+        let results = runTraceBench(trace, file: "t", options, allocator: .system)
         let stdlib = results.subjects.first { $0.engine == "stdlib" }
         #expect(stdlib?.skipped?.contains("projected") == true, "\(String(describing: stdlib?.skipped))")
         #expect(stdlib?.skipped?.contains("from a probe at") == true)
@@ -118,7 +118,7 @@ struct TraceBenchTests {
         trace.append(items.reversed())
         var options = Self.options
         options.maxCallSeconds = 3_600
-        let results = runTraceBench(trace, file: "t", options, allocator: "system")
+        let results = runTraceBench(trace, file: "t", options, allocator: .system)
         for name in ["myers", "stdlib"] {
             let row = try #require(results.subjects.first { $0.engine == name })
             #expect(
@@ -136,7 +136,7 @@ struct TraceBenchTests {
     }
 
     @Test func aSkippedSubjectHasNoTotals() {
-        var results = runTraceBench(Self.trace(versions: 3), file: "t.jsonl", Self.options, allocator: "system")
+        var results = runTraceBench(Self.trace(versions: 3), file: "t.jsonl", Self.options, allocator: .system)
         results.subjects[3].skipped = "the engine failed: planted"
         results.subjects[3].pairSeconds = []
         let summary = results.summaries[3]

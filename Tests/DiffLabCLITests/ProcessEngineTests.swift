@@ -477,7 +477,7 @@ extension ProcessEngineTests {
             engines: [BenchSubject(changes: engine, selfTimed: true), BenchSubject(changes: harnessTimedEngine)], profiles: [.differencekit],
             sizes: [200], budget: 0.002, maxSamples: 3)
         options.minSamples = 1
-        let records = runBench(options, allocator: "system")
+        let records = runBench(options, allocator: .system)
         let after = try #require(engine.engineProcessPeakRSSBytes())
         let selfTimed = try #require(records.first { $0.engine == "difflib" }?.measurement)
         let peak = try #require(selfTimed.peakRSSBytes)

@@ -42,7 +42,7 @@ struct ReportCommandTests {
     func aNumberOutsideItsRangeExits65NamingTheFieldAndTheRange() {
         let files = Files([
             "huge.json":
-                #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":10,"kind":"int","allocator":"a","median":1e308}]}"#
+                #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":10,"kind":"int","allocator":"system","median":1e308}]}"#
         ])
         let result = run(["report", files.path("huge.json"), "--out", files.path("out")])
         #expect(result.status == 65)
@@ -66,7 +66,7 @@ struct ReportCommandTests {
     func theLargestFiniteNumberWhereAnyNumberIsAllowedStillMakesAReport() throws {
         let files = Files([
             "bench.json":
-                #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":10,"kind":"int","allocator":"a","median":0.001}],"targets":[{"name":"t","value":1.7976931348623157e308}]}"#
+                #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":10,"kind":"int","allocator":"system","median":0.001}],"targets":[{"name":"t","value":1.7976931348623157e308}]}"#
         ])
         let out = files.path("out")
         defer { FileSystem.removeTree(out) }

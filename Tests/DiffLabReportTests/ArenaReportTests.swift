@@ -10,7 +10,7 @@ import Testing
 
 /// A bench cell of the arena's synthetic bench (`int`, jemalloc unless said).
 private func cell(
-    _ engine: String, _ profile: String, _ size: Int, _ median: Double?, allocator: String = "jemalloc", bytes: Double? = nil, changes: Int? = nil,
+    _ engine: String, _ profile: String, _ size: Int, _ median: Double?, allocator: MemoryAllocator = .jemalloc, bytes: Double? = nil, changes: Int? = nil,
     offsets: Int? = nil, minimal: Int? = nil, batchMoves: Int? = nil, skipped: String? = nil
 ) -> BenchMeasurement {
     var m = BenchMeasurement(engine: engine, profile: profile, size: size, kind: "int", allocator: allocator)
@@ -66,7 +66,7 @@ private func syntheticArena(bench: Bool = true) -> ArenaResults {
         cell("differencekit", "p2", 10_000, nil, skipped: "too slow"),
         cell("identity", "p1", 10_000, 1.1e-3),
         // Another allocator: not the view shown (jemalloc is).
-        cell("differencekit", "p1", 100, 9, allocator: "system"),
+        cell("differencekit", "p1", 100, 9, allocator: .system),
         // Not a contestant: allowed, not shown.
         cell("stdlib", "p1", 100, 1e-4),
     ]

@@ -141,7 +141,7 @@ struct RangeCase: CustomTestStringConvertible, Sendable {
 
 /// A bench measurement with one extra member.
 func benchCell(_ extra: String, size: String = "10") -> String {
-    #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":"# + size + #","kind":"int","allocator":"a","#
+    #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":"# + size + #","kind":"int","allocator":"system","#
         + extra + "}]}"
 }
 
@@ -177,7 +177,7 @@ func policyRun(_ extra: String, listSize: String = "10") -> String {
         allowed: "0 to 253,402,300,799 (1970 to 9999, Unix seconds)"),
     RangeCase(json: #"{"schema":"difflab-bench/1","seconds":1e12}"#, path: "seconds", allowed: "0 to 10,000,000 (seconds)"),
     RangeCase(
-        json: #"{"schema":"difflab-bench/1","scaling":[{"engine":"e","profile":"p","kind":"k","allocator":"a","timeExponent":1e308}]}"#,
+        json: #"{"schema":"difflab-bench/1","scaling":[{"engine":"e","profile":"p","kind":"k","allocator":"system","timeExponent":1e308}]}"#,
         path: "scaling[0].timeExponent", allowed: "-100 to 100"),
     RangeCase(json: policyRun(#""hitchTimeRatio":1e308"#), path: "runs[0].hitchTimeRatio", allowed: "0 to 1,000 (ms per second)"),
     RangeCase(json: policyRun(#""latencies":[0.1,-0.1]"#), path: "runs[0].latencies[1]", allowed: "0 to 86,400 (seconds)"),

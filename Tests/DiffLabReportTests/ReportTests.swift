@@ -133,8 +133,8 @@ func linkedFiles(_ markdown: String) -> [String] {
 @Test(arguments: [
     (#"{"schema":"difflab-bench/1"}"#, 0),
     (#"{"schema":"difflab-bench/1","measurements":[]}"#, 0),
-    (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"a","skipped":"slow"}]}"#, 1),
-    (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"a"}]}"#, 1),
+    (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"system","skipped":"slow"}]}"#, 1),
+    (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"system"}]}"#, 1),
 ])
 func benchFilesWithoutAMeasuredCellAreRefused(text: String, cells: Int) throws {
     #expect(throws: ReportError.noMeasurements(source: "empty.json", cells: cells)) { try parse(text, source: "empty.json") }
@@ -142,7 +142,7 @@ func benchFilesWithoutAMeasuredCellAreRefused(text: String, cells: Int) throws {
 
 @Test func minimalFilesWithOnlyIdentityFieldsDoNotCrash() throws {
     let bench = try parse(
-        #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"a","median":0.001}]}"#,
+        #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"system","median":0.001}]}"#,
         source: "min.json")
     let policy = try parse(
         #"{"schema":"difflab-policy/1","runs":[{"policy":"x","listSize":3,"allowsReloadingOnTooManyUpdates":false}]}"#, source: "p.json")
@@ -164,13 +164,13 @@ struct BadInput: CustomTestStringConvertible, Sendable {
     BadInput(json: #"{"schema":1}"#, error: .missingSchema(source: "x.json")),
     BadInput(json: #"[1,2]"#, error: .notAnObject(source: "x.json", found: "an array")),
     BadInput(
-        json: #"{"schema":"difflab-bench/1","measurements":[{"profile":"p","size":1,"kind":"int","allocator":"a"}]}"#,
+        json: #"{"schema":"difflab-bench/1","measurements":[{"profile":"p","size":1,"kind":"int","allocator":"system"}]}"#,
         error: .missingField(source: "x.json", path: "measurements[0].engine")),
     BadInput(
-        json: #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1,"kind":"int","allocator":"a","median":"fast"}]}"#,
+        json: #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1,"kind":"int","allocator":"system","median":"fast"}]}"#,
         error: .wrongType(source: "x.json", path: "measurements[0].median", expected: "a number", found: "a string")),
     BadInput(
-        json: #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1,"kind":"int","allocator":"a","samples":[1,"x"]}]}"#,
+        json: #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1,"kind":"int","allocator":"system","samples":[1,"x"]}]}"#,
         error: .wrongType(source: "x.json", path: "measurements[0].samples[1]", expected: "a number", found: "a string")),
     BadInput(
         json: #"{"schema":"difflab-bench/1","measurements":{}}"#,

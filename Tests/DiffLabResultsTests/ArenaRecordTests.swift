@@ -230,7 +230,7 @@ let arenaRefusals: [ArenaRefusal] = [
     ArenaRefusal(
         document: arenaDocument(
             extra:
-                #","bench":{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"a","median":-1}]}"#
+                #","bench":{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"system","median":-1}]}"#
         ),
         message: "a.json: bench.measurements[0].median is -1.0, outside its allowed range 0 to 86,400 (seconds)"),
 ]

@@ -25,7 +25,7 @@ func readText(_ path: String) -> String? {
 // MARK: - Round trips: encode → decode → equal
 
 func fullMeasurement(timing: BenchTiming = .harness) -> BenchMeasurement {
-    var m = BenchMeasurement(engine: "hashmap", profile: "differencekit", size: 10_000, kind: "int", allocator: "jemalloc")
+    var m = BenchMeasurement(engine: "hashmap", profile: "differencekit", size: 10_000, kind: "int", allocator: .jemalloc)
     m.timing = timing
     m.median = 0.0012
     m.min = 0.001
@@ -78,18 +78,18 @@ func fullBenchResults() -> BenchResults {
     results.provenance = fullProvenance()
     results.options = BenchRunOptions(
         quick: true, engines: ["hashmap"], profiles: ["differencekit"], sizes: [1_000, 10_000], kinds: ["int"], budgetSeconds: 0.15,
-        maxCallSeconds: 6, seed: "42", moves: "offsets", probeFloor: 1_000)
-    results.allocators = [BenchAllocator(name: "jemalloc", library: "/lib/libjemalloc.so.2"), BenchAllocator(name: "system")]
-    var skipped = BenchMeasurement(engine: "stdlib", profile: "differencekit", size: 1_000_000, kind: "int", allocator: "system")
+        maxCallSeconds: 6, seed: "42", moves: .offsets, probeFloor: 1_000)
+    results.allocators = [BenchAllocator(name: .jemalloc, library: "/lib/libjemalloc.so.2"), BenchAllocator(name: .system)]
+    var skipped = BenchMeasurement(engine: "stdlib", profile: "differencekit", size: 1_000_000, kind: "int", allocator: .system)
     skipped.skipped = "projected 400 s per call"
     var noJemalloc = fullMeasurement(timing: .selfTimed)
-    noJemalloc.allocator = "system"
+    noJemalloc.allocator = .system
     noJemalloc.allocatedBytes = nil
     noJemalloc.allocationRequests = nil
     results.measurements = [fullMeasurement(), skipped, noJemalloc]
     results.scaling = [
         BenchScaling(
-            engine: "hashmap", profile: "differencekit", kind: "int", allocator: "jemalloc", sizes: [1_000, 10_000], timeExponent: 1.05,
+            engine: "hashmap", profile: "differencekit", kind: "int", allocator: .jemalloc, sizes: [1_000, 10_000], timeExponent: 1.05,
             bytesExponent: nil)
     ]
     results.targets = [
@@ -356,7 +356,7 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
         }
     }
 
-    static let identity = #""engine":"e","profile":"p","size":5,"kind":"k","allocator":"a""#
+    static let identity = #""engine":"e","profile":"p","size":5,"kind":"k","allocator":"system""#
 
     @Test(arguments: [
         (#"[]"#, "h.json: expected a JSON object with a \"schema\" field, not an array"),
@@ -375,7 +375,7 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
             "h.json: measurements[0].median is -1.0, outside its allowed range 0 to 86,400 (seconds)"
         ),
         (
-            #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1e30,"kind":"k","allocator":"a"}]}"#,
+            #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1e30,"kind":"k","allocator":"system"}]}"#,
             "h.json: measurements[0].size is 1e+30, outside its allowed range 0 to 1,000,000,000 (items)"
         ),
         (
@@ -392,7 +392,7 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
         ),
         (#"{"schema":"difflab-bench/1","options":{"sizes":[1,2.5]}}"#, "h.json: options.sizes[1] should be an integer, not a number"),
         (
-            #"{"schema":"difflab-bench/1","scaling":[{"engine":"e","profile":"p","kind":"k","allocator":"a","timeExponent":1000}]}"#,
+            #"{"schema":"difflab-bench/1","scaling":[{"engine":"e","profile":"p","kind":"k","allocator":"system","timeExponent":1000}]}"#,
             "h.json: scaling[0].timeExponent is 1000.0, outside its allowed range -100 to 100"
         ),
         (#"{"schema":"difflab-bench/1","targets":[{"goal":"x"}]}"#, "h.json: missing field targets[0].name"),
