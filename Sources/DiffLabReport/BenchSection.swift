@@ -375,7 +375,8 @@ struct BenchSection {
         writer.line("")
         let rows = speedups.map { s in
             [
-                s.engine, String(s.threads), s.profile, s.kind, s.allocator.rawValue, formatGrouped(Double(s.size)), formatSignificant(s.speedup) + "×",
+                s.engine, String(s.threads), s.profile, s.kind, s.allocator.rawValue, formatGrouped(Double(s.size)),
+                formatSignificant(s.speedup) + "×",
                 formatSignificant(s.efficiency * 100) + "%",
             ]
         }
