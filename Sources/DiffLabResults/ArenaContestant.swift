@@ -11,39 +11,21 @@ public enum ArenaRole: String, Sendable, Hashable, CaseIterable {
     case identityAdapter = "identity-adapter"
 }
 
-extension EnginePromises {
-    /// The member names of a promises object, each written once.
-    enum Key: String { case duplicates, minimalMoves, reference }
+extension EnginePromises: ResultsRecord {
+    public static let blank = EnginePromises()
 
-    /// The promises object of an arena file: `duplicates`, `minimalMoves` and `reference`
-    /// (``EngineReference``'s raw value), every member written; the same members as the
-    /// `promises` of the engine protocol's hello (which its own reader checks more strictly:
-    /// it refuses unknown members). O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.duplicates, supportsDuplicates)
-        w.set(.minimalMoves, minimalMoves)
-        w.set(.reference, reference.rawValue)
-        return w.json
-    }
-
-    /// Reads a promises object: every member required, `reference` one of ``EngineReference``'s
-    /// raw values. - Throws: ``ResultsError`` naming the field. - Complexity: O(1).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
-
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            supportsDuplicates: try row.requiredBool(.duplicates), minimalMoves: try row.requiredBool(.minimalMoves),
-            reference: try row.requiredCase(.reference, EngineReference.self))
-    }
+    /// The promises object of an arena file, every member required and written; the same members
+    /// as the `promises` of the engine protocol's hello (which its own reader checks more
+    /// strictly: it refuses unknown members).
+    public static let fields: [RecordField<EnginePromises>] = [
+        .required("duplicates", \.supportsDuplicates, .bool, "whether repeated identifiers are supported"),
+        .required("minimalMoves", \.minimalMoves, .bool, "whether the moves are the fewest"),
+        .required("reference", \.reference, .cases(), "the reference the result equals"),
+    ]
 }
 
 /// How long a contestant was fuzzed and on how much.
-public struct ArenaFuzzCounts: Sendable, Equatable {
-    enum Key: String { case seconds, inputs, cases }
-
+public struct ArenaFuzzCounts: ResultsRecord, Equatable {
     /// Seconds of fuzzing, in ``FieldRange/seconds``.
     public var seconds: Double
     /// Inputs generated, in ``FieldRange/count``.
@@ -58,36 +40,20 @@ public struct ArenaFuzzCounts: Sendable, Equatable {
         self.cases = cases
     }
 
-    /// The fuzz object. O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.seconds, seconds)
-        w.set(.inputs, inputs)
-        w.set(.cases, cases)
-        return w.json
-    }
+    public static let blank = ArenaFuzzCounts(seconds: 0, inputs: 0, cases: 0)
 
-    /// Reads a fuzz object: every member required, `seconds` in ``FieldRange/seconds``, counts in
-    /// ``FieldRange/count``. - Throws: ``ResultsError`` naming the field. - Complexity: O(1).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
-
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            seconds: try row.requiredDouble(.seconds, in: .seconds), inputs: try row.requiredInt(.inputs, in: .count),
-            cases: try row.requiredInt(.cases, in: .count))
-    }
+    /// The declaration table: every member required.
+    public static let fields: [RecordField<ArenaFuzzCounts>] = [
+        .required("seconds", \.seconds, .seconds, "seconds of fuzzing"),
+        .required("inputs", \.inputs, .int(.count), "inputs generated"),
+        .required("cases", \.cases, .int(.count), "property checks run on them"),
+    ]
 }
 
 /// One engine of an arena run: what it is, what it promises and where that is written, how long
 /// it was fuzzed, and what the fuzzer found (an element of the `contestants` array of a
 /// `difflab-arena/1` file).
-public struct ArenaContestant: Sendable, Equatable {
-    enum Key: String {
-        case engine, role, library, version, revision, source, build, adapter, promises, promiseSources, sectioned, fuzz, failures
-    }
-
+public struct ArenaContestant: ResultsRecord, Equatable {
     /// The engine name (1 to 64 lower-case letters, digits, `-`, `_` and `.`, starting with a letter or
     /// digit), as bench cells name it.
     public var engine: String
@@ -124,62 +90,37 @@ public struct ArenaContestant: Sendable, Equatable {
     /// The name to show for the contestant: its library's, or its engine's when that is empty. O(1).
     public var displayName: String { about.library.isEmpty ? engine : about.library }
 
-    /// The contestant object (absent optional members are left out; `promiseSources` and
-    /// `failures` always written). O(size).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.engine, engine)
-        w.set(.role, role.rawValue)
-        w.set(.library, about.library)
-        w.set(.version, about.version)
-        w.set(.revision, about.revision)
-        w.set(.source, about.source)
-        w.set(.build, about.build)
-        w.set(.adapter, about.adapter)
-        w.set(.promises, promises.json)
-        w.set(.promiseSources, strings: about.promiseSources)
-        w.set(.sectioned, sectioned)
-        w.set(.fuzz, fuzz.json)
-        w.set(.failures, .array(failures.map(\.json)))
-        return w.json
-    }
+    public static let blank = ArenaContestant(
+        engine: "", role: .library, about: EngineAbout(library: "", version: ""), promises: EnginePromises(), sectioned: false,
+        fuzz: .blank)
 
-    /// Reads a contestant object.
-    ///
-    /// - Parameters:
-    ///   - json: the contestant object.
-    ///   - source: the file it comes from, for messages.
-    ///   - path: the object's JSON path in its file, for messages (e.g. `contestants[1]`).
-    /// - Throws: ``ResultsError`` naming the field: a missing required member (all but `revision`,
-    ///   `source`, `build`, `adapter`, `promiseSources` and `failures`), a wrong type, an engine
-    ///   name that is not a valid engine name (1 to 64 of `[a-z0-9._-]`, starting with a letter or digit), a role or reference not listed, text longer than
-    ///   its ``ArenaLimits``, more than 32 promise sources or 1,000 failures (refused before they
-    ///   are read), `fuzz.seconds` outside ``FieldRange/seconds`` and counts outside
-    ///   ``FieldRange/count``, a failure of scope `sectioned` when `sectioned` is false, and every
-    ///   error of ``ArenaFailure/init(json:source:path:)``.
-    ///   Unknown members are ignored.
-    /// - Complexity: O(size of the object).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
+    /// The declaration table: `about`'s members written as the contestant's own (absent optional
+    /// ones left out); `promiseSources` and `failures` always written, each count checked before
+    /// its elements are read. Unknown members are ignored.
+    public static let fields: [RecordField<ArenaContestant>] = [
+        .required("engine", \.engine, .engineName, "the engine name, as bench cells name it"),
+        .required("role", \.role, .cases(), "a library, DiffLab's own engine, or the identity adapter"),
+        .required("library", \.about.library, .text(atMost: ArenaLimits.label), "the library's name"),
+        .required("version", \.about.version, .text(atMost: ArenaLimits.label), "the library's version"),
+        .optional("revision", \.about.revision, .text(atMost: ArenaLimits.name), "the library's revision"),
+        .optional("source", \.about.source, .text(atMost: ArenaLimits.line), "where the library comes from"),
+        .optional("build", \.about.build, .text(atMost: ArenaLimits.line), "how it was built"),
+        .optional("adapter", \.about.adapter, .text(atMost: ArenaLimits.sentence), "what DiffLab's adapter does"),
+        .required("promises", \.promises, .record(), "what the adapter declares the engine promises"),
+        .list(
+            "promiseSources", \.about.promiseSources, .text(atMost: ArenaLimits.sentence), count: ArenaLimits.promiseSources, written: .always,
+            "where each promise is written"),
+        .required("sectioned", \.sectioned, .bool, "whether sectioned input was fuzzed too"),
+        .required("fuzz", \.fuzz, .record(), "how long and on how much it was fuzzed"),
+        .list("failures", \.failures, .record(), count: ArenaLimits.failures, written: .always, "what the fuzzer found, in the order found"),
+    ]
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        let about = EngineAbout(
-            library: try row.requiredText(.library, atMost: ArenaLimits.label), version: try row.requiredText(.version, atMost: ArenaLimits.label),
-            revision: try row.optionalText(.revision, atMost: ArenaLimits.name), source: try row.optionalText(.source, atMost: ArenaLimits.line),
-            build: try row.optionalText(.build, atMost: ArenaLimits.line), adapter: try row.optionalText(.adapter, atMost: ArenaLimits.sentence),
-            promiseSources: try row.texts(.promiseSources, count: ArenaLimits.promiseSources, atMost: ArenaLimits.sentence))
-        self.init(
-            engine: try row.requiredEngineName(.engine), role: try row.requiredCase(.role, ArenaRole.self), about: about,
-            promises: try EnginePromises(row.requiredObject(.promises, EnginePromises.Key.self)),
-            sectioned: try row.requiredBool(.sectioned), fuzz: try ArenaFuzzCounts(row.requiredObject(.fuzz, ArenaFuzzCounts.Key.self)))
-        for failure in try row.objects(.failures, ArenaFailure.Key.self, count: ArenaLimits.failures) {
-            let read = try ArenaFailure(failure)
-            // A sectioned failure of a contestant not fuzzed on sectioned input: the file contradicts itself.
-            guard sectioned || read.scope == .flat else {
-                throw .invalid(source: row.source, field: failure.path(.scope), expected: "\"flat\": the contestant's sectioned is false")
-            }
-            failures.append(read)
-        }
+    /// Refuses a sectioned failure of a contestant not fuzzed on sectioned input (the file
+    /// contradicts itself).
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        guard !sectioned, let index = failures.firstIndex(where: { $0.scope != .flat }) else { return }
+        throw .invalid(
+            source: position.source, field: position.member("failures").element(index).member("scope").named,
+            expected: "\"flat\": the contestant's sectioned is false")
     }
 }

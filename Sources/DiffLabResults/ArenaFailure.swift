@@ -23,11 +23,7 @@ public enum ArenaFailureKind: String, Sendable, Hashable, CaseIterable {
 ///
 /// The lists are written as the fuzzer prints them: `[0, 1:2]` is identifier 0 (content 0), then
 /// identifier 1 with content 2.
-public struct ArenaFailure: Sendable, Equatable {
-    enum Key: String {
-        case signature, property, scope, kind, outsideContract, duplicates, old, new, message, elementKind, batch, validBatch, replay
-    }
-
+public struct ArenaFailure: ResultsRecord, Equatable {
     /// `property/engine/detail`, e.g. `batch-valid/listdiff/batch-malformed`; ``ArenaLimits/line``.
     public var signature: String
     /// The property that failed, e.g. `batch-valid`, `staged-valid`, `raw-sound`, `differential`,
@@ -77,49 +73,23 @@ public struct ArenaFailure: Sendable, Equatable {
         self.replay = replay
     }
 
-    /// The failure object (absent optional members are left out). O(size of the texts).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.signature, signature)
-        w.set(.property, property)
-        w.set(.scope, scope.rawValue)
-        w.set(.kind, kind.rawValue)
-        w.set(.outsideContract, outsideContract)
-        w.set(.duplicates, duplicates)
-        w.set(.old, old)
-        w.set(.new, new)
-        w.set(.message, message)
-        w.set(.elementKind, elementKind)
-        w.set(.batch, batch)
-        w.set(.validBatch, validBatch)
-        w.set(.replay, replay)
-        return w.json
-    }
+    public static let blank = ArenaFailure(
+        signature: "", property: "", scope: .flat, kind: .failure, outsideContract: false, duplicates: false, old: "", new: "", message: "")
 
-    /// Reads a failure object.
-    ///
-    /// - Parameters:
-    ///   - json: the failure object.
-    ///   - source: the file it comes from, for messages.
-    ///   - path: the object's JSON path in its file, for messages (e.g. `contestants[1].failures[0]`).
-    /// - Throws: ``ResultsError`` for a missing required member (all but `elementKind`, `batch`,
-    ///   `validBatch` and `replay`), a member of the wrong type, a `scope` or `kind` that is not
-    ///   one of the names listed, or text longer than its ``ArenaLimits``. Unknown members are ignored.
-    /// - Complexity: O(size of the object).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
-
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            signature: try row.requiredText(.signature, atMost: ArenaLimits.line),
-            property: try row.requiredText(.property, atMost: ArenaLimits.name),
-            scope: try row.requiredCase(.scope, ArenaScope.self), kind: try row.requiredCase(.kind, ArenaFailureKind.self),
-            outsideContract: try row.requiredBool(.outsideContract), duplicates: try row.requiredBool(.duplicates),
-            old: try row.requiredText(.old, atMost: ArenaLimits.text), new: try row.requiredText(.new, atMost: ArenaLimits.text),
-            message: try row.requiredText(.message, atMost: ArenaLimits.text),
-            elementKind: try row.optionalText(.elementKind, atMost: ArenaLimits.name),
-            batch: try row.optionalText(.batch, atMost: ArenaLimits.text), validBatch: try row.optionalText(.validBatch, atMost: ArenaLimits.text),
-            replay: try row.optionalText(.replay, atMost: ArenaLimits.sentence))
-    }
+    /// The declaration table (absent optional members left out). Unknown members are ignored.
+    public static let fields: [RecordField<ArenaFailure>] = [
+        .required("signature", \.signature, .text(atMost: ArenaLimits.line), "`property/engine/detail`"),
+        .required("property", \.property, .text(atMost: ArenaLimits.name), "the property that failed"),
+        .required("scope", \.scope, .cases(), "flat or sectioned input"),
+        .required("kind", \.kind, .cases(), "a property failure, a crash or a hang"),
+        .required("outsideContract", \.outsideContract, .bool, "whether the input is outside what the engine promises"),
+        .required("duplicates", \.duplicates, .bool, "whether the shrunk input repeats an identifier"),
+        .required("old", \.old, .text(atMost: ArenaLimits.text), "the shrunk old list, as the fuzzer prints it"),
+        .required("new", \.new, .text(atMost: ArenaLimits.text), "the shrunk new list"),
+        .required("message", \.message, .text(atMost: ArenaLimits.text), "what failed, in words"),
+        .optional("elementKind", \.elementKind, .text(atMost: ArenaLimits.name), "the element kind the input was handed as"),
+        .optional("batch", \.batch, .text(atMost: ArenaLimits.text), "the batch update the engine produced"),
+        .optional("validBatch", \.validBatch, .text(atMost: ArenaLimits.text), "a valid batch update for the input"),
+        .optional("replay", \.replay, .text(atMost: ArenaLimits.sentence), "how to replay the failure"),
+    ]
 }

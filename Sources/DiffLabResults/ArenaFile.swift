@@ -1,9 +1,7 @@
 import DiffLabJSON
 
 /// The `options` object of an arena file: what the run was asked to do.
-public struct ArenaOptions: Sendable, Equatable {
-    enum Key: String { case fuzzSeconds, seed, workers, baselines }
-
+public struct ArenaOptions: ResultsRecord, Equatable {
     /// Seconds of fuzzing asked per contestant, in ``FieldRange/seconds``.
     public var fuzzSeconds: Double
     /// The fuzzing seed, as given (decimal text; it may exceed 2^53); ``ArenaLimits/label``.
@@ -22,30 +20,18 @@ public struct ArenaOptions: Sendable, Equatable {
         self.baselines = baselines
     }
 
-    /// The options object (every member written). O(baselines).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.fuzzSeconds, fuzzSeconds)
-        w.set(.seed, seed)
-        w.set(.workers, workers)
-        w.set(.baselines, strings: baselines)
-        return w.json
-    }
+    public static let blank = ArenaOptions(fuzzSeconds: 0, seed: "", workers: 1, baselines: [])
 
-    /// Reads an options object: `fuzzSeconds` (in ``FieldRange/seconds``), `seed` (``ArenaLimits/label``)
-    /// and `workers` (``ArenaLimits/workers``) required, `baselines` at most 64 names (absent: none).
-    /// Whether each baseline is a contestant is checked by ``ArenaResults/init(json:source:)``.
-    /// - Throws: ``ResultsError`` naming the field. - Complexity: O(size of the object).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
-
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            fuzzSeconds: try row.requiredDouble(.fuzzSeconds, in: .seconds), seed: try row.requiredText(.seed, atMost: ArenaLimits.label),
-            workers: try row.requiredInt(.workers, in: ArenaLimits.workers),
-            baselines: try row.texts(.baselines, count: ArenaLimits.baselines, atMost: ArenaLimits.name))
-    }
+    /// The declaration table (every member written). Whether each baseline is a contestant is
+    /// checked by ``ArenaResults``.
+    public static let fields: [RecordField<ArenaOptions>] = [
+        .required("fuzzSeconds", \.fuzzSeconds, .seconds, "seconds of fuzzing asked per contestant"),
+        .required("seed", \.seed, .text(atMost: ArenaLimits.label), "the fuzzing seed, as given (decimal text)"),
+        .required("workers", \.workers, .int(ArenaLimits.workers), "worker processes"),
+        .list(
+            "baselines", \.baselines, .text(atMost: ArenaLimits.name), count: ArenaLimits.baselines, written: .always,
+            "the engines every contestant's speed is compared with"),
+    ]
 }
 
 /// A `difflab-arena/1` results file: third-party diff libraries (and DiffLab's own engines as
@@ -62,13 +48,7 @@ public struct ArenaOptions: Sendable, Equatable {
 ///   that are not contestants (the floors, `stdlib`).
 ///
 /// Unknown members are ignored, as in the other results files.
-public struct ArenaResults: Sendable, Equatable {
-    enum Key: String, ProvenanceKey {
-        case schema, createdAt, seconds, machine, toolchain, commit, dirty, options, contestants, bench
-        static var runSeconds: Key? { .seconds }
-        static var dirtyFlag: Key? { .dirty }
-    }
-
+public struct ArenaResults: ResultsRecord, Equatable {
     /// The schema this type reads and writes.
     public static let schema = "difflab-arena/1"
 
@@ -93,58 +73,37 @@ public struct ArenaResults: Sendable, Equatable {
         self.bench = bench
     }
 
-    /// The results document (`commit` written as `null` when unknown, `bench` left out when
-    /// absent). O(size).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.schema, Self.schema)
-        w.set(provenance)
-        w.set(.options, options.json)
-        w.set(.contestants, .array(contestants.map(\.json)))
-        w.set(.bench, bench?.json, null: false)
-        return w.json
-    }
+    public static let blank = ArenaResults(options: .blank, contestants: [])
+    public static var documentSchema: String? { schema }
 
-    /// Reads an arena document; see the type's documentation for what is valid.
-    ///
-    /// - Throws: ``ResultsError`` naming `source` and the field: schema errors as for
-    ///   ``BenchResults/init(json:source:)``; `createdAt` outside ``FieldRange/unixTime``, `seconds`
-    ///   outside ``FieldRange/runSeconds``; a missing `options` or `contestants`; a number outside
-    ///   its range, text longer than its ``ArenaLimits``, a name not in its list, or a count out of
-    ///   range (contestants, failures, promise sources, baselines), each checked before the
-    ///   elements are read; an engine name used twice; a baseline that names no contestant; and
-    ///   every error of the embedded bench document under `bench.` (`bench.measurements[3].median`).
-    /// - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        try checkSchema(json, Self.schema, source: source)
-        let root = try FieldReader<Key>(json, source: source, path: "")
-        let options = try ArenaOptions(root.requiredObject(.options, ArenaOptions.Key.self))
-        guard root.present(.contestants) != nil else { throw .missingField(source: source, path: root.path(.contestants)) }
-        var contestants: [ArenaContestant] = []
+    /// The declaration table: the provenance as a bench file has it (`commit` written as `null`
+    /// when unknown), then `options`, `contestants` (their count checked before they are read) and
+    /// the embedded bench document (left out when absent; its errors named under `bench.`).
+    public static let fields: [RecordField<ArenaResults>] =
+        RecordField.inline(\.provenance)
+        + [
+            .required("options", \.options, .record(), "what the run was asked to do"),
+            .required("contestants", \.contestants, .array(.record(), count: ArenaLimits.contestants), "the engines, in run order"),
+            .optional("bench", \.bench, .document(), "the benchmark of the contestants, when the run measured them"),
+        ]
+
+    /// Notes the file's name; refuses an engine name used twice and a baseline that names no
+    /// contestant.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        source = position.source
         var seen: [String: Int] = [:]
-        for (index, row) in try root.objects(.contestants, ArenaContestant.Key.self, count: ArenaLimits.contestants).enumerated() {
-            let contestant = try ArenaContestant(row)
+        for (index, contestant) in contestants.enumerated() {
             if let first = seen[contestant.engine] {
                 throw .invalid(
-                    source: source, field: row.path(.engine),
+                    source: source, field: position.member("contestants").element(index).member("engine").named,
                     expected: "an engine name no other contestant has (\"\(contestant.engine)\" is also contestants[\(first)]'s)")
             }
             seen[contestant.engine] = index
-            contestants.append(contestant)
         }
         for (index, baseline) in options.baselines.enumerated() where seen[baseline] == nil {
             throw .invalid(
-                source: source, field: "options.baselines[\(index)]",
+                source: source, field: position.member("options").member("baselines").element(index).named,
                 expected: "a contestant's engine name; \(JSONValue.string(baseline).briefDescription) names no contestant")
-        }
-        self.init(source: source, options: options, contestants: contestants)
-        provenance = try root.provenance()
-        if let document = root.present(.bench) {
-            do {
-                bench = try BenchResults(json: document, source: source)
-            } catch {
-                throw error.nested(under: root.path(.bench), schema: BenchResults.schema)
-            }
         }
     }
 }
@@ -172,33 +131,4 @@ public enum ArenaLimits {
     public static let baselines = FieldRange<Int>(0...64, "0 to 64 baselines")
     /// Worker processes of a run: 1 to 1,024.
     public static let workers = FieldRange<Int>(1...1_024, "1 to 1,024 (worker processes)")
-}
-
-extension ResultsError {
-    /// The error of a document of schema `schema` embedded at `prefix` (e.g. `bench`) in another,
-    /// with its field path moved under `prefix` and schema errors turned into errors of that
-    /// member. O(path).
-    func nested(under prefix: String, schema expected: String) -> ResultsError {
-        func joined(_ path: String) -> String {
-            path.isEmpty || path == "the document" ? prefix : path.hasPrefix("[") ? prefix + path : prefix + "." + path
-        }
-        switch self {
-        case .noInputs, .noMeasurements: return self
-        case .notAnObject(let source, let found):
-            return .wrongType(source: source, path: prefix, expected: "a JSON object", found: found)
-        case .missingSchema(let source):
-            return .missingField(source: source, path: prefix + ".schema")
-        case .unknownSchema(let source, let schema):
-            return .invalid(
-                source: source, field: prefix + ".schema", expected: "the schema \"\(expected)\", not \(JSONValue.string(schema).briefDescription)")
-        case .missingField(let source, let path):
-            return .missingField(source: source, path: joined(path))
-        case .wrongType(let source, let path, let expected, let found):
-            return .wrongType(source: source, path: joined(path), expected: expected, found: found)
-        case .outOfRange(let source, let path, let value, let allowed):
-            return .outOfRange(source: source, path: joined(path), value: value, allowed: allowed)
-        case .invalid(let source, let field, let expected):
-            return .invalid(source: source, field: joined(field), expected: expected)
-        }
-    }
 }

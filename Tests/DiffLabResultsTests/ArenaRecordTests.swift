@@ -164,15 +164,15 @@ let arenaRefusals: [ArenaRefusal] = [
         message: "a.json: contestants[0].library should be a string, not a number"),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(role: #""vendor""#)),
-        message: "a.json: contestants[0].role should be one of \"library\", \"difflab\", \"identity-adapter\", not \"vendor\""),
+        message: "a.json: contestants[0].role should be \"library\", \"difflab\" or \"identity-adapter\", not \"vendor\""),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(reference: #""myers""#)),
         message:
-            "a.json: contestants[0].promises.reference should be one of \"none\", \"unique-identifiers\", \"minimal-script\", \"heckel\", not \"myers\""
+            "a.json: contestants[0].promises.reference should be \"none\", \"unique-identifiers\", \"minimal-script\" or \"heckel\", not \"myers\""
     ),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(failure: arenaFailureJSON(scope: #""nested""#))),
-        message: "a.json: contestants[0].failures[0].scope should be one of \"flat\", \"sectioned\", not \"nested\""),
+        message: "a.json: contestants[0].failures[0].scope should be \"flat\" or \"sectioned\", not \"nested\""),
     ArenaRefusal(
         document: arenaDocument(contestant: arenaContestantJSON(failure: arenaFailureJSON(kind: "true"))),
         message: "a.json: contestants[0].failures[0].kind should be a string, not a boolean"),
