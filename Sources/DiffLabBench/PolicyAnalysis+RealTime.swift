@@ -1,3 +1,5 @@
+import DiffLabResults
+
 extension PolicyAnalysis {
     /// The crossover of a real-time run (`difflab policy real-time`), as the scenario grid
     /// defines it: the smallest of `sizes` from which `background` beats `main` on hitch time

@@ -13,7 +13,7 @@ extension PolicyAnalysis {
     ///
     /// - Complexity: as ``recommendations(_:latencyBound:exclusions:)``.
     public static func traceRecommendations(
-        _ runs: [PolicyGridRun], latencyBound: Double, sizes: ClosedRange<Int>, exclusions: [PolicySettingRecord: PolicyExclusion] = [:]
+        _ runs: [PolicyGridRun], latencyBound: Double, sizes: ClosedRange<Int>, exclusions: [PolicySetting: PolicyExclusion] = [:]
     ) -> [PolicyRecommendationRow] {
         precondition(runs.allSatisfy { $0.workload.listSize == sizes.upperBound }, "traceRecommendations: one workload size, the largest version's")
         return recommendations(runs, latencyBound: latencyBound, exclusions: exclusions).map { row in

@@ -1,3 +1,4 @@
+import DiffLabCore
 import DiffLabPlatform
 import DiffLabResults
 
@@ -45,7 +46,7 @@ public enum PolicyAnalysis {
     public static func crossovers(_ runs: [PolicyGridRun]) -> [PolicyCrossoverRow] {
         struct Mode: Hashable {
             var frameRate: Double
-            var moves: String
+            var moves: MoveStrategy
             var reloadThreshold: Int?
         }
         var order: [Mode] = []
@@ -71,9 +72,9 @@ public enum PolicyAnalysis {
 
     /// The crossover of one mode's runs, `nil` when it has no `main` and `background` runs at a
     /// common size.
-    static func crossover(_ runs: [PolicyGridRun], frameRate: Double, moves: String, reloadThreshold: Int?) -> PolicyCrossoverRow? {
-        let main = runs.filter { $0.setting.policy == DiffPolicy.main.rawValue }
-        let background = runs.filter { $0.setting.policy == DiffPolicy.background.rawValue }
+    static func crossover(_ runs: [PolicyGridRun], frameRate: Double, moves: MoveStrategy, reloadThreshold: Int?) -> PolicyCrossoverRow? {
+        let main = runs.filter { $0.setting.policy == .main }
+        let background = runs.filter { $0.setting.policy == .background }
         let sizes = unique(main.map(\.workload.listSize)).filter { size in background.contains { $0.workload.listSize == size } }.sorted()
         let repeats = min(main.map(\.repeats).min() ?? 0, background.map(\.repeats).min() ?? 0)
         guard !sizes.isEmpty, repeats > 0 else { return nil }
@@ -120,7 +121,7 @@ public enum PolicyAnalysis {
 
     /// One setting's figures over the workloads of one size and frame rate.
     struct Candidate {
-        var setting: PolicySettingRecord
+        var setting: PolicySetting
         /// Per repeat: the mean hitch time ratio over the workloads.
         var hitch: [Double]
         /// Per repeat: the worst workload's p99 latency.
@@ -166,7 +167,7 @@ public enum PolicyAnalysis {
     /// - Precondition: `latencyBound` is finite.
     /// - Complexity: O(runs · repeats + candidates log candidates) per size and frame rate.
     public static func recommendations(
-        _ runs: [PolicyGridRun], latencyBound: Double, exclusions: [PolicySettingRecord: PolicyExclusion] = [:]
+        _ runs: [PolicyGridRun], latencyBound: Double, exclusions: [PolicySetting: PolicyExclusion] = [:]
     ) -> [PolicyRecommendationRow] {
         precondition(latencyBound.isFinite, "recommendations: latencyBound must be finite")
         let sizes = unique(runs.map(\.workload.listSize)).sorted()
@@ -199,15 +200,15 @@ public enum PolicyAnalysis {
     }
 
     /// What `setting` does at `size`: `adaptive` is `main` below its threshold, else `background`.
-    static func effectivePolicy(_ setting: PolicySettingRecord, size: Int) -> String {
-        guard setting.policy == DiffPolicy.adaptive.rawValue, let threshold = setting.maxItemCountToRunOnMain else { return setting.policy }
-        return size < threshold ? DiffPolicy.main.rawValue : DiffPolicy.background.rawValue
+    static func effectivePolicy(_ setting: PolicySetting, size: Int) -> DiffPolicy {
+        guard setting.policy == .adaptive else { return setting.policy }
+        return setting.diffsOnMain(listSize: size) ? .main : .background
     }
 
     /// Every setting's figures over `runs` (one size and frame rate), in first-appearance order.
     static func candidates(_ runs: [PolicyGridRun]) -> [Candidate] {
-        var order: [PolicySettingRecord] = []
-        var groups: [PolicySettingRecord: [PolicyGridRun]] = [:]
+        var order: [PolicySetting] = []
+        var groups: [PolicySetting: [PolicyGridRun]] = [:]
         for run in runs {
             if groups[run.setting] == nil { order.append(run.setting) }
             groups[run.setting, default: []].append(run)
@@ -240,7 +241,7 @@ public enum PolicyAnalysis {
 
     /// Whether `a` is the simpler setting (``simplicity``, then the label: total, so the choice
     /// never depends on input order).
-    static func simpler(_ a: PolicySettingRecord, _ b: PolicySettingRecord) -> Bool {
+    static func simpler(_ a: PolicySetting, _ b: PolicySetting) -> Bool {
         let (sa, sb) = (simplicity(a), simplicity(b))
         if sa != sb { return sa.lexicographicallyPrecedes(sb) }
         return a.label < b.label
@@ -254,11 +255,12 @@ public enum PolicyAnalysis {
     }
 
     /// A record's tie-breaking rank (``PolicySetting``'s order).
-    static func simplicity(_ setting: PolicySettingRecord) -> [Double] {
-        let policy = DiffPolicy.allCases.firstIndex { $0.rawValue == setting.policy } ?? DiffPolicy.allCases.count
+    static func simplicity(_ setting: PolicySetting) -> [Double] {
+        let policy = DiffPolicy.allCases.firstIndex(of: setting.policy) ?? DiffPolicy.allCases.count
+        let moves = MoveStrategy.allCases.firstIndex(of: setting.moves) ?? MoveStrategy.allCases.count
         return [
-            Double(policy), setting.moves == "offsets" ? 0 : 1, setting.reloadThreshold == nil ? 0 : 1, Double(setting.reloadThreshold ?? 0),
-            Double(setting.maxItemCountToRunOnMain ?? 0), setting.coalescing?.first ?? 0, setting.coalescing?.last ?? 0,
+            Double(policy), Double(moves), setting.reloadThreshold == nil ? 0 : 1, Double(setting.reloadThreshold ?? 0),
+            Double(setting.maxItemCountToRunOnMain ?? 0), setting.coalescing?.minimum ?? 0, setting.coalescing?.maximum ?? 0,
         ]
     }
 

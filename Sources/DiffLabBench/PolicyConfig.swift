@@ -1,20 +1,6 @@
 import DiffLabCore
+import DiffLabResults
 import DiffLabUpdaters
-
-/// When and where a list update is diffed in the simulated app.
-public enum DiffPolicy: String, CaseIterable, Sendable, Hashable {
-    /// Diff synchronously on the main thread, then apply.
-    case main
-    /// Diff on a background Dispatch queue, apply on the main thread.
-    case background
-    /// IGListKit's adaptive diffing: on main below `maxItemCountToRunOnMain` items, else background.
-    case adaptive
-    /// IGListKit's adaptive coalescing: an update waits until an interval has passed since the last
-    /// one was applied; the interval grows by `intervalIncrement` (up to `maxInterval`) while updates
-    /// arrive within it, and falls back to `minInterval` after a quiet spell; updates arriving while
-    /// one waits are coalesced into the latest; diffing runs in the background.
-    case coalescing
-}
 
 /// One policy-lab run's settings.
 ///

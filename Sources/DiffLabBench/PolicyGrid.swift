@@ -2,51 +2,18 @@ import DiffLabCore
 import DiffLabResults
 import DiffLabUpdaters
 
-/// One candidate setting of the policy lab: where and when updates are diffed, how moves are
-/// chosen, and IGListKit's thresholds.
-public struct PolicySetting: Sendable, Hashable {
-    /// Where and when updates are diffed.
-    public var policy: DiffPolicy
-    /// How moves are chosen (the batch update's size follows it).
-    public var moves: MoveStrategy
-    /// `adaptive`: lists with fewer items are diffed on main (IGListKit's `maxItemCountToRunOnMain`).
-    public var maxItemCountToRunOnMain: Int
-    /// `coalescing`: the intervals.
-    public var coalescing: CoalescingIntervals
-    /// IGListKit's fallback: an update with more changes than this (inserts, deletes, updates and
-    /// moves of the diff, before the batch conversion) is applied as a full reload; `nil`: never.
-    public var reloadThreshold: Int?
-
-    /// A setting (the adaptive threshold and coalescing intervals are used only by their policies).
-    public init(
-        policy: DiffPolicy, moves: MoveStrategy = .offsets, maxItemCountToRunOnMain: Int = 10_000,
-        coalescing: CoalescingIntervals = CoalescingIntervals(minimum: 0.05, increment: 0.025, maximum: 0.25), reloadThreshold: Int? = nil
-    ) {
-        self.policy = policy
-        self.moves = moves
-        self.maxItemCountToRunOnMain = maxItemCountToRunOnMain
-        self.coalescing = coalescing
-        self.reloadThreshold = reloadThreshold
-    }
-
+extension PolicySetting {
     /// Whether an update of `changes` changes (the diff's count) is applied as a full reload.
     public func reloads(changes: Int) -> Bool { updaterConfiguration.reloads(changes: changes) }
 
     /// Whether a list of `listSize` items is diffed synchronously on main under this setting.
     public func diffsOnMain(listSize: Int) -> Bool { updaterConfiguration.diffsOnMain(fromCount: listSize, toCount: listSize) }
 
-    /// The IGListKit updater this setting is (``DiffPolicy/updaterConfiguration(maxItemCountToRunOnMain:coalescing:reloadThreshold:)``):
-    /// the simulation runs its state machine, and `difflab updaters` checks the same configuration.
+    /// The IGListKit updater this setting is (``DiffPolicy/updaterConfiguration(maxItemCountToRunOnMain:coalescing:reloadThreshold:)``
+    /// with the thresholds in effect): the simulation runs its state machine, and `difflab updaters`
+    /// checks the same configuration.
     public var updaterConfiguration: IGListUpdaterConfiguration {
-        policy.updaterConfiguration(maxItemCountToRunOnMain: maxItemCountToRunOnMain, coalescing: coalescing, reloadThreshold: reloadThreshold)
-    }
-
-    /// The setting as a results record (thresholds written only for the policies that use them).
-    public var record: PolicySettingRecord {
-        PolicySettingRecord(
-            policy: policy.rawValue, moves: moves.rawValue, maxItemCountToRunOnMain: policy == .adaptive ? maxItemCountToRunOnMain : nil,
-            coalescing: policy == .coalescing ? [coalescing.minimum, coalescing.increment, coalescing.maximum] : nil, reloadThreshold: reloadThreshold
-        )
+        policy.updaterConfiguration(maxItemCountToRunOnMain: adaptiveThreshold, coalescing: coalescingIntervals, reloadThreshold: reloadThreshold)
     }
 }
 

@@ -127,7 +127,7 @@ public func runPolicyGrid(
                 for (index, span) in profile.spans.enumerated() {
                     profileRows.append(
                         PolicyProfileRow(
-                            engine: engine.name, listSize: shape.size, editsPerUpdate: shape.edits, moves: strategy.rawValue, span: span,
+                            engine: engine.name, listSize: shape.size, editsPerUpdate: shape.edits, moves: strategy, span: span,
                             changes: profile.changes[index], batchChanges: profile.batchChanges[index], seconds: profile.seconds.map { $0[index] }))
                 }
             }
@@ -142,7 +142,7 @@ public func runPolicyGrid(
                     let outcome = simulatePolicy(
                         setting, on: workload, costs: spec.costs, duration: spec.duration,
                         mainDiff: { main.diff(span: $0, round: round) }, backgroundDiff: { background.diff(span: $0, round: round) })
-                    if run == nil { run = PolicyGridRun(workload: workload, setting: setting.record, requested: outcome.requested) }
+                    if run == nil { run = PolicyGridRun(workload: workload, setting: setting, requested: outcome.requested) }
                     run?.append(outcome)
                 }
                 if let run { runs.append(run) }

@@ -1,4 +1,5 @@
 import DiffLabResults
+import DiffLabUpdaters
 
 extension PolicyResult {
     /// The run as a `difflab-policy/1` run record: its settings and what it measured (a latency
@@ -7,7 +8,7 @@ extension PolicyResult {
         let c = config
         func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
         var run = PolicyRun(
-            policy: c.policy.rawValue, engine: c.engine.name, listSize: c.listSize,
+            policy: c.policy, engine: c.engine.name, listSize: c.listSize,
             allowsReloadingOnTooManyUpdates: c.allowsReloadingOnTooManyUpdates)
         if let background = c.backgroundEngine, background.name != c.engine.name { run.backgroundEngine = background.name }
         run.updateInterval = c.updateInterval
@@ -15,11 +16,11 @@ extension PolicyResult {
         run.frameWork = c.frameWork
         run.duration = c.duration
         run.maxItemCountToRunOnMain = c.maxItemCountToRunOnMain
-        run.coalescing = [c.minInterval, c.intervalIncrement, c.maxInterval]
+        run.coalescing = CoalescingIntervals(minimum: c.minInterval, increment: c.intervalIncrement, maximum: c.maxInterval)
         run.applyBaseCost = c.applyBaseCost
         run.layoutCostPerItem = c.layoutCostPerItem
         run.batchCostPerChange = c.batchCostPerChange
-        run.moves = c.moves.rawValue
+        run.moves = c.moves
         run.reloadCostPerItem = c.reloadCostPerItem
         run.editsPerUpdate = c.editsPerUpdate
         run.frames = frames

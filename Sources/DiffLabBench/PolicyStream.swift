@@ -1,3 +1,5 @@
+import DiffLabResults
+
 /// The update requests a simulated run receives: when each arrives, and how many items the list
 /// has at each version.
 ///

@@ -153,7 +153,7 @@ final class PolicyTraceCosts {
         order.compactMap { key in
             entries[key].map {
                 PolicyTracePairRow(
-                    engine: key.engine, moves: key.moves.rawValue, from: key.from, to: key.to, changes: $0.changes, batchChanges: $0.batchChanges,
+                    engine: key.engine, moves: key.moves, from: key.from, to: key.to, changes: $0.changes, batchChanges: $0.batchChanges,
                     seconds: $0.seconds)
             }
         }

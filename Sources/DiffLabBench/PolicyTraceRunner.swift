@@ -168,7 +168,7 @@ public func runPolicyTrace(_ spec: PolicyTraceSpec, progress: (String) -> Void =
     for rate in spec.frameRates {
         let workload = PolicyWorkload(listSize: sizes.max() ?? 0, frameRate: rate, updateInterval: median(gaps) ?? 0, editsPerUpdate: editsPerUpdate)
         for setting in spec.settings {
-            var run = PolicyGridRun(workload: workload, setting: setting.record, requested: spec.stream.count)
+            var run = PolicyGridRun(workload: workload, setting: setting, requested: spec.stream.count)
             for round in 0..<spec.repeats {
                 let outcome = simulatePolicy(
                     setting, stream: spec.stream, frameRate: rate, costs: spec.costs,

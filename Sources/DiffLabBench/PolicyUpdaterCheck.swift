@@ -2,23 +2,6 @@ import DiffLabCore
 import DiffLabResults
 import DiffLabUpdaters
 
-extension PolicySetting {
-    /// The setting a results record names, or `nil` when its policy or moves are none of
-    /// DiffLab's, or its coalescing intervals are not three numbers.
-    public init?(record: PolicySettingRecord) {
-        guard let policy = DiffPolicy(rawValue: record.policy), let moves = MoveStrategy(rawValue: record.moves) else { return nil }
-        var coalescing = PolicySetting(policy: policy).coalescing
-        if let intervals = record.coalescing {
-            guard intervals.count == 3 else { return nil }
-            coalescing = CoalescingIntervals(minimum: intervals[0], increment: intervals[1], maximum: intervals[2])
-        }
-        self.init(
-            policy: policy, moves: moves,
-            maxItemCountToRunOnMain: record.maxItemCountToRunOnMain ?? PolicySetting(policy: policy).maxItemCountToRunOnMain,
-            coalescing: coalescing, reloadThreshold: record.reloadThreshold)
-    }
-}
-
 /// The correctness half of the policy lab: every setting is a configuration of IGListKit's
 /// updater (``PolicySetting/updaterConfiguration``), and before a setting is recommended, that
 /// updater (``IGListAdapterUpdaterModel``, on the same `IGListUpdateMachine` the simulation
@@ -46,29 +29,30 @@ public enum PolicyUpdaterCheck {
 
     /// Checks the updater of every distinct setting in `settings`; returns one exclusion per
     /// setting whose updater broke a property (the first property, by ``UpdaterProperty`` order),
-    /// and one for a setting DiffLab cannot read as an updater configuration.
+    /// and one for a setting that is no valid updater configuration (coalescing intervals the
+    /// updater refuses, say).
     ///
     /// - Complexity: ``runs`` small runs per distinct setting (a few milliseconds each).
     public static func exclusions(
-        for settings: [PolicySettingRecord], runs: Int = PolicyUpdaterCheck.runs, seed: UInt64 = PolicyUpdaterCheck.seed
-    ) -> [PolicySettingRecord: PolicyExclusion] {
-        var exclusions: [PolicySettingRecord: PolicyExclusion] = [:]
-        var seen: Set<PolicySettingRecord> = []
-        for record in settings where seen.insert(record).inserted {
-            guard let setting = PolicySetting(record: record), let subject = subject(for: setting) else {
-                exclusions[record] = PolicyExclusion(
-                    setting: record, updater: "iglistkit", property: .ends, message: "the setting is not a valid IGListKit updater configuration")
+        for settings: [PolicySetting], runs: Int = PolicyUpdaterCheck.runs, seed: UInt64 = PolicyUpdaterCheck.seed
+    ) -> [PolicySetting: PolicyExclusion] {
+        var exclusions: [PolicySetting: PolicyExclusion] = [:]
+        var seen: Set<PolicySetting> = []
+        for setting in settings where seen.insert(setting).inserted {
+            guard let subject = subject(for: setting) else {
+                exclusions[setting] = PolicyExclusion(
+                    setting: setting, updater: "iglistkit", property: .ends, message: "the setting is not a valid IGListKit updater configuration")
                 continue
             }
             guard let fuzzer = try? UpdaterFuzzer(subject: subject) else {
-                exclusions[record] = PolicyExclusion(
-                    setting: record, updater: subject.name, property: .ends,
+                exclusions[setting] = PolicyExclusion(
+                    setting: setting, updater: subject.name, property: .ends,
                     message: "the updater could not be checked (its fuzzer refused the settings)")
                 continue
             }
             if let finding = fuzzer.campaign(runs: runs, seed: seed, shrinkBudget: 200).findings.first {
-                exclusions[record] = PolicyExclusion(
-                    setting: record, updater: subject.name, property: finding.property, message: finding.shrunk.failure?.message ?? "")
+                exclusions[setting] = PolicyExclusion(
+                    setting: setting, updater: subject.name, property: finding.property, message: finding.shrunk.failure?.message ?? "")
             }
         }
         return exclusions

@@ -329,7 +329,7 @@ enum PolicyText {
     static func crossovers(_ rows: [PolicyCrossoverRow]) -> String {
         var lines = ["crossovers (background diffing clearly beats main from):"]
         for row in rows {
-            let mode = "\(formatPlain(row.frameRate)) Hz, \(row.moves), " + (row.reloadThreshold.map { "reload >\($0)" } ?? "no reload")
+            let mode = "\(formatPlain(row.frameRate)) Hz, \(row.moves.rawValue), " + (row.reloadThreshold.map { "reload >\($0)" } ?? "no reload")
             let verdict: String
             switch row.verdict {
             case .clear:

@@ -23,11 +23,12 @@ import DiffLabResults
 /// - a sectioned model (`difflab stages`): staged, and the last stage's data must be the model;
 /// - a regression case (`difflab replay`): replayed;
 /// - a results file (`difflab report`): made into a report (the plotting code runs on its numbers);
-///   a scenario grid's crossovers and recommendations are recomputed from its runs; an arena
-///   file's record (`difflab-arena/1`, with its embedded bench) must write a document that reads
-///   back to an equal record;
+///   a scenario grid's crossovers and recommendations are recomputed from its runs; a policy file's
+///   record (`difflab-policy/1` and `/2`) and an arena file's (`difflab-arena/1`, with its embedded
+///   bench) must write a document that reads back to an equal record;
 /// - a thresholds file (`difflab gate`): read;
-/// - a costs file (`difflab policy --costs`): read; the costs it gives must pass
+/// - a costs file (`difflab policy --costs`): read, and its record's document must read back equal;
+///   the costs it gives must pass
 ///   ``PolicyCosts/validate()`` and cost a finite time to apply at any list size;
 /// - an updaters findings file (`difflab replay`, `difflab-updaters/1`): read; its record must
 ///   write a document that reads back to an equal record.
@@ -82,6 +83,9 @@ package enum DecoderFuzzing {
             _ = try? GateThresholds(json: document)
         case .policyCosts:
             guard let record = try? PolicyCostsRecord(costsFile: document, source: "fuzz") else { return }
+            if (try? PolicyCostsRecord(costsFile: record.json(asFile: true), source: "fuzz")) != record {
+                preconditionFailure("costs file: the record's document does not read back equal")
+            }
             let costs = PolicyCosts(record)
             do throws(ConfigurationError) { try costs.validate() } catch { preconditionFailure("costs file: accepted \(error)") }
             for reload in [false, true]
@@ -109,6 +113,13 @@ package enum DecoderFuzzing {
         case .policyGrid(let grid):
             _ = PolicyAnalysis.crossovers(grid.runs)
             _ = PolicyAnalysis.recommendations(grid.runs, latencyBound: grid.options?.latencyBound ?? 0.25)
+            if (try? PolicyGridResults(json: grid.json, source: grid.source)) != grid {
+                preconditionFailure("policy grid file: the record's document does not read back equal")
+            }
+        case .policy(let policy):
+            if (try? PolicyResults(json: policy.json, source: policy.source)) != policy {
+                preconditionFailure("policy file: the record's document does not read back equal")
+            }
         case .arena(let arena):
             // One schema, written and read by the same record: what it writes must read back equal.
             if (try? ArenaResults(json: arena.json, source: arena.source)) != arena {
@@ -118,7 +129,7 @@ package enum DecoderFuzzing {
             if (try? TraceBenchResults(json: bench.json, source: bench.source)) != bench {
                 preconditionFailure("trace bench file: the record's document does not read back equal")
             }
-        case .bench, .policy, .updaters:
+        case .bench, .updaters:
             // An updaters findings file's round trip is checked by its own decoder (`updaterFindings`).
             break
         }

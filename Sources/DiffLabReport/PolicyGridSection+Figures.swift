@@ -12,7 +12,7 @@ extension PolicyGridSection {
         let rates = Self.ascending(recommendations.map(\.frameRate))
         let lineWinner = SeriesStyle(color: "#222222", marker: .none, width: 1.5)
         let lineRunnerUp = SeriesStyle(color: "#777777", dash: "6 3", marker: .none, width: 1.5)
-        var shownPolicies: Set<String> = []
+        var shownPolicies: Set<DiffPolicy> = []
         let panels = rates.map { rate -> Panel in
             let rows = recommendations.filter { $0.frameRate == rate }
             let x: (PolicyRecommendationRow) -> Double = { Double($0.listSize) }
@@ -38,7 +38,7 @@ extension PolicyGridSection {
                 shownPolicies.insert(c.setting.policy)
                 var look = style(c.setting.policy)
                 look.width = 1
-                series.append(LineSeries(c.setting.policy, style: look, points: [PlotPoint(size, c.hitchTimeRatio)], connected: false))
+                series.append(LineSeries(c.setting.policy.rawValue, style: look, points: [PlotPoint(size, c.hitchTimeRatio)], connected: false))
             }
             let highest = (winners + runnerUps).map(\.1.hitchHigh).max() ?? 0
             return Panel.line(
@@ -46,7 +46,7 @@ extension PolicyGridSection {
                     title: Self.hz(rate), xLabel: "list size (items)", yLabel: "hitch time (ms per s)", yScale: .linear,
                     series: series, referenceLines: Self.appleLines(dataMaximum: highest), xCover: recommendations.map(x), yCover: [0]))
         }
-        var legend = policies.filter(shownPolicies.contains).map { LegendEntry($0, style($0)) }
+        var legend = policies.filter(shownPolicies.contains).map { LegendEntry($0.rawValue, style($0)) }
         legend.append(LegendEntry("solid: winner", lineWinner))
         legend.append(LegendEntry("dashed: runner-up", lineRunnerUp))
         let figure = Figure(
@@ -81,7 +81,7 @@ extension PolicyGridSection {
                     }
                     return PlotPoint(Double(size), y)
                 }
-                return LineSeries(entry.policy + " " + entry.moves, style: look, points: points)
+                return LineSeries(entry.policy.rawValue + " " + entry.moves.rawValue, style: look, points: points)
             }
             let highest = series.flatMap(\.points).map(\.y).max() ?? 0
             return Panel.line(
@@ -89,13 +89,13 @@ extension PolicyGridSection {
                     title: Self.hz(rate), xLabel: "list size (items)", yLabel: "hitch time (ms per s)", yScale: .linear, series: series,
                     referenceLines: Self.appleLines(dataMaximum: highest), xCover: sizes.map(Double.init), yCover: [0]))
         }
-        var seen: Set<String> = []
+        var seen: Set<DiffPolicy> = []
         let shown = overview.map(\.policy).filter { seen.insert($0).inserted }
-        var legend = shown.map { LegendEntry($0, style($0)) }
-        var seenMoves: Set<String> = []
+        var legend = shown.map { LegendEntry($0.rawValue, style($0)) }
+        var seenMoves: Set<MoveStrategy> = []
         for moves in overview.map(\.moves) where seenMoves.insert(moves).inserted {
-            let word = Self.dash(moves) == nil ? "solid" : moves == "minimal" ? "dashed" : "dotted"
-            legend.append(LegendEntry(word + ": " + moves, SeriesStyle(color: "#444444", dash: Self.dash(moves), marker: .none)))
+            legend.append(
+                LegendEntry(Self.dashName(moves) + ": " + moves.rawValue, SeriesStyle(color: "#444444", dash: Self.dash(moves), marker: .none)))
         }
         let figure = Figure(
             title: "Hitch time ratio against list size, per policy and move strategy", panels: panels, columns: 2, panelWidth: 430,
@@ -129,7 +129,7 @@ extension PolicyGridSection {
                     cells[Cell(size: size, frameRate: rate, setting: entry.setting)].flatMap(Self.meanOfMedianHitch).map(Self.hitch) ?? "–"
                 }
                 guard values.contains(where: { $0 != "–" }) else { continue }
-                keyed.append((size, index, [formatGrouped(size), entry.policy, entry.moves] + values))
+                keyed.append((size, index, [formatGrouped(size), entry.policy.rawValue, entry.moves.rawValue] + values))
             }
         }
         let rows = keyed.sorted { ($0.size, $0.entry) < ($1.size, $1.entry) }.map(\.row)
@@ -148,7 +148,7 @@ extension PolicyGridSection {
     // MARK: Latency against hitches
 
     private struct ParetoPoint {
-        var setting: PolicySettingRecord
+        var setting: PolicySetting
         var p99: Double
         var hitch: Double
     }
@@ -181,7 +181,7 @@ extension PolicyGridSection {
     /// policies and move strategies it shows; `nil` when no setting there has a repeat.
     func paretoPanel(
         _ key: SizeRate, bound: Double?
-    ) -> (panel: Panel, frontRows: [[String]], policies: Set<String>, moves: [String])? {
+    ) -> (panel: Panel, frontRows: [[String]], policies: Set<DiffPolicy>, moves: [MoveStrategy])? {
         let (size, rate) = (key.size, key.frameRate)
         let points = (settingsAt[key] ?? []).compactMap { setting -> ParetoPoint? in
             guard let runs = cells[Cell(size: size, frameRate: rate, setting: setting)], let c = Self.candidate(runs) else { return nil }
@@ -194,10 +194,10 @@ extension PolicyGridSection {
                 "Pareto front", style: SeriesStyle(color: "#000000", marker: .none, width: 1.2), points: front.map { PlotPoint($0.p99, $0.hitch) })
         ]
         var groups: [String: Int] = [:]
-        var policies: Set<String> = []
-        var moves: [String] = []
+        var policies: Set<DiffPolicy> = []
+        var moves: [MoveStrategy] = []
         for point in points {
-            let group = point.setting.policy + " " + point.setting.moves
+            let group = point.setting.policy.rawValue + " " + point.setting.moves.rawValue
             if let index = groups[group] {
                 series[index].points.append(PlotPoint(point.p99, point.hitch))
                 continue
@@ -230,8 +230,8 @@ extension PolicyGridSection {
         let bound = results.options?.latencyBound ?? results.recommendations.first?.latencyBound
         var panels: [Panel] = []
         var frontRows: [[String]] = []
-        var shownPolicies: Set<String> = []
-        var shownMoves: [String] = []
+        var shownPolicies: Set<DiffPolicy> = []
+        var shownMoves: [MoveStrategy] = []
         let drawn = sizeRates.filter { plottedRates.contains($0.frameRate) }
         for key in drawn.prefix(Self.maxParetoPanels) {
             guard let panel = paretoPanel(key, bound: bound) else { continue }
@@ -249,9 +249,9 @@ extension PolicyGridSection {
             writer.line("The file has \(drawn.count) list sizes × frame rates; the figure shows the first \(Self.maxParetoPanels).")
             writer.line("")
         }
-        var legend = policies.filter(shownPolicies.contains).map { LegendEntry($0, style($0), filled: true) }
+        var legend = policies.filter(shownPolicies.contains).map { LegendEntry($0.rawValue, style($0), filled: true) }
         for moves in shownMoves {
-            legend.append(LegendEntry(moves, SeriesStyle(color: "#444444", marker: Self.marker(moves), width: 0)))
+            legend.append(LegendEntry(moves.rawValue, SeriesStyle(color: "#444444", marker: Self.marker(moves), width: 0)))
         }
         legend.append(LegendEntry("Pareto front", SeriesStyle(color: "#000000", marker: .none, width: 1.2)))
         let figure = Figure(

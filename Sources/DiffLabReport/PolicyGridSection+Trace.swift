@@ -65,7 +65,7 @@ extension PolicyGridSection {
         }
         struct Group: Hashable {
             var engine: String
-            var moves: String
+            var moves: MoveStrategy
         }
         var order: [Group] = []
         var groups: [Group: [PolicyTracePairRow]] = [:]
@@ -80,7 +80,7 @@ extension PolicyGridSection {
             let slowest = times.indices.max { times[$0] < times[$1] }
             let widest = pairs.map { $0.to - $0.from }.max() ?? 0
             return [
-                Markdown.cell(group.engine), Markdown.cell(group.moves), formatGrouped(pairs.count),
+                Markdown.cell(group.engine), Markdown.cell(group.moves.rawValue), formatGrouped(pairs.count),
                 formatGrouped(pairs.count { $0.to - $0.from == 1 }), formatGrouped(widest),
                 Self.median(pairs.map { Double($0.changes) }).map { formatSignificant($0) } ?? "–",
                 Self.median(pairs.map { Double($0.batchChanges) }).map { formatSignificant($0) } ?? "–", Self.median(times).map(Self.seconds) ?? "–",

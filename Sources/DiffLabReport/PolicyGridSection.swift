@@ -18,7 +18,7 @@ struct PolicyGridSection {
     struct Cell: Hashable {
         var size: Int
         var frameRate: Double
-        var setting: PolicySettingRecord
+        var setting: PolicySetting
     }
 
     /// A list size and a frame rate.
@@ -29,13 +29,13 @@ struct PolicyGridSection {
 
     /// A setting at a frame rate.
     struct SettingRate: Hashable {
-        var setting: PolicySettingRecord
+        var setting: PolicySetting
         var frameRate: Double
     }
 
     let cells: [Cell: [PolicyGridRun]]
     /// The settings run at each list size and frame rate, in first-appearance order.
-    let settingsAt: [SizeRate: [PolicySettingRecord]]
+    let settingsAt: [SizeRate: [PolicySetting]]
     /// Every list size and frame rate run, ascending by size, then rate.
     let sizeRates: [SizeRate]
     /// The sizes each setting ran at a frame rate, ascending.
@@ -50,17 +50,17 @@ struct PolicyGridSection {
     /// Frame rates run, ascending.
     let frameRates: [Double]
     /// Settings in order of first appearance.
-    let settings: [PolicySettingRecord]
+    let settings: [PolicySetting]
     /// Policies in order of first appearance (runs first, then recommendations).
-    let policies: [String]
+    let policies: [DiffPolicy]
 
     init(results: PolicyGridResults, prefix: String) {
         self.results = results
         self.prefix = prefix
         var cells: [Cell: [PolicyGridRun]] = [:]
-        var settings: [PolicySettingRecord] = []
-        var seenSettings: Set<PolicySettingRecord> = []
-        var settingsAt: [SizeRate: [PolicySettingRecord]] = [:]
+        var settings: [PolicySetting] = []
+        var seenSettings: Set<PolicySetting> = []
+        var settingsAt: [SizeRate: [PolicySetting]] = [:]
         var sizesOf: [SettingRate: [Int]] = [:]
         for run in results.runs {
             let cell = Cell(size: run.workload.listSize, frameRate: run.workload.frameRate, setting: run.setting)
@@ -78,7 +78,7 @@ struct PolicyGridSection {
         self.settings = settings
         sizes = Set(results.runs.map(\.workload.listSize)).sorted()
         frameRates = Self.ascending(results.runs.map(\.workload.frameRate))
-        var seen: Set<String> = []
+        var seen: Set<DiffPolicy> = []
         let recommended = results.recommendations.flatMap { [$0.winner, $0.runnerUp].compactMap { $0?.setting.policy } }
         policies = (settings.map(\.policy) + recommended).filter { seen.insert($0).inserted }
     }
@@ -124,17 +124,16 @@ struct PolicyGridSection {
     /// The settings the overview plots and tables show, per policy and move strategy: no reload
     /// fallback, and the default adaptive threshold (10,000 items) and coalescing intervals
     /// (50 + 25 … 250 ms) when the file has them, else the first variant it has.
-    var overviewSettings: [(policy: String, moves: String, setting: PolicySettingRecord)] {
-        let defaultIntervals = [0.05, 0.025, 0.25]
-        func isDefault(_ s: PolicySettingRecord) -> Bool {
-            (s.maxItemCountToRunOnMain ?? 10_000) == 10_000 && (s.coalescing ?? defaultIntervals) == defaultIntervals
+    var overviewSettings: [(policy: DiffPolicy, moves: MoveStrategy, setting: PolicySetting)] {
+        func isDefault(_ s: PolicySetting) -> Bool {
+            s.adaptiveThreshold == PolicySetting.defaultMaxItemCountToRunOnMain && s.coalescingIntervals == PolicySetting.defaultCoalescing
         }
         let plain = settings.filter { $0.reloadThreshold == nil }
-        var result: [(String, String, PolicySettingRecord)] = []
+        var result: [(DiffPolicy, MoveStrategy, PolicySetting)] = []
         for policy in policies {
             let candidates = plain.filter { $0.policy == policy }
             guard let variant = candidates.first(where: isDefault) ?? candidates.first else { continue }
-            var seenMoves: Set<String> = []
+            var seenMoves: Set<MoveStrategy> = []
             for setting in candidates
             where setting.maxItemCountToRunOnMain == variant.maxItemCountToRunOnMain && setting.coalescing == variant.coalescing
                 && seenMoves.insert(setting.moves).inserted
@@ -163,25 +162,29 @@ struct PolicyGridSection {
         threshold.map { "reload > " + formatGrouped($0) } ?? "none"
     }
 
-    func style(_ policy: String) -> SeriesStyle {
-        PolicySection.style(policy: policy, index: policies.firstIndex(of: policy) ?? 0)
+    func style(_ policy: DiffPolicy) -> SeriesStyle { PolicySection.style(policy) }
+
+    /// Dash per move strategy: offsets solid, minimal dashed.
+    static func dash(_ moves: MoveStrategy) -> String? {
+        switch moves {
+        case .offsets: nil
+        case .minimal: "6 3"
+        }
     }
 
-    /// Dash per move strategy: offsets solid, minimal dashed, any other dotted.
-    static func dash(_ moves: String) -> String? {
+    /// The dash's name in a legend.
+    static func dashName(_ moves: MoveStrategy) -> String {
         switch moves {
-        case "offsets": nil
-        case "minimal": "6 3"
-        default: "2 3"
+        case .offsets: "solid"
+        case .minimal: "dashed"
         }
     }
 
     /// Marker per move strategy (scatter plots, where colour shows the policy).
-    static func marker(_ moves: String) -> MarkerShape {
+    static func marker(_ moves: MoveStrategy) -> MarkerShape {
         switch moves {
-        case "offsets": .circle
-        case "minimal": .triangle
-        default: .square
+        case .offsets: .circle
+        case .minimal: .triangle
         }
     }
 
@@ -373,7 +376,7 @@ struct PolicyGridSection {
 
     func writeCrossovers(_ writer: inout ReportWriter) {
         guard Self.heading("Crossovers", none: "crossovers", empty: results.crossovers.isEmpty, &writer) else { return }
-        let rows = results.crossovers.map { c in [Self.hz(c.frameRate), c.moves, Self.fallback(c.reloadThreshold), Self.verdict(c)] }
+        let rows = results.crossovers.map { c in [Self.hz(c.frameRate), c.moves.rawValue, Self.fallback(c.reloadThreshold), Self.verdict(c)] }
         writer.line(Markdown.table(["display", "moves", "reload fallback", "background diffing clearly beats main"], rows))
         writer.line(
             """
@@ -393,7 +396,7 @@ struct PolicyGridSection {
         var engine: String
         var size: Int
         var edits: Int
-        var moves: String
+        var moves: MoveStrategy
     }
 
     func writeProfiles(_ writer: inout ReportWriter) {
@@ -417,7 +420,7 @@ struct PolicyGridSection {
             let last = rows.max { $0.span < $1.span }
             let none = ["–", "–", "–", "–"]
             let lastFigures = last.map { $0.span == 1 ? none : [formatGrouped($0.span)] + figures($0) } ?? none
-            return [shape.engine, formatGrouped(shape.size), formatGrouped(shape.edits), shape.moves] + figures(first) + lastFigures
+            return [shape.engine, formatGrouped(shape.size), formatGrouped(shape.edits), shape.moves.rawValue] + figures(first) + lastFigures
         }
         writer.line(
             Markdown.table(

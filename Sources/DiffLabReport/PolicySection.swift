@@ -7,8 +7,8 @@ struct PolicySection {
     let prefix: String
 
     /// Policies in order of first appearance.
-    private var policies: [String] {
-        var seen: Set<String> = []
+    private var policies: [DiffPolicy] {
+        var seen: Set<DiffPolicy> = []
         return results.runs.map(\.policy).filter { seen.insert($0).inserted }
     }
 
@@ -16,19 +16,14 @@ struct PolicySection {
     private var sizes: [Double] { results.runs.map { Double($0.listSize) } }
 
     /// A fixed look per policy.
-    static func style(policy: String, index: Int) -> SeriesStyle {
+    static func style(_ policy: DiffPolicy) -> SeriesStyle {
         switch policy {
-        case "main": SeriesStyle(color: "#D55E00", marker: .square)
+        case .main: SeriesStyle(color: "#D55E00", marker: .square)
         // background and adaptive often coincide: a wide line under a narrow one keeps both visible.
-        case "background": SeriesStyle(color: "#0072B2", marker: .circle, width: 4)
-        case "adaptive": SeriesStyle(color: "#009E73", marker: .diamond, width: 1.5)
-        case "coalescing": SeriesStyle(color: "#CC79A7", marker: .triangle)
-        default: SeriesStyle.automatic(index)
+        case .background: SeriesStyle(color: "#0072B2", marker: .circle, width: 4)
+        case .adaptive: SeriesStyle(color: "#009E73", marker: .diamond, width: 1.5)
+        case .coalescing: SeriesStyle(color: "#CC79A7", marker: .triangle)
         }
-    }
-
-    private func style(_ policy: String) -> SeriesStyle {
-        PolicySection.style(policy: policy, index: policies.firstIndex(of: policy) ?? 0)
     }
 
     /// The two fallback settings as (value, panel title), those present only.
@@ -36,7 +31,7 @@ struct PolicySection {
         [(false, "batch updates"), (true, "with reload fallback")].filter { mode in results.runs.contains { $0.reloadFallback == mode.0 } }
     }
 
-    private func points(_ policy: String, fallback: Bool, _ metric: (PolicyRun) -> Double?) -> [PlotPoint] {
+    private func points(_ policy: DiffPolicy, fallback: Bool, _ metric: (PolicyRun) -> Double?) -> [PlotPoint] {
         results.runs.filter { $0.policy == policy && $0.reloadFallback == fallback }
             .compactMap { run in metric(run).map { PlotPoint(Double(run.listSize), $0) } }
     }
@@ -81,12 +76,12 @@ struct PolicySection {
             Panel.line(
                 LinePlot(
                     title: title, xLabel: "list size (items)", yLabel: "hitch time (ms per s)", yScale: .linear, yStyle: .plain,
-                    series: policies.map { LineSeries($0, style: style($0), points: points($0, fallback: mode) { $0.hitchTimeRatio }) },
+                    series: policies.map { LineSeries($0.rawValue, style: Self.style($0), points: points($0, fallback: mode) { $0.hitchTimeRatio }) },
                     xCover: sizes))
         }
         let figure = Figure(
             title: "Hitch time ratio against list size", panels: panels, columns: 2, panelWidth: 430, panelHeight: 290,
-            legend: policies.map { LegendEntry($0, style($0)) })
+            legend: policies.map { LegendEntry($0.rawValue, Self.style($0)) })
         writer.figure(
             prefix + "hitch-time.svg", figure,
             caption: """
@@ -101,17 +96,17 @@ struct PolicySection {
         let panels = modes.map { mode, title in
             var series: [LineSeries] = []
             for policy in policies {
-                let base = style(policy)
-                series.append(LineSeries(policy + " median", style: base, points: points(policy, fallback: mode) { $0.latencyMedian }))
+                let base = Self.style(policy)
+                series.append(LineSeries(policy.rawValue + " median", style: base, points: points(policy, fallback: mode) { $0.latencyMedian }))
                 var p99 = base
                 p99.dash = "5 3"
                 p99.marker = .none
-                series.append(LineSeries(policy + " p99", style: p99, points: points(policy, fallback: mode) { $0.latencyP99 }))
+                series.append(LineSeries(policy.rawValue + " p99", style: p99, points: points(policy, fallback: mode) { $0.latencyP99 }))
             }
             return Panel.line(
                 LinePlot(title: title, xLabel: "list size (items)", yLabel: "update latency", yStyle: .seconds, series: series, xCover: sizes))
         }
-        var legend = policies.map { LegendEntry($0, style($0)) }
+        var legend = policies.map { LegendEntry($0.rawValue, Self.style($0)) }
         legend.append(LegendEntry("solid: median", SeriesStyle(color: "#444444", marker: .none)))
         legend.append(LegendEntry("dashed: p99", SeriesStyle(color: "#444444", dash: "5 3", marker: .none)))
         let figure = Figure(
@@ -132,7 +127,7 @@ struct PolicySection {
         let simulated = results.runs.contains { $0.simulatedHitchTimeRatio != nil || $0.simulatedLatencyP99 != nil }
         let rows = results.runs.map { r in
             [
-                r.policy, r.reloadFallback ? "reload" : "–", formatGrouped(r.listSize), int(r.frames), int(r.framesOverBudget),
+                r.policy.rawValue, r.reloadFallback ? "reload" : "–", formatGrouped(r.listSize), int(r.frames), int(r.framesOverBudget),
                 r.hitchTimeRatio.map { formatFixed($0, decimals: 1) } ?? "–", seconds(r.latencyMedian), seconds(r.latencyP99),
                 "\(int(r.applied))/\(int(r.requested))", int(r.coalesced), int(r.reloads), int(r.dropped),
                 r.cpuUtilisation.map { formatFixed($0 * 100, decimals: 0) + "%" } ?? "–",

@@ -4,9 +4,7 @@ import DiffLabJSON
 // policy lab, also held as the `costs` member of a `difflab-policy/2` file (PolicyGridFile.swift).
 
 /// The modelled costs a grid ran with, and where they came from.
-public struct PolicyCostsRecord: Sendable, Equatable {
-    enum Key: String, CaseIterable { case schema, applyBaseCost, layoutCostPerItem, batchCostPerChange, reloadCostPerItem, frameWork, device, source }
-
+public struct PolicyCostsRecord: ResultsRecord, Equatable {
     /// The schema of a costs file (`difflab policy --costs FILE`).
     public static let schema = "difflab-policy-costs/1"
     /// The cost parameters a file may set, in order.
@@ -32,18 +30,29 @@ public struct PolicyCostsRecord: Sendable, Equatable {
     /// No cost set.
     public init() {}
 
-    /// As a costs file or a results file's `costs` member (`schema` written only for a file). O(1).
+    public static let blank = PolicyCostsRecord()
+
+    /// The declaration table, as a results file's `costs` member (every member optional, absent
+    /// ones not written); a costs file has `schema` first and no `source`.
+    public static let fields: [RecordField<PolicyCostsRecord>] = [
+        .optional("applyBaseCost", \.applyBaseCost, .double(costRange), "seconds to apply any update"),
+        .optional("layoutCostPerItem", \.layoutCostPerItem, .double(costRange), "seconds per list item of every layout pass"),
+        .optional("batchCostPerChange", \.batchCostPerChange, .double(costRange), "seconds per change of a batch update"),
+        .optional("reloadCostPerItem", \.reloadCostPerItem, .double(costRange), "seconds per item of a full reload beyond the layout"),
+        .optional("frameWork", \.frameWork, .double(costRange), "seconds of other main-thread work per frame"),
+        .optional("device", \.device, .string, "the device the figures were measured on"),
+        .optional("source", \.source, .string, "where the costs came from: `defaults` or the costs file (results files only)"),
+    ]
+
+    /// The fields a costs file has (all but `source`).
+    private static let fileFields = fields.filter { $0.description.key != "source" }
+
+    /// As a costs file (`schema` first, no `source`) or a results file's `costs` member (``json``). O(1).
     public func json(asFile: Bool) -> JSONValue {
-        var w = FieldWriter<Key>()
-        if asFile { w.set(.schema, Self.schema) }
-        w.set(.applyBaseCost, applyBaseCost)
-        w.set(.layoutCostPerItem, layoutCostPerItem)
-        w.set(.batchCostPerChange, batchCostPerChange)
-        w.set(.reloadCostPerItem, reloadCostPerItem)
-        w.set(.frameWork, frameWork)
-        w.set(.device, device)
-        if !asFile { w.set(.source, source) }
-        return w.json
+        guard asFile else { return json }
+        var object: JSONObject = [SchemaKey.schema.rawValue: .string(Self.schema)]
+        for field in Self.fileFields { field.write(self, &object) }
+        return .object(object)
     }
 
     /// Reads a costs file (`{"schema":"difflab-policy-costs/1","batchCostPerChange":3e-6,...}`):
@@ -55,22 +64,12 @@ public struct PolicyCostsRecord: Sendable, Equatable {
     /// - Complexity: O(size of the document).
     public init(costsFile document: JSONValue, source: String) throws(ResultsError) {
         try checkSchema(document, Self.schema, source: source)
-        let row = try FieldReader<Key>(document, source: source, path: "")
-        for key in row.object.keys where Key(rawValue: key) == nil || key == Key.source.rawValue {
+        let known = Set([SchemaKey.schema.rawValue] + Self.fileFields.map(\.description.key))
+        for key in document.objectValue?.keys ?? [] where !known.contains(key) {
             throw .invalid(
                 source: source, field: String(key.unicodeScalars.prefix(60)),
                 expected: "a known member: schema, " + Self.parameterNames.joined(separator: ", ") + " or device")
         }
-        try self.init(row)
-    }
-
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        applyBaseCost = try row.optionalDouble(.applyBaseCost, in: Self.costRange)
-        layoutCostPerItem = try row.optionalDouble(.layoutCostPerItem, in: Self.costRange)
-        batchCostPerChange = try row.optionalDouble(.batchCostPerChange, in: Self.costRange)
-        reloadCostPerItem = try row.optionalDouble(.reloadCostPerItem, in: Self.costRange)
-        frameWork = try row.optionalDouble(.frameWork, in: Self.costRange)
-        device = try row.optionalString(.device)
-        source = try row.optionalString(.source)
+        try self.init(json: document, source: source)
     }
 }

@@ -1,24 +1,44 @@
+import DiffLabCore
 import DiffLabJSON
+import DiffLabUpdaters
+
+/// When and where a list update is diffed in the simulated app.
+public enum DiffPolicy: String, CaseIterable, Sendable, Hashable {
+    /// Diff synchronously on the main thread, then apply.
+    case main
+    /// Diff on a background Dispatch queue, apply on the main thread.
+    case background
+    /// IGListKit's adaptive diffing: on main below `maxItemCountToRunOnMain` items, else background.
+    case adaptive
+    /// IGListKit's adaptive coalescing: an update waits until an interval has passed since the last
+    /// one was applied; the interval grows by `intervalIncrement` (up to `maxInterval`) while updates
+    /// arrive within it, and falls back to `minInterval` after a quiet spell; updates arriving while
+    /// one waits are coalesced into the latest; diffing runs in the background.
+    case coalescing
+}
+
+extension FieldType where Value == CoalescingIntervals {
+    /// Coalescing intervals, written as an array of three seconds (each in ``FieldRange/seconds``):
+    /// minimum, increment, maximum.
+    public static var intervals: FieldType {
+        FieldType<[Double]>.array(.seconds).converted(
+            "three intervals: minimum, increment, maximum",
+            decode: { $0.count == 3 ? CoalescingIntervals(minimum: $0[0], increment: $0[1], maximum: $0[2]) : nil },
+            encode: { [$0.minimum, $0.increment, $0.maximum] })
+    }
+}
 
 /// One run of a `difflab-policy/1` file: a policy at one list size, with or without IGListKit's
 /// reload fallback, its simulation settings and what it measured.
-public struct PolicyRun: Sendable, Equatable {
-    enum Key: String {
-        case policy, engine, backgroundEngine, listSize, allowsReloadingOnTooManyUpdates, updateInterval, frameRate, frameWork, duration
-        case maxItemCountToRunOnMain, coalescing, applyBaseCost, layoutCostPerItem, batchCostPerChange, reloadCostPerItem, editsPerUpdate, moves
-        case frames, framesOverBudget, hitchTimeRatio, latencyMedian, latencyP99, latencies, requested, applied, coalesced
-        case reloads, dropped, cpuUtilisation, wallSeconds, simulatedHitchTimeRatio, simulatedLatencyP99
-    }
-
-    /// The simulation settings, in the order a report lists them.
-    static let settingKeys: [Key] = [
-        .updateInterval, .frameRate, .frameWork, .duration, .maxItemCountToRunOnMain, .coalescing, .applyBaseCost, .layoutCostPerItem,
-        .batchCostPerChange,
-        .reloadCostPerItem, .editsPerUpdate,
+public struct PolicyRun: ResultsRecord, Equatable {
+    /// The simulation settings' members, in the order a report lists them.
+    static let settingKeys = [
+        "updateInterval", "frameRate", "frameWork", "duration", "maxItemCountToRunOnMain", "coalescing", "applyBaseCost", "layoutCostPerItem",
+        "batchCostPerChange", "reloadCostPerItem", "editsPerUpdate",
     ]
 
-    /// The diff policy: `main`, `background`, `adaptive` or `coalescing`.
-    public var policy: String
+    /// The diff policy.
+    public var policy: DiffPolicy
     /// The diff engine (absent in older files).
     public var engine: String?
     /// The engine of diffs off the main thread, when it is not ``engine``.
@@ -38,8 +58,8 @@ public struct PolicyRun: Sendable, Equatable {
     public var duration: Double?
     /// In ``FieldRange/size``.
     public var maxItemCountToRunOnMain: Int?
-    /// Coalescing intervals: minimum, increment, maximum.
-    public var coalescing: [Double]?
+    /// Coalescing intervals.
+    public var coalescing: CoalescingIntervals?
     /// Modelled seconds to apply any update, in ``FieldRange/seconds``.
     public var applyBaseCost: Double?
     /// Modelled seconds per change of a batch update, in ``FieldRange/seconds``.
@@ -48,7 +68,7 @@ public struct PolicyRun: Sendable, Equatable {
     /// (absent in older files).
     public var layoutCostPerItem: Double?
     /// The move strategy (absent in older files: offsets).
-    public var moves: String?
+    public var moves: MoveStrategy?
     /// Modelled seconds per item of a full reload, in ``FieldRange/seconds``.
     public var reloadCostPerItem: Double?
     /// In ``FieldRange/count``.
@@ -86,7 +106,7 @@ public struct PolicyRun: Sendable, Equatable {
     public var simulatedLatencyP99: Double?
 
     /// A run with no settings or figures.
-    public init(policy: String, engine: String? = nil, listSize: Int, allowsReloadingOnTooManyUpdates: Bool) {
+    public init(policy: DiffPolicy, engine: String? = nil, listSize: Int, allowsReloadingOnTooManyUpdates: Bool) {
         self.policy = policy
         self.engine = engine
         self.listSize = listSize
@@ -99,94 +119,49 @@ public struct PolicyRun: Sendable, Equatable {
     /// How many latencies were recorded.
     public var latencyCount: Int { latencies.count }
 
-    /// The run object (`latencyMedian` and `latencyP99` written as `null` when absent). O(latencies).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.policy, policy)
-        w.set(.engine, engine)
-        w.set(.backgroundEngine, backgroundEngine)
-        w.set(.listSize, listSize)
-        w.set(.allowsReloadingOnTooManyUpdates, allowsReloadingOnTooManyUpdates)
-        w.set(.updateInterval, updateInterval)
-        w.set(.frameRate, frameRate)
-        w.set(.frameWork, frameWork)
-        w.set(.duration, duration)
-        w.set(.maxItemCountToRunOnMain, maxItemCountToRunOnMain)
-        if let coalescing { w.set(.coalescing, numbers: coalescing) }
-        w.set(.applyBaseCost, applyBaseCost)
-        w.set(.layoutCostPerItem, layoutCostPerItem)
-        w.set(.batchCostPerChange, batchCostPerChange)
-        w.set(.reloadCostPerItem, reloadCostPerItem)
-        w.set(.editsPerUpdate, editsPerUpdate)
-        w.set(.moves, moves)
-        w.set(.frames, frames)
-        w.set(.framesOverBudget, framesOverBudget)
-        w.set(.hitchTimeRatio, hitchTimeRatio)
-        w.set(.latencyMedian, latencyMedian, null: true)
-        w.set(.latencyP99, latencyP99, null: true)
-        w.set(.latencies, numbers: latencies)
-        w.set(.requested, requested)
-        w.set(.applied, applied)
-        w.set(.coalesced, coalesced)
-        w.set(.reloads, reloads)
-        w.set(.dropped, dropped)
-        w.set(.cpuUtilisation, cpuUtilisation)
-        w.set(.wallSeconds, wallSeconds)
-        w.set(.simulatedHitchTimeRatio, simulatedHitchTimeRatio)
-        w.set(.simulatedLatencyP99, simulatedLatencyP99)
-        return w.json
-    }
+    public static let blank = PolicyRun(policy: .main, listSize: 0, allowsReloadingOnTooManyUpdates: false)
 
-    /// Reads a run object.
-    ///
-    /// - Throws: ``ResultsError`` for a run without `policy`, `listSize` or
-    ///   `allowsReloadingOnTooManyUpdates`, any field of the wrong type, or a number outside its
-    ///   ``FieldRange`` (see each property). Unknown members are ignored.
-    /// - Complexity: O(size of the object).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
-
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            policy: try row.requiredString(.policy), engine: try row.optionalString(.engine), listSize: try row.requiredInt(.listSize, in: .size),
-            allowsReloadingOnTooManyUpdates: try row.requiredBool(.allowsReloadingOnTooManyUpdates))
-        backgroundEngine = try row.optionalString(.backgroundEngine)
-        updateInterval = try row.optionalDouble(.updateInterval, in: .seconds)
-        frameRate = try row.optionalDouble(.frameRate, in: .frameRate)
-        frameWork = try row.optionalDouble(.frameWork, in: .seconds)
-        duration = try row.optionalDouble(.duration, in: .runSeconds)
-        maxItemCountToRunOnMain = try row.optionalInt(.maxItemCountToRunOnMain, in: .size)
-        if row.present(.coalescing) != nil { coalescing = try row.numbers(.coalescing, in: .seconds) }
-        applyBaseCost = try row.optionalDouble(.applyBaseCost, in: .seconds)
-        layoutCostPerItem = try row.optionalDouble(.layoutCostPerItem, in: .seconds)
-        batchCostPerChange = try row.optionalDouble(.batchCostPerChange, in: .seconds)
-        moves = try row.optionalString(.moves)
-        reloadCostPerItem = try row.optionalDouble(.reloadCostPerItem, in: .seconds)
-        editsPerUpdate = try row.optionalInt(.editsPerUpdate, in: .count)
-        frames = try row.optionalInt(.frames, in: .count)
-        framesOverBudget = try row.optionalInt(.framesOverBudget, in: .count)
-        hitchTimeRatio = try row.optionalDouble(.hitchTimeRatio, in: .hitchRatio)
-        latencyMedian = try row.optionalDouble(.latencyMedian, in: .seconds)
-        latencyP99 = try row.optionalDouble(.latencyP99, in: .seconds)
-        latencies = try row.numbers(.latencies, in: .seconds)
-        requested = try row.optionalInt(.requested, in: .count)
-        applied = try row.optionalInt(.applied, in: .count)
-        coalesced = try row.optionalInt(.coalesced, in: .count)
-        reloads = try row.optionalInt(.reloads, in: .count)
-        dropped = try row.optionalInt(.dropped, in: .count)
-        cpuUtilisation = try row.optionalDouble(.cpuUtilisation, in: .utilisation)
-        wallSeconds = try row.optionalDouble(.wallSeconds, in: .runSeconds)
-        simulatedHitchTimeRatio = try row.optionalDouble(.simulatedHitchTimeRatio, in: .hitchRatio)
-        simulatedLatencyP99 = try row.optionalDouble(.simulatedLatencyP99, in: .seconds)
-    }
+    /// The declaration table: `policy`, `listSize` and `allowsReloadingOnTooManyUpdates` required;
+    /// `latencyMedian` and `latencyP99` written as `null` when absent, `latencies` always.
+    public static let fields: [RecordField<PolicyRun>] = [
+        .required("policy", \.policy, .cases(), "the diff policy"),
+        .optional("engine", \.engine, .string, "the diff engine (absent in older files)"),
+        .optional("backgroundEngine", \.backgroundEngine, .string, "the engine of diffs off the main thread, when not `engine`"),
+        .required("listSize", \.listSize, .int(.size), "items in the list"),
+        .required("allowsReloadingOnTooManyUpdates", \.allowsReloadingOnTooManyUpdates, .bool, "whether over 100 changes became a full reload"),
+        .optional("updateInterval", \.updateInterval, .seconds, "seconds between list updates"),
+        .optional("frameRate", \.frameRate, .double(.frameRate), "the display's refresh rate"),
+        .optional("frameWork", \.frameWork, .seconds, "seconds of other main-thread work per frame"),
+        .optional("duration", \.duration, .double(.runSeconds), "seconds the update stream ran"),
+        .optional("maxItemCountToRunOnMain", \.maxItemCountToRunOnMain, .int(.size), "adaptive: smaller lists are diffed on main"),
+        .optional("coalescing", \.coalescing, .intervals, "coalescing: minimum, increment and maximum interval"),
+        .optional("applyBaseCost", \.applyBaseCost, .seconds, "modelled seconds to apply any update"),
+        .optional("layoutCostPerItem", \.layoutCostPerItem, .seconds, "modelled seconds per item of every layout pass"),
+        .optional("batchCostPerChange", \.batchCostPerChange, .seconds, "modelled seconds per change of a batch update"),
+        .optional("reloadCostPerItem", \.reloadCostPerItem, .seconds, "modelled seconds per item of a full reload"),
+        .optional("editsPerUpdate", \.editsPerUpdate, .int(.count), "edits between two list versions"),
+        .optional("moves", \.moves, .cases(), "the move strategy (absent in older files: offsets)"),
+        .optional("frames", \.frames, .int(.count), "frames drawn"),
+        .optional("framesOverBudget", \.framesOverBudget, .int(.count), "frames over the frame budget"),
+        .optional("hitchTimeRatio", \.hitchTimeRatio, .double(.hitchRatio), "ms of frame time over budget per second"),
+        .optional("latencyMedian", \.latencyMedian, .seconds, absent: .null, "median seconds from request to applied"),
+        .optional("latencyP99", \.latencyP99, .seconds, absent: .null, "99th-percentile seconds from request to applied"),
+        .list("latencies", \.latencies, .seconds, written: .always, "every latency recorded, seconds"),
+        .optional("requested", \.requested, .int(.count), "updates requested"),
+        .optional("applied", \.applied, .int(.count), "updates applied"),
+        .optional("coalesced", \.coalesced, .int(.count), "updates folded into a later one"),
+        .optional("reloads", \.reloads, .int(.count), "updates applied as a full reload"),
+        .optional("dropped", \.dropped, .int(.count), "updates never applied"),
+        .optional("cpuUtilisation", \.cpuUtilisation, .double(.utilisation), "CPU time as a fraction of one core"),
+        .optional("wallSeconds", \.wallSeconds, .double(.runSeconds), "wall-clock seconds of the run"),
+        .optional("simulatedHitchTimeRatio", \.simulatedHitchTimeRatio, .double(.hitchRatio), "the run simulated: its hitch time ratio"),
+        .optional("simulatedLatencyP99", \.simulatedLatencyP99, .seconds, "the run simulated: its p99 latency"),
+    ]
 }
 
 /// The `crossoverSize` object of a policy file: the smallest list size at which background
 /// diffing beat main-thread diffing, per mode (`null`: none found).
-public struct PolicyCrossover: Sendable, Equatable {
-    enum Key: String { case batch, reloadFallback }
-
+public struct PolicyCrossover: ResultsRecord, Equatable {
     /// With plain batch updates, in ``FieldRange/size``.
     public var batch: Int?
     /// With the reload fallback, in ``FieldRange/size``.
@@ -198,33 +173,22 @@ public struct PolicyCrossover: Sendable, Equatable {
         self.reloadFallback = reloadFallback
     }
 
-    /// The object, both members always written (`null`: none found). O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.batch, batch, null: true)
-        w.set(.reloadFallback, reloadFallback, null: true)
-        return w.json
-    }
-
     /// Both sizes as display fields (`null` when none was found), in file order.
     public var displayFields: [DisplayField] {
         (json.objectValue ?? JSONObject()).map { DisplayField(name: $0.key, value: DisplayField.text($0.value)) }
     }
 
-    /// Reads the object. - Throws: ``ResultsError``. - Complexity: O(1).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
+    public static let blank = PolicyCrossover(batch: nil, reloadFallback: nil)
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(batch: try row.optionalInt(.batch, in: .size), reloadFallback: try row.optionalInt(.reloadFallback, in: .size))
-    }
+    /// The declaration table: both members always written (`null`: none found).
+    public static let fields: [RecordField<PolicyCrossover>] = [
+        .optional("batch", \.batch, .int(.size), absent: .null, "with plain batch updates"),
+        .optional("reloadFallback", \.reloadFallback, .int(.size), absent: .null, "with the reload fallback"),
+    ]
 }
 
 /// A `difflab-policy/1` results file, written by `difflab policy`.
-public struct PolicyResults: Sendable, Equatable {
-    enum Key: String, ProvenanceKey { case schema, createdAt, machine, toolchain, commit, crossoverSize, runs }
-
+public struct PolicyResults: ResultsRecord, Equatable {
     /// The schema this type reads and writes.
     public static let schema = "difflab-policy/1"
 
@@ -243,39 +207,29 @@ public struct PolicyResults: Sendable, Equatable {
         runs = []
     }
 
-    /// The results document (`commit` written as `null` when unknown). O(size).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.schema, Self.schema)
-        w.set(provenance)
-        w.set(.crossoverSize, crossover?.json, null: false)
-        w.set(.runs, .array(runs.map(\.json)))
-        return w.json
-    }
-
     /// Simulation settings shared by every run, as display fields in a fixed order: those equal
     /// in all runs (taken from the first). O(runs).
     public var settings: [DisplayField] {
         let objects = runs.map { $0.json.objectValue ?? JSONObject() }
         guard let first = objects.first else { return [] }
         return PolicyRun.settingKeys.compactMap { key in
-            guard let value = first[key.rawValue], objects.allSatisfy({ $0[key.rawValue] == value }) else { return nil }
-            return DisplayField(name: key.rawValue, value: DisplayField.text(value))
+            guard let value = first[key], objects.allSatisfy({ $0[key] == value }) else { return nil }
+            return DisplayField(name: key, value: DisplayField.text(value))
         }
     }
 
-    /// Reads a policy document.
-    ///
-    /// - Throws: ``ResultsError``: schema errors as for ``BenchResults/init(json:source:)``,
-    ///   `createdAt` outside ``FieldRange/unixTime``, crossover sizes outside ``FieldRange/size``,
-    ///   and every error of ``PolicyRun/init(json:source:path:)`` with its path (`runs[2].listSize`).
-    /// - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        try checkSchema(json, Self.schema, source: source)
-        let root = try FieldReader<Key>(json, source: source, path: "")
-        self.init(source: source)
-        provenance = try root.provenance()
-        if let reader = try root.object(.crossoverSize, PolicyCrossover.Key.self) { crossover = try PolicyCrossover(reader) }
-        for row in try root.objects(.runs, PolicyRun.Key.self) { runs.append(try PolicyRun(row)) }
-    }
+    public static let blank = PolicyResults()
+    public static var documentSchema: String? { schema }
+
+    /// The declaration table: the provenance stamp (`commit` written as `null` when unknown), the
+    /// crossover sizes when known, the runs.
+    public static let fields: [RecordField<PolicyResults>] =
+        RecordField.inline(\.provenance, RunProvenance.stamp)
+        + [
+            .optional("crossoverSize", \.crossover, .record(), "the smallest sizes at which background diffing won"),
+            .list("runs", \.runs, .record(), written: .always, "one row per simulation run"),
+        ]
+
+    /// Notes the file's name.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
 }

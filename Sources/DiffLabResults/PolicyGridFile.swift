@@ -1,3 +1,4 @@
+import DiffLabCore
 import DiffLabJSON
 import DiffLabUpdaters
 
@@ -6,61 +7,70 @@ import DiffLabUpdaters
 // read by `difflab report`.
 
 /// One policy setting: where and when updates are diffed, how moves are chosen, and IGListKit's
-/// thresholds.
-public struct PolicySettingRecord: Sendable, Hashable {
-    enum Key: String, CaseIterable { case policy, moves, maxItemCountToRunOnMain, coalescing, reloadThreshold }
+/// thresholds. The policy lab's candidate (DiffLabBench runs it: `updaterConfiguration`) and the
+/// `setting` object of a `difflab-policy/2` file are this one type.
+///
+/// A threshold or interval is held only by the policy that uses it: ``maxItemCountToRunOnMain``
+/// by `adaptive`, ``coalescing`` by `coalescing` (``init(policy:moves:maxItemCountToRunOnMain:coalescing:reloadThreshold:)``
+/// drops the others); `nil` there means IGListKit's default (``adaptiveThreshold``,
+/// ``coalescingIntervals``). Equal settings are the same candidate.
+public struct PolicySetting: ResultsRecord, Hashable {
+    /// IGListKit's `maxItemCountToRunOnMain`: 10,000 items.
+    public static let defaultMaxItemCountToRunOnMain = 10_000
+    /// IGListKit's coalescing intervals: 50 ms, + 25 ms, up to 250 ms.
+    public static let defaultCoalescing = CoalescingIntervals(minimum: 0.05, increment: 0.025, maximum: 0.25)
 
-    /// `main`, `background`, `adaptive` or `coalescing`.
-    public var policy: String
-    /// `offsets` or `minimal` (or the engine's own, `engine`).
-    public var moves: String
-    /// `adaptive`: lists below this size are diffed on main, in ``FieldRange/size``.
+    /// Where and when updates are diffed.
+    public var policy: DiffPolicy
+    /// How moves are chosen (the batch update's size follows it).
+    public var moves: MoveStrategy
+    /// `adaptive`: lists with fewer items are diffed on main (IGListKit's
+    /// `maxItemCountToRunOnMain`), in ``FieldRange/size``; `nil`: the default.
     public var maxItemCountToRunOnMain: Int?
-    /// `coalescing`: minimum interval, increment and maximum interval, in seconds.
-    public var coalescing: [Double]?
-    /// The reload fallback: more changes than this → a full reload (`nil`: never), in
-    /// ``FieldRange/count``.
+    /// `coalescing`: the intervals (each in ``FieldRange/seconds``); `nil`: the default.
+    public var coalescing: CoalescingIntervals?
+    /// IGListKit's fallback: an update with more changes than this (inserts, deletes, updates and
+    /// moves of the diff, before the batch conversion) is applied as a full reload (`nil`: never),
+    /// in ``FieldRange/count``.
     public var reloadThreshold: Int?
 
-    /// A setting; see the properties.
-    public init(policy: String, moves: String, maxItemCountToRunOnMain: Int? = nil, coalescing: [Double]? = nil, reloadThreshold: Int? = nil) {
+    /// A setting; `maxItemCountToRunOnMain` is kept only for `adaptive`, `coalescing` only for
+    /// `coalescing` (the other policies do not use them).
+    public init(
+        policy: DiffPolicy, moves: MoveStrategy = .offsets, maxItemCountToRunOnMain: Int? = nil, coalescing: CoalescingIntervals? = nil,
+        reloadThreshold: Int? = nil
+    ) {
         self.policy = policy
         self.moves = moves
-        self.maxItemCountToRunOnMain = maxItemCountToRunOnMain
-        self.coalescing = coalescing
+        self.maxItemCountToRunOnMain = policy == .adaptive ? maxItemCountToRunOnMain : nil
+        self.coalescing = policy == .coalescing ? coalescing : nil
         self.reloadThreshold = reloadThreshold
     }
 
-    /// The object (absent thresholds omitted). O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.policy, policy)
-        w.set(.moves, moves)
-        w.set(.maxItemCountToRunOnMain, maxItemCountToRunOnMain)
-        if let coalescing { w.set(.coalescing, numbers: coalescing) }
-        w.set(.reloadThreshold, reloadThreshold)
-        return w.json
-    }
+    /// The adaptive threshold in effect: ``maxItemCountToRunOnMain`` or the default.
+    public var adaptiveThreshold: Int { maxItemCountToRunOnMain ?? Self.defaultMaxItemCountToRunOnMain }
+    /// The coalescing intervals in effect: ``coalescing`` or the default.
+    public var coalescingIntervals: CoalescingIntervals { coalescing ?? Self.defaultCoalescing }
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(policy: try row.requiredString(.policy), moves: try row.requiredString(.moves))
-        maxItemCountToRunOnMain = try row.optionalInt(.maxItemCountToRunOnMain, in: .size)
-        if row.present(.coalescing) != nil {
-            let intervals = try row.numbers(.coalescing, in: .seconds)
-            guard intervals.count == 3 else {
-                throw .invalid(source: row.source, field: row.path(.coalescing), expected: "three intervals: minimum, increment, maximum")
-            }
-            coalescing = intervals
-        }
-        reloadThreshold = try row.optionalInt(.reloadThreshold, in: .count)
-    }
+    public static let blank = PolicySetting(policy: .main)
 
-    /// A short label, e.g. `adaptive ≤10000 · minimal · reload >100`.
+    /// The declaration table (absent thresholds omitted).
+    public static let fields: [RecordField<PolicySetting>] = [
+        .required("policy", \.policy, .cases(), "where and when updates are diffed"),
+        .required("moves", \.moves, .cases(), "how moves are chosen"),
+        .optional("maxItemCountToRunOnMain", \.maxItemCountToRunOnMain, .int(.size), "adaptive: smaller lists are diffed on main"),
+        .optional("coalescing", \.coalescing, .intervals, "coalescing: minimum, increment and maximum interval"),
+        .optional("reloadThreshold", \.reloadThreshold, .int(.count), "more changes than this: a full reload (absent: never)"),
+    ]
+
+    /// A short label, e.g. `adaptive <10000 · minimal · reload >100`.
     public var label: String {
-        var parts = [policy]
+        var parts = [policy.rawValue]
         if let threshold = maxItemCountToRunOnMain { parts[0] += " <\(threshold)" }
-        if let c = coalescing { parts[0] += " \(Self.milliseconds(c[0]))+\(Self.milliseconds(c[1]))…\(Self.milliseconds(c[2])) ms" }
-        parts.append(moves)
+        if let c = coalescing {
+            parts[0] += " \(Self.milliseconds(c.minimum))+\(Self.milliseconds(c.increment))…\(Self.milliseconds(c.maximum)) ms"
+        }
+        parts.append(moves.rawValue)
         parts.append(reloadThreshold.map { "reload >\($0)" } ?? "no reload")
         return parts.joined(separator: " · ")
     }
@@ -72,9 +82,7 @@ public struct PolicySettingRecord: Sendable, Hashable {
 }
 
 /// One workload of the grid: a list, a display and an update stream.
-public struct PolicyWorkloadRecord: Sendable, Hashable {
-    enum Key: String { case listSize, frameRate, updateInterval, editsPerUpdate }
-
+public struct PolicyWorkloadRecord: ResultsRecord, Hashable {
     /// Items in the list, in ``FieldRange/size``.
     public var listSize: Int
     /// Display refresh rate, in ``FieldRange/frameRate``.
@@ -93,35 +101,24 @@ public struct PolicyWorkloadRecord: Sendable, Hashable {
         self.editsPerUpdate = editsPerUpdate
     }
 
-    /// The object. O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.listSize, listSize)
-        w.set(.frameRate, frameRate)
-        w.set(.updateInterval, updateInterval)
-        w.set(.editsPerUpdate, editsPerUpdate)
-        return w.json
-    }
+    public static let blank = PolicyWorkloadRecord(listSize: 0, frameRate: 0, updateInterval: 0, editsPerUpdate: 0)
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            listSize: try row.requiredInt(.listSize, in: .size), frameRate: try row.requiredDouble(.frameRate, in: .frameRate),
-            updateInterval: try row.requiredDouble(.updateInterval, in: .seconds), editsPerUpdate: try row.requiredInt(.editsPerUpdate, in: .count))
-    }
+    /// The declaration table: every member required.
+    public static let fields: [RecordField<PolicyWorkloadRecord>] = [
+        .required("listSize", \.listSize, .int(.size), "items in the list"),
+        .required("frameRate", \.frameRate, .double(.frameRate), "the display's refresh rate"),
+        .required("updateInterval", \.updateInterval, .seconds, "seconds between updates (one frame: a burst)"),
+        .required("editsPerUpdate", \.editsPerUpdate, .int(.count), "edits each update makes"),
+    ]
 }
 
 /// One setting simulated on one workload, once per repeat: every per-repeat array has one entry
 /// per repeat, in repeat order.
-public struct PolicyGridRun: Sendable, Equatable {
-    enum Key: String {
-        case workload, setting, requested, hitchTimeRatio, latencyMedian, latencyP99, frames, framesOverBudget, applied, coalesced, reloads
-        case dropped
-    }
-
+public struct PolicyGridRun: ResultsRecord, Equatable {
     /// The workload.
     public var workload: PolicyWorkloadRecord
     /// The setting.
-    public var setting: PolicySettingRecord
+    public var setting: PolicySetting
     /// Updates requested by the stream (the same in every repeat), in ``FieldRange/count``.
     public var requested: Int
     /// Milliseconds over budget per second, per repeat, in ``FieldRange/hitchRatio``.
@@ -146,7 +143,7 @@ public struct PolicyGridRun: Sendable, Equatable {
     public var dropped: [Int]
 
     /// A run with no repeats yet.
-    public init(workload: PolicyWorkloadRecord, setting: PolicySettingRecord, requested: Int) {
+    public init(workload: PolicyWorkloadRecord, setting: PolicySetting, requested: Int) {
         self.workload = workload
         self.setting = setting
         self.requested = requested
@@ -157,59 +154,44 @@ public struct PolicyGridRun: Sendable, Equatable {
     /// Repeats recorded.
     public var repeats: Int { hitchTimeRatio.count }
 
-    /// The object. O(repeats).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.workload, workload.json)
-        w.set(.setting, setting.json)
-        w.set(.requested, requested)
-        w.set(.hitchTimeRatio, numbers: hitchTimeRatio)
-        w.set(.latencyMedian, numbers: latencyMedian)
-        w.set(.latencyP99, numbers: latencyP99)
-        w.set(.frames, integers: frames)
-        w.set(.framesOverBudget, integers: framesOverBudget)
-        w.set(.applied, integers: applied)
-        w.set(.coalesced, integers: coalesced)
-        w.set(.reloads, integers: reloads)
-        w.set(.dropped, integers: dropped)
-        return w.json
-    }
+    public static let blank = PolicyGridRun(workload: .blank, setting: .blank, requested: 0)
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        guard let workload = try row.object(.workload, PolicyWorkloadRecord.Key.self) else {
-            throw .missingField(source: row.source, path: row.path(.workload))
-        }
-        guard let setting = try row.object(.setting, PolicySettingRecord.Key.self) else {
-            throw .missingField(source: row.source, path: row.path(.setting))
-        }
-        self.init(
-            workload: try PolicyWorkloadRecord(workload), setting: try PolicySettingRecord(setting),
-            requested: try row.requiredInt(.requested, in: .count))
-        hitchTimeRatio = try row.numbers(.hitchTimeRatio, in: .hitchRatio)
-        latencyMedian = try row.numbers(.latencyMedian, in: .seconds)
-        latencyP99 = try row.numbers(.latencyP99, in: .seconds)
-        frames = try row.integers(.frames, in: .count)
-        framesOverBudget = try row.integers(.framesOverBudget, in: .count)
-        applied = try row.integers(.applied, in: .count)
-        coalesced = try row.integers(.coalesced, in: .count)
-        reloads = try row.integers(.reloads, in: .count)
-        dropped = try row.integers(.dropped, in: .count)
-        let counts: [(Key, Int)] = [
-            (.latencyMedian, latencyMedian.count), (.latencyP99, latencyP99.count), (.frames, frames.count),
-            (.framesOverBudget, framesOverBudget.count),
-            (.applied, applied.count), (.coalesced, coalesced.count), (.reloads, reloads.count), (.dropped, dropped.count),
+    /// The declaration table: `workload`, `setting` and `requested` required, then the per-repeat
+    /// arrays (always written).
+    public static let fields: [RecordField<PolicyGridRun>] = [
+        .required("workload", \.workload, .record(), "the workload"),
+        .required("setting", \.setting, .record(), "the setting"),
+        .required("requested", \.requested, .int(.count), "updates requested by the stream"),
+        .list("hitchTimeRatio", \.hitchTimeRatio, .double(.hitchRatio), written: .always, "ms over budget per second, per repeat"),
+        .list("latencyMedian", \.latencyMedian, .seconds, written: .always, "median update latency, seconds, per repeat"),
+        .list("latencyP99", \.latencyP99, .seconds, written: .always, "99th-percentile update latency, seconds, per repeat"),
+        .list("frames", \.frames, .int(.count), written: .always, "frames drawn, per repeat"),
+        .list("framesOverBudget", \.framesOverBudget, .int(.count), written: .always, "frames over the frame budget, per repeat"),
+        .list("applied", \.applied, .int(.count), written: .always, "updates applied, per repeat"),
+        .list("coalesced", \.coalesced, .int(.count), written: .always, "updates folded into a later one, per repeat"),
+        .list("reloads", \.reloads, .int(.count), written: .always, "updates shown through a full reload, per repeat"),
+        .list("dropped", \.dropped, .int(.count), written: .always, "updates never applied, per repeat"),
+    ]
+
+    /// Refuses per-repeat arrays of another length than `hitchTimeRatio`, and a run without repeats.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        let counts: [(String, Int)] = [
+            ("latencyMedian", latencyMedian.count), ("latencyP99", latencyP99.count), ("frames", frames.count),
+            ("framesOverBudget", framesOverBudget.count), ("applied", applied.count), ("coalesced", coalesced.count),
+            ("reloads", reloads.count), ("dropped", dropped.count),
         ]
         for (key, count) in counts where count != repeats {
-            throw .invalid(source: row.source, field: row.path(key), expected: "one entry per repeat (\(repeats), as hitchTimeRatio)")
+            throw .invalid(
+                source: position.source, field: position.member(key).named, expected: "one entry per repeat (\(repeats), as hitchTimeRatio)")
         }
-        guard repeats > 0 else { throw .invalid(source: row.source, field: row.path(.hitchTimeRatio), expected: "at least one repeat") }
+        guard repeats > 0 else {
+            throw .invalid(source: position.source, field: position.member("hitchTimeRatio").named, expected: "at least one repeat")
+        }
     }
 }
 
 /// The measured diff cost of one list shape: one engine diffing versions `span` updates apart.
-public struct PolicyProfileRow: Sendable, Equatable {
-    enum Key: String { case engine, listSize, editsPerUpdate, moves, span, changes, batchChanges, seconds }
-
+public struct PolicyProfileRow: ResultsRecord, Equatable {
     /// The engine.
     public var engine: String
     /// Items, in ``FieldRange/size``.
@@ -217,7 +199,7 @@ public struct PolicyProfileRow: Sendable, Equatable {
     /// Edits per update, in ``FieldRange/count``.
     public var editsPerUpdate: Int
     /// The move strategy.
-    public var moves: String
+    public var moves: MoveStrategy
     /// Updates between the two versions diffed, in ``FieldRange/count``.
     public var span: Int
     /// Changes of the diff (inserts, deletes, updates, moves: what IGListKit's fallback counts),
@@ -230,7 +212,9 @@ public struct PolicyProfileRow: Sendable, Equatable {
     public var seconds: [Double]
 
     /// A profile row; see the properties.
-    public init(engine: String, listSize: Int, editsPerUpdate: Int, moves: String, span: Int, changes: Int, batchChanges: Int, seconds: [Double]) {
+    public init(
+        engine: String, listSize: Int, editsPerUpdate: Int, moves: MoveStrategy, span: Int, changes: Int, batchChanges: Int, seconds: [Double]
+    ) {
         self.engine = engine
         self.listSize = listSize
         self.editsPerUpdate = editsPerUpdate
@@ -241,34 +225,25 @@ public struct PolicyProfileRow: Sendable, Equatable {
         self.seconds = seconds
     }
 
-    /// The object. O(rounds).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.engine, engine)
-        w.set(.listSize, listSize)
-        w.set(.editsPerUpdate, editsPerUpdate)
-        w.set(.moves, moves)
-        w.set(.span, span)
-        w.set(.changes, changes)
-        w.set(.batchChanges, batchChanges)
-        w.set(.seconds, numbers: seconds)
-        return w.json
-    }
+    public static let blank = PolicyProfileRow(
+        engine: "", listSize: 0, editsPerUpdate: 0, moves: .offsets, span: 0, changes: 0, batchChanges: 0, seconds: [])
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            engine: try row.requiredString(.engine), listSize: try row.requiredInt(.listSize, in: .size),
-            editsPerUpdate: try row.requiredInt(.editsPerUpdate, in: .count), moves: try row.requiredString(.moves),
-            span: try row.requiredInt(.span, in: .count), changes: try row.requiredInt(.changes, in: .count),
-            batchChanges: try row.requiredInt(.batchChanges, in: .count), seconds: try row.numbers(.seconds, in: .seconds))
-    }
+    /// The declaration table (`seconds` always written).
+    public static let fields: [RecordField<PolicyProfileRow>] = [
+        .required("engine", \.engine, .string, "the engine"),
+        .required("listSize", \.listSize, .int(.size), "items in the list"),
+        .required("editsPerUpdate", \.editsPerUpdate, .int(.count), "edits per update"),
+        .required("moves", \.moves, .cases(), "the move strategy"),
+        .required("span", \.span, .int(.count), "updates between the two versions diffed"),
+        .required("changes", \.changes, .int(.count), "changes of the diff (what the reload fallback counts)"),
+        .required("batchChanges", \.batchChanges, .int(.count), "changes of its batch form (what applying costs)"),
+        .list("seconds", \.seconds, .seconds, written: .always, "seconds of one diff, one per round"),
+    ]
 }
 
 /// The crossover of one mode: the smallest list size at which background diffing clearly beats
 /// main-thread diffing on hitch time, over the repeats.
-public struct PolicyCrossoverRow: Sendable, Equatable {
-    enum Key: String { case frameRate, moves, reloadThreshold, verdict, size, low, high, repeatsWithCrossover, repeats }
-
+public struct PolicyCrossoverRow: ResultsRecord, Equatable {
     /// What the repeats showed.
     public enum Verdict: String, Sendable, CaseIterable {
         /// Every repeat found one: ``size`` is their median; the crossover lies above ``low`` (a
@@ -286,7 +261,7 @@ public struct PolicyCrossoverRow: Sendable, Equatable {
     /// In ``FieldRange/frameRate``.
     public var frameRate: Double
     /// The move strategy.
-    public var moves: String
+    public var moves: MoveStrategy
     /// The reload fallback threshold (`nil`: none).
     public var reloadThreshold: Int?
     /// The verdict.
@@ -307,8 +282,8 @@ public struct PolicyCrossoverRow: Sendable, Equatable {
 
     /// A crossover row; see the properties.
     public init(
-        frameRate: Double, moves: String, reloadThreshold: Int?, verdict: Verdict, size: Int?, low: Int?, high: Int?, repeatsWithCrossover: Int,
-        repeats: Int
+        frameRate: Double, moves: MoveStrategy, reloadThreshold: Int?, verdict: Verdict, size: Int?, low: Int?, high: Int?,
+        repeatsWithCrossover: Int, repeats: Int
     ) {
         self.frameRate = frameRate
         self.moves = moves
@@ -321,49 +296,37 @@ public struct PolicyCrossoverRow: Sendable, Equatable {
         self.repeats = repeats
     }
 
-    /// The object (`size`, `low`, `high` as `null` unless clear). O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.frameRate, frameRate)
-        w.set(.moves, moves)
-        w.set(.reloadThreshold, reloadThreshold, null: true)
-        w.set(.verdict, verdict.rawValue)
-        w.set(.size, size, null: true)
-        w.set(.low, low, null: true)
-        w.set(.high, high, null: true)
-        w.set(.repeatsWithCrossover, repeatsWithCrossover)
-        w.set(.repeats, repeats)
-        return w.json
-    }
+    public static let blank = PolicyCrossoverRow(
+        frameRate: 0, moves: .offsets, reloadThreshold: nil, verdict: .none, size: nil, low: nil, high: nil, repeatsWithCrossover: 0, repeats: 0)
 
-    /// Reads a crossover object. - Throws: ``ResultsError``. - Complexity: O(1).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        try self.init(FieldReader<Key>(json, source: source, path: path))
-    }
+    /// The declaration table (`reloadThreshold`, `size`, `low`, `high` written as `null` when absent).
+    public static let fields: [RecordField<PolicyCrossoverRow>] = [
+        .required("frameRate", \.frameRate, .double(.frameRate), "the display's refresh rate"),
+        .required("moves", \.moves, .cases(), "the move strategy"),
+        .optional("reloadThreshold", \.reloadThreshold, .int(.count), absent: .null, "the reload fallback's threshold (`null`: none)"),
+        .required("verdict", \.verdict, .cases(), "what the repeats showed"),
+        .optional("size", \.size, .int(.size), absent: .null, "clear and belowSmallest: the median crossover"),
+        .optional("low", \.low, .int(.size), absent: .null, "the largest size run below every repeat's crossover"),
+        .optional("high", \.high, .int(.size), absent: .null, "the largest of the repeats' crossovers"),
+        .required("repeatsWithCrossover", \.repeatsWithCrossover, .int(.count), "repeats that found a crossover"),
+        .required("repeats", \.repeats, .int(.count), "repeats in all"),
+    ]
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        let text = try row.requiredString(.verdict)
-        guard let verdict = Verdict(rawValue: text) else {
-            throw .invalid(source: row.source, field: row.path(.verdict), expected: "one of clear, belowSmallest, noClearCrossover, none")
-        }
-        self.init(
-            frameRate: try row.requiredDouble(.frameRate, in: .frameRate), moves: try row.requiredString(.moves),
-            reloadThreshold: try row.optionalInt(.reloadThreshold, in: .count), verdict: verdict, size: try row.optionalInt(.size, in: .size),
-            low: try row.optionalInt(.low, in: .size), high: try row.optionalInt(.high, in: .size),
-            repeatsWithCrossover: try row.requiredInt(.repeatsWithCrossover, in: .count), repeats: try row.requiredInt(.repeats, in: .count))
+    /// Refuses a `clear` or `belowSmallest` verdict without its sizes.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         if verdict == .clear || verdict == .belowSmallest, size == nil || high == nil || (verdict == .belowSmallest && low == nil) {
-            throw .invalid(source: row.source, field: row.path(.size), expected: "a size and high for a clear crossover (and low below the smallest)")
+            throw .invalid(
+                source: position.source, field: position.member("size").named,
+                expected: "a size and high for a clear crossover (and low below the smallest)")
         }
     }
 }
 
 /// One candidate's evidence in a recommendation: its setting and how it did across the band's
 /// workloads.
-public struct PolicyCandidateRow: Sendable, Equatable {
-    enum Key: String { case setting, hitchTimeRatio, hitchLow, hitchHigh, latencyP99, dropped, reloads }
-
+public struct PolicyCandidateRow: ResultsRecord, Equatable {
     /// The setting.
-    public var setting: PolicySettingRecord
+    public var setting: PolicySetting
     /// The median over repeats of the mean hitch time ratio over the workloads, in
     /// ``FieldRange/hitchRatio``.
     public var hitchTimeRatio: Double
@@ -382,7 +345,7 @@ public struct PolicyCandidateRow: Sendable, Equatable {
 
     /// A candidate row; see the properties.
     public init(
-        setting: PolicySettingRecord, hitchTimeRatio: Double, hitchLow: Double, hitchHigh: Double, latencyP99: Double, dropped: Int, reloads: Int = 0
+        setting: PolicySetting, hitchTimeRatio: Double, hitchLow: Double, hitchHigh: Double, latencyP99: Double, dropped: Int, reloads: Int = 0
     ) {
         self.setting = setting
         self.hitchTimeRatio = hitchTimeRatio
@@ -393,35 +356,22 @@ public struct PolicyCandidateRow: Sendable, Equatable {
         self.reloads = reloads
     }
 
-    /// The object. O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.setting, setting.json)
-        w.set(.hitchTimeRatio, hitchTimeRatio)
-        w.set(.hitchLow, hitchLow)
-        w.set(.hitchHigh, hitchHigh)
-        w.set(.latencyP99, latencyP99)
-        w.set(.dropped, dropped)
-        w.set(.reloads, reloads)
-        return w.json
-    }
+    public static let blank = PolicyCandidateRow(setting: .blank, hitchTimeRatio: 0, hitchLow: 0, hitchHigh: 0, latencyP99: 0, dropped: 0)
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        guard let setting = try row.object(.setting, PolicySettingRecord.Key.self) else {
-            throw .missingField(source: row.source, path: row.path(.setting))
-        }
-        self.init(
-            setting: try PolicySettingRecord(setting), hitchTimeRatio: try row.requiredDouble(.hitchTimeRatio, in: .hitchRatio),
-            hitchLow: try row.requiredDouble(.hitchLow, in: .hitchRatio), hitchHigh: try row.requiredDouble(.hitchHigh, in: .hitchRatio),
-            latencyP99: try row.requiredDouble(.latencyP99, in: .seconds), dropped: try row.requiredInt(.dropped, in: .count),
-            reloads: try row.optionalInt(.reloads, in: .count) ?? 0)
-    }
+    /// The declaration table (`reloads` absent in older files: 0; always written).
+    public static let fields: [RecordField<PolicyCandidateRow>] = [
+        .required("setting", \.setting, .record(), "the setting"),
+        .required("hitchTimeRatio", \.hitchTimeRatio, .double(.hitchRatio), "median over repeats of the mean hitch time ratio"),
+        .required("hitchLow", \.hitchLow, .double(.hitchRatio), "the smallest over repeats of that mean"),
+        .required("hitchHigh", \.hitchHigh, .double(.hitchRatio), "the largest over repeats of that mean"),
+        .required("latencyP99", \.latencyP99, .seconds, "median over repeats of the worst workload's p99 latency"),
+        .required("dropped", \.dropped, .int(.count), "updates dropped over every workload and repeat"),
+        .defaulted("reloads", \.reloads, .int(.count), default: 0, written: .always, "percent of updates shown through a full reload"),
+    ]
 }
 
 /// The recommendation for one list-size band and frame rate.
-public struct PolicyRecommendationRow: Sendable, Equatable {
-    enum Key: String { case listSize, bandLow, bandHigh, frameRate, latencyBound, candidates, feasible, winner, runnerUp, excluded }
-
+public struct PolicyRecommendationRow: ResultsRecord, Equatable {
     /// The list size simulated for the band, in ``FieldRange/size``.
     public var listSize: Int
     /// The band the recommendation covers: sizes from ``bandLow`` to ``bandHigh``, in
@@ -464,41 +414,34 @@ public struct PolicyRecommendationRow: Sendable, Equatable {
         self.excluded = excluded
     }
 
-    /// The object (`winner`, `runnerUp` as `null` when absent; `excluded` only when not empty). O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.listSize, listSize)
-        w.set(.bandLow, bandLow)
-        w.set(.bandHigh, bandHigh)
-        w.set(.frameRate, frameRate)
-        w.set(.latencyBound, latencyBound)
-        w.set(.candidates, candidates)
-        w.set(.feasible, feasible)
-        w.set(.winner, winner?.json, null: true)
-        w.set(.runnerUp, runnerUp?.json, null: true)
-        if !excluded.isEmpty { w.set(.excluded, JSONValue.array(excluded.map(\.json))) }
-        return w.json
-    }
+    public static let blank = PolicyRecommendationRow(
+        listSize: 0, bandLow: 0, bandHigh: 0, frameRate: 0, latencyBound: 0, candidates: 0, feasible: 0, winner: nil, runnerUp: nil)
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            listSize: try row.requiredInt(.listSize, in: .size), bandLow: try row.requiredInt(.bandLow, in: .size),
-            bandHigh: try row.requiredInt(.bandHigh, in: .size), frameRate: try row.requiredDouble(.frameRate, in: .frameRate),
-            latencyBound: try row.requiredDouble(.latencyBound, in: .seconds), candidates: try row.requiredInt(.candidates, in: .count),
-            feasible: try row.requiredInt(.feasible, in: .count), winner: nil, runnerUp: nil)
-        if let winner = try row.object(.winner, PolicyCandidateRow.Key.self) { self.winner = try PolicyCandidateRow(winner) }
-        if let runnerUp = try row.object(.runnerUp, PolicyCandidateRow.Key.self) { self.runnerUp = try PolicyCandidateRow(runnerUp) }
-        for exclusion in try row.objects(.excluded, PolicyExclusion.Key.self) { excluded.append(try PolicyExclusion(exclusion)) }
+    /// The declaration table (`winner`, `runnerUp` written as `null` when absent; `excluded` only
+    /// when not empty).
+    public static let fields: [RecordField<PolicyRecommendationRow>] = [
+        .required("listSize", \.listSize, .int(.size), "the list size simulated for the band"),
+        .required("bandLow", \.bandLow, .int(.size), "the smallest size the band covers"),
+        .required("bandHigh", \.bandHigh, .int(.size), "the largest size the band covers"),
+        .required("frameRate", \.frameRate, .double(.frameRate), "the display's refresh rate"),
+        .required("latencyBound", \.latencyBound, .seconds, "the p99 latency bound, seconds"),
+        .required("candidates", \.candidates, .int(.count), "settings compared"),
+        .required("feasible", \.feasible, .int(.count), "settings within the latency bound that dropped nothing"),
+        .optional("winner", \.winner, .record(), absent: .null, "the feasible setting with the least hitch time"),
+        .optional("runnerUp", \.runnerUp, .record(), absent: .null, "the best feasible setting of another policy"),
+        .list("excluded", \.excluded, .record(), "settings left out: their updater broke a property"),
+    ]
+
+    /// Refuses a list size outside its band.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         guard bandLow <= listSize, listSize <= bandHigh else {
-            throw .invalid(source: row.source, field: row.path(.listSize), expected: "a size within bandLow…bandHigh")
+            throw .invalid(source: position.source, field: position.member("listSize").named, expected: "a size within bandLow…bandHigh")
         }
     }
 }
 
 /// The grid's options: how long each simulated stream ran, repeats, the latency bound, engines.
-public struct PolicyGridOptions: Sendable, Equatable {
-    enum Key: String { case duration, drainSeconds, repeats, latencyBound, engine, backgroundEngine, quick }
-
+public struct PolicyGridOptions: ResultsRecord, Equatable {
     /// Virtual seconds of updates per simulated run, in ``FieldRange/runSeconds``.
     public var duration: Double
     /// Virtual seconds after the stream during which pending updates may still be applied.
@@ -527,34 +470,34 @@ public struct PolicyGridOptions: Sendable, Equatable {
         self.quick = quick
     }
 
-    /// The object. O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.duration, duration)
-        w.set(.drainSeconds, drainSeconds)
-        w.set(.repeats, repeats)
-        w.set(.latencyBound, latencyBound)
-        w.set(.engine, engine)
-        w.set(.backgroundEngine, backgroundEngine)
-        w.set(.quick, quick)
-        return w.json
-    }
+    public static let blank = PolicyGridOptions(duration: 0, drainSeconds: 0, repeats: 0, latencyBound: 0, engine: "", quick: false)
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            duration: try row.requiredDouble(.duration, in: .runSeconds), drainSeconds: try row.requiredDouble(.drainSeconds, in: .runSeconds),
-            repeats: try row.requiredInt(.repeats, in: .count), latencyBound: try row.requiredDouble(.latencyBound, in: .seconds),
-            engine: try row.requiredString(.engine), backgroundEngine: try row.optionalString(.backgroundEngine), quick: try row.requiredBool(.quick))
+    /// The declaration table.
+    public static let fields: [RecordField<PolicyGridOptions>] = [
+        .required("duration", \.duration, .double(.runSeconds), "virtual seconds of updates per simulated run"),
+        .required("drainSeconds", \.drainSeconds, .double(.runSeconds), "virtual seconds after the stream for pending updates"),
+        .required("repeats", \.repeats, .int(.count), "repeats (measurement rounds)"),
+        .required("latencyBound", \.latencyBound, .seconds, "the p99 latency bound of the recommendations"),
+        .required("engine", \.engine, .string, "the engine"),
+        .optional("backgroundEngine", \.backgroundEngine, .string, "the background engine, when not `engine`"),
+        .required("quick", \.quick, .bool, "whether the grid was `--quick`'s slice"),
+    ]
+}
+
+extension FieldType where Value == TraceWorkload {
+    /// A trace workload object, read and written by ``TraceWorkload``'s own members until it has
+    /// a declaration table (then this is `.record()`).
+    static var traceWorkload: FieldType {
+        FieldType(
+            "an object (TraceWorkload)",
+            decode: { value, at throws(ResultsError) in
+                try TraceWorkload(FieldReader<TraceWorkload.Key>(value, source: at.source, path: at.path))
+            }, encode: \.json)
     }
 }
 
 /// A `difflab-policy/2` results file: the scenario grid, written by `difflab policy`.
-public struct PolicyGridResults: Sendable, Equatable {
-    enum Key: String, ProvenanceKey {
-        case schema, createdAt, machine, toolchain, commit, options, costs, trace, traceStream, profiles, tracePairs, crossovers, recommendations
-        case runs
-    }
-
+public struct PolicyGridResults: ResultsRecord, Equatable {
     /// The schema this type reads and writes.
     public static let schema = "difflab-policy/2"
 
@@ -589,52 +532,35 @@ public struct PolicyGridResults: Sendable, Equatable {
         (profiles, tracePairs, crossovers, recommendations, runs) = ([], [], [], [], [])
     }
 
-    /// The results document (`commit` written as `null` when unknown). O(size).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.schema, Self.schema)
-        w.set(provenance)
-        w.set(.options, options?.json, null: false)
-        w.set(.costs, costs?.json(asFile: false), null: false)
-        w.set(.trace, trace?.json, null: false)
-        w.set(.traceStream, traceStream?.json, null: false)
-        w.set(.profiles, .array(profiles.map(\.json)))
-        if trace != nil || !tracePairs.isEmpty { w.set(.tracePairs, .array(tracePairs.map(\.json))) }
-        w.set(.crossovers, .array(crossovers.map(\.json)))
-        w.set(.recommendations, .array(recommendations.map(\.json)))
-        w.set(.runs, .array(runs.map(\.json)))
-        return w.json
-    }
+    public static let blank = PolicyGridResults()
+    public static var documentSchema: String? { schema }
 
-    /// Reads a `difflab-policy/2` document.
-    ///
-    /// - Throws: ``ResultsError`` with the path of the offending field (`runs[3].setting.moves`),
-    ///   for a wrong schema, a missing or mistyped field, a number outside its ``FieldRange``, or
-    ///   per-repeat arrays of unequal length.
-    /// - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        try checkSchema(json, Self.schema, source: source)
-        let root = try FieldReader<Key>(json, source: source, path: "")
-        self.init(source: source)
-        provenance = try root.provenance()
-        if let reader = try root.object(.options, PolicyGridOptions.Key.self) { options = try PolicyGridOptions(reader) }
-        if let reader = try root.object(.costs, PolicyCostsRecord.Key.self) { costs = try PolicyCostsRecord(reader) }
-        if let reader = try root.object(.trace, TraceWorkload.Key.self) { trace = try TraceWorkload(reader) }
-        if let reader = try root.object(.traceStream, PolicyTraceStreamRecord.Key.self) { traceStream = try PolicyTraceStreamRecord(reader) }
-        for row in try root.objects(.profiles, PolicyProfileRow.Key.self) { profiles.append(try PolicyProfileRow(row)) }
-        for row in try root.objects(.tracePairs, PolicyTracePairRow.Key.self) { tracePairs.append(try PolicyTracePairRow(row)) }
-        for row in try root.objects(.crossovers, PolicyCrossoverRow.Key.self) { crossovers.append(try PolicyCrossoverRow(row)) }
-        for row in try root.objects(.recommendations, PolicyRecommendationRow.Key.self) { recommendations.append(try PolicyRecommendationRow(row)) }
-        for row in try root.objects(.runs, PolicyGridRun.Key.self) { runs.append(try PolicyGridRun(row)) }
-    }
+    /// The declaration table: the provenance stamp (`commit` written as `null` when unknown),
+    /// then the members in file order; `tracePairs` written with a trace or when not empty.
+    public static let fields: [RecordField<PolicyGridResults>] =
+        RecordField.inline(\.provenance, RunProvenance.stamp)
+        + [
+            .optional("options", \.options, .record(), "the run's options"),
+            .optional("costs", \.costs, .record(), "the modelled costs, and where they came from"),
+            .optional("trace", \.trace, .traceWorkload, "the recorded trace that was the workload"),
+            .optional("traceStream", \.traceStream, .record(), "how the trace's times became the requests"),
+            .list("profiles", \.profiles, .record(), written: .always, "the measured diff costs of the grid's list shapes"),
+            .list(
+                "tracePairs", \.tracePairs, .record(), written: .when { $0.trace != nil || !$0.tracePairs.isEmpty },
+                "the measured cost of every pair of the trace's versions diffed"),
+            .list("crossovers", \.crossovers, .record(), written: .always, "per frame rate, move strategy and reload setting"),
+            .list("recommendations", \.recommendations, .record(), written: .always, "per size band and frame rate"),
+            .list("runs", \.runs, .record(), written: .always, "every setting on every workload"),
+        ]
+
+    /// Notes the file's name.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
 }
 
 /// A setting a recommendation left out: the updater it configures broke a property.
-public struct PolicyExclusion: Sendable, Equatable {
-    enum Key: String { case setting, updater, property, message }
-
+public struct PolicyExclusion: ResultsRecord, Equatable {
     /// The setting left out.
-    public var setting: PolicySettingRecord
+    public var setting: PolicySetting
     /// The updater checked (its name in `difflab updaters`).
     public var updater: String
     /// The property it broke.
@@ -643,32 +569,20 @@ public struct PolicyExclusion: Sendable, Equatable {
     public var message: String
 
     /// An exclusion; see the properties.
-    public init(setting: PolicySettingRecord, updater: String, property: UpdaterProperty, message: String) {
+    public init(setting: PolicySetting, updater: String, property: UpdaterProperty, message: String) {
         self.setting = setting
         self.updater = updater
         self.property = property
         self.message = message
     }
 
-    /// The object. O(message).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.setting, setting.json)
-        w.set(.updater, updater)
-        w.set(.property, property.rawValue)
-        w.set(.message, message)
-        return w.json
-    }
+    public static let blank = PolicyExclusion(setting: .blank, updater: "", property: .ends, message: "")
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        guard let setting = try row.object(.setting, PolicySettingRecord.Key.self) else {
-            throw .missingField(source: row.source, path: row.path(.setting))
-        }
-        guard let property = try row.optionalCase(.property, UpdaterProperty.self) else {
-            throw .missingField(source: row.source, path: row.path(.property))
-        }
-        self.init(
-            setting: try PolicySettingRecord(setting), updater: try row.requiredString(.updater), property: property,
-            message: try row.requiredString(.message))
-    }
+    /// The declaration table: every member required.
+    public static let fields: [RecordField<PolicyExclusion>] = [
+        .required("setting", \.setting, .record(), "the setting left out"),
+        .required("updater", \.updater, .string, "the updater checked (its name in `difflab updaters`)"),
+        .required("property", \.property, .cases(), "the property it broke"),
+        .required("message", \.message, .string, "what happened, as the finding says it"),
+    ]
 }

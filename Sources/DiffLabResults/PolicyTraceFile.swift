@@ -1,4 +1,4 @@
-import DiffLabJSON
+import DiffLabCore
 
 // The members a `difflab-policy/2` file has when its workload is a recorded trace
 // (`difflab policy --trace`): how the trace's times became the simulated requests, and the measured
@@ -13,9 +13,7 @@ import DiffLabJSON
 /// (`recorded`: multiplied by ``timeScale``; `medianInterval`: scaled so that the median gap is
 /// the one asked for, ``timeScale`` being the factor that took; `interval`: every ``interval``
 /// seconds, the recorded times ignored or absent), a gap longer than ``maxGap`` shortened to it.
-public struct PolicyTraceStreamRecord: Sendable, Equatable {
-    enum Key: String { case timing, timeScale, interval, maxGap, requests, shortenedGaps, medianGap, seconds }
-
+public struct PolicyTraceStreamRecord: ResultsRecord, Equatable {
     /// Where the request times came from.
     public enum Timing: String, Sendable, CaseIterable {
         /// The recorded gaps, multiplied by ``PolicyTraceStreamRecord/timeScale``.
@@ -60,42 +58,28 @@ public struct PolicyTraceStreamRecord: Sendable, Equatable {
         self.seconds = seconds
     }
 
-    /// The object (absent members omitted). O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.timing, timing.rawValue)
-        w.set(.timeScale, timeScale)
-        w.set(.interval, interval)
-        w.set(.maxGap, maxGap)
-        w.set(.requests, requests)
-        w.set(.shortenedGaps, shortenedGaps)
-        w.set(.medianGap, medianGap)
-        w.set(.seconds, seconds)
-        return w.json
-    }
+    public static let blank = PolicyTraceStreamRecord(timing: .recorded, maxGap: 0, requests: 0, shortenedGaps: 0, medianGap: 0, seconds: 0)
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        let text = try row.requiredString(.timing)
-        guard let timing = Timing(rawValue: text) else {
-            throw .invalid(source: row.source, field: row.path(.timing), expected: "one of recorded, medianInterval, interval")
-        }
-        self.init(
-            timing: timing, timeScale: try row.optionalDouble(.timeScale, in: .ratio), interval: try row.optionalDouble(.interval, in: .seconds),
-            maxGap: try row.requiredDouble(.maxGap, in: .seconds), requests: try row.requiredInt(.requests, in: .count),
-            shortenedGaps: try row.requiredInt(.shortenedGaps, in: .count), medianGap: try row.requiredDouble(.medianGap, in: .seconds),
-            seconds: try row.requiredDouble(.seconds, in: .runSeconds))
-    }
+    /// The declaration table (absent members omitted).
+    public static let fields: [RecordField<PolicyTraceStreamRecord>] = [
+        .required("timing", \.timing, .cases(), "where the request times came from"),
+        .optional("timeScale", \.timeScale, .ratio, "recorded and medianInterval: the factor the gaps were multiplied by"),
+        .optional("interval", \.interval, .seconds, "interval: seconds between requests"),
+        .required("maxGap", \.maxGap, .seconds, "longer gaps were shortened to this many seconds"),
+        .required("requests", \.requests, .int(.count), "requests simulated"),
+        .required("shortenedGaps", \.shortenedGaps, .int(.count), "gaps shortened to maxGap"),
+        .required("medianGap", \.medianGap, .seconds, "the median gap between two requests as simulated"),
+        .required("seconds", \.seconds, .double(.runSeconds), "when the last request arrives"),
+    ]
 }
 
 /// The measured cost of diffing one pair of a trace's versions with one engine and move strategy:
 /// an element of the `tracePairs` member of a `difflab-policy/2` file.
-public struct PolicyTracePairRow: Sendable, Equatable {
-    enum Key: String { case engine, moves, from, to, changes, batchChanges, seconds }
-
+public struct PolicyTracePairRow: ResultsRecord, Equatable {
     /// The engine.
     public var engine: String
     /// The move strategy.
-    public var moves: String
+    public var moves: MoveStrategy
     /// The version diffed from (0 is the trace's first), in ``FieldRange/count``.
     public var from: Int
     /// The version diffed to, after ``from``, in ``FieldRange/count``.
@@ -111,7 +95,7 @@ public struct PolicyTracePairRow: Sendable, Equatable {
     public var seconds: [Double]
 
     /// A pair row; see the properties.
-    public init(engine: String, moves: String, from: Int, to: Int, changes: Int, batchChanges: Int, seconds: [Double]) {
+    public init(engine: String, moves: MoveStrategy, from: Int, to: Int, changes: Int, batchChanges: Int, seconds: [Double]) {
         self.engine = engine
         self.moves = moves
         self.from = from
@@ -121,24 +105,23 @@ public struct PolicyTracePairRow: Sendable, Equatable {
         self.seconds = seconds
     }
 
-    /// The object. O(rounds).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.engine, engine)
-        w.set(.moves, moves)
-        w.set(.from, from)
-        w.set(.to, to)
-        w.set(.changes, changes)
-        w.set(.batchChanges, batchChanges)
-        w.set(.seconds, numbers: seconds)
-        return w.json
-    }
+    public static let blank = PolicyTracePairRow(engine: "", moves: .offsets, from: 0, to: 1, changes: 0, batchChanges: 0, seconds: [])
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            engine: try row.requiredString(.engine), moves: try row.requiredString(.moves), from: try row.requiredInt(.from, in: .count),
-            to: try row.requiredInt(.to, in: .count), changes: try row.requiredInt(.changes, in: .count),
-            batchChanges: try row.requiredInt(.batchChanges, in: .count), seconds: try row.numbers(.seconds, in: .seconds))
-        guard from < to else { throw .invalid(source: row.source, field: row.path(.to), expected: "a version after from (\(from))") }
+    /// The declaration table (`seconds` always written).
+    public static let fields: [RecordField<PolicyTracePairRow>] = [
+        .required("engine", \.engine, .string, "the engine"),
+        .required("moves", \.moves, .cases(), "the move strategy"),
+        .required("from", \.from, .int(.count), "the version diffed from (0: the trace's first)"),
+        .required("to", \.to, .int(.count), "the version diffed to, after from"),
+        .required("changes", \.changes, .int(.count), "changes of the diff (what the reload fallback counts)"),
+        .required("batchChanges", \.batchChanges, .int(.count), "changes of its batch form (what applying costs)"),
+        .list("seconds", \.seconds, .seconds, written: .always, "seconds of one diff, one per measuring round"),
+    ]
+
+    /// Refuses a pair whose `to` is not after `from`.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        guard from < to else {
+            throw .invalid(source: position.source, field: position.member("to").named, expected: "a version after from (\(from))")
+        }
     }
 }

@@ -180,7 +180,7 @@ struct PolicyGridTests {
     // MARK: Recommendations
 
     static func run(
-        _ setting: PolicySettingRecord, size: Int = 1_000, rate: Double = 60, interval: Double = 0.05, hitch: [Double], p99: [Double],
+        _ setting: PolicySetting, size: Int = 1_000, rate: Double = 60, interval: Double = 0.05, hitch: [Double], p99: [Double],
         dropped: Int = 0
     ) -> PolicyGridRun {
         var run = PolicyGridRun(
@@ -195,10 +195,10 @@ struct PolicyGridTests {
         return run
     }
 
-    static let main = PolicySettingRecord(policy: "main", moves: "offsets")
-    static let mainMinimal = PolicySettingRecord(policy: "main", moves: "minimal")
-    static let background = PolicySettingRecord(policy: "background", moves: "offsets")
-    static let coalescing = PolicySettingRecord(policy: "coalescing", moves: "offsets", coalescing: [0.05, 0.025, 0.25])
+    static let main = PolicySetting(policy: .main)
+    static let mainMinimal = PolicySetting(policy: .main, moves: .minimal)
+    static let background = PolicySetting(policy: .background)
+    static let coalescing = PolicySetting(policy: .coalescing, coalescing: CoalescingIntervals(minimum: 0.05, increment: 0.025, maximum: 0.25))
 
     @Test func theWinnerHasTheLeastHitchWithinTheLatencyBound() throws {
         let runs = [
@@ -245,7 +245,7 @@ struct PolicyGridTests {
     /// Within the tolerance, the setting that reloads less (keeping the batch animation) wins,
     /// even with a slightly higher latency.
     @Test func tiesGoToFewerReloadsFirst() throws {
-        let reloading = PolicySettingRecord(policy: "main", moves: "offsets", reloadThreshold: 100)
+        let reloading = PolicySetting(policy: .main, reloadThreshold: 100)
         var withReloads = Self.run(reloading, hitch: [1, 1, 1], p99: [0.01, 0.01, 0.01])
         withReloads.reloads = [5, 5, 5]
         let runs = [withReloads, Self.run(Self.main, hitch: [1.05, 1.05, 1.05], p99: [0.02, 0.02, 0.02])]

@@ -1,5 +1,6 @@
 import DiffLabBench
 import DiffLabCore
+import DiffLabResults
 import Testing
 
 /// The policy lab's concurrent parts; `Scripts/test` also runs this suite under ThreadSanitizer.

@@ -82,7 +82,7 @@ struct PolicyTraceTests {
         _ = costs.cost(from: 0, to: 2, moves: .offsets, engine: .hashmap, round: 1)
         #expect(costs.work == work && costs.rows.count == 1 && costs.rows[0].seconds.count == 2)
         _ = costs.cost(from: 0, to: 2, moves: .minimal, engine: .hashmap, round: 0)
-        #expect(costs.rows.map(\.moves) == ["offsets", "minimal"] && costs.failure == nil)
+        #expect(costs.rows.map(\.moves) == [.offsets, .minimal] && costs.failure == nil)
     }
 
     @Test func measuringStopsAtTheWorkLimit() {
@@ -170,7 +170,7 @@ struct PolicyTraceTests {
         #expect(rows.count == 1 && row.bandLow == 3 && row.bandHigh == 4 && row.listSize == 4)
         #expect(row.candidates == PolicyGrid.quick.settings.count)
         // Tiny lists every 50 ms: everything is smooth; the simplest setting wins.
-        #expect(row.winner?.setting == PolicySettingRecord(policy: "main", moves: "offsets"))
-        #expect(row.runnerUp?.setting.policy == "background")
+        #expect(row.winner?.setting == PolicySetting(policy: .main))
+        #expect(row.runnerUp?.setting.policy == .background)
     }
 }

@@ -36,9 +36,9 @@ struct PolicyUpdaterCheckTests {
     /// Every setting of the policy lab's full grid is an IGListKit updater configuration that
     /// keeps every property; the check ran (the adaptive threshold is scaled so both paths run).
     @Test func everySettingOfTheFullGridPassesItsUpdaterCheck() throws {
-        let records = PolicyGrid.full.settings.map(\.record)
-        #expect(records.count >= 4)
-        #expect(PolicyUpdaterCheck.exclusions(for: records, runs: 100).isEmpty)
+        let settings = PolicyGrid.full.settings
+        #expect(settings.count >= 4)
+        #expect(PolicyUpdaterCheck.exclusions(for: settings, runs: 100).isEmpty)
         let adaptive = try #require(PolicyGrid.full.settings.first { $0.policy == .adaptive })
         let subject = try #require(PolicyUpdaterCheck.subject(for: adaptive))
         let fuzzer = try UpdaterFuzzer(subject: subject)
@@ -58,14 +58,14 @@ struct PolicyUpdaterCheckTests {
         #expect(runs.contains { $0.events.contains { $0.notes.contains { $0.hasPrefix("performBatchUpdates") } } })
     }
 
-    /// A record that names no DiffLab policy is excluded, not silently passed.
-    @Test func anUnreadableSettingIsExcludedWithWhy() throws {
-        let odd = PolicySettingRecord(policy: "sometimes", moves: "offsets")
+    /// A setting that is no valid updater configuration (a file may hold coalescing intervals
+    /// whose maximum is below their minimum) is excluded, not silently passed.
+    @Test func anInvalidSettingIsExcludedWithWhy() throws {
+        let odd = PolicySetting(policy: .coalescing, coalescing: CoalescingIntervals(minimum: 0.2, increment: 0.01, maximum: 0.1))
         let exclusions = PolicyUpdaterCheck.exclusions(for: [odd, odd], runs: 10)
         #expect(exclusions.count == 1)
         #expect(exclusions[odd]?.message.contains("not a valid IGListKit updater configuration") == true)
-        #expect(
-            PolicyUpdaterCheck.exclusions(for: [PolicySettingRecord(policy: "coalescing", moves: "offsets", coalescing: [0.1])], runs: 10).count == 1)
+        #expect(PolicyUpdaterCheck.exclusions(for: [PolicySetting(policy: .main, reloadThreshold: -1)], runs: 10).count == 1)
     }
 
     /// The row's exclusions survive the file: written and read by the same record.

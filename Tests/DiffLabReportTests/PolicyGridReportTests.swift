@@ -1,3 +1,4 @@
+import DiffLabCore
 import DiffLabJSON
 import DiffLabReport
 import DiffLabResults
@@ -7,28 +8,28 @@ import Testing
 // synthetic grid: 2 sizes × 2 frame rates × 2 workloads, main and background × offsets and
 // minimal (plus one setting with a reload fallback, which the overview must leave out), 3 repeats.
 
-private let mainOffsets = PolicySettingRecord(policy: "main", moves: "offsets")
-private let mainMinimal = PolicySettingRecord(policy: "main", moves: "minimal")
-private let backgroundOffsets = PolicySettingRecord(policy: "background", moves: "offsets")
-private let backgroundMinimal = PolicySettingRecord(policy: "background", moves: "minimal")
-private let backgroundReload = PolicySettingRecord(policy: "background", moves: "offsets", reloadThreshold: 100)
+private let mainOffsets = PolicySetting(policy: .main, moves: .offsets)
+private let mainMinimal = PolicySetting(policy: .main, moves: .minimal)
+private let backgroundOffsets = PolicySetting(policy: .background, moves: .offsets)
+private let backgroundMinimal = PolicySetting(policy: .background, moves: .minimal)
+private let backgroundReload = PolicySetting(policy: .background, moves: .offsets, reloadThreshold: 100)
 
 /// Hitch per repeat: `base + 2·workload + [0.5, 1, 0][repeat]`, so the median over the repeats is
 /// `base + 2·workload + 0.5` and the mean of those over the two workloads `base + 1.5`.
 /// `main`: base = size/1000 × rate/60 (× 1.5 for minimal); background 0.5 (1.0 with the fallback).
-private func base(_ setting: PolicySettingRecord, size: Int, rate: Double) -> Double {
-    guard setting.policy == "main" else { return setting.reloadThreshold == nil ? 0.5 : 1.0 }
-    return Double(size / 1000) * (rate / 60) * (setting.moves == "minimal" ? 1.5 : 1)
+private func base(_ setting: PolicySetting, size: Int, rate: Double) -> Double {
+    guard setting.policy == .main else { return setting.reloadThreshold == nil ? 0.5 : 1.0 }
+    return Double(size / 1000) * (rate / 60) * (setting.moves == .minimal ? 1.5 : 1)
 }
 
 /// p99 latency per repeat: `start + 0.01·workload + 0.001·repeat` (main 0.02, +0.005 for minimal;
 /// background 0.05), so the worst workload's median over the repeats is `start + 0.011`.
-private func latencyStart(_ setting: PolicySettingRecord) -> Double {
-    setting.policy == "main" ? (setting.moves == "minimal" ? 0.025 : 0.02) : 0.05
+private func latencyStart(_ setting: PolicySetting) -> Double {
+    setting.policy == .main ? (setting.moves == .minimal ? 0.025 : 0.02) : 0.05
 }
 
 private func candidate(
-    _ setting: PolicySettingRecord, _ hitch: Double, _ low: Double, _ high: Double, _ p99: Double, dropped: Int = 0
+    _ setting: PolicySetting, _ hitch: Double, _ low: Double, _ high: Double, _ p99: Double, dropped: Int = 0
 ) -> PolicyCandidateRow {
     PolicyCandidateRow(setting: setting, hitchTimeRatio: hitch, hitchLow: low, hitchHigh: high, latencyP99: p99, dropped: dropped)
 }
@@ -71,26 +72,26 @@ func syntheticGrid() -> PolicyGridResults {
             }
         }
     }
-    for moves in ["offsets", "minimal"] {
+    for moves in [MoveStrategy.offsets, .minimal] {
         for span in [1, 32] {
             results.profiles.append(
                 PolicyProfileRow(
                     engine: "hashmap", listSize: 1_000, editsPerUpdate: 10, moves: moves, span: span, changes: 10 * span,
-                    batchChanges: 8 * span + (moves == "minimal" ? 0 : 1), seconds: [3e-5 * Double(span), 1e-5 * Double(span), 2e-5 * Double(span)]))
+                    batchChanges: 8 * span + (moves == .minimal ? 0 : 1), seconds: [3e-5 * Double(span), 1e-5 * Double(span), 2e-5 * Double(span)]))
         }
     }
     func crossover(
-        _ rate: Double, _ moves: String, _ reload: Int?, _ verdict: PolicyCrossoverRow.Verdict, _ sizes: (Int, Int, Int)?, found: Int
+        _ rate: Double, _ moves: MoveStrategy, _ reload: Int?, _ verdict: PolicyCrossoverRow.Verdict, _ sizes: (Int, Int, Int)?, found: Int
     ) -> PolicyCrossoverRow {
         PolicyCrossoverRow(
             frameRate: rate, moves: moves, reloadThreshold: reload, verdict: verdict, size: sizes?.0, low: sizes?.1, high: sizes?.2,
             repeatsWithCrossover: found, repeats: 3)
     }
     results.crossovers = [
-        crossover(60, "offsets", nil, .clear, (10_000, 1_000, 100_000), found: 3),
-        crossover(120, "offsets", nil, .belowSmallest, (1_000, 1_000, 1_000), found: 3),
-        crossover(60, "minimal", 100, .noClearCrossover, nil, found: 1),
-        crossover(120, "minimal", nil, .none, nil, found: 0),
+        crossover(60, .offsets, nil, .clear, (10_000, 1_000, 100_000), found: 3),
+        crossover(120, .offsets, nil, .belowSmallest, (1_000, 1_000, 1_000), found: 3),
+        crossover(60, .minimal, 100, .noClearCrossover, nil, found: 1),
+        crossover(120, .minimal, nil, .none, nil, found: 0),
     ]
     // Given out of order: the report sorts by frame rate, then size.
     results.recommendations = [
@@ -221,11 +222,15 @@ private func gridReport(_ results: PolicyGridResults = syntheticGrid()) throws -
 
 @Test func policyGridWithOddValuesRendersWithoutTrapping() throws {
     var results = PolicyGridResults(source: "odd.json")
-    // One size, frame rate 0, a run without repeats, a run with unequal arrays, a recommendation
-    // with neither winner nor runner-up, a clear crossover missing its sizes, a profile without rounds.
+    // One size, frame rate 0, a run without repeats (of a setting with zero thresholds), a run with
+    // unequal arrays, a recommendation with neither winner nor runner-up, a clear crossover missing
+    // its sizes, a profile without rounds.
     let workload = PolicyWorkloadRecord(listSize: 0, frameRate: 0, updateInterval: 0, editsPerUpdate: 0)
-    results.runs.append(PolicyGridRun(workload: workload, setting: PolicySettingRecord(policy: "custom", moves: "engine"), requested: 0))
-    var uneven = PolicyGridRun(workload: workload, setting: PolicySettingRecord(policy: "main", moves: "offsets"), requested: 1)
+    results.runs.append(
+        PolicyGridRun(
+            workload: workload, setting: PolicySetting(policy: .adaptive, moves: .minimal, maxItemCountToRunOnMain: 0, reloadThreshold: 0),
+            requested: 0))
+    var uneven = PolicyGridRun(workload: workload, setting: PolicySetting(policy: .main), requested: 1)
     uneven.hitchTimeRatio = [1000, 0]
     uneven.latencyP99 = [0]
     results.runs.append(uneven)
@@ -234,9 +239,9 @@ private func gridReport(_ results: PolicyGridResults = syntheticGrid()) throws -
             listSize: 0, bandLow: 0, bandHigh: 0, frameRate: 0, latencyBound: 0, candidates: 0, feasible: 0, winner: nil, runnerUp: nil))
     results.crossovers.append(
         PolicyCrossoverRow(
-            frameRate: 0, moves: "x", reloadThreshold: 0, verdict: .clear, size: nil, low: nil, high: nil, repeatsWithCrossover: 0, repeats: 0))
+            frameRate: 0, moves: .minimal, reloadThreshold: 0, verdict: .clear, size: nil, low: nil, high: nil, repeatsWithCrossover: 0, repeats: 0))
     results.profiles.append(
-        PolicyProfileRow(engine: "e", listSize: 0, editsPerUpdate: 0, moves: "x", span: 0, changes: 0, batchChanges: 0, seconds: []))
+        PolicyProfileRow(engine: "e", listSize: 0, editsPerUpdate: 0, moves: .minimal, span: 0, changes: 0, batchChanges: 0, seconds: []))
     let report = try gridReport(results)
     #expect(report.markdown.contains("| 0–0 | 0 | 0 Hz | none within the bound |"))
     #expect(report.markdown.contains("at most – items"))

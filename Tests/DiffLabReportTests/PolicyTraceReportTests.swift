@@ -28,9 +28,9 @@ private func syntheticTraceRun() -> PolicyGridResults {
     results.traceStream = PolicyTraceStreamRecord(
         timing: .medianInterval, timeScale: 0.05 / 3600, maxGap: 10, requests: 2, shortenedGaps: 1, medianGap: 0.05, seconds: 0.05)
     results.tracePairs = [
-        PolicyTracePairRow(engine: "hashmap", moves: "offsets", from: 0, to: 1, changes: 1, batchChanges: 1, seconds: [2e-6, 3e-6, 4e-6]),
-        PolicyTracePairRow(engine: "hashmap", moves: "offsets", from: 1, to: 2, changes: 2, batchChanges: 2, seconds: [5e-6, 5e-6, 6e-6]),
-        PolicyTracePairRow(engine: "hashmap", moves: "offsets", from: 0, to: 2, changes: 3, batchChanges: 3, seconds: [9e-6, 8e-6, 7e-6]),
+        PolicyTracePairRow(engine: "hashmap", moves: .offsets, from: 0, to: 1, changes: 1, batchChanges: 1, seconds: [2e-6, 3e-6, 4e-6]),
+        PolicyTracePairRow(engine: "hashmap", moves: .offsets, from: 1, to: 2, changes: 2, batchChanges: 2, seconds: [5e-6, 5e-6, 6e-6]),
+        PolicyTracePairRow(engine: "hashmap", moves: .offsets, from: 0, to: 2, changes: 3, batchChanges: 3, seconds: [9e-6, 8e-6, 7e-6]),
     ]
     return results
 }

@@ -145,7 +145,7 @@ func benchFilesWithoutAMeasuredCellAreRefused(text: String, cells: Int) throws {
         #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":5,"kind":"k","allocator":"system","median":0.001}]}"#,
         source: "min.json")
     let policy = try parse(
-        #"{"schema":"difflab-policy/1","runs":[{"policy":"x","listSize":3,"allowsReloadingOnTooManyUpdates":false}]}"#, source: "p.json")
+        #"{"schema":"difflab-policy/1","runs":[{"policy":"main","listSize":3,"allowsReloadingOnTooManyUpdates":false}]}"#, source: "p.json")
     let report = try makeReport([bench, policy])
     #expect(linkedFiles(report.markdown) == report.files.map(\.name))
     for file in report.files { #expect(xmlError(file.contents) == nil, "\(file.name)") }

@@ -19,10 +19,10 @@ struct PolicyTraceRecordTests {
         results.trace = TraceWorkload(trace, file: "Corpus/traces/t.jsonl")
         results.traceStream = PolicyTraceStreamRecord(
             timing: .medianInterval, timeScale: 0.05 / 60, maxGap: 10, requests: 1, shortenedGaps: 0, medianGap: 0, seconds: 0)
-        results.tracePairs = [PolicyTracePairRow(engine: "hashmap", moves: "offsets", from: 0, to: 1, changes: 2, batchChanges: 2, seconds: [1.5e-6])]
+        results.tracePairs = [PolicyTracePairRow(engine: "hashmap", moves: .offsets, from: 0, to: 1, changes: 2, batchChanges: 2, seconds: [1.5e-6])]
         var run = PolicyGridRun(
             workload: PolicyWorkloadRecord(listSize: 2, frameRate: 60, updateInterval: 0, editsPerUpdate: 2),
-            setting: PolicySettingRecord(policy: "main", moves: "offsets"), requested: 1)
+            setting: PolicySetting(policy: .main), requested: 1)
         run.hitchTimeRatio = [0]
         (run.latencyMedian, run.latencyP99) = ([0.005], [0.005])
         (run.frames, run.framesOverBudget, run.applied, run.coalesced, run.reloads, run.dropped) = ([1], [0], [1], [0], [0], [0])

@@ -105,13 +105,13 @@ func fullPolicyResults() -> PolicyResults {
     results.provenance.machine = [DisplayField(name: "cpu", value: "Xeon")]
     results.provenance.toolchain = "Swift"
     results.crossover = PolicyCrossover(batch: 10_000, reloadFallback: nil)
-    var run = PolicyRun(policy: "main", engine: "hashmap", listSize: 1_000, allowsReloadingOnTooManyUpdates: true)
+    var run = PolicyRun(policy: .main, engine: "hashmap", listSize: 1_000, allowsReloadingOnTooManyUpdates: true)
     run.updateInterval = 0.05
     run.frameRate = 60
     run.frameWork = 0.004
     run.duration = 3
     run.maxItemCountToRunOnMain = 10_000
-    run.coalescing = [0.05, 0.025, 0.25]
+    run.coalescing = PolicySetting.defaultCoalescing  // 50 + 25 … 250 ms
     run.applyBaseCost = 0.001
     run.batchCostPerChange = 2e-6
     run.reloadCostPerItem = 5e-8
@@ -129,7 +129,7 @@ func fullPolicyResults() -> PolicyResults {
     run.dropped = 0
     run.cpuUtilisation = 0.29
     run.wallSeconds = 3.004
-    var idle = PolicyRun(policy: "background", listSize: 1_000, allowsReloadingOnTooManyUpdates: false)
+    var idle = PolicyRun(policy: .background, listSize: 1_000, allowsReloadingOnTooManyUpdates: false)
     idle.frameRate = 120
     results.runs = [run, idle]
     return results
@@ -284,7 +284,7 @@ func fullPolicyResults() -> PolicyResults {
         let document = try committedJSON("results/policy-real-time-check.json")
         let results = try PolicyResults(json: document, source: "p")
         #expect(results.runs.count == 3 * 4 * 2)
-        #expect(results.runs.allSatisfy { $0.simulatedHitchTimeRatio != nil && $0.simulatedLatencyP99 != nil && $0.moves == "offsets" })
+        #expect(results.runs.allSatisfy { $0.simulatedHitchTimeRatio != nil && $0.simulatedLatencyP99 != nil && $0.moves == .offsets })
         #expect(results.json == document)
         #expect(results.settings.map(\.name).contains("coalescing"))
     }
@@ -473,9 +473,9 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
     }
 
     @Test(arguments: [
-        (#"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1}]}"#, "p.json: missing field runs[0].allowsReloadingOnTooManyUpdates"),
+        (#"{"schema":"difflab-policy/1","runs":[{"policy":"main","listSize":1}]}"#, "p.json: missing field runs[0].allowsReloadingOnTooManyUpdates"),
         (
-            #"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"frameRate":1e6}]}"#,
+            #"{"schema":"difflab-policy/1","runs":[{"policy":"main","listSize":1,"allowsReloadingOnTooManyUpdates":false,"frameRate":1e6}]}"#,
             "p.json: runs[0].frameRate is 1000000.0, outside its allowed range 0 to 1,000 (Hz)"
         ),
         (
@@ -483,11 +483,11 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
             "p.json: crossoverSize.batch is -1, outside its allowed range 0 to 1,000,000,000 (items)"
         ),
         (
-            #"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"coalescing":"fast"}]}"#,
+            #"{"schema":"difflab-policy/1","runs":[{"policy":"main","listSize":1,"allowsReloadingOnTooManyUpdates":false,"coalescing":"fast"}]}"#,
             "p.json: runs[0].coalescing should be an array, not a string"
         ),
         (
-            #"{"schema":"difflab-policy/1","runs":[{"policy":"m","listSize":1,"allowsReloadingOnTooManyUpdates":false,"backgroundEngine":7}]}"#,
+            #"{"schema":"difflab-policy/1","runs":[{"policy":"main","listSize":1,"allowsReloadingOnTooManyUpdates":false,"backgroundEngine":7}]}"#,
             "p.json: runs[0].backgroundEngine should be a string, not a number"
         ),
     ])
