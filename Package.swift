@@ -108,7 +108,7 @@ let package = Package(
             name: "DiffLabTraces",
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
-        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabUpdaters", "DiffLabJSON"]),
+        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabUpdaters", "DiffLabJSON", "DiffLabFormatting"]),
         .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabFormatting", "DiffLabResults", "DiffLabPlatform"]),
         .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabUpdaters", "DiffLabFormatting", "DiffLabResults", "DiffLabPlatform"]),
         .target(
