@@ -99,7 +99,7 @@ let package = Package(
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
         .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabUpdaters", "DiffLabJSON", "DiffLabPlatform"]),
         .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
-        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabUpdaters", "DiffLabResults", "DiffLabPlatform"]),
+        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabUpdaters", "DiffLabResults", "DiffLabPlatform"]),
         .target(
             name: "DiffLabCLI",
             dependencies: [
