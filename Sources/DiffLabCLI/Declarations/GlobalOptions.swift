@@ -7,7 +7,7 @@ import DiffLabFormatting
 package struct GlobalOptions: DeclaredOptions {
     let maxInputBytes = Option.integer(
         "max-input-bytes", in: InputLimit.allowedBytes, help: "with any command: the most bytes read from one input file or stream",
-        defaultText: "64 MiB")
+        defaultText: formatByteCount(InputLimit.defaultBytes))
     let engineCommand = RepeatedOption(
         "engine-command", "CMD",
         help: "with any command: an engine in another process, spoken to over the difflab-engine/1 JSON-lines protocol "
