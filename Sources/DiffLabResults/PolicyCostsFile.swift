@@ -47,6 +47,11 @@ public struct PolicyCostsRecord: ResultsRecord, Equatable {
     /// The fields a costs file has (all but `source`).
     private static let fileFields = fields.filter { $0.description.key != "source" }
 
+    /// The costs file's format table (``fields`` but `source`, under its own ``schema``).
+    static var fileSchema: RecordSchema {
+        RecordSchema(name: "PolicyCostsRecord (costs file)", documentSchema: schema, fields: fileFields.map(\.description), records: { [] })
+    }
+
     /// As a costs file (`schema` first, no `source`) or a results file's `costs` member (``json``). O(1).
     public func json(asFile: Bool) -> JSONValue {
         guard asFile else { return json }
