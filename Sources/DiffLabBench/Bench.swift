@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFormatting
 import DiffLabPlatform
 import DiffLabResults
 

@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFormatting
 import DiffLabFuzz
 import DiffLabJSON
 import DiffLabPlatform

@@ -1,6 +1,7 @@
 import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFormatting
 import DiffLabPlatform
 import DiffLabResults
 

@@ -1,5 +1,6 @@
 import DiffLabBench
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabResults
 
 /// `difflab policy --trace FILE`: the policy lab on a recorded trace (see TRACES in

@@ -1,3 +1,4 @@
+import DiffLabFormatting
 import DiffLabResults
 
 // The arena section's views of its embedded benchmark: speed against the baselines, memory, and

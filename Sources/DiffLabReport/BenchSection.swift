@@ -1,3 +1,4 @@
+import DiffLabFormatting
 import DiffLabResults
 
 /// The benchmark sections of a report, from one `difflab-bench/1` file.

@@ -1,3 +1,5 @@
+import DiffLabFormatting
+
 /// What every command-line declaration says about itself: its name, how help shows it, and how
 /// one raw value becomes a typed one.
 ///

@@ -1,5 +1,5 @@
 import DiffLabCore
-import DiffLabResults
+import DiffLabFormatting
 
 /// The options every command accepts, anywhere before `--`: the input limit and engines in other
 /// processes. Declared like a command's options, so `difflab --help` lists them from these
