@@ -1,4 +1,5 @@
 import DiffLabBatch
+import DiffLabFormatting
 import DiffLabJSON
 import DiffLabUpdaters
 
@@ -78,45 +79,49 @@ public struct UpdaterFindingsFile: ResultsRecord, Equatable {
         }
     }
 
-    /// The bounds of a findings file's text and lists.
+    /// The bounds of a findings file's text, lists and numbers; each text derived from its bound.
     public enum Limits {
         /// An updater's or a lane's name: 1 to ``UpdaterEvent/maxLaneLength`` (200) characters.
-        public static let name = FieldRange<Int>(1...UpdaterEvent.maxLaneLength, "1 to \(UpdaterEvent.maxLaneLength) characters")
+        public static let name = FieldRange<Int>(1...UpdaterEvent.maxLaneLength, "1 to \(formatGrouped(UpdaterEvent.maxLaneLength)) characters")
         /// A failure's message or a note: at most ``UpdaterEvent/maxTextLength`` (100,000) characters.
-        public static let text = FieldRange<Int>(0...UpdaterEvent.maxTextLength, "at most \(UpdaterEvent.maxTextLength) characters")
+        public static let text = atMost(UpdaterEvent.maxTextLength, "characters")
         /// An event's label: at most ``UpdaterEvent/maxLabelLength`` (2,000) characters.
-        public static let label = FieldRange<Int>(0...UpdaterEvent.maxLabelLength, "at most \(UpdaterEvent.maxLabelLength) characters")
+        public static let label = atMost(UpdaterEvent.maxLabelLength, "characters")
         /// Notes of one event: at most 64 (as a run keeps).
-        public static let notes = FieldRange<Int>(0...64, "at most 64 notes")
+        public static let notes = atMost(64, "notes")
         /// Versions of a script: 1 (version 0) to ``UpdaterFuzzSettings/maxRequestsRange``'s
         /// upper bound + 1.
         public static let versions = FieldRange<Int>(
-            1...(UpdaterFuzzSettings.maxRequestsRange.upperBound + 1), "1 to \(UpdaterFuzzSettings.maxRequestsRange.upperBound + 1) versions")
+            1...(UpdaterFuzzSettings.maxRequestsRange.upperBound + 1),
+            "1 to \(formatGrouped(UpdaterFuzzSettings.maxRequestsRange.upperBound + 1)) versions")
         /// Sections of one version: at most 10,000.
-        public static let sections = FieldRange<Int>(0...10_000, "at most 10,000 sections")
+        public static let sections = atMost(10_000, "sections")
         /// Items of a whole script, all versions together: at most
         /// ``UpdaterFuzzSettings/maxScriptItems`` (1,000,000), as a campaign's settings allow.
         public static let scriptItems = UpdaterFuzzSettings.maxScriptItems
         /// Lanes of a schedule and events of a timeline: as many as a run can take, at most
         /// ``UpdaterFuzzSettings/stepBudgetRange``'s upper bound + 2 (the start
         /// and the end are events too). The input limit bounds a file long before.
-        public static let steps = FieldRange<Int>(
-            0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2), "at most \(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2) entries")
+        public static let steps = atMost(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2, "entries")
         /// Section and item identifiers and content revisions: 0 to 2^53.
-        public static let identifier = FieldRange<Int>(0...(1 << 53), "0 to 9,007,199,254,740,992 (2^53)")
+        public static let identifier = FieldRange<Int>.count
         /// Virtual times of requests and events, in seconds: 0 to 10^7.
         public static let time = FieldRange<Double>.runSeconds
         /// A step number: 0 (the end of the run) to 10^7 + 2.
-        public static let step = FieldRange<Int>(
-            0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2), "0 to \(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2)")
+        public static let step = FieldRange<Int>(0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2))
         /// A version's number: 0 to the most versions a script may have.
-        static let versionNumber = FieldRange<Int>(0...versions.range.upperBound, "0 to \(versions.range.upperBound)")
+        static let versionNumber = FieldRange<Int>(0...versions.range.upperBound)
         /// Updaters of a file: at most ``UpdaterFindingsFile/maxUpdaters``.
-        static let updaters = FieldRange<Int>(0...maxUpdaters, "at most \(maxUpdaters) updaters")
+        static let updaters = atMost(maxUpdaters, "updaters")
         /// Runs of a campaign: ``UpdaterFuzzer/runsRange``.
-        static let runs = FieldRange<Int>(UpdaterFuzzer.runsRange, rangeText(UpdaterFuzzer.runsRange))
+        static let runs = FieldRange<Int>(UpdaterFuzzer.runsRange)
         /// Properties of one list (checked, broken, findings): at most one of each.
-        static let properties = FieldRange<Int>(0...UpdaterProperty.allCases.count, "at most \(UpdaterProperty.allCases.count) properties")
+        static let properties = atMost(UpdaterProperty.allCases.count, "properties")
+
+        /// `0...limit`, said `at most LIMIT UNIT`.
+        private static func atMost(_ limit: Int, _ unit: String) -> FieldRange<Int> {
+            FieldRange(0...limit, "at most \(formatGrouped(limit)) \(unit)")
+        }
     }
 }
 
@@ -148,7 +153,8 @@ extension UpdaterFindingsFile {
         /// The declaration table (`seed` as a decimal string: it may exceed 2^53).
         public static let fields: [RecordField<Campaign>] = [
             .required(
-                "updaters", \.updaters, .array(.text(atMost: Limits.name), count: FieldRange(1...maxUpdaters, "1 to \(maxUpdaters) names")),
+                "updaters", \.updaters,
+                .array(.text(atMost: Limits.name), count: FieldRange(1...maxUpdaters, "1 to \(formatGrouped(maxUpdaters)) names")),
                 "the updaters' names, in the order checked"),
             .required("engine", \.engine, .engineName, "the engine the updaters diffed with"),
             .required("seed", \.seed, .decimalUInt64, "the campaign's seed"),
@@ -329,11 +335,11 @@ extension UpdaterFuzzSettings: ResultsRecord {
 
     /// The declaration table of a findings file's `campaign.settings`: every limit, each in its range.
     public static let fields: [RecordField<UpdaterFuzzSettings>] = [
-        .required("maxRequests", \.maxRequests, .int(FieldRange(maxRequestsRange, rangeText(maxRequestsRange))), "requests of a script at most"),
-        .required("maxItems", \.maxItems, .int(FieldRange(maxItemsRange, rangeText(maxItemsRange))), "items of the initial list at most"),
-        .required("maxEdits", \.maxEdits, .int(FieldRange(maxEditsRange, rangeText(maxEditsRange))), "edits per request at most"),
-        .required("maxGap", \.maxGap, .double(FieldRange(maxGapRange, "0 to 60 (seconds)")), "seconds between requests at most"),
-        .required("stepBudget", \.stepBudget, .int(FieldRange(stepBudgetRange, rangeText(stepBudgetRange))), "steps of one run at most"),
+        .required("maxRequests", \.maxRequests, .int(FieldRange(maxRequestsRange)), "requests of a script at most"),
+        .required("maxItems", \.maxItems, .int(FieldRange(maxItemsRange)), "items of the initial list at most"),
+        .required("maxEdits", \.maxEdits, .int(FieldRange(maxEditsRange)), "edits per request at most"),
+        .required("maxGap", \.maxGap, .double(FieldRange(maxGapRange, unit: "seconds")), "seconds between requests at most"),
+        .required("stepBudget", \.stepBudget, .int(FieldRange(stepBudgetRange)), "steps of one run at most"),
     ]
 }
 
@@ -414,9 +420,6 @@ extension UpdaterEvent: ResultsRecord {
             "what the step observed"),
     ]
 }
-
-/// `1 to 10000`: an integer range as a findings file's errors say it.
-private func rangeText(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound) to \(range.upperBound)" }
 
 /// What `difflab updaters --json` prints as the last line of its standard output: the campaign's
 /// seconds and, per updater, its verdict.

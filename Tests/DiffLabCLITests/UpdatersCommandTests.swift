@@ -68,7 +68,7 @@ struct UpdatersCommandTests {
         let cases: [([Any], JSONValue?, String)] = [
             (["schema"], "difflab-updaters/9", "unknown schema \"difflab-updaters/9\""),
             (["campaign"], nil, "missing field campaign"),
-            (["campaign", "runs"], 0, "campaign.runs is 0, outside its allowed range 1 to 10000000"),
+            (["campaign", "runs"], 0, "campaign.runs is 0, outside its allowed range 1 to 10,000,000"),
             (["campaign", "seed"], "-1", "campaign.seed is \"-1\""),
             (["campaign", "settings", "maxGap"], 61, "campaign.settings.maxGap is 61"),
             (["campaign", "settings", "stepBudget"], "many", "campaign.settings.stepBudget should be an integer"),
