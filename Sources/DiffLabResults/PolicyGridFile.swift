@@ -484,18 +484,6 @@ public struct PolicyGridOptions: ResultsRecord, Equatable {
     ]
 }
 
-extension FieldType where Value == TraceWorkload {
-    /// A trace workload object, read and written by ``TraceWorkload``'s own members until it has
-    /// a declaration table (then this is `.record()`).
-    static var traceWorkload: FieldType {
-        FieldType(
-            "an object (TraceWorkload)",
-            decode: { value, at throws(ResultsError) in
-                try TraceWorkload(FieldReader<TraceWorkload.Key>(value, source: at.source, path: at.path))
-            }, encode: \.json)
-    }
-}
-
 /// A `difflab-policy/2` results file: the scenario grid, written by `difflab policy`.
 public struct PolicyGridResults: ResultsRecord, Equatable {
     /// The schema this type reads and writes.
@@ -542,7 +530,7 @@ public struct PolicyGridResults: ResultsRecord, Equatable {
         + [
             .optional("options", \.options, .record(), "the run's options"),
             .optional("costs", \.costs, .record(), "the modelled costs, and where they came from"),
-            .optional("trace", \.trace, .traceWorkload, "the recorded trace that was the workload"),
+            .optional("trace", \.trace, .record(), "the recorded trace that was the workload"),
             .optional("traceStream", \.traceStream, .record(), "how the trace's times became the requests"),
             .list("profiles", \.profiles, .record(), written: .always, "the measured diff costs of the grid's list shapes"),
             .list(

@@ -5,8 +5,8 @@ public enum ResultsFormats {
     /// Every document format, in the order the page shows them.
     public static var documents: [RecordSchema] {
         [
-            BenchResults.recordSchema, PolicyResults.recordSchema, PolicyGridResults.recordSchema, PolicyCostsRecord.fileSchema,
-            ArenaResults.recordSchema,
+            BenchResults.recordSchema, TraceBenchResults.recordSchema, UpdaterFindingsFile.recordSchema, UpdatersSummary.recordSchema,
+            PolicyResults.recordSchema, PolicyGridResults.recordSchema, PolicyCostsRecord.fileSchema, ArenaResults.recordSchema,
         ]
     }
 
