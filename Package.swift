@@ -7,14 +7,15 @@
 //     `BuiltInEngines`) ← DiffLabFuzz (property-based fuzzing, crash-isolated) ← DiffLabCLI ← difflab
 //   DiffLabBatch (UIKit's batch-update model) is on DiffLabCore only: it takes any engine, and the
 //     staged changeset's default engine lives in the umbrella module. DiffLabFuzz uses it.
-//   DiffLabProcess (on DiffLabCore, DiffLabJSON and DiffLabResults, for its formatters): processes, cleanup on signals, forked
+//   DiffLabProcess (on DiffLabCore, DiffLabJSON and DiffLabFormatting): processes, cleanup on signals, forked
 //     children, `ProcessEngine` and the difflab-engine/1 wire format. DiffLabFuzz isolates crashes
 //     with it; the CLI starts workers and engines with it.
 //   DiffLabBench (benchmarks, policy lab) sits beside DiffLabFuzz, on the engines, the batch model
-//   (its `validate` cell times the validator) and DiffLabResults (its files and formatters).
-//   DiffLabJSON is a leaf utility. DiffLabResults (on DiffLabCore, DiffLabBatch and DiffLabJSON) is the single
-//   home of DiffLab's own file schemas as typed records (bench, policy, arena, mutation, gate,
-//   fuzz files, JUnit XML) and of the one set of number, time, byte and date formatters.
+//   (its `validate` cell times the validator) and DiffLabResults (its files).
+//   DiffLabJSON and DiffLabFormatting (the one set of number, time, byte and date formatters, for
+//   every layer that writes text for people) are leaf utilities. DiffLabResults (on DiffLabCore,
+//   DiffLabBatch and DiffLabJSON) is the single home of DiffLab's own file schemas as typed records
+//   (bench, policy, arena, mutation, gate, fuzz files, JUnit XML).
 //   DiffLabGate (regression-gate statistics and verdicts) and DiffLabReport (markdown reports with
 //   SVG plots) read measurements, not engines, through DiffLabResults; neither depends on the
 //   other. The CLI drives them.
@@ -28,7 +29,7 @@
 //   DiffLab is the umbrella product: `import DiffLab` re-exports every public module.
 //   DiffLabPlatform is the one layer between DiffLab and the operating system: the only module that
 //     imports a C library module (Glibc or Darwin; Musl is not supported), with a Darwin branch for everything that
-//     differs. DiffLabCore, DiffLabEngines, DiffLabBatch and DiffLabJSON use no C library module
+//     differs. DiffLabCore, DiffLabEngines, DiffLabBatch, DiffLabJSON and DiffLabFormatting use no C library module
 //     and not DiffLabPlatform either (LayeringTests), so an iOS test target links them as they are.
 import PackageDescription
 
@@ -52,6 +53,7 @@ let package = Package(
         .library(name: "DiffLabGate", targets: ["DiffLabGate"]),
         .library(name: "DiffLabReport", targets: ["DiffLabReport"]),
         .library(name: "DiffLabJSON", targets: ["DiffLabJSON"]),
+        .library(name: "DiffLabFormatting", targets: ["DiffLabFormatting"]),
         .library(name: "DiffLabResults", targets: ["DiffLabResults"]),
         .library(name: "DiffLabProcess", targets: ["DiffLabProcess"]),
         .library(name: "DiffLabTraces", targets: ["DiffLabTraces"]),
@@ -85,37 +87,49 @@ let package = Package(
         .target(name: "DiffLabUpdaters", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch"]),
         .target(
             name: "DiffLabFuzz",
-            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
+            dependencies: [
+                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabJSON", "DiffLabFormatting", "DiffLabProcess", "DiffLabResults",
+                "DiffLabPlatform",
+            ]),
         .target(
             name: "DiffLabBench",
-            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabResults", "DiffLabPlatform"]),
+            dependencies: [
+                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabFormatting", "DiffLabResults", "DiffLabPlatform",
+            ]),
         .target(name: "DiffLabJSON"),
+        // DiffLab's one set of number, time, byte and date formatters: a leaf, pure Swift (no C
+        // library, not DiffLabPlatform), so every layer that writes text for people uses it
+        // without depending on the results schemas, and an iOS target links it.
+        .target(name: "DiffLabFormatting"),
         // Processes: spawning, cleanup on signals, forked children, and engines in other processes.
-        .target(name: "DiffLabProcess", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
+        .target(name: "DiffLabProcess", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabFormatting", "DiffLabPlatform"]),
         // Importers of recorded traces (difflab-trace/1): folders of snapshots, an app's JSON lines, git history.
         .target(
             name: "DiffLabTraces",
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
-        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabUpdaters", "DiffLabJSON", "DiffLabPlatform"]),
-        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
-        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabUpdaters", "DiffLabResults", "DiffLabPlatform"]),
+        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabBatch", "DiffLabUpdaters", "DiffLabJSON", "DiffLabFormatting"]),
+        .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabFormatting", "DiffLabResults", "DiffLabPlatform"]),
+        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabUpdaters", "DiffLabFormatting", "DiffLabResults", "DiffLabPlatform"]),
         .target(
             name: "DiffLabCLI",
             dependencies: [
-                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate",
-                "DiffLabReport", "DiffLabResults", "DiffLabProcess", "DiffLabTraces", "DiffLabPlatform",
+                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabFormatting",
+                "DiffLabGate", "DiffLabReport", "DiffLabResults", "DiffLabProcess", "DiffLabTraces", "DiffLabPlatform",
             ]),
         .target(
             name: "DiffLab",
             dependencies: [
-                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabGate",
-                "DiffLabReport", "DiffLabResults", "DiffLabProcess", "DiffLabTraces", "DiffLabCLI",
+                "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabFuzz", "DiffLabBench", "DiffLabJSON", "DiffLabFormatting",
+                "DiffLabGate", "DiffLabReport", "DiffLabResults", "DiffLabProcess", "DiffLabTraces", "DiffLabCLI",
             ]),
         .executableTarget(name: "difflab", dependencies: ["DiffLabCLI"]),
         .target(
             name: "DiffLabDev",
-            dependencies: ["DiffLabCLI", "DiffLabBench", "DiffLabCore", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
+            dependencies: [
+                "DiffLabCLI", "DiffLabBench", "DiffLabCore", "DiffLabJSON", "DiffLabFormatting", "DiffLabProcess", "DiffLabResults",
+                "DiffLabPlatform",
+            ]),
         .executableTarget(name: "difflab-dev", dependencies: ["DiffLabCLI", "DiffLabDev"]),
         .executableTarget(name: "DiffLabFuzzTarget", dependencies: ["DiffLabFuzz"]),
         // The decoders' fuzzing harness, below the CLI: every input format's decoder and what its
@@ -143,12 +157,15 @@ let package = Package(
             name: "DiffLabBenchTests",
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults", "DiffLabUpdaters", "DiffLabJSON", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
+        .testTarget(name: "DiffLabFormattingTests", dependencies: ["DiffLabFormatting"]),
         .testTarget(name: "DiffLabUpdatersTests", dependencies: ["DiffLabUpdaters", "DiffLabCore", "DiffLabEngines", "DiffLabBatch"]),
         .testTarget(
             name: "DiffLabTracesTests",
             dependencies: ["DiffLabTraces", "DiffLabResults", "DiffLabJSON", "DiffLabCore", "DiffLabEngines", "DiffLabPlatform"]),
         .testTarget(name: "DiffLabGateTests", dependencies: ["DiffLabGate", "DiffLabJSON", "DiffLabResults", "DiffLabPlatform"]),
-        .testTarget(name: "DiffLabReportTests", dependencies: ["DiffLabReport", "DiffLabCore", "DiffLabJSON", "DiffLabResults", "DiffLabUpdaters"]),
+        .testTarget(
+            name: "DiffLabReportTests",
+            dependencies: ["DiffLabReport", "DiffLabCore", "DiffLabJSON", "DiffLabFormatting", "DiffLabResults", "DiffLabUpdaters"]),
         .testTarget(name: "DiffLabResultsTests", dependencies: ["DiffLabResults", "DiffLabCore", "DiffLabJSON", "DiffLabPlatform"]),
         .testTarget(
             name: "DiffLabCLITests",

@@ -60,6 +60,36 @@ difflab_tool() {
   [ "$difflab_os" = Darwin ] && xcrun --find "$1" 2>/dev/null
 }
 
+# difflab_package_modules WHAT: module names from Package.swift (`swift package dump-package`), one
+# a line, in the manifest's order: `libraries`, the module of every library product (each product
+# has one module of its own name: anything else is an error), or `reexported`, the umbrella
+# DiffLab target's dependencies (what `import DiffLab` re-exports). The scripts read their module
+# lists here, so a product added to Package.swift is in them. Prints nothing and returns 1 when
+# the manifest cannot be read.
+difflab_package_modules() {
+  local manifest
+  manifest="$(swift package dump-package)" || return 1
+  printf '%s' "$manifest" | python3 -c '
+import json, sys
+package, what = json.load(sys.stdin), sys.argv[1]
+if what == "libraries":
+    for product in package["products"]:
+        if "library" not in product["type"]:
+            continue
+        if product["targets"] != [product["name"]]:
+            sys.exit("Package.swift: library product %s has modules %s, not one of its own name" % (product["name"], product["targets"]))
+        print(product["name"])
+elif what == "reexported":
+    umbrella = [target for target in package["targets"] if target["name"] == "DiffLab"]
+    if not umbrella:
+        sys.exit("Package.swift: no DiffLab target")
+    for dependency in umbrella[0]["dependencies"]:
+        print(next(iter(dependency.values()))[0])
+else:
+    sys.exit("difflab_package_modules: unknown list %r (libraries or reexported)" % what)
+' "$1"
+}
+
 if ! command -v swift >/dev/null 2>&1; then
   if [ -x /opt/swift/usr/bin/swift ]; then
     export PATH="/opt/swift/usr/bin:$PATH"

@@ -12,6 +12,8 @@
 // - DiffLabBench: benchmarks and the policy lab (`BenchSubject`, `runBench`, `runPolicy`).
 // - DiffLabGate, DiffLabReport, DiffLabJSON, DiffLabResults: gate statistics, reports, JSON, the
 //   typed records of DiffLab's results files.
+// - DiffLabFormatting: the one set of number, time, byte and date formatters (`NumberStyle`,
+//   `formatBytes`, `formatPlain`, `UTCDateTime`, ...).
 // - DiffLabProcess: processes (`ProcessEngine`, engines in other processes over the
 //   `difflab-engine/1` protocol, `WireElement`), used by crash-isolated fuzzing
 //   (`runFuzzerIsolated` in DiffLabFuzz).
@@ -23,6 +25,7 @@
 @_exported import DiffLabCLI
 @_exported import DiffLabCore
 @_exported import DiffLabEngines
+@_exported import DiffLabFormatting
 @_exported import DiffLabFuzz
 @_exported import DiffLabGate
 @_exported import DiffLabJSON

@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFormatting
 import DiffLabPlatform
 import DiffLabResults
 
@@ -67,7 +68,7 @@ public struct BenchOptions: Sendable {
     public var maxSamples: Int
     /// Fewest samples per measurement, in ``sampleRange``.
     public var minSamples = 5
-    /// When set, sizes above 10,000 are measured only for these profiles (quick runs).
+    /// When set, sizes above ``largeSizeThreshold`` are measured only for these profiles (quick runs).
     public var largeSizeProfiles: [DatasetProfile]?
     /// Only this part of the matrix (``BenchShard``), or all of it.
     public var shard: BenchShard?
@@ -140,12 +141,18 @@ public struct BenchOptions: Sendable {
     /// is a class instance).
     public static let largestNonIntSize = 1_000_000
 
+    /// The profiles model and object elements are measured on: `differencekit` and `small-edit`.
+    public static let nonIntProfiles: [DatasetProfile] = [.differencekit, .smallEdit]
+
+    /// The largest size measured on every profile when ``largeSizeProfiles`` is set: 10,000.
+    public static let largeSizeThreshold = 10_000
+
     /// Whether `profile` × `kind` × `size` is in the matrix: model and object elements run on
-    /// `differencekit` and `small-edit` only, up to ``largestNonIntSize``; see ``largeSizeProfiles``.
+    /// ``nonIntProfiles`` only, up to ``largestNonIntSize``; see ``largeSizeProfiles``.
     public func includes(_ profile: DatasetProfile, _ kind: ElementKind, _ size: Int) -> Bool {
         if kind != .int && size > Self.largestNonIntSize { return false }
-        if kind != .int && profile != .differencekit && profile != .smallEdit { return false }
-        if size > 10_000, let large = largeSizeProfiles, !large.contains(profile) { return false }
+        if kind != .int && !Self.nonIntProfiles.contains(profile) { return false }
+        if size > Self.largeSizeThreshold, let large = largeSizeProfiles, !large.contains(profile) { return false }
         return true
     }
 }
@@ -201,11 +208,11 @@ extension BenchMeasurement {
 }
 
 /// The name of the floor measurement.
-package let hashFloorName = TraceBenchResults.hashFloorName
+package let hashFloorName = BuiltInEngines.Name.hashFloor
 /// The name of the partitioned floor measurement.
-package let partitionedFloorName = TraceBenchResults.partitionedFloorName
+package let partitionedFloorName = BuiltInEngines.Name.partitionedFloor
 /// The name of the trim floor measurement.
-package let trimFloorName = TraceBenchResults.trimFloorName
+package let trimFloorName = BuiltInEngines.Name.trimFloor
 
 /// Runs the benchmark matrix in this process (under whichever allocator it runs on).
 ///
@@ -274,7 +281,7 @@ public func runBench(
             record.skipped = skipReason(
                 BenchCell(subject: subject.name, profile: profile, kind: kind, size: size), subject, earlier: earlier, options)
             if record.skipped == nil { fill(&record, subject.prepare(lists), subject, options) }
-            if subject.name == "hashmap" && subject.isEngine && record.measurement != nil && size >= BenchOptions.phaseFloor {
+            if subject.name == BuiltInEngines.Name.hashmap && subject.isEngine && record.measurement != nil && size >= BenchOptions.phaseFloor {
                 let threads = availableCores() >= 2 ? [1, 2] : [1]
                 record.phases = measurePhases(lists, threads: threads, calls: size >= 5_000_000 ? 3 : 5, moves: MoveStrategy.allCases)
                 record.repeated = measureRepeated(

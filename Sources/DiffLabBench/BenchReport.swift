@@ -1,4 +1,6 @@
 import DiffLabCore
+import DiffLabEngines
+import DiffLabFormatting
 import DiffLabResults
 
 extension BenchRecord {
@@ -54,7 +56,7 @@ package func addRatios(_ measurements: [BenchMeasurement]) -> [BenchMeasurement]
     var partitioned: [String: Double] = [:]
     var trim: [String: Double] = [:]
     for row in measurements {
-        if row.engine == "stdlib", let m = row.median { stdlib[row.datasetCell] = m }
+        if row.engine == BuiltInEngines.reference, let m = row.median { stdlib[row.datasetCell] = m }
         if row.engine == hashFloorName, let m = row.median { floor[row.datasetCell] = m }
         if row.engine == partitionedFloorName, let m = row.median { partitioned[row.datasetCell] = m }
         if row.engine == trimFloorName, let m = row.median { trim[row.datasetCell] = m }
@@ -93,8 +95,10 @@ package func scalingFits(_ rows: [BenchMeasurement]) -> [BenchScaling] {
 /// 10k to 1M, its time at 1M under each allocator (context), the 2-thread speed-up at 1M, the
 /// bytes one call allocates per element at 1M, and the older targets at 100k.
 package func benchTargets(_ rows: [BenchMeasurement], allocator: MemoryAllocator, cores: Int = availableCores()) -> [BenchTarget] {
+    let (hashmap, myers, stdlib) = (BuiltInEngines.Name.hashmap, BuiltInEngines.Name.myers, BuiltInEngines.reference)
+    let differencekit = DatasetProfile.differencekit.rawValue
     func row(_ engine: String, _ size: Int, kind: String = "int", allocator: MemoryAllocator = allocator) -> BenchMeasurement? {
-        rows.first { $0.engine == engine && $0.profile == "differencekit" && $0.size == size && $0.kind == kind && $0.allocator == allocator }
+        rows.first { $0.engine == engine && $0.profile == differencekit && $0.size == size && $0.kind == kind && $0.allocator == allocator }
     }
     func median(_ engine: String, _ size: Int, kind: String = "int") -> Double? { row(engine, size, kind: kind)?.median }
     var targets: [BenchTarget] = []
@@ -105,10 +109,14 @@ package func benchTargets(_ rows: [BenchMeasurement], allocator: MemoryAllocator
     let million = 1_000_000
     for kind in ["int", "model"] {
         let label = kind == "int" ? "int ids" : "UUID ids"
-        if let h = median("hashmap", million, kind: kind) {
-            add("hashmap / hash floor, differencekit 1M, \(label)", "≤ 0.7", median(hashFloorName, million, kind: kind).map { h / $0 }) { $0 <= 0.7 }
-            add("hashmap / partitioned floor, differencekit 1M, \(label)", "≤ 1.5", median(partitionedFloorName, million, kind: kind).map { h / $0 })
-            {
+        if let h = median(hashmap, million, kind: kind) {
+            add("\(hashmap) / hash floor, \(differencekit) 1M, \(label)", "≤ 0.7", median(hashFloorName, million, kind: kind).map { h / $0 }) {
+                $0 <= 0.7
+            }
+            add(
+                "\(hashmap) / partitioned floor, \(differencekit) 1M, \(label)", "≤ 1.5",
+                median(partitionedFloorName, million, kind: kind).map { h / $0 }
+            ) {
                 $0 <= 1.5
             }
         }
@@ -118,7 +126,7 @@ package func benchTargets(_ rows: [BenchMeasurement], allocator: MemoryAllocator
     let tenMillion = 10_000_000
     for other in Set(rows.map(\.allocator)).sorted() {
         let growthRows = rows.filter {
-            $0.engine == "hashmap" && $0.profile == "differencekit" && $0.kind == "int" && $0.allocator == other && $0.median != nil
+            $0.engine == hashmap && $0.profile == differencekit && $0.kind == "int" && $0.allocator == other && $0.median != nil
         }
         func exponent(_ sizes: ClosedRange<Int>) -> Double? {
             let points = growthRows.filter { sizes.contains($0.size) }
@@ -127,93 +135,92 @@ package func benchTargets(_ rows: [BenchMeasurement], allocator: MemoryAllocator
             }
             return growthExponent(points.map { (Double($0.size), $0.median!) })
         }
-        add("hashmap growth exponent, differencekit 10k→1M, \(other)", "≤ 1.15", exponent(10_000...million)) { $0 <= 1.15 }
-        add("hashmap growth exponent, differencekit 1M→10M, \(other)", "≤ 1.10", exponent(million...tenMillion)) { $0 <= 1.10 }
-        if let h = row("hashmap", million, allocator: other)?.median {
-            add("hashmap median ms, differencekit 1M, \(other) allocator", "< 100 (context)", h * 1000) { $0 < 100 }
+        add("\(hashmap) growth exponent, \(differencekit) 10k→1M, \(other)", "≤ 1.15", exponent(10_000...million)) { $0 <= 1.15 }
+        add("\(hashmap) growth exponent, \(differencekit) 1M→10M, \(other)", "≤ 1.10", exponent(million...tenMillion)) { $0 <= 1.10 }
+        if let h = row(hashmap, million, allocator: other)?.median {
+            add("\(hashmap) median ms, \(differencekit) 1M, \(other) allocator", "< 100 (context)", h * 1000) { $0 < 100 }
         }
-        if let h = row("hashmap", tenMillion, allocator: other)?.median {
-            add("hashmap median ms, differencekit 10M, \(other) allocator", "< 1000", h * 1000) { $0 < 1000 }
+        if let h = row(hashmap, tenMillion, allocator: other)?.median {
+            add("\(hashmap) median ms, \(differencekit) 10M, \(other) allocator", "< 1000", h * 1000) { $0 < 1000 }
             add(
-                "hashmap / partitioned floor, differencekit 10M, \(other)", "≤ 1.3",
+                "\(hashmap) / partitioned floor, \(differencekit) 10M, \(other)", "≤ 1.3",
                 row(partitionedFloorName, tenMillion, allocator: other)?.median.map { h / $0 }
             ) { $0 <= 1.3 }
         }
     }
     for size in [million, tenMillion] {
         if let two = parallelSpeedups(rows, cores: cores).first(where: {
-            $0.threads == 2 && $0.profile == "differencekit" && $0.kind == "int" && $0.size == size && $0.allocator == allocator
+            $0.threads == 2 && $0.profile == differencekit && $0.kind == "int" && $0.size == size && $0.allocator == allocator
         }) {
             add(
-                "\(two.engine) speed-up over hashmap, differencekit \(formatCount(Double(size))) (2 threads)", "≥ 1.6", two.speedup,
+                "\(two.engine) speed-up over \(hashmap), \(differencekit) \(formatCount(Double(size))) (2 threads)", "≥ 1.6", two.speedup,
                 { $0 >= 1.6 }, note: "efficiency \(round2(two.efficiency * 100))%")
         }
         if let bytes = rows.first(where: {
-            $0.engine == "hashmap" && $0.profile == "differencekit" && $0.size == size && $0.kind == "int" && $0.allocatedBytes != nil
+            $0.engine == hashmap && $0.profile == differencekit && $0.size == size && $0.kind == "int" && $0.allocatedBytes != nil
         })?.allocatedBytes {
-            add("hashmap bytes allocated per element, differencekit \(formatCount(Double(size)))", "≤ 48", bytes / Double(size)) {
+            add("\(hashmap) bytes allocated per element, \(differencekit) \(formatCount(Double(size)))", "≤ 48", bytes / Double(size)) {
                 $0 <= 48
             }
         }
     }
     let n = 100_000
-    if let h = median("hashmap", n) {
-        add("hashmap / hash floor, differencekit 100k", "≤ 2", median(hashFloorName, n).map { h / $0 }) { $0 <= 2 }
-        add("stdlib / hashmap, differencekit 100k", "≥ 100", median("stdlib", n).map { $0 / h }) { $0 >= 100 }
+    if let h = median(hashmap, n) {
+        add("\(hashmap) / hash floor, \(differencekit) 100k", "≤ 2", median(hashFloorName, n).map { h / $0 }) { $0 <= 2 }
+        add("\(stdlib) / \(hashmap), \(differencekit) 100k", "≥ 100", median(stdlib, n).map { $0 / h }) { $0 >= 100 }
     }
-    if let m = median("myers", n) {
-        add("stdlib / myers, differencekit 100k", "≥ 10", median("stdlib", n).map { $0 / m }) { $0 >= 10 }
+    if let m = median(myers, n) {
+        add("\(stdlib) / \(myers), \(differencekit) 100k", "≥ 10", median(stdlib, n).map { $0 / m }) { $0 >= 10 }
     }
     // myers never slower than stdlib: the worst ratio over every cell where both were measured.
     var worst: (ratio: Double, cell: String)?
-    for row in rows where row.engine == "myers" && row.allocator == allocator {
+    for row in rows where row.engine == myers && row.allocator == allocator {
         guard let m = row.median,
-            let s = rows.first(where: { $0.engine == "stdlib" && $0.datasetCell == row.datasetCell })?.median
+            let s = rows.first(where: { $0.engine == stdlib && $0.datasetCell == row.datasetCell })?.median
         else { continue }
         if worst == nil || m / s > worst!.ratio { worst = (m / s, "\(row.profile) \(row.kind) \(row.size)") }
     }
     if let worst {
-        add("myers / stdlib, worst cell", "≤ 1 (never slower)", worst.ratio, { $0 <= 1 }, note: worst.cell)
+        add("\(myers) / \(stdlib), worst cell", "≤ 1 (never slower)", worst.ratio, { $0 <= 1 }, note: worst.cell)
     }
     // hashmap never slower than another engine (its own threaded variants aside) at 100k and 1M,
     // and within 1.2× of the trim floor where the lists keep their ends (issue 30's).
     for size in [100_000, million] {
         var slowest: (ratio: Double, cell: String)?
-        for row in rows where row.engine == "hashmap" && row.allocator == allocator && row.size == size {
+        for row in rows where row.engine == hashmap && row.allocator == allocator && row.size == size {
             guard let h = row.median else { continue }
             for other in rows
-            where other.datasetCell == row.datasetCell && !other.engine.hasPrefix("hashmap") && other.engine != hashFloorName
-                && other.engine != partitionedFloorName && other.engine != trimFloorName
-            {
+            where other.datasetCell == row.datasetCell && !other.engine.hasPrefix(hashmap) && !BuiltInEngines.floors.contains(other.engine) {
                 guard let o = other.median, o > 0 else { continue }
                 if slowest == nil || h / o > slowest!.ratio { slowest = (h / o, "\(row.profile) \(row.kind) against \(other.engine)") }
             }
-            if row.profile == "chat-append" || row.profile == "all-updated", let ratio = row.ratioToTrimFloor {
-                add("hashmap / trim floor, \(row.profile) \(formatCount(Double(size))), \(row.kind)", "≤ 1.2", ratio) { $0 <= 1.2 }
+            let keepsItsEnds = [DatasetProfile.chatAppend, .allUpdated].contains { $0.rawValue == row.profile }
+            if keepsItsEnds, let ratio = row.ratioToTrimFloor {
+                add("\(hashmap) / trim floor, \(row.profile) \(formatCount(Double(size))), \(row.kind)", "≤ 1.2", ratio) { $0 <= 1.2 }
             }
         }
         if let slowest {
             add(
-                "hashmap / fastest other engine, worst cell at \(formatCount(Double(size)))", "≤ 1 (never slower)", slowest.ratio, { $0 <= 1 },
+                "\(hashmap) / fastest other engine, worst cell at \(formatCount(Double(size)))", "≤ 1 (never slower)", slowest.ratio, { $0 <= 1 },
                 note: slowest.cell)
         }
     }
     // The repeated mode at 1M, on one thread, under each allocator: the worst profile of each
     // figure (issue 30's).
     for other in Set(rows.map(\.allocator)).sorted() {
-        let repeated = rows.filter { $0.engine == "hashmap" && $0.allocator == other && $0.size == million && $0.kind == "int" }
+        let repeated = rows.filter { $0.engine == hashmap && $0.allocator == other && $0.size == million && $0.kind == "int" }
             .flatMap { row in row.repeated.filter { $0.threads == 1 }.map { (row.profile, $0) } }
         func worst(_ value: (BenchRepeated) -> Double?) -> (Double, String)? {
             repeated.compactMap { profile, entry in value(entry).map { ($0, profile) } }.max { $0.0 < $1.0 }
         }
         if let (faults, profile) = worst({ Double($0.reusedFaults) }) {
-            add("hashmap repeated, page faults per call at 1M, worst profile, \(other)", "0", faults, { $0 == 0 }, note: profile)
+            add("\(hashmap) repeated, page faults per call at 1M, worst profile, \(other)", "0", faults, { $0 == 0 }, note: profile)
         }
         if let (allocations, profile) = worst({ $0.reusedAllocations.map(Double.init) }) {
-            add("hashmap repeated, allocations per call at 1M, worst profile, \(other)", "≤ 4", allocations, { $0 <= 4 }, note: profile)
+            add("\(hashmap) repeated, allocations per call at 1M, worst profile, \(other)", "≤ 4", allocations, { $0 <= 4 }, note: profile)
         }
         if let (ratio, profile) = worst({ $0.ratio }) {
-            add("hashmap repeated / one-off call at 1M, worst profile, \(other)", "≤ 0.85", ratio, { $0 <= 0.85 }, note: profile)
+            add("\(hashmap) repeated / one-off call at 1M, worst profile, \(other)", "≤ 0.85", ratio, { $0 <= 0.85 }, note: profile)
         }
     }
     return targets
@@ -227,12 +234,13 @@ package func parallelTable(_ rows: [BenchMeasurement], cores: Int) -> String {
     guard !speedups.isEmpty else {
         let below = parallelSpeedups(rows, cores: cores, minimumSize: 0)
         guard let largest = below.map(\.size).max() else { return "" }
-        return "Parallel pairing: not shown. The threaded hashmap variants use threads from \(formatGrouped(Double(hashmapParallelThreshold))) "
-            + "old elements; at the sizes measured here (up to \(formatGrouped(Double(largest)))) they run hashmap's code on the calling thread, "
+        return
+            "Parallel pairing: not shown. The threaded \(BuiltInEngines.Name.hashmap) variants use threads from \(formatGrouped(Double(hashmapParallelThreshold))) "
+            + "old elements; at the sizes measured here (up to \(formatGrouped(Double(largest)))) they run \(BuiltInEngines.Name.hashmap)'s code on the calling thread, "
             + "so a speed-up would measure only noise."
     }
     var lines = [
-        "Parallel pairing (speed-up over hashmap on one thread, in the same process; sizes from the parallel threshold, \(formatGrouped(Double(hashmapParallelThreshold))) old elements):"
+        "Parallel pairing (speed-up over \(BuiltInEngines.Name.hashmap) on one thread, in the same process; sizes from the parallel threshold, \(formatGrouped(Double(hashmapParallelThreshold))) old elements):"
     ]
     for s in speedups {
         lines.append(
@@ -252,7 +260,7 @@ package func phaseTable(_ rows: [BenchMeasurement]) -> String {
     guard !measured.isEmpty else { return "" }
     let cellWidth = max(8, (measured.map { "\($0.profile) · \($0.kind) · \($0.size) · \($0.allocator)".count }.max() ?? 0) + 2)
     var lines = [
-        "hashmap phase by phase (median ms over the calls shown; HashMapEngine.timedDiff):",
+        "\(BuiltInEngines.Name.hashmap) phase by phase (median ms over the calls shown; HashMapEngine.timedDiff):",
         "  " + padded("cell", cellWidth) + padded("moves", 9) + padded("threads", 9) + padded("calls", 7)
             + (BenchPhases.phaseNames + ["total"]).map { padded($0, 11) }.joined(),
     ]
@@ -280,7 +288,7 @@ package func repeatedTable(_ rows: [BenchMeasurement]) -> String {
     let cellWidth = max(8, (measured.map { "\($0.profile) · \($0.kind) · \($0.size) · \($0.allocator)".count }.max() ?? 0) + 2)
     let columns = ["one-off ms", "reused ms", "ratio", "faults", "reused", "allocs", "reused", "held MB"]
     var lines = [
-        "hashmap repeated: one reused HashMapEngine.Workspace against one-off calls (medians per call, interleaved):",
+        "\(BuiltInEngines.Name.hashmap) repeated: one reused HashMapEngine.Workspace against one-off calls (medians per call, interleaved):",
         "  " + padded("cell", cellWidth) + padded("threads", 9) + padded("calls", 7) + columns.map { padded($0, 12) }.joined(),
     ]
     for row in measured {
@@ -314,7 +322,7 @@ package func benchTable(_ rows: [BenchMeasurement]) -> String {
         let group = rows.filter { $0.datasetCell == cell }
         let first = group[0]
         lines.append("\(first.profile) · \(first.kind) · \(first.size) items · \(first.allocator)")
-        let stdlib = group.first { $0.engine == "stdlib" }?.median
+        let stdlib = group.first { $0.engine == BuiltInEngines.reference }?.median
         let floor = group.first { $0.engine == hashFloorName }?.median
         for row in group {
             guard let median = row.median else {
@@ -324,7 +332,7 @@ package func benchTable(_ rows: [BenchMeasurement]) -> String {
             var text =
                 "  " + pad(row.engine, nameWidth) + pad(time(median) + (row.timing == .selfTimed ? " †" : ""), 11)
                 + pad("± \(time(row.mad ?? 0))", 13)
-            text += pad(stdlib.map { "×\(round2($0 / median)) vs stdlib" } ?? "", 20)
+            text += pad(stdlib.map { "×\(round2($0 / median)) vs \(BuiltInEngines.reference)" } ?? "", 20)
             text += pad(floor.map { "\(round2(median / $0))× floor" } ?? "", 14)
             if let bytes = row.allocatedBytes, let requests = row.allocationRequests {
                 text += "\(formatBytes(bytes)) in \(formatGrouped(requests)) allocations"

@@ -1,6 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
-import DiffLabResults
+import DiffLabFormatting
 
 /// The one bound on a call of an edit-distance engine, checked before the call is made.
 ///

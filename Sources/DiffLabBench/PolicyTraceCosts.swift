@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFormatting
 import DiffLabResults
 
 /// Why a trace-driven policy run stopped: an engine gave no usable answer on a pair of the

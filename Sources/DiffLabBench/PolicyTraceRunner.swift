@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabResults
 
 /// What a trace-driven policy run simulates (`difflab policy --trace`): a recorded trace's

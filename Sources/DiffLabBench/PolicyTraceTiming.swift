@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabResults
 
 /// How a recorded trace's versions are timed as a stream of update requests

@@ -18,10 +18,11 @@ enum ArenaCommand: DeclaredCommand {
     struct Options: DeclaredOptions {
         let engines = Option.engines(
             help: "the contestants",
-            defaultText: "every engine this runner registered beyond DiffLab's, every --engine-command engine, and hashmap, heckel, myers and stdlib")
+            defaultText: "every engine this runner registered beyond DiffLab's, every --engine-command engine, and "
+                + proseList(ArenaCommand.difflabDefaults))
         let baselines = Option.engines(
             "baselines", help: "the engines the report's speed ratios divide by, each a contestant",
-            defaultText: "hashmap, when a contestant")
+            defaultText: "\(BuiltInEngines.arenaBaseline), when a contestant")
         let fuzzSeconds = Option.number(
             "fuzz-seconds", "S", in: ArenaCommand.allowedFuzzSeconds, default: 60, help: "seconds of fuzzing per contestant")
         let seed = Option.seed(default: 1, help: "the fuzzing and bench seed")
@@ -44,7 +45,8 @@ enum ArenaCommand: DeclaredCommand {
 
     static let name = "arena"
     static let abstract = "judge engines side by side: fuzz each, bench all"
-    static let discussion = """
+    static var discussion: String {
+        """
         Judges engines side by side and writes one results file (schema difflab-arena/1) for
         'difflab report':
           1. each contestant is fuzzed for --fuzz-seconds on --seed, in a 'difflab fuzz'
@@ -61,16 +63,26 @@ enum ArenaCommand: DeclaredCommand {
         adapter (ChangesetEngine.about); DiffLab's own engines are labelled with this build.
 
         The bench's options (--profiles, --sizes, --kinds, --allocators, --budget, --max-call) are
-        handed to it; the arena's defaults for them are the standard profiles, 1000,10000,100000,
-        1000000, int, jemalloc, 0.2 s and the bench's call limit.
+        handed to it; the arena's defaults for them are the standard profiles, \(sizesText(benchSizes)),
+        \(benchKinds.map(\.rawValue).joined(separator: ",")), \(benchAllocators.map(\.rawValue).joined(separator: ",")), \(formatPlain(benchBudget)) s and the bench's call limit.
         """
+    }
     static let epilogue = """
         Exit status: 0 written (whatever the verdicts: the file holds them), 1 a fuzz or bench run
         could not be made or read, 64 bad command line, 73 an output cannot be written.
         """
 
-    /// The contestants from DiffLab itself when `--engines` is not given.
-    static let difflabDefaults = ["hashmap", "heckel", "myers", "stdlib"]
+    /// The contestants from DiffLab itself when `--engines` is not given: the table's
+    /// ``BuiltInEngines/Uses/contested`` engines.
+    static let difflabDefaults = BuiltInEngines.names(in: .contested)
+    /// The bench run's `--sizes` when the arena is not given them.
+    static let benchSizes = [1_000, 10_000, 100_000, 1_000_000]
+    /// The bench run's `--kinds` when the arena is not given them.
+    static let benchKinds: [ElementKind] = [.int]
+    /// The bench run's `--allocators` when the arena is not given them.
+    static let benchAllocators: [MemoryAllocator] = [.jemalloc]
+    /// The bench run's `--budget` when the arena is not given one, seconds.
+    static let benchBudget = 0.2
     /// The allowed seconds of fuzzing per contestant.
     static let allowedFuzzSeconds = 1.0...86_400.0
 
@@ -90,7 +102,7 @@ enum ArenaCommand: DeclaredCommand {
                 throw .usage("--baselines: '\(stranger)' is not a contestant (contestants: \(names.joined(separator: ", ")))")
             }
         } else {
-            baselines = ["hashmap"].filter(names.contains)
+            baselines = [BuiltInEngines.arenaBaseline].filter(names.contains)
         }
         let fuzzSeconds = parsed.required(\.fuzzSeconds)
         let seed = parsed.required(\.seed)
@@ -365,10 +377,10 @@ enum ArenaCommand: DeclaredCommand {
         line.add(\.seed, String(seed))
         line.add(\.out, file.path)
         line.add(\.profiles, profiles)
-        line.add(\.sizes, parsed.raw(\.sizes) ?? "1000,10000,100000,1000000")
-        line.add(\.kinds, parsed.raw(\.kinds) ?? "int")
-        line.add(\.allocators, parsed.raw(\.allocators) ?? "jemalloc")
-        line.add(\.budget, parsed.raw(\.budget) ?? "0.2")
+        line.add(\.sizes, parsed.raw(\.sizes) ?? sizesText(benchSizes))
+        line.add(\.kinds, parsed.raw(\.kinds) ?? benchKinds.map(\.rawValue).joined(separator: ","))
+        line.add(\.allocators, parsed.raw(\.allocators) ?? benchAllocators.map(\.rawValue).joined(separator: ","))
+        line.add(\.budget, parsed.raw(\.budget) ?? formatPlain(benchBudget))
         line.add(\.allowSkips)
         line.add(\.maxCall, ifGiven: parsed.raw(\.maxCall))
         let arguments = line.arguments

@@ -1,4 +1,4 @@
-import DiffLabResults
+import DiffLabFormatting
 
 /// Resolves an engine name through the running program's registry (``EngineRegistry/current``).
 ///

@@ -56,7 +56,8 @@ enum StagesCommand: DeclaredCommand {
     struct Options: DeclaredOptions {
         let files = Positionals("OLD.json NEW.json", count: 2...2) { "stages needs two files, OLD.json and NEW.json (got \($0))" }
         let engine = Option.engine(
-            "engine", default: "hashmap", help: "pairs sections and items: an engine that exposes its pairing", among: { $0.level == .pairing })
+            "engine", default: BuiltInEngines.Name.hashmap, help: "pairs sections and items: an engine that exposes its pairing",
+            among: { $0.level == .pairing })
         let strings = Option.strings
         init() {}
     }

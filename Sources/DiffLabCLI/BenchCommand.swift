@@ -1,6 +1,7 @@
 import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFormatting
 import DiffLabJSON
 import DiffLabPlatform
 import DiffLabProcess
@@ -8,16 +9,15 @@ import DiffLabResults
 
 /// `difflab bench`.
 enum BenchCommand: DeclaredCommand {
+    private typealias Name = BuiltInEngines.Name
+
     struct Options: DeclaredOptions {
-        let quick = Flag(
-            "quick",
-            help: "a few minutes: sizes 1k and 10k (differencekit also 100k), budget 0.15 s, call limit 6 s, 3 to 60 samples "
-                + "(default: 5 to 200)")
+        let quick = Flag("quick", help: BenchCommand.quickHelp)
         let engines = Option.engines(help: "engines to time")
         let threads = Option<[Int]>(
             "threads", "LIST",
-            help: "also hashmap's partitioned pairing on each of these thread counts, as hashmap-<t>t (1 is hashmap itself; "
-                + "hashmap-parallel runs on every core); the speed-up and efficiency over hashmap are printed per cell",
+            help: "also \(Name.hashmap)'s partitioned pairing on each of these thread counts, as \(Name.hashmap)-<t>t (1 is \(Name.hashmap) "
+                + "itself; \(Name.hashmapParallel) runs on every core); the speed-up and efficiency over \(Name.hashmap) are printed per cell",
             constraint: "each " + rangeText(BenchCommand.threadsRange)
         ) { text throws(CommandError) in
             try parseList(text, "--threads") { t throws(CommandError) in try parseInteger(t, "--threads", in: BenchCommand.threadsRange) }
@@ -25,19 +25,23 @@ enum BenchCommand: DeclaredCommand {
         let profiles = Option<[DatasetProfile]>.names("profiles", noun: "profile", help: "dataset profiles", defaultText: "all")
         let sizes = Option.sizes(
             "sizes", in: BenchOptions.sizeRange, most: BenchCommand.maxSizeCount, help: "list sizes",
-            defaultText: "1000,10000,100000,1000000,10000000; --quick 1000,10000,100000")
+            defaultText: QuickDefault(full: BenchOptions.full.sizes, quick: BenchOptions.quick.sizes).text)
         let kinds = Option<[ElementKind]>.names(
             "kinds", noun: "element kind",
-            help: "element kinds (model and object run on differencekit and small-edit only, up to 1000000 items)",
-            defaultText: "int, model and object; --quick: int")
+            help: "element kinds (model and object run on \(proseList(BenchOptions.nonIntProfiles.map(\.rawValue))) only, up to "
+                + "\(BenchOptions.largestNonIntSize) items)",
+            defaultText: QuickDefault(full: BenchOptions.full.kinds, quick: BenchOptions.quick.kinds).text {
+                $0.map(\.rawValue).joined(separator: ",")
+            })
         let allocators = Option<[MemoryAllocator]>.names(
             "allocators", noun: "allocator", default: [.jemalloc, .system],
             help: "allocators, side by side: one worker process each, jemalloc inserted by LD_PRELOAD (Linux) or DYLD_INSERT_LIBRARIES (macOS)")
         let budget = Option.number(
-            "budget", "SECONDS", in: BenchOptions.budgetRange, help: "sampling time per measurement", defaultText: "1; --quick 0.15")
+            "budget", "SECONDS", in: BenchOptions.budgetRange, help: "sampling time per measurement",
+            defaultText: QuickDefault(full: BenchOptions.full.budget, quick: BenchOptions.quick.budget).text)
         let maxCall = Option.number(
             "max-call", "SECONDS", in: BenchOptions.maxCallSecondsRange, help: "the per-call time limit (see THE CALL LIMIT)",
-            defaultText: "12; --quick 6")
+            defaultText: QuickDefault(full: BenchOptions.full.maxCallSeconds, quick: BenchOptions.quick.maxCallSeconds).text)
         let seed = Option.seed(default: BenchOptions.full.seed, help: "dataset seed")
         let shard = Option<BenchShard>(
             "shard", "K/N",
@@ -127,8 +131,22 @@ enum BenchCommand: DeclaredCommand {
         """
     }
 
-    /// Threads of `--threads`: 1 to 64 (``HashMapEngine``'s bound).
-    static let threadsRange = 1...64
+    /// Threads of `--threads`: 1 to 64 (``HashMapEngine/threadRange``).
+    static let threadsRange = HashMapEngine.threadRange
+
+    /// `--quick`'s help, from ``BenchOptions/quick`` and ``BenchOptions/full``: `a few minutes: sizes 1k and 10k
+    /// (differencekit also 100k), budget 0.15 s, call limit 6 s, 3 to 60 samples (default: 5 to 200)`.
+    static var quickHelp: String {
+        let (quick, full) = (BenchOptions.quick, BenchOptions.full)
+        let everywhere = quick.sizes.filter { $0 <= BenchOptions.largeSizeThreshold }
+        let large = quick.sizes.filter { $0 > BenchOptions.largeSizeThreshold }
+        var sizes = "sizes " + proseList(everywhere.map { formatCount(Double($0)) })
+        if let profiles = quick.largeSizeProfiles, !large.isEmpty {
+            sizes += " (\(proseList(profiles.map(\.rawValue))) also \(proseList(large.map { formatCount(Double($0)) })))"
+        }
+        return "a few minutes: \(sizes), budget \(formatPlain(quick.budget)) s, call limit \(formatPlain(quick.maxCallSeconds)) s, "
+            + "\(quick.minSamples) to \(quick.maxSamples) samples (default: \(full.minSamples) to \(full.maxSamples))"
+    }
 
     /// The most entries of `--sizes`.
     static let maxSizeCount = 32

@@ -5,16 +5,20 @@ import DiffLabResults
 
 /// `difflab diff OLD.json NEW.json [--engine E] [--batch] [--moves S] [--sections F,T] [--strings R]`.
 enum DiffCommand: DeclaredCommand {
+    /// `--engine`'s details: what each of the four algorithms is.
+    static var enginesHelp: String {
+        typealias Name = BuiltInEngines.Name
+        let lines = [
+            (Name.heckel, "IGListKit's IGListDiff semantics"), (Name.hashmap, "the same output as \(Name.heckel), optimised"),
+            (Name.myers, "pairing from a minimal edit script"), (Name.stdlib, "Swift's difference(from:) + inferringMoves()"),
+        ]
+        return lines.map { "  " + padded($0.0, 9) + $0.1 }.joined(separator: "\n")
+    }
+
     struct Options: DeclaredOptions {
         let files = Positionals("OLD.json NEW.json", count: 2...2) { "diff needs two files, OLD.json and NEW.json (got \($0))" }
         let engine = Option.engine(
-            "engine", default: "heckel", help: "the engine",
-            details: """
-                  heckel   IGListKit's IGListDiff semantics
-                  hashmap  the same output as heckel, optimised
-                  myers    pairing from a minimal edit script
-                  stdlib   Swift's difference(from:) + inferringMoves()
-                """)
+            "engine", default: BuiltInEngines.Name.heckel, help: "the engine", details: DiffCommand.enginesHelp)
         let moves = Option<MoveStrategy>.choice(
             "moves", "STRATEGY", default: .offsets, help: "which items move (pairing engines)",
             details: """

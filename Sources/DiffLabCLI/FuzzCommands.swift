@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFormatting
 import DiffLabFuzz
 import DiffLabJSON
 import DiffLabPlatform
@@ -11,7 +12,8 @@ import DiffLabUpdaters
 enum FuzzCommand: DeclaredCommand {
     struct Options: DeclaredOptions {
         let seconds = Option.number(
-            "seconds", in: FuzzOptions.allowedSeconds, help: "stop after N seconds", defaultText: "10 when --cases is not given")
+            "seconds", in: FuzzOptions.allowedSeconds, help: "stop after N seconds",
+            defaultText: "\(formatPlain(FuzzCommand.defaultSeconds)) when --cases is not given")
         let cases = Option.integer("cases", in: FuzzOptions.allowedInputs, help: "stop after N generated inputs (--write-seeds: N seeds)")
         let seed = Option.seed(default: FuzzOptions().seed, help: "the run's seed; the same seed generates the same inputs")
         let engines = Option.engines(help: "engines to check")
@@ -55,7 +57,8 @@ enum FuzzCommand: DeclaredCommand {
         let isolationJob = Option.text("isolation-job", "FILE", hidden: true, help: "internal: the job of a spawned fuzzing worker")
         let writeSeeds = Option.output(
             "write-seeds", "DIR",
-            help: "instead of fuzzing, write the byte encodings of N generated inputs (--cases, default 16) to DIR as libFuzzer seeds "
+            help:
+                "instead of fuzzing, write the byte encodings of N generated inputs (--cases, default \(FuzzCommand.defaultSeedCount)) to DIR as libFuzzer seeds "
                 + "for difflab-fuzz")
         init() {}
     }
@@ -96,11 +99,16 @@ enum FuzzCommand: DeclaredCommand {
           0 no failure, 1 a property failed or no case ran, 64 bad command line
         """
 
+    /// `--seconds` when neither it nor `--cases` is given.
+    static let defaultSeconds = 10.0
+    /// The seeds `--write-seeds` writes when `--cases` is not given.
+    static let defaultSeedCount = 16
+
     static func run(_ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         var options = FuzzOptions()
         options.inputs = parsed[\.cases]
         options.seconds = parsed[\.seconds]
-        if options.inputs == nil && options.seconds == nil { options.seconds = 10 }
+        if options.inputs == nil && options.seconds == nil { options.seconds = defaultSeconds }
         options.seed = parsed.required(\.seed)
         // Each engine and property once, as bench and policy do: a repeated name is not more checks.
         if let engines = parsed[\.engines] { options.subjects = engines.map(\.fuzz) }
@@ -122,7 +130,7 @@ enum FuzzCommand: DeclaredCommand {
         if let job { FuzzSupervisor.runWorker(job: job, options: options) }
         if let path = parsed[\.writeSeeds] {
             let directory = try asCantCreate { () throws(OutputFileError) in try OutputDirectory(path, option: "--write-seeds") }
-            let count = options.inputs ?? 16
+            let count = options.inputs ?? defaultSeedCount
             // Every seed file is checked before the first is written.
             let files = try (0..<count).map { index throws(CommandError) in
                 try asCantCreate { () throws(OutputFileError) in try directory.file("seed-\(index).bin") }

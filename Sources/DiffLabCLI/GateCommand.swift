@@ -53,42 +53,53 @@ enum GateCommand: DeclaredCommand {
         with --product.
         """
 
-    /// The default quick matrix: `engines` × 3 profiles at 10k int items.
+    /// The default quick matrix's profiles, each at ``quickSize`` int items.
+    static let quickProfiles: [DatasetProfile] = [.differencekit, .smallEdit, .reorderHeavy]
+    /// The default quick matrix's list size.
+    static let quickSize = 10_000
+    /// The default full matrix's profiles, each at ``fullSizes`` int items.
+    static let fullProfiles: [DatasetProfile] = [.differencekit, .smallEdit, .feedRefresh, .chatAppend, .reorderHeavy, .allUpdated, .random]
+    /// The default full matrix's list sizes.
+    static let fullSizes = [1_000, 10_000]
+
+    /// The default quick matrix: `engines` × ``quickProfiles`` at ``quickSize`` int items.
     static func quickCells(_ engines: [String]) -> [String] {
         var cells: [String] = []
-        for profile in ["differencekit", "small-edit", "reorder-heavy"] {
-            for engine in engines { cells.append("\(engine):\(profile):int:10000") }
+        for profile in quickProfiles {
+            for engine in engines { cells.append("\(engine):\(profile.rawValue):int:\(quickSize)") }
         }
         return cells
     }
 
-    /// The default full matrix: `engines` × 7 profiles at 1k and 10k int items, plus 100k int and
-    /// 10k model and object items on `differencekit`.
+    /// The default full matrix: `engines` × ``fullProfiles`` at ``fullSizes`` int items, plus
+    /// 100k int and 10k model and object items on `differencekit`.
     static func fullCells(_ engines: [String]) -> [String] {
         var cells: [String] = []
-        let profiles = ["differencekit", "small-edit", "feed-refresh", "chat-append", "reorder-heavy", "all-updated", "random"]
+        let differencekit = DatasetProfile.differencekit.rawValue
         for engine in engines {
-            for profile in profiles {
-                for size in [1_000, 10_000] { cells.append("\(engine):\(profile):int:\(size)") }
+            for profile in fullProfiles {
+                for size in fullSizes { cells.append("\(engine):\(profile.rawValue):int:\(size)") }
             }
-            cells.append("\(engine):differencekit:int:100000")
-            cells.append("\(engine):differencekit:model:10000")
-            cells.append("\(engine):differencekit:object:10000")
+            cells.append("\(engine):\(differencekit):int:100000")
+            cells.append("\(engine):\(differencekit):model:10000")
+            cells.append("\(engine):\(differencekit):object:10000")
         }
         return cells
     }
 
-    /// The engines of the default matrices: those registered beyond the built-ins, or the three
-    /// core built-ins when there are none.
+    /// The engines of the default matrices: those registered beyond the built-ins, or the
+    /// table's ``BuiltInEngines/Uses/gated`` engines when there are none.
     static var defaultEngines: [String] {
         let builtIns = Set(EngineRegistry.builtInEngines.map(\.name))
         let own = EngineRegistry.current.engines.map(\.name).filter { !builtIns.contains($0) }
-        return own.isEmpty ? ["heckel", "hashmap", "myers"] : own
+        return own.isEmpty ? BuiltInEngines.names(in: .gated) : own
     }
 
     /// The allowed range of `--rounds`: the signed-rank test needs at least 3 rounds to say
     /// anything, and its exact null distribution costs O(rounds³) time, so 1,000 is the top.
     static let roundsRange = 3...1000
+    /// `--rounds` when not given: 20, 16 with `--quick`.
+    static let defaultRounds = QuickDefault(full: 20, quick: 16)
     /// The allowed range of `--samples`: samples per cell, build and round.
     static let samplesRange = 1...10_000
 

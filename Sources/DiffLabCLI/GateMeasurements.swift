@@ -1,10 +1,10 @@
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabGate
 import DiffLabJSON
 import DiffLabPlatform
 import DiffLabProcess
 import DiffLabReport
-import DiffLabResults
 
 /// The gate's measurers: instructions under callgrind (one call per cell and build, both builds
 /// at once), then time and allocations in interleaved rounds of both builds' `difflab measure`

@@ -1,4 +1,5 @@
 import DiffLabBench
+import DiffLabEngines
 import DiffLabGate
 import DiffLabPlatform
 
@@ -35,10 +36,14 @@ struct GatePlan {
 
     /// The gate's options.
     struct Options: DeclaredOptions {
-        let quick = Flag("quick", help: "the engines × 3 profiles at 10k items")
+        let quick = Flag(
+            "quick",
+            help: "the engines × \(GateCommand.quickProfiles.count) profiles (\(GateCommand.quickProfiles.map(\.rawValue).joined(separator: ", "))) "
+                + "at \(formatCount(Double(GateCommand.quickSize))) items")
         let engines = Option.engines(
             help: "the engines of the default matrix",
-            defaultText: "the engines this program registers beyond the built-ins, or heckel, hashmap and myers when there are none")
+            defaultText: "the engines this program registers beyond the built-ins, or \(proseList(BuiltInEngines.names(in: .gated))) when there "
+                + "are none")
         let product = Option.text(
             "product", "NAME", default: "difflab",
             help: "the executable product to build at the baseline revision (a package's own runner for its engines)"
@@ -56,7 +61,8 @@ struct GatePlan {
         let cells = Option<[String]>(
             "cells", "LIST", help: "exact cells (subject:profile:kind:size) instead of the default matrix",
             constraint: "a comma-separated list, each cell once", parse: GatePlan.parseCells)
-        let rounds = Option.integer("rounds", in: GateCommand.roundsRange, help: "interleaved time rounds", defaultText: "16 quick, 20 full")
+        let rounds = Option.integer(
+            "rounds", in: GateCommand.roundsRange, help: "interleaved time rounds", defaultText: GateCommand.defaultRounds.text)
         let samples = Option.integer("samples", in: GateCommand.samplesRange, default: 8, help: "samples per cell per round")
         let thresholds = Option.text(
             "thresholds", "FILE", help: "the thresholds file",
@@ -112,7 +118,7 @@ struct GatePlan {
         let engines = parsed[\.engines].map { deduplicated($0.map(\.name)) } ?? GateCommand.defaultEngines
         product = parsed.required(\.product)
         cells = parsed[\.cells] ?? (quick ? GateCommand.quickCells(engines) : GateCommand.fullCells(engines))
-        rounds = parsed[\.rounds] ?? (quick ? 16 : 20)
+        rounds = parsed[\.rounds] ?? GateCommand.defaultRounds.value(quick: quick)
         samples = parsed.required(\.samples)
         seed = parsed.required(\.seed)
         (base, baseline, baseBinary) = (parsed[\.base], parsed[\.baseline], parsed[\.baseBinary])

@@ -1,6 +1,6 @@
+import DiffLabFormatting
 import DiffLabPlatform
 import DiffLabProcess
-import DiffLabResults
 
 /// The most bytes any DiffLab command reads from one input file or stream.
 ///

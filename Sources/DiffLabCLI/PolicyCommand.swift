@@ -1,6 +1,7 @@
 import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFormatting
 import DiffLabJSON
 import DiffLabPlatform
 import DiffLabResults
@@ -20,41 +21,49 @@ enum PolicyCommand: DeclaredCommand {
     static let maxListCount = 16
 
     struct Options: DeclaredOptions {
-        let quick = Flag("quick", help: "sizes 1000,10000,100000; intervals frame,0.25; 3 repeats of 10 s")
+        let quick = Flag(
+            "quick",
+            help: "sizes \(sizesText(PolicyGrid.quick.sizes)); intervals \(PolicyCommand.intervalsText(PolicyGrid.quick.intervals)); "
+                + "\(PolicyCommand.defaultRepeats.quick) repeats of \(formatPlain(PolicyCommand.defaultDuration.quick)) s")
         let recommend = Flag("recommend", help: "print the recommendation table")
         let sizes = Option.sizes(
             "sizes", in: PolicyConfig.listSizeRange, most: PolicyCommand.maxListCount, help: "list sizes",
-            defaultText: "1000,3000,10000,30000,100000,300000,1000000")
+            defaultText: sizesText(PolicyGrid.full.sizes))
         let frameRates = Option<[Double]>.list(
             "frame-rates", help: "display refresh rates, Hz", constraint: "each \(rangeText(PolicyConfig.frameRateRange))",
-            defaultText: "60,120"
+            defaultText: PolicyGrid.full.frameRates.map(formatPlain).joined(separator: ",")
         ) { t throws(CommandError) in try parseNumber(t, "--frame-rates", in: PolicyConfig.frameRateRange) }
         let intervals = Option<[PolicyUpdateInterval]>.list(
             "intervals", help: "seconds between updates, or `frame` (one update per frame)",
-            constraint: "each frame or \(rangeText(PolicyConfig.updateIntervalRange))", defaultText: "frame,0.05,0.25,1"
+            constraint: "each frame or \(rangeText(PolicyConfig.updateIntervalRange))",
+            defaultText: PolicyCommand.intervalsText(PolicyGrid.full.intervals)
         ) { t throws(CommandError) -> PolicyUpdateInterval in
             t == "frame" ? .everyFrame : .seconds(try parseNumber(t, "--intervals", in: PolicyConfig.updateIntervalRange))
         }
         let edits = Option<[Double]>.list(
             "edits", help: "edits per update, % of the list (at least one edit)", constraint: "each \(rangeText(PolicyCommand.editShareRange))",
-            defaultText: "1,10"
+            defaultText: PolicyGrid.full.editShares.map { formatPlain($0 * 100) }.joined(separator: ",")
         ) { t throws(CommandError) in try parseNumber(t, "--edits", in: PolicyCommand.editShareRange) / 100 }
         let policies = Option<[DiffPolicy]>.names("policies", noun: "policy", help: "diffing policies", defaultText: "all")
         let moves = Option<[MoveStrategy]>.names("moves", noun: "move strategy", help: "move strategies", defaultText: "both")
         let adaptiveThresholds = Option.sizes(
             "adaptive-thresholds", in: PolicyConfig.listSizeRange, most: PolicyCommand.maxListCount, help: "maxItemCountToRunOnMain values",
-            defaultText: "1000,10000,100000")
+            defaultText: sizesText(PolicyGrid.full.adaptiveThresholds))
         let coalescing = Option<[CoalescingIntervals]>.list(
             "coalescing", help: "coalescing intervals MIN/INCREMENT/MAX seconds, MIN ≤ MAX",
-            constraint: "each value \(rangeText(PolicyConfig.coalescingRange))", defaultText: "0.01/0.01/0.1,0.05/0.025/0.25,0.1/0.05/0.5",
+            constraint: "each value \(rangeText(PolicyConfig.coalescingRange))",
+            defaultText: PolicyGrid.full.coalescing.map(PolicyCommand.coalescingText).joined(separator: ","),
             element: PolicyPlan.parseCoalescing)
         let reloadThresholds = Option<[Int?]>.list(
             "reload-thresholds", help: "`none` or the changes above which an update is a full reload (IGListKit: 100)",
-            constraint: "each none or \(rangeText(PolicyConfig.editsRange))", defaultText: "none,100,1000,10000"
+            constraint: "each none or \(rangeText(PolicyConfig.editsRange))",
+            defaultText: PolicyGrid.full.reloadThresholds.map { $0.map(String.init) ?? "none" }.joined(separator: ",")
         ) { t throws(CommandError) -> Int? in t == "none" ? nil : try parseInteger(t, "--reload-thresholds", in: PolicyConfig.editsRange) }
-        let repeats = Option.integer("repeats", in: PolicyGridSpec.repeatsRange, help: "repeats of every run", defaultText: "5; --quick 3")
+        let repeats = Option.integer(
+            "repeats", in: PolicyGridSpec.repeatsRange, help: "repeats of every run", defaultText: PolicyCommand.defaultRepeats.text)
         let duration = Option.number(
-            "duration", "SECONDS", in: PolicyConfig.durationRange, help: "virtual seconds of updates per run", defaultText: "30; --quick 10")
+            "duration", "SECONDS", in: PolicyConfig.durationRange, help: "virtual seconds of updates per run",
+            defaultText: PolicyCommand.defaultDuration.text)
         let latencyBound = Option.number(
             "latency-bound", "SECONDS", in: PolicyCommand.latencyBoundRange, default: 0.25, help: "p99 update latency a recommendation may have")
         let costs = Option.text(
@@ -63,7 +72,7 @@ enum PolicyCommand: DeclaredCommand {
                 {"schema":"\(PolicyCostsRecord.schema)", "applyBaseCost": s, "layoutCostPerItem": s, "batchCostPerChange": s, "reloadCostPerItem": s, "frameWork": s, "device": "..."}: every member optional but schema, each cost \(rangeText(PolicyCosts.range)) s; an unknown member or bad value exits 65. Defaults and their sources:
                 \(PolicyCommand.costsHelp)
                 """)
-        let engine = Option.engine("engine", default: "hashmap", help: "the diff engine")
+        let engine = Option.engine("engine", default: BuiltInEngines.Name.hashmap, help: "the diff engine")
         let backgroundEngine = Option.engine("background-engine", help: "the engine of diffs off the main thread (default: --engine)")
         let trace = Option.text(
             "trace", "FILE",
@@ -71,7 +80,7 @@ enum PolicyCommand: DeclaredCommand {
                 + "update times, each diff costing what the engine takes on those two versions (see TRACES)")
         let timeScale = Option.number(
             "time-scale", "X", in: PolicyCommand.timeScaleRange, help: "--trace: multiply the recorded gaps between versions by X",
-            defaultText: "1, unless --median-interval or --interval")
+            defaultText: "\(formatPlain(PolicyCommand.defaultTimeScale)), unless --median-interval or --interval")
         let medianInterval = Option.number(
             "median-interval", "SECONDS", in: PolicyConfig.updateIntervalRange,
             help: "--trace: scale the recorded gaps so that their median is SECONDS (0.05: what if these updates came every 50 ms)")
@@ -126,7 +135,7 @@ enum PolicyCommand: DeclaredCommand {
           lists: its versions, in order, are the updates, with the sizes and edits they recorded.
           Version 0 is on screen when the run starts; every later version is one update request, the
           first at 0 s, each next one after the gap between the two versions' timestampMs: times
-          --time-scale X (default 1), or scaled so that the gaps' median is --median-interval
+          --time-scale X (default \(formatPlain(defaultTimeScale))), or scaled so that the gaps' median is --median-interval
           SECONDS (keeping their rhythm), or every --interval SECONDS (the times ignored; a trace
           without times needs it, else exit 64); at most one of the three. A gap longer than
           --max-gap is shortened to it: in a quiet spell the app draws idle frames within budget
@@ -139,7 +148,7 @@ enum PolicyCommand: DeclaredCommand {
           first needed, each once per engine and move strategy, a repeat's cost being the median
           of \(PolicyTraceSpec.defaultSamples) calls (repeat r simulates with round r). Every setting (--policies, --moves,
           --adaptive-thresholds, --coalescing, --reload-thresholds) runs at every --frame-rates;
-          --quick means 3 repeats; --sizes, --intervals, --edits and --duration do not apply (exit
+          --quick means \(defaultRepeats.quick) repeats; --sizes, --intervals, --edits and --duration do not apply (exit
           64). It prints each setting's outcome per frame rate (hitch time ratio, latency p50 and
           p99, dropped, coalesced and reloaded updates; medians over the repeats) and, with
           --recommend, the recommendation for this trace (the rule above; the band is the trace's
@@ -158,6 +167,28 @@ enum PolicyCommand: DeclaredCommand {
     /// The costs' defaults and sources, for the help.
     static var costsHelp: String {
         PolicyCosts.parameters.map { "  \($0.name) = \($0.value): \($0.source)" }.joined(separator: "\n")
+    }
+
+    /// `--repeats` when not given: 5, 3 with `--quick` (also for `--trace`).
+    static let defaultRepeats = QuickDefault(full: 5, quick: 3)
+    /// `--duration` when not given: 30 virtual seconds, 10 with `--quick`.
+    static let defaultDuration = QuickDefault(full: 30.0, quick: 10.0)
+    /// `--time-scale` when none of `--time-scale`, `--median-interval` and `--interval` is given.
+    static let defaultTimeScale = 1.0
+
+    /// `frame,0.05,0.25`: update intervals as `--intervals` takes them.
+    static func intervalsText(_ intervals: [PolicyUpdateInterval]) -> String {
+        intervals.map { interval in
+            switch interval {
+            case .everyFrame: "frame"
+            case .seconds(let seconds): formatPlain(seconds)
+            }
+        }.joined(separator: ",")
+    }
+
+    /// `0.05/0.025/0.25`: one set of coalescing intervals as `--coalescing` takes it.
+    static func coalescingText(_ intervals: CoalescingIntervals) -> String {
+        [intervals.minimum, intervals.increment, intervals.maximum].map(formatPlain).joined(separator: "/")
     }
 
     /// Edits per update, % of the list: 0.0001 to 100.
@@ -251,8 +282,8 @@ struct PolicyPlan {
             // A result-level engine has its own moves: one strategy stands for them.
             grid.moveStrategies = [.offsets]
         }
-        let repeats = parsed[\.repeats] ?? (quick ? 3 : 5)
-        let duration = parsed[\.duration] ?? (quick ? 10 : 30)
+        let repeats = parsed[\.repeats] ?? PolicyCommand.defaultRepeats.value(quick: quick)
+        let duration = parsed[\.duration] ?? PolicyCommand.defaultDuration.value(quick: quick)
         latencyBound = parsed.required(\.latencyBound)
         var costs = PolicyCosts.defaults
         if let path = parsed[\.costs] {

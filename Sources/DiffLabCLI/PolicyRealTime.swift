@@ -1,6 +1,7 @@
 import DiffLabBench
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFormatting
 import DiffLabPlatform
 import DiffLabResults
 
@@ -8,11 +9,15 @@ import DiffLabResults
 /// scenario grid's virtual-time simulation.
 enum PolicyRealTimeCommand: DeclaredCommand {
     struct Options: DeclaredOptions {
-        let quick = Flag("quick", help: "sizes 1000,10000,100000 and 1.5 s per run")
+        let quick = Flag(
+            "quick",
+            help:
+                "sizes \(sizesText(PolicyRealTimeCommand.defaultSizes.quick)) and \(formatPlain(PolicyRealTimeCommand.defaultDuration.quick)) s per run"
+        )
         let policies = Option<[DiffPolicy]>.names("policies", noun: "policy", help: "diffing policies", defaultText: "all")
         let sizes = Option.sizes(
             "sizes", in: PolicyConfig.listSizeRange, most: BenchCommand.maxSizeCount, help: "list sizes",
-            defaultText: "1000,10000,100000,1000000")
+            defaultText: sizesText(PolicyRealTimeCommand.defaultSizes.full))
         let interval = Option.number(
             "interval", "SECONDS", in: PolicyConfig.updateIntervalRange, default: 0.05, help: "seconds between updates")
         let frameRate = Option.number("frame-rate", "HZ", in: PolicyConfig.frameRateRange, default: 60, help: "display refresh rate")
@@ -20,11 +25,12 @@ enum PolicyRealTimeCommand: DeclaredCommand {
             "frame-work", "SECONDS", in: PolicyConfig.frameWorkRange, help: "main-thread work per frame",
             defaultText: "\(formatPlain(PolicyCosts.defaults.frameWork)), or the costs file's")
         let duration = Option.number(
-            "duration", "SECONDS", in: PolicyConfig.durationRange, help: "seconds of updates per run", defaultText: "3; --quick 1.5")
-        let edits = Option.integer("edits", in: PolicyConfig.editsRange, default: 20, help: "edits per update")
+            "duration", "SECONDS", in: PolicyConfig.durationRange, help: "seconds of updates per run",
+            defaultText: PolicyRealTimeCommand.defaultDuration.text)
+        let edits = Option.integer("edits", in: PolicyConfig.editsRange, default: PolicyRealTimeCommand.defaultEdits, help: "edits per update")
         let moves = Option<MoveStrategy>.choice("moves", "STRATEGY", default: .offsets, help: "which items move")
         let costs = Option.text("costs", "FILE", help: "modelled costs from a difflab-policy-costs/1 file (see difflab help policy)")
-        let engine = Option.engine("engine", default: "hashmap", help: "the diff engine")
+        let engine = Option.engine("engine", default: BuiltInEngines.Name.hashmap, help: "the diff engine")
         let backgroundEngine = Option.engine(
             "background-engine",
             help: "the engine of diffs off the main thread (default: --engine), e.g. hashmap-parallel, which uses every core for large lists")
@@ -34,6 +40,13 @@ enum PolicyRealTimeCommand: DeclaredCommand {
             defaultText: "results/policy-<time>.json")
         init() {}
     }
+
+    /// `--sizes` when not given.
+    static let defaultSizes = QuickDefault(full: [1_000, 10_000, 100_000, 1_000_000], quick: [1_000, 10_000, 100_000])
+    /// `--edits` when not given.
+    static let defaultEdits = 20
+    /// `--duration` when not given: 3 seconds, 1.5 with `--quick`.
+    static let defaultDuration = QuickDefault(full: 3.0, quick: 1.5)
 
     static let name = "policy real-time"
     static let abstract = "the policy lab on real threads in real time: a check on the grid"
@@ -48,7 +61,7 @@ enum PolicyRealTimeCommand: DeclaredCommand {
           coalescing  IGListKit's adaptive coalescing (50 ms, +25 ms, up to 250 ms), background diffs
         Diffs are real (the engine's cost is measured); frame work and apply costs are modelled
         (applying costs 1 ms plus 0.02 µs of layout per item, plus 2 µs per change, or 0.05 µs
-        more per item for a full reload: see difflab policy --help); each update makes 20 random
+        more per item for a full reload: see difflab policy --help); each update makes \(defaultEdits) random
         edits (inserts, deletes, moves, content updates).
 
         This is the real-time check on `difflab policy`'s scenario grid, which simulates the same
@@ -123,13 +136,13 @@ enum PolicyRealTimeCommand: DeclaredCommand {
         init(_ parsed: Parsed<Options>) throws(CommandError) {
             let quick = parsed[\.quick]
             if let named = parsed[\.policies] { policies = named }
-            sizes = parsed[\.sizes] ?? (quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000])
+            sizes = parsed[\.sizes] ?? PolicyRealTimeCommand.defaultSizes.value(quick: quick)
             interval = parsed.required(\.interval)
             frameRate = parsed.required(\.frameRate)
             costs = try parsed[\.costs].map { path throws(CommandError) in try PolicyCommand.readCosts(path) } ?? .defaults
             frameWork = parsed[\.frameWork] ?? costs.frameWork
             moves = parsed.required(\.moves)
-            duration = parsed[\.duration] ?? (quick ? 1.5 : 3)
+            duration = parsed[\.duration] ?? PolicyRealTimeCommand.defaultDuration.value(quick: quick)
             engine = parsed.required(\.engine)
             backgroundEngine = parsed[\.backgroundEngine]
             edits = parsed.required(\.edits)

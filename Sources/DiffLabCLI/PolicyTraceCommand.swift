@@ -1,5 +1,6 @@
 import DiffLabBench
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabResults
 
 /// `difflab policy --trace FILE`: the policy lab on a recorded trace (see TRACES in
@@ -32,7 +33,7 @@ enum PolicyTraceCommand {
         } else if let seconds = parsed[\.medianInterval] {
             timing = .medianInterval(seconds)
         } else if trace.hasTimestamps || parsed.isGiven(\.timeScale) {
-            timing = .recorded(timeScale: parsed[\.timeScale] ?? 1)
+            timing = .recorded(timeScale: parsed[\.timeScale] ?? PolicyCommand.defaultTimeScale)
         } else {
             throw .usage("policy: \(path) has no times (timestampMs): give --interval SECONDS (one update every SECONDS)")
         }
@@ -122,7 +123,8 @@ enum PolicyTraceCommand {
             }
             spec = PolicyTraceSpec(
                 trace: trace, stream: stream, frameRates: grid.frameRates, settings: grid.settings, costs: costs, engine: engine.policy,
-                backgroundEngine: background?.policy, repeats: parsed[\.repeats] ?? (parsed[\.quick] ? 3 : 5), maxDiffWork: PolicyCommand.maxDiffWork)
+                backgroundEngine: background?.policy, repeats: parsed[\.repeats] ?? PolicyCommand.defaultRepeats.value(quick: parsed[\.quick]),
+                maxDiffWork: PolicyCommand.maxDiffWork)
             // The benchmark's quadratic growth marks a Myers search (and any engine that says nothing).
             spec.editDistanceEngines = Set(([engine] + (background.map { [$0] } ?? [])).filter { EditDistanceGuard.bounds($0.bench) }.map(\.name))
             try check()

@@ -1,4 +1,7 @@
 import DiffLabBench
+// The formatters (`formatBytes`, `formatPlain`, `NumberStyle`, `UTCDateTime`, ...) moved from
+// DiffLabResults to DiffLabFormatting (issue 44); `import DiffLabCLI` still reaches them.
+@_exported import DiffLabFormatting
 // The process code moved to DiffLabProcess (issue 27); `import DiffLabCLI` (the DiffLabCLI
 // module) still reaches `ProcessEngine`, `WireElement` and `WireValue` under their old names.
 @_exported import DiffLabProcess

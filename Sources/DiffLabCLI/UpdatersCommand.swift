@@ -1,5 +1,6 @@
 import DiffLabCore
 import DiffLabEngines
+import DiffLabFormatting
 import DiffLabFuzz
 import DiffLabJSON
 import DiffLabPlatform
@@ -39,8 +40,8 @@ enum UpdatersCommand: DeclaredCommand {
             "step-budget", in: UpdaterFuzzSettings.stepBudgetRange, default: UpdaterFuzzSettings.standard.stepBudget,
             help: "most steps a run may take; a run still going is a finding of the property ends (an endless loop or a deadlock)")
         let engine = Option<UpdaterEngine>(
-            "engine", "NAME", default: UpdaterEngine.named("hashmap"), help: "the engine the updaters diff with",
-            constraint: "one of: " + UpdaterEngine.all.map(\.name).joined(separator: ", "), defaultText: "hashmap"
+            "engine", "NAME", default: UpdaterEngine.named(BuiltInEngines.Name.hashmap), help: "the engine the updaters diff with",
+            constraint: "one of: " + UpdaterEngine.all.map(\.name).joined(separator: ", "), defaultText: BuiltInEngines.Name.hashmap
         ) { text throws(CommandError) in
             guard let engine = UpdaterEngine.named(text) else {
                 throw .usage("--engine expects a built-in engine: \(UpdaterEngine.all.map(\.name).joined(separator: ", ")) (got '\(text)')")

@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabFuzz
 import DiffLabJSON
 import DiffLabPlatform

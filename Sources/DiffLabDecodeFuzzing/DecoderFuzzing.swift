@@ -145,7 +145,7 @@ package enum DecoderFuzzing {
     static func checkDiff(_ old: [JSONElement], _ new: [JSONElement]) {
         let heckel = HeckelEngine().diff(from: old, to: new, moves: .offsets)
         let hashmap = HashMapEngine().diff(from: old, to: new, moves: .offsets)
-        if heckel != hashmap { preconditionFailure("heckel and hashmap disagree") }
+        if heckel != hashmap { preconditionFailure("\(BuiltInEngines.Name.heckel) and \(BuiltInEngines.Name.hashmap) disagree") }
         let oldRange = 0..<old.count
         let newRange = 0..<new.count
         guard heckel.deletes.allSatisfy(oldRange.contains), heckel.updates.allSatisfy(oldRange.contains),

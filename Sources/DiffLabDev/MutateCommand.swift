@@ -1,6 +1,7 @@
 import DiffLabBench
 import DiffLabCLI
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabJSON
 import DiffLabPlatform
 import DiffLabProcess

@@ -38,19 +38,22 @@ public protocol BuiltInEngineVisitor {
 }
 
 /// The one table of the engines DiffLab ships, each once, with its growth class and the default
-/// sets it belongs to. Every list of built-in engines (the command line's registry, the fuzzer's
-/// and the benchmark's defaults, the tests') is read from it.
+/// sets it belongs to. Every list of built-in engines (the command line's registry, the fuzzer's,
+/// the benchmark's, the gate's and the arena's defaults, the tests') is read from it, and every
+/// module names an engine by ``Name``.
 ///
-/// | name                  | engine                                | growth       | uses                  |
-/// |-----------------------|---------------------------------------|--------------|-----------------------|
-/// | `heckel`              | ``HeckelEngine``                      | near-linear  | fuzzed, benchmarked   |
-/// | `hashmap`             | ``HashMapEngine``                     | near-linear  | fuzzed, benchmarked   |
-/// | `hashmap-parallel`    | ``HashMapEngine/parallel(threads:)``  | near-linear  | benchmarked           |
-/// | `hashmap-partitioned` | ``HashMapEngine/partitionedEverywhere`` | near-linear | fuzzed               |
-/// | `hashmap-untrimmed`   | ``HashMapEngine/untrimmed``           | near-linear  | by name only          |
-/// | `hashmap-reused`      | ``HashMapEngine/reusedEverywhere``    | near-linear  | fuzzed                |
-/// | `myers`               | ``MyersEngine``                       | quadratic    | fuzzed, benchmarked   |
-/// | `stdlib`              | ``StdlibEngine``                      | quadratic    | fuzzed, benchmarked   |
+/// | name                  | engine                                  | growth      | uses                                 |
+/// |-----------------------|-----------------------------------------|-------------|--------------------------------------|
+/// | `heckel`              | ``HeckelEngine``                        | near-linear | fuzzed, benchmarked, gated, contested |
+/// | `hashmap`             | ``HashMapEngine``                       | near-linear | fuzzed, benchmarked, gated, contested |
+/// | `hashmap-parallel`    | ``HashMapEngine/parallel(threads:)``    | near-linear | benchmarked                          |
+/// | `hashmap-partitioned` | ``HashMapEngine/partitionedEverywhere`` | near-linear | fuzzed                               |
+/// | `hashmap-untrimmed`   | ``HashMapEngine/untrimmed``             | near-linear | by name only                         |
+/// | `hashmap-reused`      | ``HashMapEngine/reusedEverywhere``      | near-linear | fuzzed                               |
+/// | `myers`               | ``MyersEngine``                         | quadratic   | fuzzed, benchmarked, gated, contested |
+/// | `stdlib`              | ``StdlibEngine``                        | quadratic   | fuzzed, benchmarked, contested       |
+///
+/// (`BuiltInEnginesTests` holds this table to ``entries``.)
 ///
 /// `hashmap-parallel` is not fuzzed by default: below 262,144 old elements (every list a fuzzer
 /// generates) it runs exactly `hashmap`'s code. `hashmap-partitioned` is not benchmarked by
@@ -60,7 +63,9 @@ public protocol BuiltInEngineVisitor {
 /// (`difflab bench --engines hashmap,hashmap-untrimmed`), so what the fast path buys or costs on
 /// each profile is a side-by-side figure. `hashmap-reused` is `hashmap-partitioned` through one
 /// shared ``HashMapEngine/Workspace``: it puts the reuse of buffers under the fuzzer, and is slow
-/// (generic, behind a lock), so it is not benchmarked.
+/// (generic, behind a lock), so it is not benchmarked. The gate measures the three engines with an
+/// algorithm of their own that DiffLab maintains (``Uses/gated``); the arena adds the `stdlib`
+/// reference to them (``Uses/contested``).
 public enum BuiltInEngines {
     /// The default sets an engine belongs to.
     public struct Uses: OptionSet, Sendable, Hashable {
@@ -74,8 +79,13 @@ public enum BuiltInEngines {
         public static let fuzzed = Uses(rawValue: 1 << 0)
         /// In the benchmark's default subjects (`BenchSubject.builtIns`).
         public static let benchmarked = Uses(rawValue: 1 << 1)
-        /// Both.
-        public static let all: Uses = [.fuzzed, .benchmarked]
+        /// In the regression gate's default matrix (`difflab gate` without `--engines`, in a
+        /// program that registers no engine of its own).
+        public static let gated = Uses(rawValue: 1 << 2)
+        /// Among the arena's default contestants from DiffLab (`difflab arena` without `--engines`).
+        public static let contested = Uses(rawValue: 1 << 3)
+        /// Every default set.
+        public static let all: Uses = [.fuzzed, .benchmarked, .gated, .contested]
     }
 
     /// One row of the table, without the engine: what a consumer needs to know without
@@ -89,8 +99,7 @@ public enum BuiltInEngines {
         public let uses: Uses
     }
 
-    /// Calls `visitor` with each built-in engine, in the table's order: `heckel`, `hashmap`,
-    /// `hashmap-parallel`, `hashmap-partitioned`, `hashmap-untrimmed`, `hashmap-reused`, `myers`, `stdlib`.
+    /// Calls `visitor` with each built-in engine, in the table's order (``entries``).
     ///
     /// - Complexity: O(1) per engine (making `hashmap-parallel` asks how many cores the process
     ///   may use), plus what the visitor does.
@@ -103,7 +112,7 @@ public enum BuiltInEngines {
         visitor.visit(HashMapEngine.untrimmed, growth: .nearLinear, uses: [])
         visitor.visit(HashMapEngine.reusedEverywhere, growth: .nearLinear, uses: .fuzzed)
         visitor.visit(MyersEngine(), growth: .quadratic, uses: .all)
-        visitor.visit(StdlibEngine(), growth: .quadratic, uses: .all)
+        visitor.visit(StdlibEngine(), growth: .quadratic, uses: [.fuzzed, .benchmarked, .contested])
     }
 
     /// The table's rows, in order.
@@ -114,6 +123,81 @@ public enum BuiltInEngines {
         visitAll(&collector)
         return collector.entries
     }
+
+    /// The names of the engines in every one of `uses`' default sets, in the table's order: for
+    /// example `names(in: .gated)` is the gate's default engines, `heckel`, `hashmap`, `myers`.
+    /// An empty `uses` gives every engine.
+    ///
+    /// - Complexity: O(engines).
+    public static func names(in uses: Uses) -> [String] {
+        entries.filter { $0.uses.isSuperset(of: uses) }.map(\.name)
+    }
+}
+
+extension BuiltInEngines {
+    /// The names DiffLab knows engines and the benchmark's references by, each written here once:
+    /// the engines' own ``DiffEngine/name``, and every module that picks, styles or compares an
+    /// engine by name, refers to these constants.
+    public enum Name {
+        /// ``HeckelEngine``.
+        public static let heckel = "heckel"
+        /// ``HashMapEngine``'s default engine.
+        public static let hashmap = "hashmap"
+        /// ``HashMapEngine/parallel(threads:)``.
+        public static let hashmapParallel = "hashmap-parallel"
+        /// ``HashMapEngine/partitionedEverywhere``.
+        public static let hashmapPartitioned = "hashmap-partitioned"
+        /// ``HashMapEngine/untrimmed``.
+        public static let hashmapUntrimmed = "hashmap-untrimmed"
+        /// ``HashMapEngine/reusedEverywhere``.
+        public static let hashmapReused = "hashmap-reused"
+        /// ``MyersEngine``.
+        public static let myers = "myers"
+        /// ``StdlibEngine``: also the benchmark's reference (``reference``).
+        public static let stdlib = "stdlib"
+        /// The benchmark's hash floor: one open-addressing table over the old identifiers, probed
+        /// with the new ones (not an engine: a lower bound every run measures).
+        public static let hashFloor = "hash-floor"
+        /// The benchmark's partitioned floor: both lists hashed, radix-partitioned and joined
+        /// partition by partition.
+        public static let partitionedFloor = "partitioned-floor"
+        /// The benchmark's trim floor: the common ends compared in place, then the hash floor of the
+        /// rest.
+        public static let trimFloor = "trim-floor"
+
+        /// `hashmap-<threads>t`: the name of ``HashMapEngine`` on `threads` threads when it is given
+        /// no name of its own; `hashmap` for one thread (or fewer).
+        ///
+        /// - Complexity: O(digits).
+        public static func hashmap(threads: Int) -> String {
+            threads <= 1 ? hashmap : "\(hashmap)-\(threads)t"
+        }
+
+        /// The threads the `hashmap` variant named `name` pairs on: 1 for `hashmap`, `cores`
+        /// clamped to ``HashMapEngine/threadRange`` for `hashmap-parallel`, `t` for `hashmap-<t>t`
+        /// (any `t` of at least 1, as a results file may name it); `nil` for every other name.
+        ///
+        /// - Complexity: O(name's length).
+        public static func hashmapThreads(named name: String, cores: Int) -> Int? {
+            if name == hashmap { return 1 }
+            if name == hashmapParallel { return min(max(HashMapEngine.threadRange.lowerBound, cores), HashMapEngine.threadRange.upperBound) }
+            let prefix = hashmap + "-"
+            guard name.hasPrefix(prefix), name.hasSuffix("t") else { return nil }
+            guard let threads = Int(name.dropFirst(prefix.count).dropLast()), threads >= 1 else { return nil }
+            return threads
+        }
+    }
+
+    /// The engine the benchmark's speed-ups divide by (`speedupOverStdlib`): `stdlib`.
+    public static let reference = Name.stdlib
+
+    /// The benchmark's floors, measured beside every engine and reported as ratios:
+    /// `hash-floor`, `partitioned-floor`, `trim-floor`.
+    public static let floors = [Name.hashFloor, Name.partitionedFloor, Name.trimFloor]
+
+    /// The engine the arena's speed ratios divide by when `--baselines` is not given (and it is a
+    /// contestant): `hashmap`.
+    public static let arenaBaseline = Name.hashmap
 }
 
 /// Collects ``BuiltInEngines/entries``.

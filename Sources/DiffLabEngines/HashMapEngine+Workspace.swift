@@ -172,6 +172,6 @@ extension HashMapEngine {
     /// paths and of the parallel derivation.
     public static var reusedEverywhere: Reusing {
         Reusing(
-            engine: HashMapEngine(partitioning: .fuzzing(threshold: 1), threads: 2, name: "hashmap-reused", trimming: .fuzzing))
+            engine: HashMapEngine(partitioning: .fuzzing(threshold: 1), threads: 2, name: BuiltInEngines.Name.hashmapReused, trimming: .fuzzing))
     }
 }

@@ -147,6 +147,9 @@ public struct HashMapEngine: DiffEngine {
     /// `diffIdentifier`, its `hash(into:)` and `==`, and `isContentEqual(to:)` must be safe to
     /// call concurrently (they are for value types and immutable classes).
     public let threads: Int
+
+    /// The threads a partitioned pairing may run on: 1 to 64 (``threads`` is clamped to it).
+    public static let threadRange = 1...64
     private let _name: String
 
     /// `"hashmap"` by default, the name on the command line and in reports; see ``init(partitioning:threads:name:)``.
@@ -157,7 +160,7 @@ public struct HashMapEngine: DiffEngine {
 
     /// Creates the engine: `hashmap`, partitioned above the measured threshold, on one thread.
     public init() {
-        self.init(partitioning: .measured, threads: 1, name: "hashmap")
+        self.init(partitioning: .measured, threads: 1, name: BuiltInEngines.Name.hashmap)
     }
 
     /// Creates a variant of the engine. Its output is the same whatever the options.
@@ -165,7 +168,7 @@ public struct HashMapEngine: DiffEngine {
     /// - Parameters:
     ///   - partitioning: when to partition (``Partitioning/fuzzing(threshold:)`` lets a fuzzer
     ///     reach the partitioned path on small lists).
-    ///   - threads: threads for a partitioned pairing, clamped to 1...64.
+    ///   - threads: threads for a partitioned pairing, clamped to ``threadRange``.
     ///   - name: the engine's name (default `hashmap`, or `hashmap-<threads>t` with more than one thread).
     public init(partitioning: Partitioning, threads: Int = 1, name: String? = nil) {
         self.init(partitioning: partitioning, threads: threads, name: name, trimming: .measured)
@@ -176,14 +179,15 @@ public struct HashMapEngine: DiffEngine {
     ///
     /// - Parameters:
     ///   - partitioning: when to partition.
-    ///   - threads: threads for a partitioned pairing, clamped to 1...64.
-    ///   - name: the engine's name (default `hashmap`, or `hashmap-<threads>t` with more than one thread).
+    ///   - threads: threads for a partitioned pairing, clamped to ``threadRange``.
+    ///   - name: the engine's name (default `hashmap`, or `hashmap-<threads>t` with more than one thread:
+    ///     ``BuiltInEngines/Name/hashmap(threads:)``).
     ///   - trimming: whether to pair the common prefix and suffix in place first
     ///     (``Trimming/fuzzing`` puts its cross-checks' hashing path under a fuzzer).
     public init(partitioning: Partitioning, threads: Int, name: String?, trimming: Trimming) {
         self.partitioning = partitioning
-        self.threads = min(64, max(1, threads))
-        self._name = name ?? (self.threads == 1 ? "hashmap" : "hashmap-\(self.threads)t")
+        self.threads = min(Self.threadRange.upperBound, max(Self.threadRange.lowerBound, threads))
+        self._name = name ?? BuiltInEngines.Name.hashmap(threads: self.threads)
         self.trimming = trimming
     }
 
@@ -192,7 +196,7 @@ public struct HashMapEngine: DiffEngine {
     /// elements; below that it is `hashmap` (see "The million-element frontier" in the Benchmarks
     /// article).
     public static func parallel(threads: Int = availableCores()) -> HashMapEngine {
-        HashMapEngine(partitioning: .measured, threads: threads, name: "hashmap-parallel")
+        HashMapEngine(partitioning: .measured, threads: threads, name: BuiltInEngines.Name.hashmapParallel)
     }
 
     /// `hashmap-partitioned`: every list partitioned (threshold 1) into partitions of about 3
@@ -200,7 +204,7 @@ public struct HashMapEngine: DiffEngine {
     /// under the fuzzer and the tests on lists of any size, with the trimming cross-checks always
     /// hashing (``Trimming/fuzzing``); its output is `hashmap`'s.
     public static let partitionedEverywhere = HashMapEngine(
-        partitioning: .fuzzing(threshold: 1), threads: 2, name: "hashmap-partitioned", trimming: .fuzzing)
+        partitioning: .fuzzing(threshold: 1), threads: 2, name: BuiltInEngines.Name.hashmapPartitioned, trimming: .fuzzing)
 
     /// ``threads`` from ``Partitioning/parallelThreshold`` old elements, else 1: the result is
     /// derived on as many threads as the pairing used.
@@ -213,7 +217,7 @@ public struct HashMapEngine: DiffEngine {
 
     /// `hashmap-untrimmed`: `hashmap` without its common-ends fast path (``Trimming/disabled``),
     /// every element through the hashing pairing; for measuring what the fast path buys.
-    public static let untrimmed = HashMapEngine(partitioning: .measured, threads: 1, name: "hashmap-untrimmed", trimming: .disabled)
+    public static let untrimmed = HashMapEngine(partitioning: .measured, threads: 1, name: BuiltInEngines.Name.hashmapUntrimmed, trimming: .disabled)
 
     /// Pairs like ``HeckelEngine``, faster; see the type's documentation.
     @inlinable

@@ -27,7 +27,7 @@ import DiffLabCore
 ///   per-entry allocations.
 public struct HeckelEngine: DiffEngine {
     /// `"heckel"`, the name on the command line and in reports.
-    public var name: String { "heckel" }
+    public var name: String { BuiltInEngines.Name.heckel }
 
     /// Duplicates supported; the pairing's reference is ``EngineReference/heckel``.
     public var promises: EnginePromises { EnginePromises(reference: .heckel) }

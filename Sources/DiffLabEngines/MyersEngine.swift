@@ -33,7 +33,7 @@ import DiffLabCore
 ///   lists share little or almost everything), O(n + m) space.
 public struct MyersEngine: DiffEngine {
     /// `"myers"`, the name on the command line and in reports.
-    public var name: String { "myers" }
+    public var name: String { BuiltInEngines.Name.myers }
 
     /// Duplicates supported; the pairing's reference is ``EngineReference/minimalScript``.
     public var promises: EnginePromises { EnginePromises(reference: .minimalScript) }

@@ -22,7 +22,7 @@ import DiffLabCore
 ///   standard library keeps its search trace, O(D²) space in the worst case; plus O(n + m).
 public struct StdlibEngine: DiffEngine {
     /// `"stdlib"`, the name on the command line and in reports.
-    public var name: String { "stdlib" }
+    public var name: String { BuiltInEngines.Name.stdlib }
 
     /// Duplicates supported; the pairing's reference is ``EngineReference/uniqueIdentifiers``.
     public var promises: EnginePromises { EnginePromises(reference: .uniqueIdentifiers) }

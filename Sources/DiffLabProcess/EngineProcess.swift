@@ -1,6 +1,6 @@
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabPlatform
-import DiffLabResults
 
 /// The child process behind a ``ProcessEngine`` and its state, guarded by one lock.
 final class EngineProcess: Sendable {

@@ -1,5 +1,5 @@
+import DiffLabFormatting
 import DiffLabPlatform
-import DiffLabResults
 
 // File helpers shared by the process code (the cleanup, the fuzz supervisor), the trace importers
 // and the command line: reading a file under a cap, writing a whole buffer, the system's message

@@ -1,6 +1,6 @@
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabPlatform
-import DiffLabResults
 
 /// An engine in another process, in any language, spoken to over the `difflab-engine/1`
 /// protocol (`docs/engine-protocol.md`): one JSON object per line on the child's standard input

@@ -1,4 +1,4 @@
-import DiffLabResults
+import DiffLabFormatting
 
 /// Why DiffLab could not start, watch or clean up after a process. Each case names what failed;
 /// ``description`` is one line without a program name (the command line prints it after its own

@@ -1,3 +1,5 @@
+import DiffLabEngines
+import DiffLabFormatting
 import DiffLabResults
 
 // The arena section's views of its embedded benchmark: speed against the baselines, memory, and
@@ -47,10 +49,13 @@ extension ArenaSection {
         }
         for adapter in results.contestants where adapter.role == .identityAdapter && view.engines.contains(adapter.engine) {
             let costs = view.sizes.compactMap { size in
-                view.ratio(adapter.engine, to: "hashmap", size: size).map { "\(Self.ratioText($0)) at \(formatGrouped(size)) items" }
+                view.ratio(adapter.engine, to: BuiltInEngines.Name.hashmap, size: size).map {
+                    "\(Self.ratioText($0)) at \(formatGrouped(size)) items"
+                }
             }
             writer.line(
-                "Adapter cost: " + Markdown.code(adapter.engine) + " (the adapter layer, applying no library) against `hashmap`: "
+                "Adapter cost: " + Markdown.code(adapter.engine) + " (the adapter layer, applying no library) against "
+                    + Markdown.code(BuiltInEngines.Name.hashmap) + ": "
                     + (costs.isEmpty ? "— (no profile where both were measured)" : costs.joined(separator: ", "))
                     + " (time ratio, geometric mean over profiles): what every library's time includes for the adapter alone.")
             writer.line("")

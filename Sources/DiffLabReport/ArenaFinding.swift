@@ -1,3 +1,4 @@
+import DiffLabFormatting
 import DiffLabResults
 
 /// A bug report, ready to send upstream, for one failure the arena found in a library: what the

@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabResults
 
 /// The "Arena" section of a report, from one `difflab-arena/1` file: the run, the contestants and

@@ -1,4 +1,4 @@
-import DiffLabResults
+import DiffLabFormatting
 
 /// One series of a grouped bar chart: a value per group, or `nil` where there is none.
 package struct BarSeries: Sendable, Equatable {

@@ -1,4 +1,8 @@
+import DiffLabEngines
+import DiffLabFormatting
 import DiffLabResults
+
+private typealias Name = BuiltInEngines.Name
 
 /// The benchmark sections of a report, from one `difflab-bench/1` file.
 struct BenchSection {
@@ -65,11 +69,11 @@ struct BenchSection {
     /// and dashed/dotted.
     static func style(engine: String, index: Int) -> SeriesStyle {
         switch engine {
-        case "hash-floor": SeriesStyle(color: "#000000", dash: "2 3", marker: .none)
-        case "stdlib": SeriesStyle(color: "#7F7F7F", dash: "6 3", marker: .square)
-        case "heckel": SeriesStyle(color: "#E69F00", marker: .triangle)
-        case "hashmap": SeriesStyle(color: "#0072B2", marker: .circle)
-        case "myers": SeriesStyle(color: "#009E73", marker: .diamond)
+        case Name.hashFloor: SeriesStyle(color: "#000000", dash: "2 3", marker: .none)
+        case Name.stdlib: SeriesStyle(color: "#7F7F7F", dash: "6 3", marker: .square)
+        case Name.heckel: SeriesStyle(color: "#E69F00", marker: .triangle)
+        case Name.hashmap: SeriesStyle(color: "#0072B2", marker: .circle)
+        case Name.myers: SeriesStyle(color: "#009E73", marker: .diamond)
         default: SeriesStyle.automatic(3 + index)
         }
     }
@@ -295,12 +299,14 @@ struct BenchSection {
     }
 
     private func writeRatios(_ writer: inout ReportWriter) {
-        let speedup = engines.filter { e in e != "stdlib" && results.measurements.contains { $0.engine == e && $0.speedupOverStdlib != nil } }
-        let floor = engines.filter { e in e != "hash-floor" && results.measurements.contains { $0.engine == e && $0.ratioToFloor != nil } }
-        let partitioned = engines.filter { e in
-            e != "partitioned-floor" && e != "hash-floor" && results.measurements.contains { $0.engine == e && $0.ratioToPartitionedFloor != nil }
+        let speedup = engines.filter { e in
+            e != BuiltInEngines.reference && results.measurements.contains { $0.engine == e && $0.speedupOverStdlib != nil }
         }
-        let floorNames: Set<String> = ["hash-floor", "partitioned-floor", "trim-floor"]
+        let floor = engines.filter { e in e != Name.hashFloor && results.measurements.contains { $0.engine == e && $0.ratioToFloor != nil } }
+        let partitioned = engines.filter { e in
+            e != Name.partitionedFloor && e != Name.hashFloor && results.measurements.contains { $0.engine == e && $0.ratioToPartitionedFloor != nil }
+        }
+        let floorNames = Set(BuiltInEngines.floors)
         let trim = engines.filter { e in !floorNames.contains(e) && results.measurements.contains { $0.engine == e && $0.ratioToTrimFloor != nil } }
         guard !speedup.isEmpty || !floor.isEmpty else { return }
         writer.line("### Ratios to the references")

@@ -1,5 +1,5 @@
 import DiffLabCore
-import DiffLabResults
+import DiffLabFormatting
 
 /// The five-number summary of a sample: minimum, quartiles, median, maximum.
 ///

@@ -1,4 +1,4 @@
-import DiffLabResults
+import DiffLabFormatting
 
 /// One (x, y) data point.
 package struct PlotPoint: Sendable, Equatable {

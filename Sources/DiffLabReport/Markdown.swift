@@ -1,3 +1,4 @@
+import DiffLabFormatting
 import DiffLabResults
 
 /// Small helpers for writing GitHub-flavoured markdown.

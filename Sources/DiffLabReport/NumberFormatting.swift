@@ -1,4 +1,4 @@
-import DiffLabResults
+import DiffLabFormatting
 
 // SVG coordinates. The numbers of axis labels and markdown tables are DiffLabResults' formatters
 // (Formatting.swift), shared with the gate, the benchmark and the command line.

@@ -1,4 +1,4 @@
-import DiffLabResults
+import DiffLabFormatting
 
 /// The parts of a panel every plot kind shares: title, frame, numeric axes with grid lines and
 /// tick labels, axis labels, and the "no data" placeholder.

@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabResults
 
 // The policy-lab section's figures: recommendations, hitches against size, frame rates and the

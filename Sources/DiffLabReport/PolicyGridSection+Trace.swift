@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabResults
 
 // The parts of a policy-lab section whose workload is a recorded trace (`difflab policy --trace`):

@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabResults
 
 /// The policy-lab section of a report, from one `difflab-policy/2` file: the scenario grid, its

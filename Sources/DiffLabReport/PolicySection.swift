@@ -1,3 +1,4 @@
+import DiffLabFormatting
 import DiffLabResults
 
 /// The policy-lab section of a report, from one `difflab-policy/1` file.

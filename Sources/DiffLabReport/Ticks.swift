@@ -1,5 +1,5 @@
+import DiffLabFormatting
 import DiffLabPlatform
-import DiffLabResults
 
 /// A linear or base-10 logarithmic axis scale.
 package enum ScaleKind: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import DiffLabFormatting
 import DiffLabResults
 
 /// The report section of a `difflab-bench-trace/1` file: the trace and its provenance, each

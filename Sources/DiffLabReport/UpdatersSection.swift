@@ -1,3 +1,4 @@
+import DiffLabFormatting
 import DiffLabResults
 import DiffLabUpdaters
 

@@ -92,15 +92,15 @@ public struct Mutant: ResultsRecord, Equatable {
             "file", \.file, FieldType.string.checked("a relative path inside the package, without '..'", isRelativePath),
             "the source file the patch changes"),
         .required("area", \.area, .cases(), "the area the bug lives in"),
-        .required("kind", \.kind, .text(atMost: FieldRange(1...100, "1 to 100")), "the kind of bug"),
-        .required("bug", \.bug, .text(atMost: FieldRange(1...2_000, "1 to 2,000")), "what the bug is"),
+        .required("kind", \.kind, .text(atMost: FieldRange(1...100)), "the kind of bug"),
+        .required("bug", \.bug, .text(atMost: FieldRange(1...2_000)), "what the bug is"),
         .defaulted("check", \.check, .cases(), default: .fuzz, written: .always, "how it is killed"),
         .optional(
             "testFilter", \.testFilter, FieldType.string.checked("1 to 200 letters, digits and '|._-'", isTestFilter),
             "the `swift test --filter` expression, for `swift-test` only"),
         .defaulted("quick", \.quick, .bool, default: false, "whether it belongs to the quick subset"),
         .optional(
-            "equivalent", \.equivalent, .text(atMost: FieldRange(10...2_000, "10 to 2,000")),
+            "equivalent", \.equivalent, .text(atMost: FieldRange(10...2_000)),
             "why no property can kill it, for an equivalent mutant"),
     ]
 
@@ -142,7 +142,7 @@ public struct MutantCatalogue: ResultsRecord, Equatable {
 
     /// The declaration table: 1 to ``maxMutants`` mutants.
     public static let fields: [RecordField<MutantCatalogue>] = [
-        .list("mutants", \.mutants, .record(), count: FieldRange(1...maxMutants, "1 to \(maxMutants) mutants"), written: .always, "the planted bugs")
+        .list("mutants", \.mutants, .record(), count: FieldRange(1...maxMutants), written: .always, "the planted bugs")
     ]
 
     /// Refuses a mutant name used twice; notes the file's name.

@@ -45,6 +45,7 @@ public enum ResultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The schemas a report can be made from.
     public static let knownSchemas = [
         BenchResults.schema, PolicyResults.schema, PolicyGridResults.schema, ArenaResults.schema, TraceBenchResults.schema,
+        UpdaterFindingsFile.schema,
     ]
 
     /// One line saying what is wrong.

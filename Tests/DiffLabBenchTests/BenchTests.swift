@@ -40,6 +40,19 @@ struct BenchTests {
         }
     }
 
+    /// The floors' subjects and the results files name them as the engine table does (issue 44:
+    /// `BuiltInEngines.Name` is the one spelling; `TraceBenchResults`' own constants must agree
+    /// until they refer to it).
+    @Test func theFloorsAreNamedByTheEngineTable() {
+        #expect(BenchSubject.hashFloor.name == BuiltInEngines.Name.hashFloor)
+        #expect(BenchSubject.partitionedFloor.name == BuiltInEngines.Name.partitionedFloor)
+        #expect(BenchSubject.trimFloor.name == BuiltInEngines.Name.trimFloor)
+        #expect(TraceBenchResults.hashFloorName == BuiltInEngines.Name.hashFloor)
+        #expect(TraceBenchResults.partitionedFloorName == BuiltInEngines.Name.partitionedFloor)
+        #expect(TraceBenchResults.trimFloorName == BuiltInEngines.Name.trimFloor)
+        #expect(StdlibEngine().name == BuiltInEngines.reference)
+    }
+
     @Test func elementKindsKeepIdentityAndContent() {
         let d = AbstractDataset(.smallEdit, size: 500, seed: 3)
         let ints = d.ints()

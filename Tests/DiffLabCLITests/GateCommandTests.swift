@@ -163,23 +163,25 @@ struct GateCommandTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        func gateFolders() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).filter { $0.hasPrefix("difflab-gate-") }
+        // A listing that fails is an error, not an empty folder (which would pass the last check).
+        func gateFolders() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: tmp).filter { $0.hasPrefix("difflab-gate-") }
         }
         // Wait until the run has made its folder and started measuring (the launch links exist).
         var waited = 0
-        while waited < 1_200 && !(gateFolders().first.map { FileManager.default.fileExists(atPath: tmp + "/" + $0 + "/b1") } ?? false) {
+        while try waited < 1_200 && !(gateFolders().first.map { FileManager.default.fileExists(atPath: tmp + "/" + $0 + "/b1") } ?? false) {
             sleep(seconds: 0.05)
             waited += 1
         }
-        let folders = gateFolders()
+        let folders = try gateFolders()
         #expect(folders.count == 1, "the gate made \(folders) in \(tmp)")
         process.terminate()
         process.waitUntilExit()
         #expect(
             process.terminationReason == .uncaughtSignal || process.terminationStatus == 128 + Signal.terminate.rawValue,
             "ended with \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
-        #expect(gateFolders().isEmpty, "left behind: \(gateFolders())")
+        let left = try gateFolders()
+        #expect(left.isEmpty, "left behind: \(left)")
     }
 
     /// The whole gate, end to end, with the debug `difflab` as both builds (so it needs
@@ -201,10 +203,12 @@ struct GateCommandTests {
         let comparisons = try #require(json["comparisons"]?.arrayValue)
         #expect(comparisons.count == 2 * 4)  // time, instructions, bytes, requests per cell
         let time = comparisons.filter { $0["metric"]?.stringValue == "time" }
+        #expect(time.count == 2, "one time comparison per cell")
         #expect(time.allSatisfy { $0["rounds"]?.intValue == 4 && $0["verdict"]?.stringValue == "pass" })
         // 4 rounds can never be significant after Holm over 2 cells: the smallest p is 2/16.
         #expect(time.allSatisfy { ($0["pAdjusted"]?.doubleValue ?? 0) >= 0.125 })
         let instructions = comparisons.filter { $0["metric"]?.stringValue == "instructions" }
+        #expect(instructions.count == 2, "one instructions comparison per cell")
         #expect(instructions.allSatisfy { $0["verdict"]?.stringValue == "not-gated" })
         #expect(try String(contentsOfFile: summary, encoding: .utf8) == r.out)
     }

@@ -232,13 +232,13 @@ import Testing
         #expect(conditions >= 20, "the check read \(conditions) conditions in DiffLabPlatform")
     }
 
-    /// The vocabulary, the engines, the batch model and the updaters are pure Swift: no C library
-    /// module, not the platform layer either (an iOS test target links them with nothing of it).
-    /// Package.swift agrees: none of the four depends on DiffLabPlatform.
+    /// The vocabulary, the engines, the batch model, the updaters and the formatters are pure
+    /// Swift: no C library module, not the platform layer either (an iOS test target links them
+    /// with nothing of it). Package.swift agrees: none of the five depends on DiffLabPlatform.
     @Test func coreEnginesAndBatchUseNoPlatformModule() throws {
         let targets = try Self.packageTargets()
         var files = 0
-        for target in ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters"] {
+        for target in ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabFormatting"] {
             let dependencies = try #require(targets[target], "Package.swift has no target \(target)")
             #expect(!dependencies.contains("DiffLabPlatform"), "\(target) depends on DiffLabPlatform")
             let (found, count) = try Self.platformImports(in: target, of: Self.platformModules.union(["DiffLabPlatform"]))

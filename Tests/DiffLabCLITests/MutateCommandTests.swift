@@ -37,7 +37,9 @@ struct MutateCommandTests {
     }
 
     @Test func everyPatchAppliesCleanlyAndChangesItsFile() throws {
-        for mutant in try catalogue().mutants {
+        let mutants = try catalogue().mutants
+        try #require(!mutants.isEmpty, "the catalogue lists no mutant: nothing would be checked")
+        for mutant in mutants {
             let path = MutateCommand.defaultCatalogue + "/" + mutant.patch
             let status = try runProcess("git", ["apply", "--check", path], stdout: "/dev/null", stderr: "/dev/null")
             #expect(status == 0, "\(mutant.patch) does not apply to the tree")
@@ -51,7 +53,9 @@ struct MutateCommandTests {
     }
 
     @Test func checksAndClaimsAreComplete() throws {
-        for mutant in try catalogue().mutants {
+        let mutants = try catalogue().mutants
+        try #require(!mutants.isEmpty, "the catalogue lists no mutant: nothing would be checked")
+        for mutant in mutants {
             #expect((mutant.check == .swiftTest) == (mutant.testFilter != nil))
             #expect(mutant.area != .libFuzzerDecoding || mutant.check == .swiftTest, "\(mutant.name): the fuzz run never decodes bytes")
             if let reason = mutant.equivalent { #expect(reason.count >= 40, "\(mutant.name): say why no property can kill it") }
@@ -119,7 +123,7 @@ struct MutateCommandTests {
         #expect(
             failure { () throws(ResultsError) in
                 try MutantCatalogue(json: try! document(#"{"schema": "difflab-mutants/1", "mutants": []}"#), source: "c")
-            }?.contains("mutants is 0 elements, outside its allowed range 1 to 1000 mutants") == true)
+            }?.contains("mutants is 0 elements, outside its allowed range 1 to 1,000") == true)
         #expect(
             failure { () throws(ResultsError) in try MutantCatalogue(json: try! document(#"{"mutants": []}"#), source: "c") }
                 == ResultsError.missingSchema(source: "c").description)
@@ -165,7 +169,10 @@ struct MutateCommandTests {
         #expect(try MutationFile(json: try JSONValue.parse(debug.json.serialized()), source: "m.json").configuration == .debug)
         var older = file.json
         set(&older, "configuration", .null)
-        guard case .object(var members) = older else { return }
+        guard case .object(var members) = older else {
+            Issue.record("the file's JSON is not an object: \(older)")
+            return
+        }
         members["configuration"] = nil
         #expect(try MutationFile(json: .object(members), source: "m.json").configuration == .release)
     }
@@ -194,15 +201,22 @@ struct MutateCommandTests {
         #expect(error?.hasPrefix(message) == true, "\(path): \(error ?? "accepted")")
     }
 
-    /// Sets the member at `path` (`a.b`, `a[2].b`) of `json`.
+    /// Sets the member at `path` (`a.b`, `a[2].b`) of `json`; a path that names no object or array
+    /// is an issue (the test would otherwise check an unchanged file).
     func set(_ json: inout JSONValue, _ path: String, _ value: JSONValue) {
-        guard case .object(var object) = json else { return }
+        guard case .object(var object) = json else {
+            Issue.record("\(path): not an object: \(json)")
+            return
+        }
         let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
         var head = parts[0]
         if let open = head.firstIndex(of: "["), let index = Int(head[head.index(after: open)...].dropLast()) {
             head = String(head[..<open])
-            guard case .array(var array) = object[head] ?? .null else { return }
-            set(&array[index], parts[1], value)
+            guard case .array(var array) = object[head] ?? .null, array.indices.contains(index) else {
+                Issue.record("\(path): \(head) has no element \(index)")
+                return
+            }
+            if parts.count == 2 { set(&array[index], parts[1], value) } else { array[index] = value }
             object[head] = .array(array)
         } else if parts.count == 2 {
             var inner = object[head] ?? .null

@@ -100,8 +100,8 @@ let thresholdsJSON: JSONValue = [
         ("improvementExitCode", JSONValue.integer(3), "improvementExitCode"),
         ("metrics", JSONValue.object(JSONObject()), "\"time\""),
     ])
-    func rejectsBadFiles(field: String, value: JSONValue, mentions: String) {
-        var object = thresholdsJSON.objectValue ?? JSONObject()
+    func rejectsBadFiles(field: String, value: JSONValue, mentions: String) throws {
+        var object = try #require(thresholdsJSON.objectValue)
         object[field] = value
         #expect {
             try GateThresholds(json: .object(object))
@@ -110,8 +110,8 @@ let thresholdsJSON: JSONValue = [
         }
     }
 
-    @Test func rejectsANegativeThreshold() {
-        var object = thresholdsJSON.objectValue ?? JSONObject()
+    @Test func rejectsANegativeThreshold() throws {
+        var object = try #require(thresholdsJSON.objectValue)
         object["metrics"] = [
             "time": ["regression": -0.05, "improvement": 0.05, "absolute": 0],
             "instructions": ["regression": 0.01, "improvement": 0.01, "absolute": 0],
@@ -181,7 +181,11 @@ func rounds(_ seconds: Double, factor: Double = 1, count: Int = 16, seed: UInt64
 }
 
 @Suite struct VerdictTests {
-    let thresholds = (try? GateThresholds(json: thresholdsJSON)) ?? GateThresholds(alpha: 0.01, improvementExitCode: 4, metrics: [:])
+    let thresholds: GateThresholds
+
+    /// The committed thresholds; a file that does not parse fails every test of the suite (it
+    /// used to fall back to empty thresholds silently).
+    init() throws { thresholds = try GateThresholds(json: thresholdsJSON) }
 
     @Test func unchangedTimingsPass() {
         let result = compareTimes([TimeSamples(cell: "c", base: rounds(1e-3, seed: 1), head: rounds(1e-3, seed: 2))], thresholds: thresholds)
@@ -238,7 +242,11 @@ func rounds(_ seconds: Double, factor: Double = 1, count: Int = 16, seed: UInt64
 }
 
 @Suite struct ReportTests {
-    let thresholds = (try? GateThresholds(json: thresholdsJSON)) ?? GateThresholds(alpha: 0.01, improvementExitCode: 4, metrics: [:])
+    let thresholds: GateThresholds
+
+    /// The committed thresholds; a file that does not parse fails every test of the suite (it
+    /// used to fall back to empty thresholds silently).
+    init() throws { thresholds = try GateThresholds(json: thresholdsJSON) }
 
     func report(_ verdicts: [GateVerdict], improvementExitCode: Int32 = 4) -> GateReport {
         var thresholds = thresholds
@@ -308,7 +316,11 @@ func setting(_ json: JSONValue, _ path: [String], to value: JSONValue) -> JSONVa
 // MARK: - Failing closed (issue 10)
 
 @Suite struct FailClosedTests {
-    let thresholds = (try? GateThresholds(json: thresholdsJSON)) ?? GateThresholds(alpha: 0.01, improvementExitCode: 4, metrics: [:])
+    let thresholds: GateThresholds
+
+    /// The committed thresholds; a file that does not parse fails every test of the suite (it
+    /// used to fall back to empty thresholds silently).
+    init() throws { thresholds = try GateThresholds(json: thresholdsJSON) }
 
     func report(_ comparisons: [GateComparison], notes: [String] = []) -> GateReport {
         GateReport(comparisons: comparisons, thresholds: thresholds, context: [], notes: notes)

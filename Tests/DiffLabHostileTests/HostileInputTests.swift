@@ -466,7 +466,7 @@ struct HostileInputTests {
             #expect(PathState(scratch.file(name)) == state, "\(name) changed: was \(state), now \(PathState(scratch.file(name)))")
         }
         // No temporary file left beside an output.
-        let strays = (FileSystem.directoryEntries(scratch.path) ?? []).filter { $0.contains(".tmp-") }
+        let strays = try #require(FileSystem.directoryEntries(scratch.path), "the scratch folder cannot be listed").filter { $0.contains(".tmp-") }
         #expect(strays.isEmpty, "temporary files left: \(strays)")
     }
 }

@@ -71,7 +71,7 @@ struct InterruptionTests {
         for output in ["out.json", "summary.md"] {
             #expect(PathState(scratch.file(output)).exists == false, "partial output \(output) written")
         }
-        let strays = (FileSystem.directoryEntries(scratch.path) ?? []).filter { $0.contains(".tmp-") }
+        let strays = try #require(FileSystem.directoryEntries(scratch.path), "the scratch folder cannot be listed").filter { $0.contains(".tmp-") }
         #expect(strays.isEmpty, "temporary output files left: \(strays)")
     }
 }

@@ -1,3 +1,4 @@
+import DiffLabFormatting
 import DiffLabJSON
 import DiffLabReport
 import DiffLabResults

@@ -1,3 +1,4 @@
+import DiffLabFormatting
 import DiffLabReport
 import DiffLabResults
 import Foundation

@@ -119,6 +119,7 @@ func linkedFiles(_ markdown: String) -> [String] {
     let benchOnly = try makeReport([try parse(benchJSON, source: "b.json")])
     #expect(!benchOnly.markdown.contains("## Policy lab"))
     #expect(benchOnly.files.allSatisfy { $0.name.hasPrefix("bench-") })
+    #expect(!benchOnly.files.isEmpty)
 }
 
 @Test func twoFilesOfOneKindGetSeparatePlots() throws {

@@ -372,7 +372,7 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
         (#"[]"#, "h.json: expected a JSON object with a \"schema\" field, not an array"),
         (
             #"{"schema":"difflab-policy/1"}"#,
-            "h.json: unknown schema \"difflab-policy/1\"; expected one of difflab-bench/1, difflab-policy/1, difflab-policy/2, difflab-arena/1, difflab-bench-trace/1"
+            "h.json: unknown schema \"difflab-policy/1\"; expected one of difflab-bench/1, difflab-policy/1, difflab-policy/2, difflab-arena/1, difflab-bench-trace/1, difflab-updaters/1"
         ),
         (#"{"schema":"difflab-bench/1","measurements":{}}"#, "h.json: measurements should be an array, not an object"),
         (#"{"schema":"difflab-bench/1","measurements":[{"engine":"e"}]}"#, "h.json: missing field measurements[0].profile"),

@@ -1,3 +1,5 @@
+import DiffLabFormatting
+
 /// What every command-line declaration says about itself: its name, how help shows it, and how
 /// one raw value becomes a typed one.
 ///
@@ -83,9 +85,9 @@ package struct Option<Value: Sendable>: Declaration {
     }
 
     package var shape: DeclarationShape { .valued(valueName) }
-    package var helpText: String {
-        declarationHelp(help(), constraint(), defaultText() ?? defaultValue.map { "\($0)" }, details())
-    }
+    package var helpText: String { declarationHelp(help(), constraint(), defaultHelp, details()) }
+    /// The default as help shows it (after `default `), if it shows one.
+    package var defaultHelp: String? { defaultText() ?? defaultValue.map { "\($0)" } }
     /// What a value must be, as help says it (`1 to 256`), if anything.
     package var constraintText: String? { constraint() }
     /// The same option, which the command cannot run without.
@@ -281,6 +283,46 @@ extension Option {
             deduplicated(try parseNames(text, "--" + name, noun))
         }
     }
+}
+
+/// A default that `--quick` changes: one value for a full run and one for a quick run, declared
+/// once and read by both the command (``value(quick:)``) and its help (``text(_:)``), so help
+/// cannot restate a default the code no longer has.
+struct QuickDefault<Value: Sendable>: Sendable {
+    /// Without `--quick`.
+    let full: Value
+    /// With `--quick`.
+    let quick: Value
+
+    /// The value of a run with or without `--quick`.
+    func value(quick isQuick: Bool) -> Value { isQuick ? quick : full }
+
+    /// `5; --quick 3`: both values as help shows a default, each written by `format`.
+    func text(_ format: (Value) -> String) -> String { "\(format(full)); --quick \(format(quick))" }
+}
+
+extension QuickDefault where Value == Int {
+    /// `5; --quick 3`.
+    var text: String { text { String($0) } }
+}
+
+extension QuickDefault where Value == Double {
+    /// `30; --quick 1.5`, each number as ``formatPlain(_:)`` writes it (as it parses back).
+    var text: String { text(formatPlain) }
+}
+
+extension QuickDefault where Value == [Int] {
+    /// `1000,10000; --quick 1000`: list sizes as `--sizes` takes them.
+    var text: String { text(sizesText) }
+}
+
+/// `1000,10000,100000`: list sizes as `--sizes` takes them.
+func sizesText(_ sizes: [Int]) -> String { sizes.map(String.init).joined(separator: ",") }
+
+/// `a`, `a and b`, `a, b and c`: names as a sentence lists them (help's defaults).
+func proseList(_ items: [String]) -> String {
+    guard let last = items.last else { return "" }
+    return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
 }
 
 /// `0.001 to 60`: a range of numbers as help shows it.

@@ -1,5 +1,5 @@
 import DiffLabCore
-import DiffLabResults
+import DiffLabFormatting
 
 /// The options every command accepts, anywhere before `--`: the input limit and engines in other
 /// processes. Declared like a command's options, so `difflab --help` lists them from these
@@ -7,7 +7,7 @@ import DiffLabResults
 package struct GlobalOptions: DeclaredOptions {
     let maxInputBytes = Option.integer(
         "max-input-bytes", in: InputLimit.allowedBytes, help: "with any command: the most bytes read from one input file or stream",
-        defaultText: "64 MiB")
+        defaultText: formatByteCount(InputLimit.defaultBytes))
     let engineCommand = RepeatedOption(
         "engine-command", "CMD",
         help: "with any command: an engine in another process, spoken to over the difflab-engine/1 JSON-lines protocol "

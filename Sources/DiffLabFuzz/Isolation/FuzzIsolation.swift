@@ -1,3 +1,4 @@
+import DiffLabFormatting
 import DiffLabProcess
 import DiffLabResults
 

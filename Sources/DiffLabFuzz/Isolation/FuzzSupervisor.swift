@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabFormatting
 import DiffLabPlatform
 import DiffLabProcess
 import DiffLabResults

@@ -1,4 +1,4 @@
-import DiffLabResults
+import DiffLabFormatting
 import Testing
 
 /// DiffLab's one set of formatters (Formatting.swift): binary bytes, exact sizes and bounds, UTC.
@@ -53,6 +53,22 @@ import Testing
         #expect((leap.year, leap.month, leap.day) == (2000, 2, 29))
         #expect(!utcFileStamp(.min).isEmpty && !utcFileStamp(.max).isEmpty)
     }
+}
+
+/// `decadeFloor` (the report's ticks, `formatSignificant`'s exponent) is exact with no C library
+/// `log10`: at every power of ten `exp10` gives and beside it, at the subnormals and the extremes.
+@Test func decadeFloorIsExactAtEveryDecade() {
+    for k in -323...308 {
+        let power = exp10(k)
+        #expect(decadeFloor(power) == k, "10^\(k)")
+        #expect(decadeFloor(power.nextUp) == k, "just above 10^\(k)")
+        #expect(decadeFloor(power.nextDown) == k - 1, "just below 10^\(k)")
+        if k < 308 { #expect(decadeFloor(power * 5) == k, "5 × 10^\(k)") }
+    }
+    #expect(decadeFloor(.leastNonzeroMagnitude) == -324)
+    #expect(decadeFloor(.leastNormalMagnitude) == -308)
+    #expect(decadeFloor(.greatestFiniteMagnitude) == 308)
+    for invalid in [0, -0.0, -1, .nan, .infinity, -.infinity] { #expect(decadeFloor(invalid) == nil, "\(invalid)") }
 }
 
 /// The documented edge cases of ``NumberStyle``.

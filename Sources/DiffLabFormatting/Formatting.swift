@@ -1,8 +1,7 @@
-import DiffLabPlatform
-
 // DiffLab's one set of number, time and byte formatters, below every layer that writes text for
-// people (the report, the gate's summary, the benchmark's messages, the command line). Nothing here
-// depends on the locale or on Foundation: the same value always gives the same text, so reports
+// people (the report, the gate's summary, the benchmark's messages, the command line, the process
+// layer's messages). Nothing here depends on the locale, on Foundation or on the C library (pure
+// Swift, so an iOS target links it): the same value always gives the same text, so reports
 // and golden outputs are byte-stable. Bytes are written in binary units (KiB, MiB, GiB) everywhere;
 // dates in UTC.
 
@@ -17,16 +16,19 @@ package func exp10(_ k: Int) -> Double {
     return Double("1e\(clamped)") ?? 1
 }
 
-/// The largest `k` with `10^k ≤ x`, exact at powers of ten (corrects `log10` rounding);
+/// The largest `k` with `10^k ≤ x` (as ``exp10(_:)`` gives `10^k`), exact at powers of ten;
 /// `nil` for zero, negative or non-finite `x`.
 ///
 /// Total for every positive finite `x`, subnormals and `Double.greatestFiniteMagnitude` included:
-/// the result is in -324...308 and each correction loop runs at most a few steps (it is also
-/// bounded, so no input can make it spin).
+/// the result is in -324...308. The first guess is `x`'s binary exponent times log10(2) (no C
+/// library `log10`), at most one decade off; each correction loop then runs at most a few steps
+/// (it is also bounded, so no input can make it spin).
 /// - Complexity: O(1).
 package func decadeFloor(_ x: Double) -> Int? {
     guard x.isFinite, x > 0 else { return nil }
-    var k = Int(Double.log10(x).rounded(.down))
+    // log10(x) lies in [e, e + 1) × log10(2) for x in [2^e, 2^(e+1)) (subnormals included: their
+    // `exponent` is the true one, down to -1074).
+    var k = Int((Double(x.exponent) * 0.301_029_995_663_981_2).rounded(.down))
     while k > -400 && exp10(k) > x { k -= 1 }
     while k < 400 && exp10(k + 1) <= x { k += 1 }
     return k
@@ -269,7 +271,7 @@ public struct UTCDateTime: Sendable, Hashable {
 /// `seconds` since the Unix epoch as `YYYY-MM-DD HH:MM:SS UTC` (``UTCDateTime/text``), e.g.
 /// `utcDateTime(0) == "1970-01-01 00:00:00 UTC"`.
 ///
-/// Total for every `Int`; results files keep `createdAt` within ``FieldRange/unixTime``.
+/// Total for every `Int` (results files keep `createdAt` within DiffLabResults' `FieldRange.unixTime`).
 /// - Complexity: O(1).
 public func utcDateTime(_ seconds: Int) -> String { UTCDateTime(unixSeconds: seconds).text }
 
