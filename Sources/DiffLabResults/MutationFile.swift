@@ -142,7 +142,7 @@ public struct MutantCatalogue: ResultsRecord, Equatable {
 
     /// The declaration table: 1 to ``maxMutants`` mutants.
     public static let fields: [RecordField<MutantCatalogue>] = [
-        .list("mutants", \.mutants, .record(), count: FieldRange(1...maxMutants), written: .always, "the planted bugs")
+        .required("mutants", \.mutants, .array(.record(), count: FieldRange(1...maxMutants)), "the planted bugs, in catalogue order")
     ]
 
     /// Refuses a mutant name used twice; notes the file's name.

@@ -127,6 +127,9 @@ struct MutateCommandTests {
         #expect(
             failure { () throws(ResultsError) in try MutantCatalogue(json: try! document(#"{"mutants": []}"#), source: "c") }
                 == ResultsError.missingSchema(source: "c").description)
+        #expect(
+            failure { () throws(ResultsError) in try MutantCatalogue(json: try! document(#"{"schema": "difflab-mutants/1"}"#), source: "c") }
+                == "c: missing field mutants")
     }
 
     @Test func aCatalogueRoundTrips() throws {
