@@ -92,7 +92,7 @@ struct UpdatersIsolation: Sendable {
         do { bytes = try readFile(path, limit: maxRecordBytes, regularOnly: true) } catch { throw .unreadable(error.description) }
         do {
             let record = try UpdaterFindingsFile.Updater(
-                json: try JSONValue.parse(bytes: bytes), source: path, runs: campaign.runs, stepBudget: campaign.settings.stepBudget)
+                json: try JSONValue.parse(bytes: bytes), source: path, runs: campaign.runs)
             guard record.name == subject.name else { throw Failure.unreadable("a record of \(record.name), not of \(subject.name)") }
             return record
         } catch let error as Failure {

@@ -122,23 +122,27 @@ public struct BenchMeasurement: ResultsRecord, Equatable {
 
     public static let blank = BenchMeasurement(engine: "", profile: "", size: 0, kind: "", allocator: .system)
 
-    /// The declaration table: `engine`, `profile`, `size`, `kind` and `allocator` are required;
+    /// The declaration table, in the order of the CSV columns (``BenchResults/csvColumns``):
+    /// `engine`, `profile`, `kind`, `size` and `allocator` are required;
     /// a measured cell writes `allocatedBytes` and `allocationRequests` as `null` when absent (no
     /// jemalloc) and its `samples` even when empty; `timing` is written only when self-timed.
     public static let fields: [RecordField<BenchMeasurement>] = [
         .required("engine", \.engine, .string, column: "engine", "the subject measured: an engine, `stdlib` or a floor"),
         .required("profile", \.profile, .string, column: "profile", "the dataset profile"),
-        .required("size", \.size, .int(.size), column: "size", "the list size"),
         .required("kind", \.kind, .string, column: "kind", "the element kind: `int`, `model` or `object`"),
+        .required("size", \.size, .int(.size), column: "size", "the list size"),
         .required("allocator", \.allocator, .cases(), column: "allocator", "the allocator the worker ran under"),
-        .optional("skipped", \.skipped, .string, column: "skipped", "why the cell was not measured"),
         .defaulted("timing", \.timing, .cases(), default: .harness, column: "timing", "who timed the figures"),
+        .optional("skipped", \.skipped, .string, column: "skipped", "why the cell was not measured"),
         .optional("median", \.median, .seconds, column: "median_s", "seconds per call, the median sample"),
         .optional("min", \.min, .seconds, column: "min_s", "the fastest sample, seconds per call"),
         .optional("p90", \.p90, .seconds, column: "p90_s", "the 90th-percentile sample, seconds per call"),
         .optional("p99", \.p99, .seconds, column: "p99_s", "the 99th-percentile sample, seconds per call"),
         .optional("mad", \.mad, .seconds, column: "mad_s", "the median absolute deviation of the samples, seconds"),
         .optional("cpuMedian", \.cpuMedian, .seconds, column: "cpu_median_s", "median thread CPU seconds per call"),
+        .list(
+            "samples", \.samples, .seconds, written: .when(\.hasSamples), column: "samples",
+            "seconds per call, one per sample, in order (a column: how many)"),
         .optional("callsPerSample", \.callsPerSample, .int(.callsPerSample), column: "calls_per_sample", "calls timed together as one sample"),
         .optional(
             "allocatedBytes", \.allocatedBytes, .count(.amount), absent: .nullWhen(\.isMeasured), column: "allocated_bytes",
@@ -147,25 +151,22 @@ public struct BenchMeasurement: ResultsRecord, Equatable {
             "allocationRequests", \.allocationRequests, .count(.amount), absent: .nullWhen(\.isMeasured), column: "allocation_requests",
             "allocation requests of one call (jemalloc)"),
         .optional("peakRSSBytes", \.peakRSSBytes, .double(.amount), column: "peak_rss_bytes", "the worker's peak resident bytes after the cell"),
-        .list(
-            "samples", \.samples, .seconds, written: .when(\.hasSamples), column: "samples",
-            "seconds per call, one per sample, in order (a column: how many)"),
-        .list("cpuSamples", \.cpuSamples, .seconds, written: .when(\.hasCPUSamples), "thread CPU seconds per call, one per sample"),
-        .optional("changeCount", \.changeCount, .int(.count), column: "change_count", "changes reported"),
-        .optional("offsetsMoves", \.offsetsMoves, .int(.count), column: "offsets_moves", "moves with offsets moves"),
-        .optional("minimalMoves", \.minimalMoves, .int(.count), column: "minimal_moves", "moves with minimal moves"),
-        .optional("batchMoves", \.batchMoves, .int(.count), column: "batch_moves", "moves handed to UIKit in the batch update"),
+        .optional(
+            "peakExtraRSSBytes", \.peakExtraRSSBytes, .count(.amount), column: "peak_extra_rss_bytes",
+            "peak resident bytes of one call above those before it"),
+        .optional("minorFaults", \.minorFaults, .int(.count), column: "minor_faults", "minor page faults of one call"),
+        .optional("majorFaults", \.majorFaults, .int(.count), column: "major_faults", "major page faults of one call"),
         .optional("speedupOverStdlib", \.speedupOverStdlib, .ratio, column: "speedup_over_stdlib", "the stdlib median ÷ this median"),
         .optional("ratioToFloor", \.ratioToFloor, .ratio, column: "ratio_to_floor", "this median ÷ the hash floor's"),
         .optional(
             "ratioToPartitionedFloor", \.ratioToPartitionedFloor, .ratio, column: "ratio_to_partitioned_floor",
             "this median ÷ the partitioned floor's"),
         .optional("ratioToTrimFloor", \.ratioToTrimFloor, .ratio, column: "ratio_to_trim_floor", "this median ÷ the trim floor's"),
-        .optional("minorFaults", \.minorFaults, .int(.count), column: "minor_faults", "minor page faults of one call"),
-        .optional("majorFaults", \.majorFaults, .int(.count), column: "major_faults", "major page faults of one call"),
-        .optional(
-            "peakExtraRSSBytes", \.peakExtraRSSBytes, .count(.amount), column: "peak_extra_rss_bytes",
-            "peak resident bytes of one call above those before it"),
+        .optional("changeCount", \.changeCount, .int(.count), column: "change_count", "changes reported"),
+        .optional("offsetsMoves", \.offsetsMoves, .int(.count), column: "offsets_moves", "moves with offsets moves"),
+        .optional("minimalMoves", \.minimalMoves, .int(.count), column: "minimal_moves", "moves with minimal moves"),
+        .optional("batchMoves", \.batchMoves, .int(.count), column: "batch_moves", "moves handed to UIKit in the batch update"),
+        .list("cpuSamples", \.cpuSamples, .seconds, written: .when(\.hasCPUSamples), "thread CPU seconds per call, one per sample"),
         .list("phases", \.phases, .record(), "hashmap's phases by thread count and move strategy"),
         .list("repeated", \.repeated, .record(), "hashmap through one reused workspace against one-off calls"),
     ]

@@ -2,7 +2,7 @@ import DiffLabJSON
 
 // Declaration-table capabilities the gate, measure, fuzz and mutation records need (issue 44):
 // strict wording, objects of named members, objects keyed by a closed set of names, closed
-// records, decimal 64-bit integers, converted values and fields of one kind of record only.
+// records, converted values and fields of one kind of record only.
 
 extension ResultsError {
     /// The JSON path of the field the error names (`the document` for the root); `nil` for an
@@ -133,23 +133,6 @@ extension FieldType where Value: ResultsRecord {
                 }
                 return try record.decode(value, at)
             }, encode: record.encode)
-    }
-}
-
-extension FieldType where Value == UInt64 {
-    /// An unsigned 64-bit integer written as a decimal string (a JSON number loses precision
-    /// above 2^53): ASCII digits only, 0 to 18446744073709551615.
-    public static var decimal: FieldType {
-        let expected = "a decimal string of 0 to 18446744073709551615"
-        return FieldType(
-            expected,
-            decode: { value, at throws(ResultsError) in
-                let text = try FieldType<String>.string.decode(value, at)
-                guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = UInt64(text) else {
-                    throw .invalid(source: at.source, field: at.named, expected: "\(expected), not \(value.briefDescription)")
-                }
-                return number
-            }, encode: { .string(String($0)) })
     }
 }
 

@@ -226,7 +226,7 @@ package struct FuzzWorkerJobRecord: ResultsRecord, Equatable {
             "kind is replay", { $0.kind == .replay },
             [
                 .list(
-                    "choices", \.choices, .decimal, count: FieldRange(0...maxChoices, "at most \(maxChoices)"), written: .always,
+                    "choices", \.choices, .decimalUInt64, count: FieldRange(0...maxChoices, "at most \(maxChoices)"), written: .always,
                     "the input's choices, decimal strings"),
                 .required("size", \.size, .int(.size), "the input's size"),
                 .required("subject", \.subject, .int(.size), "the subject's index in the worker's options"),

@@ -324,7 +324,7 @@ public struct MutationFile: ResultsRecord, Equatable {
         RecordField.inline(\.provenance, RunProvenance.stamp)
         + [
             .required("seconds", \.seconds, .double(.runSeconds), "seconds of fuzzing per mutant"),
-            .required("seed", \.seed, .decimal, "the fuzzing seed"),
+            .required("seed", \.seed, .decimalUInt64, "the fuzzing seed"),
             .required("catalogue", \.catalogue, .string, "the catalogue read (its path)"),
             .optional("configuration", \.writtenConfiguration, .cases(), "how the mutants were built (absent: `release`)"),
             .required("killed", \.killedMember, .int(.count), "the scored mutants killed"),

@@ -619,7 +619,7 @@ public struct PolicyGridResults: Sendable, Equatable {
         provenance = try root.provenance()
         if let reader = try root.object(.options, PolicyGridOptions.Key.self) { options = try PolicyGridOptions(reader) }
         if let reader = try root.object(.costs, PolicyCostsRecord.Key.self) { costs = try PolicyCostsRecord(reader) }
-        if let reader = try root.object(.trace, TraceWorkload.Key.self) { trace = try TraceWorkload(reader) }
+        if let value = root.present(.trace) { trace = try TraceWorkload(json: value, source: source, path: root.path(.trace)) }
         if let reader = try root.object(.traceStream, PolicyTraceStreamRecord.Key.self) { traceStream = try PolicyTraceStreamRecord(reader) }
         for row in try root.objects(.profiles, PolicyProfileRow.Key.self) { profiles.append(try PolicyProfileRow(row)) }
         for row in try root.objects(.tracePairs, PolicyTracePairRow.Key.self) { tracePairs.append(try PolicyTracePairRow(row)) }

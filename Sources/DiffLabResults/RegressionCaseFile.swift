@@ -127,7 +127,9 @@ public struct RegressionCaseFile: Sendable, Hashable {
         }
     }
 
-    /// The document: every field, in the order the fuzzer has always written them.
+    /// The document: every field, in the order the fuzzer has always written them; `outsideContract`
+    /// only when `true` (absent reads `false`, as in every case saved before the field existed),
+    /// `profile` and `elements` only when known.
     public var json: JSONValue {
         func items(_ list: [Item]) -> JSONValue {
             .array(list.map { .array([.integer($0.id), .integer($0.content)] + ($0.form == 0 ? [] : [.integer($0.form)])) })
@@ -135,10 +137,9 @@ public struct RegressionCaseFile: Sendable, Hashable {
         func sections(_ list: [Section]) -> JSONValue {
             .array(list.map { .object(JSONObject([("id", .integer($0.id)), ("items", items($0.items))])) })
         }
-        var members: [(String, JSONValue)] = [
-            ("signature", .string(signature)), ("property", .string(property)), ("subject", .string(subject)),
-            ("outsideContract", .bool(outsideContract)), ("message", .string(message)),
-        ]
+        var members: [(String, JSONValue)] = [("signature", .string(signature)), ("property", .string(property)), ("subject", .string(subject))]
+        if outsideContract { members.append(("outsideContract", .bool(true))) }
+        members.append(("message", .string(message)))
         if let profile { members.append(("profile", .string(profile))) }
         if let elements { members.append(("elements", .string(elements))) }
         members += [

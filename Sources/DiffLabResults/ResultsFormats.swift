@@ -5,8 +5,9 @@ public enum ResultsFormats {
     /// Every document format, in the order the page shows them.
     public static var documents: [RecordSchema] {
         [
-            BenchResults.recordSchema, StoredBaseline.recordSchema, GateReportFile.recordSchema, MutantCatalogue.recordSchema,
-            MutationFile.recordSchema, FuzzSummaryFile.recordSchema,
+            BenchResults.recordSchema, TraceBenchResults.recordSchema, UpdaterFindingsFile.recordSchema, UpdatersSummary.recordSchema,
+            StoredBaseline.recordSchema, GateReportFile.recordSchema, MutantCatalogue.recordSchema, MutationFile.recordSchema,
+            FuzzSummaryFile.recordSchema,
         ]
     }
 

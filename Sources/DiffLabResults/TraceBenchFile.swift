@@ -1,11 +1,23 @@
 import DiffLabCore
 import DiffLabJSON
 
+extension TraceProvenance: ResultsRecord {
+    public static let blank = TraceProvenance(source: "", tool: "", date: "", ids: "", contents: "")
+
+    /// The declaration table of a trace's provenance as a results file holds it (inline in
+    /// ``TraceWorkload``).
+    public static let fields: [RecordField<TraceProvenance>] = [
+        .required("source", \.source, .string, "what was recorded"),
+        .required("tool", \.tool, .string, "what made the trace"),
+        .required("date", \.date, .string, "when the trace was made"),
+        .required("ids", \.ids, .string, "how identifiers were derived"),
+        .required("contents", \.contents, .string, "how contents were derived"),
+    ]
+}
+
 /// The workload of a trace-driven run: the trace file and its provenance, so that a results file
 /// says what it measured (a recorded trace, not a generated profile).
-public struct TraceWorkload: Sendable, Equatable {
-    enum Key: String { case file, source, tool, date, ids, contents, versions, items, distinctIds, timestamps }
-
+public struct TraceWorkload: ResultsRecord, Equatable {
     /// The trace file as the run was given it.
     public var file: String
     /// The trace's provenance.
@@ -29,37 +41,22 @@ public struct TraceWorkload: Sendable, Equatable {
         timestamps = trace.hasTimestamps
     }
 
-    /// The workload object. O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.file, file)
-        w.set(.source, provenance.source)
-        w.set(.tool, provenance.tool)
-        w.set(.date, provenance.date)
-        w.set(.ids, provenance.ids)
-        w.set(.contents, provenance.contents)
-        w.set(.versions, versions)
-        w.set(.items, items)
-        w.set(.distinctIds, distinctIds)
-        w.set(.timestamps, timestamps)
-        return w.json
-    }
+    public static let blank = TraceWorkload(Trace(provenance: .blank), file: "")
 
-    init(_ r: FieldReader<Key>) throws(ResultsError) {
-        file = try r.requiredString(.file)
-        provenance = TraceProvenance(
-            source: try r.requiredString(.source), tool: try r.requiredString(.tool), date: try r.requiredString(.date),
-            ids: try r.requiredString(.ids), contents: try r.requiredString(.contents))
-        versions = try r.requiredInt(.versions, in: .count)
-        items = try r.requiredInt(.items, in: .count)
-        distinctIds = try r.requiredInt(.distinctIds, in: .count)
-        timestamps = try r.requiredBool(.timestamps)
-    }
+    /// The declaration table: the file, its provenance's members inline, then its size.
+    public static let fields: [RecordField<TraceWorkload>] =
+        [.required("file", \.file, .string, "the trace file as the run was given it")]
+        + RecordField.inline(\.provenance)
+        + [
+            .required("versions", \.versions, .int(.count), "versions in the trace"),
+            .required("items", \.items, .int(.count), "items over all versions"),
+            .required("distinctIds", \.distinctIds, .int(.count), "distinct identifiers"),
+            .required("timestamps", \.timestamps, .bool, "whether the versions carry times"),
+        ]
 }
 
 /// One consecutive pair of a trace's versions: the sizes of its old and new lists.
 public struct TraceBenchPair: Sendable, Equatable {
-    enum Key: String { case old, new }
     /// Items in the older version, in ``FieldRange/size``.
     public var old: Int
     /// Items in the newer version, in ``FieldRange/size``.
@@ -70,13 +67,14 @@ public struct TraceBenchPair: Sendable, Equatable {
         self.old = old
         self.new = new
     }
+
+    /// A pair as a trace bench file writes it: `[old, new]`.
+    static let field = FieldType.pair("old, new", .int(.size), make: { TraceBenchPair(old: $0, new: $1) }, parts: { ($0.old, $0.new) })
 }
 
 /// One subject of a trace-driven bench (an engine, the `stdlib` reference or a floor): its median
 /// time on each pair, or why it was skipped.
-public struct TraceBenchSubject: Sendable, Equatable {
-    enum Key: String { case engine, isEngine, skipped, pairSeconds, changes }
-
+public struct TraceBenchSubject: ResultsRecord, Equatable {
     /// The subject's name.
     public var engine: String
     /// Whether it is a diff engine (the floors are not).
@@ -116,34 +114,25 @@ public struct TraceBenchSubject: Sendable, Equatable {
         pairSeconds.indices.max { pairSeconds[$0] < pairSeconds[$1] }.map { ($0, pairSeconds[$0]) }
     }
 
-    /// The subject object. O(pairs).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.engine, engine)
-        w.set(.isEngine, isEngine)
-        w.set(.skipped, skipped)
-        w.set(.pairSeconds, numbers: pairSeconds)
-        w.set(.changes, changes)
-        return w.json
-    }
+    public static let blank = TraceBenchSubject(engine: "", isEngine: false)
 
-    init(_ r: FieldReader<Key>) throws(ResultsError) {
-        self.init(engine: try r.requiredString(.engine), isEngine: try r.requiredBool(.isEngine))
-        skipped = try r.optionalString(.skipped)
-        pairSeconds = try r.numbers(.pairSeconds, in: .seconds)
-        changes = try r.optionalInt(.changes, in: .count)
-    }
+    /// The declaration table (`pairSeconds` always written).
+    public static let fields: [RecordField<TraceBenchSubject>] = [
+        .required("engine", \.engine, .string, "the subject's name"),
+        .required("isEngine", \.isEngine, .bool, "whether it is a diff engine (the floors are not)"),
+        .optional("skipped", \.skipped, .string, "why it has no times"),
+        .list("pairSeconds", \.pairSeconds, .seconds, written: .always, "the median seconds per call on each pair, in pair order"),
+        .optional("changes", \.changes, .int(.count), "changes reported over all pairs; absent for a floor"),
+    ]
 }
 
 /// A `difflab-bench-trace/1` file: `difflab bench --trace`'s results, every subject on every
 /// consecutive pair of a recorded trace's versions, side by side in one process.
-public struct TraceBenchResults: Sendable, Equatable {
-    enum Key: String, ProvenanceKey {
-        case schema, createdAt, seconds, machine, toolchain, commit, dirty, trace, allocator, kind, budgetSeconds, pairs, subjects
-        static var runSeconds: Key? { .seconds }
-        static var dirtyFlag: Key? { .dirty }
-    }
-
+///
+/// Reading it throws ``ResultsError`` for a schema other than `difflab-bench-trace/1`, a missing
+/// or mistyped field (named by its path, e.g. `subjects[2].pairSeconds`), a number outside its
+/// range, a pair that is not two sizes, a subject with more times than pairs, or no pairs.
+public struct TraceBenchResults: ResultsRecord, Equatable {
     /// The schema this type reads and writes.
     public static let schema = "difflab-bench-trace/1"
 
@@ -183,51 +172,28 @@ public struct TraceBenchResults: Sendable, Equatable {
         subjects.first { $0.engine == name && $0.isMeasured(pairs: pairs.count) }
     }
 
-    /// The results document. O(size).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.schema, Self.schema)
-        w.set(provenance)
-        w.set(.trace, trace.json)
-        w.set(.allocator, allocator.rawValue)
-        w.set(.kind, kind)
-        w.set(.budgetSeconds, budgetSeconds)
-        w.set(.pairs, .array(pairs.map { .array([.integer($0.old), .integer($0.new)]) }))
-        w.set(.subjects, .array(subjects.map(\.json)))
-        return w.json
-    }
+    public static let blank = TraceBenchResults(trace: .blank, allocator: .system, kind: "", budgetSeconds: 0, pairs: [], subjects: [])
+    public static var documentSchema: String? { schema }
 
-    /// Reads a trace bench document.
-    ///
-    /// - Throws: ``ResultsError`` for a schema other than `difflab-bench-trace/1`, a missing or
-    ///   mistyped field (named by its path, e.g. `subjects[2].pairSeconds`), a number outside its
-    ///   range, a pair that is not two sizes, a subject with more times than pairs, or no pairs.
-    /// - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        try checkSchema(json, Self.schema, source: source)
-        let root = try FieldReader<Key>(json, source: source, path: "")
-        guard let workload = try root.object(.trace, TraceWorkload.Key.self) else { throw .missingField(source: source, path: "trace") }
-        self.init(
-            source: source, trace: try TraceWorkload(workload), allocator: try root.requiredCase(.allocator, MemoryAllocator.self),
-            kind: try root.requiredString(.kind), budgetSeconds: try root.requiredDouble(.budgetSeconds, in: .seconds), pairs: [], subjects: [])
-        provenance = try root.provenance()
-        for (i, pair) in try root.optionalArray(.pairs).enumerated() {
-            guard case .array(let sizes) = pair, sizes.count == 2, case .integer(let old) = sizes[0], case .integer(let new) = sizes[1],
-                FieldRange<Int>.size.range.contains(old), FieldRange<Int>.size.range.contains(new)
-            else {
-                throw .wrongType(
-                    source: source, path: "pairs[\(i)]", expected: "[old, new]: two sizes, each \(FieldRange<Int>.size.text)",
-                    found: pair.briefDescription)
-            }
-            pairs.append(TraceBenchPair(old: old, new: new))
-        }
+    /// The declaration table: the provenance (with `seconds` and `dirty`), the trace, the run's
+    /// settings, the pairs as `[old, new]` and the subjects.
+    public static let fields: [RecordField<TraceBenchResults>] =
+        RecordField.inline(\.provenance)
+        + [
+            .required("trace", \.trace, .record(), "the trace measured"),
+            .required("allocator", \.allocator, .cases(), "the allocator the run's process used"),
+            .required("kind", \.kind, .string, "the element kind the versions were built as"),
+            .required("budgetSeconds", \.budgetSeconds, .seconds, "seconds of samples per subject and pair"),
+            .list("pairs", \.pairs, TraceBenchPair.field, written: .always, "the consecutive pairs' sizes, in order"),
+            .list("subjects", \.subjects, .record(), written: .always, "the subjects, in measurement order"),
+        ]
+
+    /// Notes the file's name; checks that there is a pair and no subject has more times than pairs.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        source = position.source
         guard !pairs.isEmpty else { throw .invalid(source: source, field: "pairs", expected: "at least one pair of versions") }
-        for (i, row) in try root.objects(.subjects, TraceBenchSubject.Key.self).enumerated() {
-            let subject = try TraceBenchSubject(row)
-            guard subject.pairSeconds.count <= pairs.count else {
-                throw .invalid(source: source, field: "subjects[\(i)].pairSeconds", expected: "at most one time per pair (\(pairs.count))")
-            }
-            subjects.append(subject)
+        for (i, subject) in subjects.enumerated() where subject.pairSeconds.count > pairs.count {
+            throw .invalid(source: source, field: "subjects[\(i)].pairSeconds", expected: "at most one time per pair (\(pairs.count))")
         }
     }
 }

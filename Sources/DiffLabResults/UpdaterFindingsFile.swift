@@ -1,3 +1,5 @@
+import DiffLabBatch
+import DiffLabFormatting
 import DiffLabJSON
 import DiffLabUpdaters
 
@@ -15,10 +17,14 @@ import DiffLabUpdaters
 ///   named in `campaign.updaters`.
 ///
 /// Every number is range-checked, every text and list bounded (``Limits``), before anything is
-/// built from it; unknown members are ignored, as in the other results files.
-public struct UpdaterFindingsFile: Sendable, Equatable {
-    enum Key: String, ProvenanceKey { case schema, createdAt, machine, toolchain, commit, campaign, updaters }
-
+/// built from it; unknown members are ignored, as in the other results files. Reading it throws
+/// ``ResultsError`` naming `source` and the field path
+/// (`updaters[0].findings[1].script.versions[2].sections[0].items[3]`): a wrong schema, a missing
+/// member, a wrong type, a number outside its range, a list or text over its bound (counted
+/// before the elements are read), a name or property given twice, a script whose versions are not
+/// numbered 0, 1, 2, … or whose times are not ascending, a finding broken in more runs than the
+/// campaign made.
+public struct UpdaterFindingsFile: ResultsRecord, Equatable {
     /// The schema this type reads and writes.
     public static let schema = "difflab-updaters/1"
     /// The most updaters a file may hold: 1,024.
@@ -34,7 +40,7 @@ public struct UpdaterFindingsFile: Sendable, Equatable {
     public var updaters: [Updater]
 
     /// A findings file with no provenance; see the properties. Not checked:
-    /// ``init(json:source:)`` checks files.
+    /// ``init(json:source:path:)`` checks files.
     public init(source: String = "", campaign: Campaign, updaters: [Updater]) {
         self.source = source
         self.campaign = campaign
@@ -44,85 +50,84 @@ public struct UpdaterFindingsFile: Sendable, Equatable {
     /// Whether any updater broke a property (or crashed or hung).
     public var hasFindings: Bool { updaters.contains { UpdatersSummary.Verdict($0) != .safe } }
 
-    /// The document (`commit` written as `null` when unknown). O(size).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.schema, Self.schema)
-        w.set(provenance)
-        w.set(.campaign, campaign.json)
-        w.set(.updaters, .array(updaters.map(\.json)))
-        return w.json
-    }
+    public static let blank = UpdaterFindingsFile(campaign: .blank, updaters: [])
+    public static var documentSchema: String? { schema }
 
-    /// Reads a findings document; see the type's documentation for what is valid.
-    ///
-    /// - Throws: ``ResultsError`` naming `source` and the field path
-    ///   (`updaters[0].findings[1].script.versions[2].sections[0].items[3]`): a wrong schema, a
-    ///   missing member, a wrong type, a number outside its range, a list or text over its bound
-    ///   (counted before the elements are read), a name or property given twice, a script whose
-    ///   versions are not numbered 0, 1, 2, … or whose times are not ascending.
-    /// - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        try checkSchema(json, Self.schema, source: source)
-        let root = try FieldReader<Key>(json, source: source, path: "")
-        let campaign = try Campaign(root.requiredObject(.campaign, Campaign.Key.self))
-        guard root.present(.updaters) != nil else { throw .missingField(source: source, path: root.path(.updaters)) }
-        var updaters: [Updater] = []
+    /// The declaration table: the provenance without `seconds` and `dirty` (`commit` written as
+    /// `null` when unknown), then the campaign and the updaters.
+    public static let fields: [RecordField<UpdaterFindingsFile>] =
+        RecordField.inline(\.provenance, RunProvenance.stamp)
+        + [
+            .required("campaign", \.campaign, .record(), "what the campaign was asked to do"),
+            .required("updaters", \.updaters, .array(.record(), count: Limits.updaters), "the updaters checked, in the campaign's order"),
+        ]
+
+    /// Notes the file's name; checks that no updater is named twice, that each is one of
+    /// `campaign.updaters`, and that no finding broke in more runs than the campaign made.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        source = position.source
         var seen: Set<String> = []
-        for row in try root.objects(.updaters, Updater.Key.self, count: FieldRange(0...Self.maxUpdaters, "at most \(Self.maxUpdaters) updaters")) {
-            let updater = try Updater(row, runs: campaign.runs, stepBudget: campaign.settings.stepBudget)
+        for (index, updater) in updaters.enumerated() {
+            let at = position.member("updaters").element(index)
             guard seen.insert(updater.name).inserted else {
-                throw .invalid(source: source, field: row.path(.name), expected: "a name no other updater of the file has")
+                throw .invalid(source: source, field: at.member("name").named, expected: "a name no other updater of the file has")
             }
             guard campaign.updaters.contains(updater.name) else {
-                throw .invalid(source: source, field: row.path(.name), expected: "one of campaign.updaters")
+                throw .invalid(source: source, field: at.member("name").named, expected: "one of campaign.updaters")
             }
-            updaters.append(updater)
+            try updater.checkFailingRuns(runs: campaign.runs, at: at)
         }
-        self.init(source: source, campaign: campaign, updaters: updaters)
-        provenance = try root.provenance()
     }
 
-    /// The bounds of a findings file's text and lists.
+    /// The bounds of a findings file's text, lists and numbers; each text derived from its bound.
     public enum Limits {
         /// An updater's or a lane's name: 1 to ``UpdaterEvent/maxLaneLength`` (200) characters.
-        public static let name = FieldRange<Int>(1...UpdaterEvent.maxLaneLength, "1 to \(UpdaterEvent.maxLaneLength) characters")
+        public static let name = FieldRange<Int>(1...UpdaterEvent.maxLaneLength, "1 to \(formatGrouped(UpdaterEvent.maxLaneLength)) characters")
         /// A failure's message or a note: at most ``UpdaterEvent/maxTextLength`` (100,000) characters.
-        public static let text = FieldRange<Int>(0...UpdaterEvent.maxTextLength, "at most \(UpdaterEvent.maxTextLength) characters")
+        public static let text = atMost(UpdaterEvent.maxTextLength, "characters")
         /// An event's label: at most ``UpdaterEvent/maxLabelLength`` (2,000) characters.
-        public static let label = FieldRange<Int>(0...UpdaterEvent.maxLabelLength, "at most \(UpdaterEvent.maxLabelLength) characters")
+        public static let label = atMost(UpdaterEvent.maxLabelLength, "characters")
         /// Notes of one event: at most 64 (as a run keeps).
-        public static let notes = FieldRange<Int>(0...64, "at most 64 notes")
+        public static let notes = atMost(64, "notes")
         /// Versions of a script: 1 (version 0) to ``UpdaterFuzzSettings/maxRequestsRange``'s
         /// upper bound + 1.
         public static let versions = FieldRange<Int>(
-            1...(UpdaterFuzzSettings.maxRequestsRange.upperBound + 1), "1 to \(UpdaterFuzzSettings.maxRequestsRange.upperBound + 1) versions")
+            1...(UpdaterFuzzSettings.maxRequestsRange.upperBound + 1),
+            "1 to \(formatGrouped(UpdaterFuzzSettings.maxRequestsRange.upperBound + 1)) versions")
         /// Sections of one version: at most 10,000.
-        public static let sections = FieldRange<Int>(0...10_000, "at most 10,000 sections")
+        public static let sections = atMost(10_000, "sections")
         /// Items of a whole script, all versions together: at most
         /// ``UpdaterFuzzSettings/maxScriptItems`` (1,000,000), as a campaign's settings allow.
         public static let scriptItems = UpdaterFuzzSettings.maxScriptItems
         /// Lanes of a schedule and events of a timeline: as many as a run can take, at most
         /// ``UpdaterFuzzSettings/stepBudgetRange``'s upper bound + 2 (the start
         /// and the end are events too). The input limit bounds a file long before.
-        public static let steps = FieldRange<Int>(
-            0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2), "at most \(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2) entries")
+        public static let steps = atMost(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2, "entries")
         /// Section and item identifiers and content revisions: 0 to 2^53.
-        public static let identifier = FieldRange<Int>(0...(1 << 53), "0 to 9,007,199,254,740,992 (2^53)")
+        public static let identifier = FieldRange<Int>.count
         /// Virtual times of requests and events, in seconds: 0 to 10^7.
         public static let time = FieldRange<Double>.runSeconds
         /// A step number: 0 (the end of the run) to 10^7 + 2.
-        public static let step = FieldRange<Int>(
-            0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2), "0 to \(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2)")
+        public static let step = FieldRange<Int>(0...(UpdaterFuzzSettings.stepBudgetRange.upperBound + 2))
+        /// A version's number: 0 to the most versions a script may have.
+        static let versionNumber = FieldRange<Int>(0...versions.range.upperBound)
+        /// Updaters of a file: at most ``UpdaterFindingsFile/maxUpdaters``.
+        static let updaters = atMost(maxUpdaters, "updaters")
+        /// Runs of a campaign: ``UpdaterFuzzer/runsRange``.
+        static let runs = FieldRange<Int>(UpdaterFuzzer.runsRange)
+        /// Properties of one list (checked, broken, findings): at most one of each.
+        static let properties = atMost(UpdaterProperty.allCases.count, "properties")
+
+        /// `0...limit`, said `at most LIMIT UNIT`.
+        private static func atMost(_ limit: Int, _ unit: String) -> FieldRange<Int> {
+            FieldRange(0...limit, "at most \(formatGrouped(limit)) \(unit)")
+        }
     }
 }
 
 extension UpdaterFindingsFile {
     /// The `campaign` object: what was asked.
-    public struct Campaign: Sendable, Hashable {
-        enum Key: String { case updaters, engine, seed, runs, settings }
-        enum SettingsKey: String { case maxRequests, maxItems, maxEdits, maxGap, stepBudget }
-
+    public struct Campaign: ResultsRecord, Hashable {
         /// The updaters' names, in the order checked (1 to ``UpdaterFindingsFile/maxUpdaters``).
         public var updaters: [String]
         /// The engine the updaters diffed with.
@@ -143,49 +148,24 @@ extension UpdaterFindingsFile {
             self.settings = settings
         }
 
-        /// The object (`seed` as a decimal string: it may exceed 2^53). O(updaters).
-        public var json: JSONValue {
-            var w = FieldWriter<Key>()
-            w.set(.updaters, strings: updaters)
-            w.set(.engine, engine)
-            w.set(.seed, String(seed))
-            w.set(.runs, runs)
-            var s = FieldWriter<SettingsKey>()
-            s.set(.maxRequests, settings.maxRequests)
-            s.set(.maxItems, settings.maxItems)
-            s.set(.maxEdits, settings.maxEdits)
-            s.set(.maxGap, settings.maxGap)
-            s.set(.stepBudget, settings.stepBudget)
-            w.set(.settings, s.json)
-            return w.json
-        }
+        public static let blank = Campaign(updaters: [], engine: "", seed: 0, runs: 1, settings: .standard)
 
-        init(_ r: FieldReader<Key>) throws(ResultsError) {
-            updaters = try r.texts(
-                .updaters, count: FieldRange(1...UpdaterFindingsFile.maxUpdaters, "1 to \(UpdaterFindingsFile.maxUpdaters) names"),
-                atMost: Limits.name)
-            engine = try r.requiredEngineName(.engine)
-            seed = try r.requiredSeed(.seed)
-            runs = try r.requiredInt(.runs, in: FieldRange(UpdaterFuzzer.runsRange, rangeText(UpdaterFuzzer.runsRange)))
-            let s = try r.requiredObject(.settings, SettingsKey.self)
-            settings = UpdaterFuzzSettings(
-                maxRequests: try s.requiredInt(
-                    .maxRequests, in: FieldRange(UpdaterFuzzSettings.maxRequestsRange, rangeText(UpdaterFuzzSettings.maxRequestsRange))),
-                maxItems: try s.requiredInt(
-                    .maxItems, in: FieldRange(UpdaterFuzzSettings.maxItemsRange, rangeText(UpdaterFuzzSettings.maxItemsRange))),
-                maxEdits: try s.requiredInt(
-                    .maxEdits, in: FieldRange(UpdaterFuzzSettings.maxEditsRange, rangeText(UpdaterFuzzSettings.maxEditsRange))),
-                maxGap: try s.requiredDouble(.maxGap, in: FieldRange(UpdaterFuzzSettings.maxGapRange, "0 to 60 (seconds)")),
-                stepBudget: try s.requiredInt(
-                    .stepBudget, in: FieldRange(UpdaterFuzzSettings.stepBudgetRange, rangeText(UpdaterFuzzSettings.stepBudgetRange))))
-        }
+        /// The declaration table (`seed` as a decimal string: it may exceed 2^53).
+        public static let fields: [RecordField<Campaign>] = [
+            .required(
+                "updaters", \.updaters,
+                .array(.text(atMost: Limits.name), count: FieldRange(1...maxUpdaters, "1 to \(formatGrouped(maxUpdaters)) names")),
+                "the updaters' names, in the order checked"),
+            .required("engine", \.engine, .engineName, "the engine the updaters diffed with"),
+            .required("seed", \.seed, .decimalUInt64, "the campaign's seed"),
+            .required("runs", \.runs, .int(Limits.runs), "runs per updater"),
+            .required("settings", \.settings, .record(), "the campaign's limits"),
+        ]
     }
 
     /// One updater's results: the properties checked, what it broke, and whether its campaign
     /// crashed or hung.
-    public struct Updater: Sendable, Hashable {
-        enum Key: String { case name, checked, findings, crash }
-
+    public struct Updater: ResultsRecord, Hashable {
         /// The updater's name.
         public var name: String
         /// The properties it was held to, in ``UpdaterProperty`` order, each once.
@@ -205,48 +185,50 @@ extension UpdaterFindingsFile {
             self.crash = crash
         }
 
-        /// The object (`crash` left out when `nil`). O(size of the findings).
-        public var json: JSONValue {
-            var w = FieldWriter<Key>()
-            w.set(.name, name)
-            w.set(.checked, strings: checked.map(\.rawValue))
-            w.set(.findings, .array(findings.map(\.json)))
-            w.set(.crash, crash?.json, null: false)
-            return w.json
-        }
-
         /// Reads one updater's object (as a crash-isolated campaign process hands it over), for a
-        /// campaign of `runs` runs of at most `stepBudget` steps; see ``UpdaterFindingsFile``.
+        /// campaign of `runs` runs; see ``UpdaterFindingsFile``.
         ///
         /// - Throws: ``ResultsError`` naming the field. - Complexity: O(size of the object).
-        package init(json: JSONValue, source: String, runs: Int, stepBudget: Int) throws(ResultsError) {
-            try self.init(FieldReader<Key>(json, source: source, path: ""), runs: runs, stepBudget: stepBudget)
+        package init(json: JSONValue, source: String, runs: Int) throws(ResultsError) {
+            try self.init(json: json, source: source)
+            try checkFailingRuns(runs: runs, at: FieldPosition(source: source))
         }
 
-        init(_ r: FieldReader<Key>, runs: Int, stepBudget: Int) throws(ResultsError) {
-            name = try r.requiredText(.name, atMost: Limits.name)
-            checked = try r.properties(.checked)
-            let properties = FieldRange<Int>(0...UpdaterProperty.allCases.count, "at most \(UpdaterProperty.allCases.count) properties")
-            guard r.present(.findings) != nil else { throw .missingField(source: r.source, path: r.path(.findings)) }
-            var findings: [Finding] = []
-            for row in try r.objects(.findings, Finding.Key.self, count: properties) {
-                let finding = try Finding(row, runs: runs, stepBudget: stepBudget)
-                guard !findings.contains(where: { $0.property == finding.property }) else {
-                    throw .invalid(source: r.source, field: row.path(.property), expected: "a property no other finding of this updater has")
-                }
-                findings.append(finding)
+        public static let blank = Updater(name: "", checked: [], findings: [])
+
+        /// The declaration table (`crash` left out when `nil`).
+        public static let fields: [RecordField<Updater>] = [
+            .required("name", \.name, .text(atMost: Limits.name), "the updater's name"),
+            .defaulted(
+                "checked", \.checked, .distinct(.cases(), count: Limits.properties, "a property"), default: [], written: .always,
+                "the properties it was held to"),
+            .required("findings", \.findings, .array(.record(), count: Limits.properties), "one finding per property broken"),
+            .optional("crash", \.crash, .record(), "how its campaign ended early, when it did"),
+        ]
+
+        /// Checks that no two findings are of one property.
+        public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+            var seen: Set<UpdaterProperty> = []
+            for (index, finding) in findings.enumerated() where !seen.insert(finding.property).inserted {
+                throw .invalid(
+                    source: position.source, field: position.member("findings").element(index).member("property").named,
+                    expected: "a property no other finding of this updater has")
             }
-            self.findings = findings
-            crash = try r.object(.crash, Crash.Key.self).map { c throws(ResultsError) in
-                Crash(kind: try c.requiredCase(.kind, Crash.Kind.self), message: try c.requiredText(.message, atMost: Limits.label))
+        }
+
+        /// Refuses a finding broken in more runs than the campaign's `runs`; `position` is this
+        /// record's.
+        func checkFailingRuns(runs: Int, at position: FieldPosition) throws(ResultsError) {
+            for (index, finding) in findings.enumerated() where finding.failingRuns > runs {
+                throw .outOfRange(
+                    source: position.source, path: position.member("findings").element(index).member("failingRuns").named,
+                    value: "\(finding.failingRuns)", allowed: "1 to \(runs) (campaign.runs)")
             }
         }
     }
 
     /// How an updater's isolated campaign ended early.
-    public struct Crash: Sendable, Hashable {
-        enum Key: String { case kind, message }
-
+    public struct Crash: ResultsRecord, Hashable {
         /// Died by a signal, or was stopped after running too long.
         public enum Kind: String, Sendable, Hashable, CaseIterable {
             /// The campaign's process died by a signal (a trap in the updater's code).
@@ -266,23 +248,17 @@ extension UpdaterFindingsFile {
             self.message = message
         }
 
-        /// `{"kind", "message"}`.
-        public var json: JSONValue {
-            var w = FieldWriter<Key>()
-            w.set(.kind, kind.rawValue)
-            w.set(.message, message)
-            return w.json
-        }
+        public static let blank = Crash(kind: .crashed, message: "")
+
+        /// The declaration table.
+        public static let fields: [RecordField<Crash>] = [
+            .required("kind", \.kind, .cases(), "died by a signal, or stopped after running too long"),
+            .required("message", \.message, .text(atMost: Limits.label), "what happened"),
+        ]
     }
 
     /// A broken property and the shrunk run that breaks it.
-    public struct Finding: Sendable, Hashable {
-        enum Key: String { case property, message, step, seed, failingRuns, script, schedule, events }
-        enum ScriptKey: String { case versions, requestTimes }
-        enum VersionKey: String { case number, sections }
-        enum SectionKey: String { case id, items }
-        enum EventKey: String { case step, time, lane, onMain, label, notes }
-
+    public struct Finding: ResultsRecord, Hashable {
         /// The property broken.
         public var property: UpdaterProperty
         /// What happened (for ``UpdaterProperty/batchValid``, UIKit's reason).
@@ -334,178 +310,120 @@ extension UpdaterFindingsFile {
         /// The failure the shrunk run ends with.
         public var failure: UpdaterFailure { UpdaterFailure(property: property, message: message, step: step) }
 
-        /// The object: versions as `{"number", "sections": [{"id", "items": [[id, content], …]}]}`,
-        /// `seed` as a decimal string. O(size of the run).
-        public var json: JSONValue {
-            var w = FieldWriter<Key>()
-            w.set(.property, property.rawValue)
-            w.set(.message, message)
-            w.set(.step, step)
-            w.set(.seed, String(seed))
-            w.set(.failingRuns, failingRuns)
-            var s = FieldWriter<ScriptKey>()
-            s.set(
-                .versions,
-                .array(
-                    script.versions.map { version in
-                        var v = FieldWriter<VersionKey>()
-                        v.set(.number, version.number)
-                        v.set(
-                            .sections,
-                            .array(
-                                version.data.sections.map { section in
-                                    var c = FieldWriter<SectionKey>()
-                                    c.set(.id, section.id)
-                                    c.set(.items, .array(section.items.map { .array([.integer($0.id), .integer($0.content)]) }))
-                                    return c.json
-                                }))
-                        return v.json
-                    }))
-            s.set(.requestTimes, numbers: script.requestTimes)
-            w.set(.script, s.json)
-            w.set(.schedule, strings: schedule)
-            w.set(
-                .events,
-                .array(
-                    events.map { event in
-                        var e = FieldWriter<EventKey>()
-                        e.set(.step, event.step)
-                        e.set(.time, event.time)
-                        e.set(.lane, event.lane)
-                        e.set(.onMain, event.onMain)
-                        e.set(.label, event.label)
-                        e.set(.notes, strings: event.notes)
-                        return e.json
-                    }))
-            return w.json
-        }
+        public static let blank = Finding(
+            property: .batchValid, message: "", step: 0, seed: 0, failingRuns: 1, script: .blank, schedule: [], events: [])
 
-        init(_ r: FieldReader<Key>, runs: Int, stepBudget: Int) throws(ResultsError) {
-            property = try r.requiredCase(.property, UpdaterProperty.self)
-            message = try r.requiredText(.message, atMost: Limits.text)
-            step = try r.requiredInt(.step, in: Limits.step)
-            seed = try r.requiredSeed(.seed)
-            failingRuns = try r.requiredInt(.failingRuns, in: FieldRange(1...runs, "1 to \(runs) (campaign.runs)"))
-            script = try Self.script(r.requiredObject(.script, ScriptKey.self))
-            guard r.present(.schedule) != nil else { throw .missingField(source: r.source, path: r.path(.schedule)) }
-            schedule = try r.texts(.schedule, count: Limits.steps, atMost: Limits.name)
-            guard r.present(.events) != nil else { throw .missingField(source: r.source, path: r.path(.events)) }
-            var events: [UpdaterEvent] = []
-            for e in try r.objects(.events, EventKey.self, count: Limits.steps) {
-                events.append(
-                    UpdaterEvent(
-                        step: try e.requiredInt(.step, in: Limits.step), time: try e.requiredDouble(.time, in: Limits.time),
-                        lane: try e.requiredText(.lane, atMost: Limits.name), onMain: try e.requiredBool(.onMain),
-                        label: try e.requiredText(.label, atMost: Limits.label), notes: try e.texts(.notes, count: Limits.notes, atMost: Limits.text))
-                )
-            }
-            self.events = events
-        }
+        /// The declaration table (`seed` as a decimal string; `failingRuns` is checked against
+        /// `campaign.runs` by the file).
+        public static let fields: [RecordField<Finding>] = [
+            .required("property", \.property, .cases(), "the property broken"),
+            .required("message", \.message, .text(atMost: Limits.text), "what happened (for batch-valid, UIKit's reason)"),
+            .required("step", \.step, .int(Limits.step), "the step at which it broke; 0 for a check at the end"),
+            .required("seed", \.seed, .decimalUInt64, "the seed of the campaign run that found it"),
+            .required(
+                "failingRuns", \.failingRuns, .int(FieldRange(1...UpdaterFuzzer.runsRange.upperBound, "1 to campaign.runs")),
+                "how many campaign runs broke the property"),
+            .required("script", \.script, .record(), "the shrunk run's script"),
+            .required("schedule", \.schedule, .array(.text(atMost: Limits.name), count: Limits.steps), "lane names, in the order they ran"),
+            .required("events", \.events, .array(.record(), count: Limits.steps), "the shrunk run's timeline"),
+        ]
+    }
+}
 
-        static func script(_ r: FieldReader<ScriptKey>) throws(ResultsError) -> UpdaterScript {
-            guard r.present(.versions) != nil else { throw .missingField(source: r.source, path: r.path(.versions)) }
-            var versions: [ListVersion] = []
-            var items = 0
-            for v in try r.objects(.versions, VersionKey.self, count: Limits.versions) {
-                let number = try v.requiredInt(
-                    .number, in: FieldRange(0...Limits.versions.range.upperBound, "0 to \(Limits.versions.range.upperBound)"))
-                guard v.present(.sections) != nil else { throw .missingField(source: r.source, path: v.path(.sections)) }
-                var sections: [UpdaterData.Section] = []
-                for c in try v.objects(.sections, SectionKey.self, count: Limits.sections) {
-                    let id = try c.requiredInt(.id, in: Limits.identifier)
-                    let list = try c.optionalArray(.items)
-                    items += list.count
-                    guard items <= Limits.scriptItems else {
-                        throw .outOfRange(
-                            source: r.source, path: c.path(.items), value: "more than \(Limits.scriptItems) items in the script",
-                            allowed: "at most \(Limits.scriptItems) items in all versions together")
-                    }
-                    var row: [UpdaterItem] = []
-                    row.reserveCapacity(list.count)
-                    for (index, element) in list.enumerated() {
-                        row.append(try c.item(element, path: c.path(.items) + "[\(index)]"))
-                    }
-                    sections.append(UpdaterData.Section(id: id, items: row))
+extension UpdaterFuzzSettings: ResultsRecord {
+    public static let blank = UpdaterFuzzSettings.standard
+
+    /// The declaration table of a findings file's `campaign.settings`: every limit, each in its range.
+    public static let fields: [RecordField<UpdaterFuzzSettings>] = [
+        .required("maxRequests", \.maxRequests, .int(FieldRange(maxRequestsRange)), "requests of a script at most"),
+        .required("maxItems", \.maxItems, .int(FieldRange(maxItemsRange)), "items of the initial list at most"),
+        .required("maxEdits", \.maxEdits, .int(FieldRange(maxEditsRange)), "edits per request at most"),
+        .required("maxGap", \.maxGap, .double(FieldRange(maxGapRange, unit: "seconds")), "seconds between requests at most"),
+        .required("stepBudget", \.stepBudget, .int(FieldRange(stepBudgetRange)), "steps of one run at most"),
+    ]
+}
+
+extension UpdaterScript: ResultsRecord {
+    public static let blank = UpdaterScript(unchecked: [], requestTimes: [])
+
+    /// The declaration table: versions as `{"number", "sections": [{"id", "items": [[id, content], …]}]}`.
+    public static let fields: [RecordField<UpdaterScript>] = [
+        .required(
+            "versions", \.versions, .array(.record(), count: UpdaterFindingsFile.Limits.versions), "version 0, then the versions requested"),
+        .list(
+            "requestTimes", \.requestTimes, .double(UpdaterFindingsFile.Limits.time), written: .always,
+            "when each request arrives, seconds from the start"),
+    ]
+
+    /// Checks the items of all versions together against ``UpdaterFindingsFile/Limits/scriptItems``
+    /// (naming the section that passes it), then the script as ``init(versions:requestTimes:)`` does.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        let limit = UpdaterFindingsFile.Limits.scriptItems
+        var items = 0
+        for (v, version) in versions.enumerated() {
+            for (s, section) in version.data.sections.enumerated() {
+                items += section.items.count
+                guard items <= limit else {
+                    throw .outOfRange(
+                        source: position.source, path: position.member("versions").element(v).member("sections").element(s).member("items").named,
+                        value: "more than \(limit) items in the script", allowed: "at most \(limit) items in all versions together")
                 }
-                versions.append(ListVersion(number: number, data: UpdaterData(sections)))
             }
-            let times = try r.numbers(.requestTimes, in: Limits.time)
-            do {
-                return try UpdaterScript(versions: versions, requestTimes: times)
-            } catch {
-                throw .invalid(
-                    source: r.source, field: (r.path.isEmpty ? "" : r.path + ".") + error.field, expected: "\(error.expected), not \(error.found)")
-            }
+        }
+        do {
+            self = try UpdaterScript(versions: versions, requestTimes: requestTimes)
+        } catch {
+            throw .invalid(source: position.source, field: position.member(error.field).named, expected: "\(error.expected), not \(error.found)")
         }
     }
 }
 
-/// `"batch-valid", "last-version-shown", … or "ends"`: every property's name.
-private let propertyNames: String = {
-    let names = UpdaterProperty.allCases.map { "\"\($0.rawValue)\"" }
-    return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
-}()
+extension ListVersion: ResultsRecord {
+    public static let blank = ListVersion(number: 0, data: UpdaterData([]))
 
-/// `1 to 10,000`: an integer range as a findings file's errors say it.
-private func rangeText(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound) to \(range.upperBound)" }
+    /// The declaration table of a script's version.
+    public static let fields: [RecordField<ListVersion>] = [
+        .required(
+            "number", \.number,
+            .int(UpdaterFindingsFile.Limits.versionNumber), "the version's number: 0, 1, 2, … in order"),
+        .required("sections", \.data.sections, .array(.record(), count: UpdaterFindingsFile.Limits.sections), "the data's sections"),
+    ]
+}
 
-extension FieldReader {
-    /// A required decimal string holding an unsigned 64-bit integer (a seed: it may exceed 2^53,
-    /// so it is not a JSON number).
-    ///
-    /// - Throws: ``ResultsError/missingField(source:path:)``, a wrong type, or
-    ///   ``ResultsError/outOfRange(source:path:value:allowed:)`` for other text.
-    func requiredSeed(_ key: Key) throws(ResultsError) -> UInt64 {
-        let text = try requiredString(key)
-        guard text.utf8.count <= 20, let value = UInt64(text) else {
-            throw .outOfRange(
-                source: source, path: path(key), value: JSONValue.string(text).briefDescription, allowed: "a decimal integer from 0 to \(UInt64.max)")
-        }
-        return value
+extension SectionedList.Section: ResultsRecord where SectionID == Int, Element == UpdaterItem {
+    public static var blank: Self { Self(id: 0, items: []) }
+
+    /// The declaration table of a version's section: items as `[id, content]` pairs.
+    public static var fields: [RecordField<Self>] {
+        let identifier = UpdaterFindingsFile.Limits.identifier
+        return [
+            .required("id", \.id, .int(identifier), "the section's identifier"),
+            .list(
+                "items", \.items, .pair("id, content", .int(identifier), make: { UpdaterItem(id: $0, content: $1) }, parts: { ($0.id, $0.content) }),
+                written: .always, "the items, each its identifier and content revision"),
+        ]
     }
+}
 
-    /// An array of property names (``UpdaterProperty``), each once; absent or
-    /// `null` → empty.
-    ///
-    /// - Throws: ``ResultsError`` naming the element: a name no property has, or one listed twice.
-    func properties(_ key: Key) throws(ResultsError) -> [UpdaterProperty] {
-        let count = UpdaterProperty.allCases.count
-        var properties: [UpdaterProperty] = []
-        let names = try texts(key, count: FieldRange(0...count, "at most \(count) properties"), atMost: FieldRange(0...64, "at most 64 characters"))
-        for (index, text) in names.enumerated() {
-            let elementPath = path(key) + "[\(index)]"
-            guard let property = UpdaterProperty(rawValue: text) else {
-                throw .wrongType(source: source, path: elementPath, expected: propertyNames, found: JSONValue.string(text).briefDescription)
-            }
-            guard !properties.contains(property) else { throw .invalid(source: source, field: elementPath, expected: "a property not listed before") }
-            properties.append(property)
-        }
-        return properties
-    }
+extension UpdaterEvent: ResultsRecord {
+    public static let blank = UpdaterEvent(step: 0, time: 0, lane: "", onMain: false, label: "")
 
-    /// An item `[id, content]` at `path`: two integers in ``UpdaterFindingsFile/Limits/identifier``.
-    func item(_ value: JSONValue, path: String) throws(ResultsError) -> UpdaterItem {
-        guard let pair = value.arrayValue, pair.count == 2 else {
-            throw .wrongType(source: source, path: path, expected: "an [id, content] pair of integers", found: article(value))
-        }
-        var numbers: [Int] = []
-        for (index, element) in pair.enumerated() {
-            let range = UpdaterFindingsFile.Limits.identifier
-            guard let number = element.intValue, element.bigIntegerValue == nil, range.range.contains(number) else {
-                throw .outOfRange(source: source, path: path + "[\(index)]", value: element.briefDescription, allowed: range.text)
-            }
-            numbers.append(number)
-        }
-        return UpdaterItem(id: numbers[0], content: numbers[1])
-    }
+    /// The declaration table of a timeline's event.
+    public static let fields: [RecordField<UpdaterEvent>] = [
+        .required("step", \.step, .int(UpdaterFindingsFile.Limits.step), "the step"),
+        .required("time", \.time, .double(UpdaterFindingsFile.Limits.time), "the virtual time, seconds from the start"),
+        .required("lane", \.lane, .text(atMost: UpdaterFindingsFile.Limits.name), "the lane the step ran on"),
+        .required("onMain", \.onMain, .bool, "whether it ran on the main thread"),
+        .required("label", \.label, .text(atMost: UpdaterFindingsFile.Limits.label), "what the step did"),
+        .list(
+            "notes", \.notes, .text(atMost: UpdaterFindingsFile.Limits.text), count: UpdaterFindingsFile.Limits.notes, written: .always,
+            "what the step observed"),
+    ]
 }
 
 /// What `difflab updaters --json` prints as the last line of its standard output: the campaign's
 /// seconds and, per updater, its verdict.
-public struct UpdatersSummary: Sendable, Hashable {
-    enum Key: String { case seconds, updaters }
-    enum RowKey: String { case name, verdict, runs, broken, crash }
-
+public struct UpdatersSummary: ResultsRecord, Hashable {
     /// An updater's verdict.
     public enum Verdict: String, Sendable, Hashable, CaseIterable {
         /// Every property held in every run.
@@ -528,7 +446,7 @@ public struct UpdatersSummary: Sendable, Hashable {
     }
 
     /// One updater's line.
-    public struct Row: Sendable, Hashable {
+    public struct Row: ResultsRecord, Hashable {
         /// The updater.
         public var name: String
         /// Its verdict.
@@ -548,12 +466,31 @@ public struct UpdatersSummary: Sendable, Hashable {
             self.broken = broken
             self.crash = crash
         }
+
+        public static let blank = Row(name: "", verdict: .safe, runs: 1, broken: [], crash: nil)
+
+        /// The declaration table (`crash` left out when `nil`).
+        public static let fields: [RecordField<Row>] = [
+            .required("name", \.name, .text(atMost: UpdaterFindingsFile.Limits.name), "the updater"),
+            .required("verdict", \.verdict, .cases(), "its verdict"),
+            .required("runs", \.runs, .int(UpdaterFindingsFile.Limits.runs), "runs made (the campaign's)"),
+            .defaulted(
+                "broken", \.broken, .distinct(.cases(), count: UpdaterFindingsFile.Limits.properties, "a property"), default: [],
+                written: .always, "the properties it broke"),
+            .optional("crash", \.crash, .text(atMost: UpdaterFindingsFile.Limits.label), "what ended its campaign early"),
+        ]
     }
 
     /// Wall-clock seconds of the whole command.
     public var seconds: Double
     /// One row per updater, in the campaign's order.
     public var updaters: [Row]
+
+    /// A summary; see the properties.
+    public init(seconds: Double, updaters: [Row]) {
+        self.seconds = seconds
+        self.updaters = updaters
+    }
 
     /// The summary of `file`, made in `seconds`.
     public init(_ file: UpdaterFindingsFile, seconds: Double) {
@@ -565,43 +502,12 @@ public struct UpdatersSummary: Sendable, Hashable {
         }
     }
 
-    /// The summary object. O(updaters).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.seconds, seconds)
-        w.set(
-            .updaters,
-            .array(
-                updaters.map { row in
-                    var r = FieldWriter<RowKey>()
-                    r.set(.name, row.name)
-                    r.set(.verdict, row.verdict.rawValue)
-                    r.set(.runs, row.runs)
-                    r.set(.broken, strings: row.broken.map(\.rawValue))
-                    r.set(.crash, row.crash)
-                    return r.json
-                }))
-        return w.json
-    }
+    public static let blank = UpdatersSummary(seconds: 0, updaters: [])
 
-    /// Reads a summary: `seconds` in ``FieldRange/runSeconds``, `updaters` at most
-    /// ``UpdaterFindingsFile/maxUpdaters`` rows, each with a `name`, a `verdict`, `runs` in
-    /// ``UpdaterFuzzer/runsRange``, `broken` property names and an optional `crash`.
-    ///
-    /// - Throws: ``ResultsError`` naming the field. - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        let r = try FieldReader<Key>(json, source: source, path: "")
-        seconds = try r.requiredDouble(.seconds, in: .runSeconds)
-        guard r.present(.updaters) != nil else { throw .missingField(source: source, path: "updaters") }
-        updaters = []
-        let limit = UpdaterFindingsFile.maxUpdaters
-        for row in try r.objects(.updaters, RowKey.self, count: FieldRange(0...limit, "at most \(limit) updaters")) {
-            let broken = try row.properties(.broken)
-            updaters.append(
-                Row(
-                    name: try row.requiredText(.name, atMost: UpdaterFindingsFile.Limits.name), verdict: try row.requiredCase(.verdict, Verdict.self),
-                    runs: try row.requiredInt(.runs, in: FieldRange(UpdaterFuzzer.runsRange, rangeText(UpdaterFuzzer.runsRange))), broken: broken,
-                    crash: try row.optionalText(.crash, atMost: UpdaterFindingsFile.Limits.label)))
-        }
-    }
+    /// The declaration table: `seconds` in ``FieldRange/runSeconds``, at most
+    /// ``UpdaterFindingsFile/maxUpdaters`` rows.
+    public static let fields: [RecordField<UpdatersSummary>] = [
+        .required("seconds", \.seconds, .double(.runSeconds), "wall-clock seconds of the whole command"),
+        .required("updaters", \.updaters, .array(.record(), count: UpdaterFindingsFile.Limits.updaters), "one row per updater"),
+    ]
 }

@@ -32,7 +32,9 @@ public struct UpdaterScript: Hashable, Sendable {
         self.requestTimes = requestTimes
     }
 
-    init(unchecked versions: [ListVersion], requestTimes: [Double]) {
+    /// A script taken as it is, for callers that check it themselves (a findings file's reader
+    /// checks the script it read through ``init(versions:requestTimes:)``).
+    package init(unchecked versions: [ListVersion], requestTimes: [Double]) {
         self.versions = versions
         self.requestTimes = requestTimes
     }

@@ -67,9 +67,9 @@ struct TraceBenchTests {
     }
 
     @Test(arguments: [
-        (#""pairs": [[1, 2, 3]]"#, "pairs[0] should be [old, new]"),
+        (#""pairs": [[1, 2, 3]]"#, "pairs[0] should be an [old, new] pair"),
         (#""pairs": []"#, "pairs should be at least one pair"),
-        (#""pairs": [[-1, 2]]"#, "pairs[0] should be"),
+        (#""pairs": [[-1, 2]]"#, "pairs[0][0] is -1, outside its allowed range 0 to 1,000,000,000 (items)"),
     ])
     func malformedFilesAreRefused(pairs: String, expected: String) throws {
         let results = runTraceBench(Self.trace(versions: 2), file: "t.jsonl", Self.options, allocator: .system)

@@ -68,14 +68,16 @@ struct UpdatersCommandTests {
         let cases: [([Any], JSONValue?, String)] = [
             (["schema"], "difflab-updaters/9", "unknown schema \"difflab-updaters/9\""),
             (["campaign"], nil, "missing field campaign"),
-            (["campaign", "runs"], 0, "campaign.runs is 0, outside its allowed range 1 to 10000000"),
+            (["campaign", "runs"], 0, "campaign.runs is 0, outside its allowed range 1 to 10,000,000"),
             (["campaign", "seed"], "-1", "campaign.seed is \"-1\""),
             (["campaign", "settings", "maxGap"], 61, "campaign.settings.maxGap is 61"),
             (["campaign", "settings", "stepBudget"], "many", "campaign.settings.stepBudget should be an integer"),
             (["campaign", "engine"], "Hash Map", "campaign.engine should be an engine name"),
             (["updaters", 0, "name"], "other", "updaters[0].name should be one of campaign.updaters"),
             (["updaters", 0, "checked", 0], "fast", "updaters[0].checked[0] should be \"batch-valid\""),
-            (finding + ["property"], "pretty", "updaters[0].findings[0].property should be one of"),
+            (["updaters", 0, "checked"], ["ends", "ends"], "updaters[0].checked[1] should be a property not listed before"),
+            (["campaign", "seed"], "18446744073709551616", "campaign.seed is \"18446744073709551616\", outside its allowed range"),
+            (finding + ["property"], "pretty", "updaters[0].findings[0].property should be \"batch-valid\", "),
             (finding + ["step"], -1, "updaters[0].findings[0].step is -1"),
             (finding + ["failingRuns"], 201, "updaters[0].findings[0].failingRuns is 201, outside its allowed range 1 to 200"),
             (finding + ["script"], nil, "missing field updaters[0].findings[0].script"),
@@ -92,7 +94,10 @@ struct UpdatersCommandTests {
             (finding + ["events", 0, "onMain"], nil, "missing field updaters[0].findings[0].events[0].onMain"),
             (finding + ["events", 0, "notes"], .array(Array(repeating: "n", count: 65)), "events[0].notes is 65 elements"),
             (finding + ["events", 0, "lane"], .string(String(repeating: "l", count: 201)), "events[0].lane should be 1 to 200 characters"),
-            (["updaters", 0, "crash"], ["kind": "melted", "message": "x"], "updaters[0].crash.kind should be one of"),
+            (
+                ["updaters", 0, "crash"], ["kind": "melted", "message": "x"],
+                "updaters[0].crash.kind should be \"crashed\" or \"hung\", not \"melted\""
+            ),
         ]
         for (path, value, message) in cases {
             let damaged = edited(document, path, value)
@@ -108,6 +113,21 @@ struct UpdatersCommandTests {
         let findings = try #require(document["updaters"]?.arrayValue?.first?["findings"]?.arrayValue)
         let doubled = edited(document, ["updaters", 0, "findings"], .array(findings + findings))
         #expect(throws: ResultsError.self) { try UpdaterFindingsFile(json: doubled, source: "f.json") }
+        // An updater named twice.
+        let updater = try #require(document["updaters"]?.arrayValue?.first)
+        let twice = edited(document, ["updaters"], [updater, updater])
+        #expect {
+            try UpdaterFindingsFile(json: twice, source: "f.json")
+        } throws: { error in
+            "\(error)".contains("updaters[1].name should be a name no other updater of the file has")
+        }
+        // An isolated campaign's record is checked against the campaign's runs.
+        #expect {
+            try UpdaterFindingsFile.Updater(json: updater, source: "u.json", runs: 1)
+        } throws: { error in
+            "\(error)".contains("u.json: findings[0].failingRuns is ") && "\(error)".contains("outside its allowed range 1 to 1 (campaign.runs)")
+        }
+        #expect(try UpdaterFindingsFile.Updater(json: updater, source: "u.json", runs: 200).json == updater)
     }
 
     @Test func theCommandPrintsATableAndTimelinesWritesFindingsAndReplayReproducesThem() throws {

@@ -81,10 +81,6 @@ enum CommittedKind: String, CaseIterable, Sendable {
 
 /// Why a committed file does not round-trip today (the reasons of ``CommittedFiles/knownDifferences``).
 enum KnownDifference {
-    /// `RegressionCaseFile.json` always writes `outsideContract`; these cases were saved before the
-    /// member existed, and its absence reads as `false`.
-    static let outsideContract =
-        "RegressionCaseFile writes outsideContract always; these cases were saved before the member existed (absent reads as false)"
     /// `BatchUpdateJSON` has no writer of a whole `difflab validate` input: its one writer,
     /// `encodeChanges` (the changes of each stage `difflab stages` prints), leaves out the item
     /// counts and writes every change key, empty ones included (absent reads as empty).
@@ -138,26 +134,6 @@ enum CommittedFiles {
     /// The files today's writers do not give back unchanged: file → the differing paths (array
     /// indices as `*`) → why. When a writer is fixed, its entries fail the test until removed.
     static let knownDifferences: [String: (paths: Set<String>, reason: String)] = [
-        "Corpus/regressions/sanitizer_heckel_still-invalid_conflicting-item-moves.json": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/regressions/sanitizer_heckel_still-invalid_delete-move-item.json": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/regressions/sanitizer_heckel_still-invalid_delete-reload-item.json": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/regressions/sanitizer_heckel_still-invalid_duplicate-item.json": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/regressions/sanitizer_heckel_still-invalid_insert-move-item.json": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/regressions/sanitizer_heckel_still-invalid_item-bounds.json": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/regressions/sanitizer_heckel_still-invalid_item-count.json": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/regressions/sanitizer_heckel_still-invalid_item-in-changed-section.json": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/regressions/sanitizer_heckel_still-invalid_item-move-bounds.json": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/regressions/sanitizer_heckel_still-invalid_item-move-out-of-removed-section.json": (
-            ["outsideContract"], KnownDifference.outsideContract
-        ),
-        "Corpus/regressions/sanitizer_heckel_still-invalid_reload-move-item.json": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/regressions/sanitizer_heckel_still-invalid_section-move-with-item-changes.json": (
-            ["outsideContract"], KnownDifference.outsideContract
-        ),
-        "Corpus/decode-fuzz-seeds/regression-0.bin": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/decode-fuzz-seeds/regression-1.bin": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/decode-fuzz-seeds/regression-2.bin": (["outsideContract"], KnownDifference.outsideContract),
-        "Corpus/decode-fuzz-seeds/regression-3.bin": (["outsideContract"], KnownDifference.outsideContract),
         "Corpus/decode-fuzz-seeds/update-valid.bin": (
             ["after", "before", "deleteItems", "deleteSections", "insertItems", "insertSections", "moveSections", "reloadItems", "reloadSections"],
             KnownDifference.batchUpdate
