@@ -232,7 +232,7 @@ extension FieldType {
     /// (checked before any element is read). An element's error names its index.
     /// - Complexity: O(length) times the element's cost.
     public static func array<Element>(_ element: FieldType<Element>, count: FieldRange<Int>? = nil) -> FieldType<[Element]> where Value == [Element] {
-        let counted = count.map { " of \($0.text) elements" } ?? ""
+        let counted = count.map { " of \($0.text)" } ?? ""
         return FieldType(
             "an array\(counted), each \(element.expected)", records: element.records,
             decode: { value, at throws(ResultsError) in

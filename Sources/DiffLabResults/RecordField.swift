@@ -27,8 +27,11 @@ extension ResultsRecord {
     public static var documentSchema: String? { nil }
     public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {}
 
-    /// The record's name in the format tables (its Swift type's name).
-    public static var recordName: String { String(describing: Self.self) }
+    /// The record's name in the format tables: its Swift type's name, with the types it is
+    /// nested in (`UpdaterFindingsFile.Campaign`) but no module or local context.
+    public static var recordName: String {
+        String(reflecting: Self.self).replacing(/\(unknown context at [^)]*\)\./, with: "").replacing(/\b(DiffLab[A-Za-z]*|Swift)\./, with: "")
+    }
 
     /// The record as a JSON object: `schema` first for a document, then each field the table
     /// writes, in table order. O(size of the record).
