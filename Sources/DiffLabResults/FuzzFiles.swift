@@ -215,18 +215,18 @@ package struct FuzzWorkerJobRecord: ResultsRecord, Equatable {
                 .required("firstInput", \.firstInput, .int(.count), "the input the campaign starts from"),
                 .optional("seconds", \.seconds, .double(.runSeconds), absent: .null, "how long the campaign runs (`null`: no limit)"),
                 .list(
-                    "skipping", \.skipping, .array(.int(.size), count: FieldRange(2...2, "2")),
-                    count: FieldRange(0...maxEntries, "at most \(maxEntries)"),
+                    "skipping", \.skipping, .array(.int(.size), count: FieldRange(2...2, "2 indices")),
+                    count: FieldRange(0...maxEntries, unit: "entries"),
                     written: .always, "the `[subject, property]` checks not run"),
                 .list(
-                    "known", \.known, .string, count: FieldRange(0...maxEntries, "at most \(maxEntries)"), written: .always,
+                    "known", \.known, .string, count: FieldRange(0...maxEntries, unit: "entries"), written: .always,
                     "the failures already known"),
             ])
         + RecordField.when(
             "kind is replay", { $0.kind == .replay },
             [
                 .list(
-                    "choices", \.choices, .decimalUInt64, count: FieldRange(0...maxChoices, "at most \(maxChoices)"), written: .always,
+                    "choices", \.choices, .decimalUInt64, count: FieldRange(0...maxChoices, unit: "choices"), written: .always,
                     "the input's choices, decimal strings"),
                 .required("size", \.size, .int(.size), "the input's size"),
                 .required("subject", \.subject, .int(.size), "the subject's index in the worker's options"),

@@ -142,7 +142,7 @@ public struct MutantCatalogue: ResultsRecord, Equatable {
 
     /// The declaration table: 1 to ``maxMutants`` mutants.
     public static let fields: [RecordField<MutantCatalogue>] = [
-        .required("mutants", \.mutants, .array(.record(), count: FieldRange(1...maxMutants)), "the planted bugs, in catalogue order")
+        .required("mutants", \.mutants, .array(.record(), count: FieldRange(1...maxMutants, unit: "mutants")), "the planted bugs, in catalogue order")
     ]
 
     /// Refuses a mutant name used twice; notes the file's name.

@@ -123,7 +123,7 @@ struct MutateCommandTests {
         #expect(
             failure { () throws(ResultsError) in
                 try MutantCatalogue(json: try! document(#"{"schema": "difflab-mutants/1", "mutants": []}"#), source: "c")
-            }?.contains("mutants is 0 elements, outside its allowed range 1 to 1,000") == true)
+            }?.contains("mutants is 0 elements, outside its allowed range 1 to 1,000 (mutants)") == true)
         #expect(
             failure { () throws(ResultsError) in try MutantCatalogue(json: try! document(#"{"mutants": []}"#), source: "c") }
                 == ResultsError.missingSchema(source: "c").description)
