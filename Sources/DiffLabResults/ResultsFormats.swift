@@ -4,7 +4,11 @@
 public enum ResultsFormats {
     /// Every document format, in the order the page shows them.
     public static var documents: [RecordSchema] {
-        [BenchResults.recordSchema, TraceBenchResults.recordSchema, UpdaterFindingsFile.recordSchema, UpdatersSummary.recordSchema]
+        [
+            BenchResults.recordSchema, TraceBenchResults.recordSchema, UpdaterFindingsFile.recordSchema, UpdatersSummary.recordSchema,
+            StoredBaseline.recordSchema, GateReportFile.recordSchema, MutantCatalogue.recordSchema, MutationFile.recordSchema,
+            FuzzSummaryFile.recordSchema,
+        ]
     }
 
     /// The format tables as Markdown: per document, its schema and one table per record it holds
