@@ -23,7 +23,7 @@ enum GateBaselineStorage {
                 }
                 baseline = try StoredBaseline(bench: bench, seed: seed)
             } else {
-                baseline = try StoredBaseline(json: document, source: path)
+                baseline = try StoredBaseline.read(document, source: path)
             }
             try baseline.requireCells(cells)
             return baseline
@@ -41,10 +41,11 @@ enum GateBaselineStorage {
         let stored = cells.map { cell in
             (cell, StoredBaseline.metrics.reduce(into: [GateMetric: Double]()) { $0[$1] = measurements.deterministic(head.label, cell, $1).0 })
         }
-        let document = StoredBaseline.json(
-            cells: stored, candidate: head.description, createdAt: secondsSince1970(), machine: machineJSONFields(),
-            toolchain: commandOutput("swift --version") ?? "unknown")
-        do throws(GateError) { _ = try StoredBaseline(json: document, source: file.path) } catch {
+        let document = StoredBaseline(
+            measured: stored, candidate: head.description, createdAt: secondsSince1970(),
+            machine: machineJSONFields().map { DisplayField(name: $0.0, value: $0.1) }, toolchain: commandOutput("swift --version") ?? "unknown"
+        ).json
+        do throws(GateError) { _ = try StoredBaseline.read(document, source: file.path) } catch {
             throw CommandError(.failure, "refusing to store a baseline that could not gate: \(error)")
         }
         try asCantCreate { () throws(OutputFileError) in try file.write(document.serialized() + "\n") }

@@ -76,10 +76,10 @@ struct GateMeasurements {
                 let results = try Self.measureRound(
                     build, cells: plan.cells, samples: plan.samples, seed: plan.seed, environment: padded, scratch: scratch)
                 for result in results {
-                    timeRounds[build.label, default: [:]][result.cell, default: []].append(result.samples)
+                    timeRounds[build.label, default: [:]][result.cell, default: []].append(result.samples ?? [])
                     for (metric, value) in [(GateMetric.allocatedBytes, result.allocatedBytes), (.allocationRequests, result.allocationRequests)] {
                         guard let value else { continue }
-                        allocations[build.label, default: [:]][result.cell, default: [:]][metric, default: []].insert(value)
+                        allocations[build.label, default: [:]][result.cell, default: [:]][metric, default: []].insert(Double(value))
                     }
                 }
             }
@@ -107,10 +107,10 @@ struct GateMeasurements {
     }
 
     /// Runs `build`'s worker once over every cell; its answer is checked by
-    /// ``WorkerResult/parse(_:protocolName:cells:samples:worker:)``.
+    /// `MeasureResponse.results(_:cells:samples:worker:)`.
     static func measureRound(
         _ build: Build, cells: [String], samples: Int, seed: UInt64, environment: [String: String?], scratch: String
-    ) throws(CommandError) -> [WorkerResult] {
+    ) throws(CommandError) -> [MeasureCellResult] {
         let text = try captureOutput(
             build.launchPath, measureArguments(cells: cells, samples: samples, seed: seed, instructions: false),
             environment: environment, scratch: scratch)
@@ -119,8 +119,7 @@ struct GateMeasurements {
             throw CommandError(.failure, "the \(build.label)'s worker printed malformed JSON: \(error)")
         }
         do throws(GateError) {
-            return try WorkerResult.parse(
-                json, cells: cells, samples: samples, worker: "the \(build.label)'s worker")
+            return try MeasureResponse.results(json, cells: cells, samples: samples, worker: "the \(build.label)'s worker")
         } catch {
             throw CommandError(.failure, error.description)
         }

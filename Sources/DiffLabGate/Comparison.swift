@@ -1,59 +1,5 @@
 import DiffLabPlatform
-
-/// The gate's finding for one metric of one cell.
-public enum GateVerdict: String, Sendable, Hashable {
-    /// Within the thresholds (or, for time, not significant after correction).
-    case pass
-    /// Worse than the baseline beyond the thresholds.
-    case regression
-    /// Better than the baseline beyond the thresholds.
-    case improvement
-    /// Not gated: a value is missing on one side (the note says why).
-    case notGated = "not-gated"
-}
-
-/// One metric of one cell, baseline against candidate.
-public struct GateComparison: Sendable, Hashable {
-    /// The cell name, `subject:profile:kind:size`.
-    public var cell: String
-    /// The metric compared.
-    public var metric: GateMetric
-    /// The baseline's value: the median for time, the exact value otherwise.
-    public var base: Double?
-    /// The candidate's value, like ``base``.
-    public var head: Double?
-    /// Candidate / baseline: for time, the median of the per-round ratios.
-    public var ratio: Double? {
-        if let roundRatio { return roundRatio }
-        guard let base, let head, base > 0 else { return nil }
-        return head / base
-    }
-    /// For time: the median of the per-round ratios median(candidate) / median(baseline).
-    public var roundRatio: Double?
-    /// For time: a 95% bootstrap confidence interval of ``roundRatio`` (rounds resampled).
-    public var interval: ClosedRange<Double>?
-    /// For time: the Wilcoxon signed-rank two-sided p-value, and Holm's adjustment of it.
-    public var p: Double?
-    /// For time: ``p`` after Holm's adjustment over every time comparison of the run.
-    public var pAdjusted: Double?
-    /// For time: how many paired rounds were compared.
-    public var rounds: Int?
-    /// The verdict for this cell and metric.
-    public var verdict: GateVerdict
-    /// Why a comparison is not gated, or other context.
-    public var note: String
-
-    /// A comparison; the verdict is decided by ``compareDeterministic(cell:metric:base:head:thresholds:note:)``
-    /// or ``compareTimes(_:thresholds:)``.
-    public init(cell: String, metric: GateMetric, base: Double?, head: Double?, verdict: GateVerdict, note: String = "") {
-        self.cell = cell
-        self.metric = metric
-        self.base = base
-        self.head = head
-        self.verdict = verdict
-        self.note = note
-    }
-}
+import DiffLabResults
 
 /// The verdict for a deterministic change from `base` to `head` under `threshold`.
 func classify(base: Double, head: Double, _ threshold: MetricThreshold) -> GateVerdict {
@@ -155,7 +101,7 @@ public func compareTimes(_ cells: [TimeSamples], thresholds: GateThresholds) -> 
             if ratio * (1 + threshold.improvement) < 1 { verdict = .improvement }
         }
         var comparison = GateComparison(cell: cell.cell, metric: .time, base: base, head: head, verdict: verdict)
-        comparison.roundRatio = ratio
+        comparison.ratio = ratio
         comparison.p = tests[index].p
         comparison.pAdjusted = adjusted[index]
         comparison.rounds = ratios[index].count

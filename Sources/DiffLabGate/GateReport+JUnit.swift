@@ -25,7 +25,7 @@ extension GateReport {
         }
         let properties =
             context.map { JUnitReport.DisplayPair($0.0, $0.1) } + [
-                JUnitReport.DisplayPair("verdict", failure == nil ? verdict.rawValue : "error"),
+                JUnitReport.DisplayPair("verdict", runVerdict.rawValue),
                 JUnitReport.DisplayPair("exitCode", String(exitCode(improvementsPass: improvementsPass))),
             ]
         return JUnitReport(name: "difflab gate", suites: [JUnitReport.Suite(name: "difflab gate", properties: properties, cases: cases)])

@@ -36,6 +36,17 @@ public struct GateReport: Sendable {
         return .pass
     }
 
+    /// The run's verdict as the report states it: ``GateRunVerdict/error`` when ``failure`` is
+    /// set, else ``verdict``'s.
+    public var runVerdict: GateRunVerdict {
+        guard failure == nil else { return .error }
+        return switch verdict {
+        case .regression: .regression
+        case .improvement: .improvement
+        case .pass, .notGated: .pass
+        }
+    }
+
     /// Why this report cannot be trusted as a pass, or `nil` when it can: the gate fails closed.
     ///
     /// A comparison *compared* when its verdict is not ``GateVerdict/notGated``
@@ -159,25 +170,14 @@ public struct GateReport: Sendable {
     /// whose text is then `error`), exit code, context, notes, thresholds and every comparison.
     public func json(improvementsPass: Bool = false) -> JSONValue { record(improvementsPass: improvementsPass).json }
 
-    /// The report as a `difflab-gate/1` record; see ``json(improvementsPass:)``. O(comparisons).
+    /// The report as a `difflab-gate/1` record; see ``json(improvementsPass:)``. Every metric's
+    /// thresholds are written (zero for a metric the thresholds lack). O(comparisons).
     public func record(improvementsPass: Bool = false) -> GateReportFile {
-        let metrics = GateMetric.allCases.map { metric in
-            let t = thresholds[metric]
-            return GateMetricThresholdRecord(metric: metric.rawValue, regression: t.regression, improvement: t.improvement, absolute: t.absolute)
-        }
-        let items = comparisons.map { c in
-            GateComparisonRecord(
-                cell: c.cell, metric: c.metric.rawValue, verdict: c.verdict.rawValue, base: c.base, head: c.head, ratio: c.ratio,
-                time: c.metric == .time
-                    ? GateComparisonRecord.TimeStatistics(
-                        ratioLow: c.interval?.lowerBound, ratioHigh: c.interval?.upperBound, p: c.p, pAdjusted: c.pAdjusted, rounds: c.rounds)
-                    : nil,
-                note: c.note)
-        }
+        var written = thresholds
+        for metric in GateMetric.allCases { written.metrics[metric] = thresholds[metric] }
         return GateReportFile(
-            verdict: failure == nil ? verdict.rawValue : "error", error: failure?.description,
-            exitCode: Int(exitCode(improvementsPass: improvementsPass)), context: context.map { DisplayField(name: $0.0, value: $0.1) },
-            notes: notes, alpha: thresholds.alpha, improvementExitCode: Int(thresholds.improvementExitCode), metrics: metrics, comparisons: items)
+            verdict: runVerdict, error: failure?.description, exitCode: Int(exitCode(improvementsPass: improvementsPass)),
+            context: context.map { DisplayField(name: $0.0, value: $0.1) }, notes: notes, thresholds: written, comparisons: comparisons)
     }
 
     func evidence(_ c: GateComparison) -> String {

@@ -1,3 +1,5 @@
+import DiffLabResults
+
 /// Where the baseline's deterministic values of a gate run come from.
 public enum GateBaselineValues {
     /// A baseline build measured in this run: its value of a cell and metric, or `nil` with the

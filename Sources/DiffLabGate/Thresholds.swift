@@ -1,61 +1,12 @@
 import DiffLabJSON
+import DiffLabResults
 
-/// What the gate compares, per cell.
-public enum GateMetric: String, CaseIterable, Sendable, Hashable {
-    /// Wall-clock seconds per call: gated only from interleaved A/B samples of both builds taken
-    /// in the same job: a paired Wilcoxon signed-rank test over rounds, Holm's correction and a
-    /// noise floor (see ``compareTimes(_:thresholds:)``).
-    case time
-    /// Instructions of one call, counted by valgrind's callgrind: deterministic, gated tightly.
-    case instructions
-    /// Bytes one call allocates (jemalloc `thread.allocatedp`): deterministic, gated tightly.
-    case allocatedBytes
-    /// Allocation requests of one call (jemalloc arena statistics): deterministic, gated tightly.
-    case allocationRequests
+// `GateMetric`, `MetricThreshold` and `GateThresholds` are DiffLabResults' records (a report holds
+// them); here, the gate's defaults and the strict reader of its checked-in thresholds file.
 
-    /// Whether two runs of one build give the same value (so no statistics are needed).
-    public var isDeterministic: Bool { self != .time }
-}
-
-/// How much change one metric tolerates.
-///
-/// A change is a regression when the candidate exceeds the baseline by more than `regression`
-/// (relative: 0.05 is 5%) *and* by at least `absolute` (in the metric's unit), so tiny values
-/// cannot trip the gate on rounding. An improvement is the mirror image with `improvement`.
-public struct MetricThreshold: Sendable, Hashable {
-    /// Relative worsening (0.05 = 5%) beyond which a change is a regression.
-    public var regression: Double
-    /// Relative betterment beyond which a change is an improvement.
-    public var improvement: Double
-    /// Smallest absolute change, in the metric's unit, that can count either way.
-    public var absolute: Double
-
-    /// A threshold; see the properties (not range-checked: ``GateThresholds/init(json:)`` checks files).
-    public init(regression: Double, improvement: Double, absolute: Double) {
-        self.regression = regression
-        self.improvement = improvement
-        self.absolute = absolute
-    }
-}
-
-/// The gate's thresholds, read from a checked-in file (`Corpus/gate/thresholds.json`).
-public struct GateThresholds: Sendable, Hashable {
+extension GateThresholds {
     /// The schema name a thresholds file must carry.
     public static let schema = "difflab-gate-thresholds/1"
-
-    /// Family-wise error rate for the time comparisons (Holm-adjusted p-values are compared with it).
-    public var alpha: Double
-    /// Exit status when the only findings are improvements: 4, or 0 to let them pass.
-    public var improvementExitCode: Int32
-    /// Per-metric thresholds; every ``GateMetric`` has one.
-    public var metrics: [GateMetric: MetricThreshold]
-
-    /// Thresholds.
-    public init(alpha: Double, improvementExitCode: Int32, metrics: [GateMetric: MetricThreshold]) {
-        self.alpha = alpha
-        self.improvementExitCode = improvementExitCode
-        self.metrics = metrics
-    }
 
     /// The thresholds used when no file is given and `Corpus/gate/thresholds.json` does not exist,
     /// as in a user's own package: the same values as DiffLab's checked-in file (a test keeps them
@@ -70,12 +21,7 @@ public struct GateThresholds: Sendable, Hashable {
             .allocationRequests: MetricThreshold(regression: 0, improvement: 0, absolute: 1),
         ])
 
-    /// The threshold of `metric`.
-    public subscript(metric: GateMetric) -> MetricThreshold {
-        metrics[metric] ?? MetricThreshold(regression: 0, improvement: 0, absolute: 0)
-    }
-
-    /// The allowed range of ``alpha``: above 0, at most 0.5 (a family-wise error rate above one
+    /// The allowed range of `alpha`: above 0, at most 0.5 (a family-wise error rate above one
     /// half would flag noise more often than not).
     public static let alphaRange = Double.leastNonzeroMagnitude...0.5
     /// The allowed range of a relative threshold (`regression`, `improvement`): 0 to 10 (+1,000%).
@@ -87,7 +33,7 @@ public struct GateThresholds: Sendable, Hashable {
     ///
     /// The file is checked strictly, so a typo cannot quietly loosen the gate: the root must be an
     /// object with exactly the members `schema` (``schema``), `alpha` (a number in
-    /// ``alphaRange``), `metrics` (an object with one entry per ``GateMetric`` and no others,
+    /// ``alphaRange``), `metrics` (an object with one entry per `GateMetric` and no others,
     /// each an object of exactly `regression` and `improvement` in ``relativeRange`` and
     /// `absolute` in ``absoluteRange``), and optionally `improvementExitCode` (the integer 0 or
     /// 4; default 4) and `about` (a string, for people).

@@ -6,15 +6,16 @@ import DiffLabJSON
 
 extension FieldType where Value == UInt64 {
     /// An unsigned 64-bit integer written as a decimal string (a seed: it may exceed 2^53, which a
-    /// JSON number does not hold exactly). At most 20 characters are read; anything else is out of
-    /// range. O(1).
+    /// JSON number does not hold exactly): ASCII digits only, no sign. At most 20 characters are
+    /// read; anything else is out of range. O(1).
     public static var decimalUInt64: FieldType {
         let allowed = "a decimal integer from 0 to \(UInt64.max)"
         return FieldType(
             "a string holding \(allowed)",
             decode: { value, at throws(ResultsError) in
                 let text = try FieldType<String>.string.decode(value, at)
-                guard text.utf8.count <= 20, let number = UInt64(text) else {
+                // Digits only: `UInt64("+5")` and `UInt64("-0")` parse, but no writer writes a sign.
+                guard text.utf8.count <= 20, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = UInt64(text) else {
                     throw .outOfRange(source: at.source, path: at.named, value: value.briefDescription, allowed: allowed)
                 }
                 return number

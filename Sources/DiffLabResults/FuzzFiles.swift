@@ -6,29 +6,25 @@ import DiffLabJSON
 //   ``FuzzFailureRecord``s), read back by `difflab mutate`;
 // - the findings a crash-isolated campaign process hands to its supervisor, one
 //   ``FuzzFindingRecord`` per line of a file in the run's private folder.
-// Each has one encoder (`json`) and one decoder (`init(json:source:)`), like every record here.
+// Each is declared once, by its table, like every record here.
 
 /// One failure of a `difflab fuzz --json` summary.
-public struct FuzzFailureRecord: Sendable, Equatable {
-    enum Key: String {
-        case signature, message, file, originalItems, shrunkItems, outsideContract, inputsToFind, secondsToFind, crashed
-    }
-
+public struct FuzzFailureRecord: ResultsRecord, Equatable {
     /// `<property>/<engine>/<detail>`.
     public var signature: String
     /// What failed, in words.
     public var message: String
     /// Where the shrunk counterexample was saved (or would have been, when saving failed).
     public var file: String
-    /// Items of the failing input before shrinking (old and new lists together).
+    /// Items of the failing input before shrinking (old and new lists together), in ``FieldRange/size``.
     public var originalItems: Int
-    /// Items of the shrunk counterexample.
+    /// Items of the shrunk counterexample, in ``FieldRange/size``.
     public var shrunkItems: Int
     /// Whether the input lies outside the engine's contract (reported, not a failed run).
     public var outsideContract: Bool
-    /// The 1-based number of the input that failed.
+    /// The 1-based number of the input that failed, in ``FieldRange/count``.
     public var inputsToFind: Int
-    /// Seconds into the run when the failing input was checked.
+    /// Seconds into the run when the failing input was checked, in ``FieldRange/runSeconds``.
     public var secondsToFind: Double
     /// Whether the failure is a crash or a hang of the engine (crash-isolated fuzzing).
     public var crashed: Bool
@@ -49,60 +45,41 @@ public struct FuzzFailureRecord: Sendable, Equatable {
         self.crashed = crashed
     }
 
-    /// The failure object, members in the order above. O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.signature, signature)
-        w.set(.message, message)
-        w.set(.file, file)
-        w.set(.originalItems, originalItems)
-        w.set(.shrunkItems, shrunkItems)
-        w.set(.outsideContract, outsideContract)
-        w.set(.inputsToFind, inputsToFind)
-        w.set(.secondsToFind, secondsToFind)
-        w.set(.crashed, crashed)
-        return w.json
-    }
+    public static let blank = FuzzFailureRecord(
+        signature: "", message: "", file: "", originalItems: 0, shrunkItems: 0, outsideContract: false, inputsToFind: 0, secondsToFind: 0,
+        crashed: false)
 
-    /// Reads a failure object at `path` of `source`. Every member is required: `signature`,
-    /// `message` and `file` stream-safe strings; the item counts in ``FieldRange/size``;
-    /// `inputsToFind` in ``FieldRange/count``; `secondsToFind` in ``FieldRange/runSeconds``;
-    /// `outsideContract` and `crashed` booleans.
-    ///
-    /// - Throws: ``ResultsError`` naming the field. - Complexity: O(size of the strings).
-    public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
-        let r = try FieldReader<Key>(json, source: source, path: path)
-        signature = try r.requiredString(.signature)
-        message = try r.requiredString(.message)
-        file = try r.requiredString(.file)
-        originalItems = try r.requiredInt(.originalItems, in: .size)
-        shrunkItems = try r.requiredInt(.shrunkItems, in: .size)
-        outsideContract = try r.requiredBool(.outsideContract)
-        inputsToFind = try r.requiredInt(.inputsToFind, in: .count)
-        secondsToFind = try r.requiredDouble(.secondsToFind, in: .runSeconds)
-        crashed = try r.requiredBool(.crashed)
-    }
+    /// The declaration table: every member required.
+    public static let fields: [RecordField<FuzzFailureRecord>] = [
+        .required("signature", \.signature, .string, "`<property>/<engine>/<detail>`"),
+        .required("message", \.message, .string, "what failed, in words"),
+        .required("file", \.file, .string, "where the shrunk counterexample was saved"),
+        .required("originalItems", \.originalItems, .int(.size), "items of the failing input before shrinking"),
+        .required("shrunkItems", \.shrunkItems, .int(.size), "items of the shrunk counterexample"),
+        .required("outsideContract", \.outsideContract, .bool, "whether the input lies outside the engine's contract"),
+        .required("inputsToFind", \.inputsToFind, .int(.count), "the 1-based number of the input that failed"),
+        .required("secondsToFind", \.secondsToFind, .double(.runSeconds), "seconds into the run when it was checked"),
+        .required("crashed", \.crashed, .bool, "whether the engine crashed or hung"),
+    ]
 }
 
 /// The summary `difflab fuzz --json` prints as the last line of its standard output.
-public struct FuzzSummaryFile: Sendable, Equatable {
-    enum Key: String { case cases, inputs, seconds, casesPerSecond, largeInputs, largestInput, inputsByKind, failures }
-    /// A member of `inputsByKind`: an element kind's name (the fuzzer's kinds, not listed here).
-    struct KindKey: RawRepresentable { var rawValue: String }
-
-    /// Checks run (one property on one engine for one input).
+public struct FuzzSummaryFile: ResultsRecord, Equatable {
+    /// Checks run (one property on one engine for one input), in ``FieldRange/count``.
     public var cases: Int
-    /// Inputs generated.
+    /// Inputs generated, in ``FieldRange/count``.
     public var inputs: Int
-    /// Wall-clock seconds of the campaign.
+    /// Wall-clock seconds of the campaign, in ``FieldRange/runSeconds``.
     public var seconds: Double
-    /// `cases / seconds`, rounded down.
+    /// `cases / seconds`, rounded down, in ``FieldRange/count``.
     public var casesPerSecond: Int
-    /// Large lists generated.
+    /// Large lists generated, in ``FieldRange/count``.
     public var largeInputs: Int
-    /// Items of the largest input.
+    /// Items of the largest input, in ``FieldRange/size``.
     public var largestInput: Int
     /// Inputs per element kind, in the fuzzer's order of kinds (every kind, 0 when none ran).
+    /// The kinds are DiffLabFuzz's `FuzzElementKind` names, kept as text here (the module above
+    /// owns them); nothing reads them back but people.
     public var inputsByKind: [(kind: String, inputs: Int)]
     /// The failures, in the order found.
     public var failures: [FuzzFailureRecord]
@@ -130,60 +107,37 @@ public struct FuzzSummaryFile: Sendable, Equatable {
             && a.failures == b.failures
     }
 
-    /// The summary object, members in the order above. O(failures + kinds).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.cases, cases)
-        w.set(.inputs, inputs)
-        w.set(.seconds, seconds)
-        w.set(.casesPerSecond, casesPerSecond)
-        w.set(.largeInputs, largeInputs)
-        w.set(.largestInput, largestInput)
-        w.set(.inputsByKind, .object(JSONObject(inputsByKind.map { ($0.kind, .integer($0.inputs)) })))
-        w.set(.failures, .array(failures.map(\.json)))
-        return w.json
-    }
+    public static let blank = FuzzSummaryFile(
+        cases: 0, inputs: 0, seconds: 0, casesPerSecond: 0, largeInputs: 0, largestInput: 0, inputsByKind: [], failures: [])
 
-    /// Reads a summary. Every member is required: the counts in ``FieldRange/count``, `seconds` in
-    /// ``FieldRange/runSeconds``, `largestInput` in ``FieldRange/size``, `inputsByKind` an object
-    /// of counts, `failures` an array of ``FuzzFailureRecord`` objects.
-    ///
-    /// - Throws: ``ResultsError`` naming the field. - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        let r = try FieldReader<Key>(json, source: source, path: "")
-        cases = try r.requiredInt(.cases, in: .count)
-        inputs = try r.requiredInt(.inputs, in: .count)
-        seconds = try r.requiredDouble(.seconds, in: .runSeconds)
-        casesPerSecond = try r.requiredInt(.casesPerSecond, in: .count)
-        largeInputs = try r.requiredInt(.largeInputs, in: .count)
-        largestInput = try r.requiredInt(.largestInput, in: .size)
-        guard let kinds = try r.object(.inputsByKind, KindKey.self) else { throw .missingField(source: source, path: "inputsByKind") }
-        inputsByKind = []
-        for kind in kinds.object.keys {
-            inputsByKind.append((kind, try kinds.requiredInt(KindKey(rawValue: kind), in: .count)))
-        }
-        guard r.present(.failures) != nil else { throw .missingField(source: source, path: "failures") }
-        failures = []
-        for (index, failure) in try r.optionalArray(.failures).enumerated() {
-            failures.append(try FuzzFailureRecord(json: failure, source: source, path: "failures[\(index)]"))
-        }
-    }
+    /// The declaration table: every member required.
+    public static let fields: [RecordField<FuzzSummaryFile>] = [
+        .required("cases", \.cases, .int(.count), "checks run (one property on one engine for one input)"),
+        .required("inputs", \.inputs, .int(.count), "inputs generated"),
+        .required("seconds", \.seconds, .double(.runSeconds), "wall-clock seconds of the campaign"),
+        .required("casesPerSecond", \.casesPerSecond, .int(.count), "cases per second, rounded down"),
+        .required("largeInputs", \.largeInputs, .int(.count), "large lists generated"),
+        .required("largestInput", \.largestInput, .int(.size), "items of the largest input"),
+        .required(
+            "inputsByKind", \.inputsByKind, .members(.int(.count), join: { (kind: $0, inputs: $1) }, split: { ($0.kind, $0.inputs) }),
+            "inputs per element kind, in the fuzzer's order"),
+        .required("failures", \.failures, .array(.record()), "the failures, in the order found"),
+    ]
 }
 
 /// One failure as a crash-isolated campaign process hands it to its supervisor: its regression
 /// case (the object of a regression file, `RegressionCase.json`) and the run's figures about it.
-public struct FuzzFindingRecord: Sendable, Equatable {
-    enum Key: String { case regression, originalItems, inputsToFind, shrinkAttempts, secondsToFind }
-
+public struct FuzzFindingRecord: ResultsRecord, Equatable {
     /// The regression case, as in a regression file (decoded by `RegressionCase(json:)`).
     public var regression: JSONValue
-    /// Items of the failing input before shrinking.
+    /// Items of the failing input before shrinking, in ``FieldRange/size``.
     public var originalItems: Int
-    /// The 1-based number of the input that failed.
+    /// The 1-based number of the input that failed, in ``FieldRange/count``.
     public var inputsToFind: Int
-    /// Shrinking candidates tried.
+    /// Shrinking candidates tried, in ``FieldRange/count``.
     public var shrinkAttempts: Int
-    /// Seconds into the campaign process's run when the failing input was checked.
+    /// Seconds into the campaign process's run when the failing input was checked, in
+    /// ``FieldRange/runSeconds``.
     public var secondsToFind: Double
 
     /// A record; see the properties.
@@ -195,34 +149,17 @@ public struct FuzzFindingRecord: Sendable, Equatable {
         self.secondsToFind = secondsToFind
     }
 
-    /// The record object, members in the order above. O(1) besides the regression's size.
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.regression, regression)
-        w.set(.originalItems, originalItems)
-        w.set(.inputsToFind, inputsToFind)
-        w.set(.shrinkAttempts, shrinkAttempts)
-        w.set(.secondsToFind, secondsToFind)
-        return w.json
-    }
+    public static let blank = FuzzFindingRecord(
+        regression: .object(JSONObject()), originalItems: 0, inputsToFind: 0, shrinkAttempts: 0, secondsToFind: 0)
 
-    /// Reads a record. Every member is required: `regression` an object (checked by its own
-    /// decoder), the counts in ``FieldRange/size`` and ``FieldRange/count``, `secondsToFind` in
-    /// ``FieldRange/runSeconds``.
-    ///
-    /// - Throws: ``ResultsError`` naming the field. - Complexity: O(1) besides the regression.
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        let r = try FieldReader<Key>(json, source: source, path: "")
-        guard let regression = r.present(.regression) else { throw .missingField(source: source, path: "regression") }
-        guard regression.objectValue != nil else {
-            throw .wrongType(source: source, path: "regression", expected: "an object", found: article(regression))
-        }
-        self.regression = regression
-        originalItems = try r.requiredInt(.originalItems, in: .size)
-        inputsToFind = try r.requiredInt(.inputsToFind, in: .count)
-        shrinkAttempts = try r.requiredInt(.shrinkAttempts, in: .count)
-        secondsToFind = try r.requiredDouble(.secondsToFind, in: .runSeconds)
-    }
+    /// The declaration table: every member required (`regression` an object, checked by its own decoder).
+    public static let fields: [RecordField<FuzzFindingRecord>] = [
+        .required("regression", \.regression, FieldType.any.checked("an object") { $0.objectValue != nil }, "the regression case's object"),
+        .required("originalItems", \.originalItems, .int(.size), "items of the failing input before shrinking"),
+        .required("inputsToFind", \.inputsToFind, .int(.count), "the 1-based number of the input that failed"),
+        .required("shrinkAttempts", \.shrinkAttempts, .int(.count), "shrinking candidates tried"),
+        .required("secondsToFind", \.secondsToFind, .double(.runSeconds), "seconds into the process's run when it was checked"),
+    ]
 }
 
 /// What a fuzzing worker process started by its supervisor is asked to do, in a file of the run's
@@ -233,11 +170,7 @@ public struct FuzzFindingRecord: Sendable, Equatable {
 /// in `skipping` (`[subject, property]` index pairs) and the failures in `known`, writing what it
 /// finds to `findings` and its progress to the shared `slots` file. A `replay` job checks one
 /// input (`choices` at `size`) for one `subject` × `property` and exits 0 (passed) or 1 (failed).
-package struct FuzzWorkerJobRecord: Sendable, Equatable {
-    enum Key: String {
-        case kind, backtraces, slots, findings, firstInput, seconds, skipping, known, choices, size, subject, property
-    }
-
+package struct FuzzWorkerJobRecord: ResultsRecord, Equatable {
     /// The two kinds of job.
     package enum Kind: String, CaseIterable, Sendable {
         case campaign, replay
@@ -265,79 +198,38 @@ package struct FuzzWorkerJobRecord: Sendable, Equatable {
     /// A job of `kind`; set the members it uses.
     package init(kind: Kind) { self.kind = kind }
 
-    /// The job object. O(size of the job).
-    package var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.kind, kind.rawValue)
-        w.set(.backtraces, backtraces)
-        switch kind {
-        case .campaign:
-            w.set(.slots, slots)
-            w.set(.findings, findings)
-            w.set(.firstInput, firstInput)
-            w.set(.seconds, seconds, null: true)
-            w.set(.skipping, .array(skipping.map { .array($0.map(JSONValue.integer)) }))
-            w.set(.known, strings: known)
-        case .replay:
-            w.set(.choices, strings: choices.map { String($0) })
-            for (key, value) in [(Key.size, size), (.subject, subject), (.property, property)] { w.set(key, value) }
-        }
-        return w.json
-    }
+    package static let blank = FuzzWorkerJobRecord(kind: .campaign)
 
-    /// Reads a job. `kind` and `backtraces` are required; a campaign needs `slots` and
-    /// `findings` (stream-safe strings), `firstInput` in ``FieldRange/count``, `seconds` (`null`
-    /// or in ``FieldRange/runSeconds``), `skipping` (at most ``maxEntries`` pairs of indices in
-    /// ``FieldRange/size``) and `known` (at most ``maxEntries`` strings); a replay needs `choices`
-    /// (at most ``maxChoices`` decimal `UInt64` strings), `size` in ``FieldRange/size``, and
-    /// `subject` and `property` in ``FieldRange/size`` (the worker checks them against its options).
-    ///
-    /// - Throws: ``ResultsError`` naming the field. - Complexity: O(size of the job).
-    package init(json: JSONValue, source: String) throws(ResultsError) {
-        let r = try FieldReader<Key>(json, source: source, path: "")
-        guard let kind = try r.optionalCase(.kind, Kind.self) else { throw .missingField(source: source, path: "kind") }
-        self.kind = kind
-        backtraces = try r.requiredBool(.backtraces)
-        switch kind {
-        case .campaign:
-            slots = try r.requiredString(.slots)
-            findings = try r.requiredString(.findings)
-            firstInput = try r.requiredInt(.firstInput, in: .count)
-            seconds = try r.optionalDouble(.seconds, in: .runSeconds)
-            let pairs = try r.optionalArray(.skipping)
-            guard pairs.count <= Self.maxEntries else {
-                throw .outOfRange(source: source, path: "skipping", value: "\(pairs.count) entries", allowed: "at most \(Self.maxEntries)")
-            }
-            skipping = try pairs.enumerated().map { index, pair throws(ResultsError) in
-                let path = "skipping[\(index)]"
-                guard let items = pair.arrayValue, items.count == 2 else {
-                    throw .wrongType(source: source, path: path, expected: "an array of two indices", found: article(pair))
-                }
-                return try items.map { item throws(ResultsError) in
-                    guard let value = item.intValue, FieldRange<Int>.size.range.contains(value) else {
-                        throw .outOfRange(source: source, path: path, value: item.briefDescription, allowed: FieldRange<Int>.size.text)
-                    }
-                    return value
-                }
-            }
-            known = try r.strings(.known)
-            guard known.count <= Self.maxEntries else {
-                throw .outOfRange(source: source, path: "known", value: "\(known.count) entries", allowed: "at most \(Self.maxEntries)")
-            }
-        case .replay:
-            let texts = try r.strings(.choices)
-            guard texts.count <= Self.maxChoices else {
-                throw .outOfRange(source: source, path: "choices", value: "\(texts.count) entries", allowed: "at most \(Self.maxChoices)")
-            }
-            choices = try texts.enumerated().map { index, text throws(ResultsError) in
-                guard let value = UInt64(text) else {
-                    throw .outOfRange(source: source, path: "choices[\(index)]", value: text, allowed: "a decimal 64-bit unsigned integer")
-                }
-                return value
-            }
-            size = try r.requiredInt(.size, in: .size)
-            subject = try r.requiredInt(.subject, in: .size)
-            property = try r.requiredInt(.property, in: .size)
-        }
-    }
+    /// The declaration table: `kind` and `backtraces`, then the members of that kind of job, all
+    /// required but `seconds` (`null`: no limit) and the lists (absent: empty).
+    package static let fields: [RecordField<FuzzWorkerJobRecord>] =
+        [
+            .required("kind", \.kind, .cases(), "the kind of job"),
+            .required("backtraces", \.backtraces, .bool, "whether the worker keeps the Swift runtime's crash handler"),
+        ]
+        + RecordField.when(
+            "kind is campaign", { $0.kind == .campaign },
+            [
+                .required("slots", \.slots, .string, "the shared progress file"),
+                .required("findings", \.findings, .string, "the file the worker writes its findings to"),
+                .required("firstInput", \.firstInput, .int(.count), "the input the campaign starts from"),
+                .optional("seconds", \.seconds, .double(.runSeconds), absent: .null, "how long the campaign runs (`null`: no limit)"),
+                .list(
+                    "skipping", \.skipping, .array(.int(.size), count: FieldRange(2...2, "2 indices")),
+                    count: FieldRange(0...maxEntries, unit: "entries"),
+                    written: .always, "the `[subject, property]` checks not run"),
+                .list(
+                    "known", \.known, .string, count: FieldRange(0...maxEntries, unit: "entries"), written: .always,
+                    "the failures already known"),
+            ])
+        + RecordField.when(
+            "kind is replay", { $0.kind == .replay },
+            [
+                .list(
+                    "choices", \.choices, .decimalUInt64, count: FieldRange(0...maxChoices, unit: "choices"), written: .always,
+                    "the input's choices, decimal strings"),
+                .required("size", \.size, .int(.size), "the input's size"),
+                .required("subject", \.subject, .int(.size), "the subject's index in the worker's options"),
+                .required("property", \.property, .int(.size), "the property's index in the worker's options"),
+            ])
 }

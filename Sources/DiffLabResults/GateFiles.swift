@@ -1,20 +1,205 @@
 import DiffLabJSON
 
-/// One cell of a stored gate baseline: the deterministic metrics of one call, each `nil` when
-/// not measured (written as `null`).
-public struct BaselineCell: Sendable, Equatable {
-    enum Key: String, CaseIterable { case instructions, allocatedBytes, allocationRequests }
+// The regression gate's files and their vocabulary: stored baselines (`difflab-gate-baseline/1`)
+// and reports (`difflab-gate/1`). The gate's logic (comparisons, statistics, the thresholds
+// file's strict reader, `GateError`) lives in DiffLabGate and works on these same types.
 
-    /// The cell name (`subject:profile:kind:size`), not empty.
+/// What the gate compares, per cell.
+public enum GateMetric: String, CaseIterable, Sendable, Hashable {
+    /// Wall-clock seconds per call: gated only from interleaved A/B samples of both builds taken
+    /// in the same job: a paired Wilcoxon signed-rank test over rounds, Holm's correction and a
+    /// noise floor (DiffLabGate's `compareTimes(_:thresholds:)`).
+    case time
+    /// Instructions of one call, counted by valgrind's callgrind: deterministic, gated tightly.
+    case instructions
+    /// Bytes one call allocates (jemalloc `thread.allocatedp`): deterministic, gated tightly.
+    case allocatedBytes
+    /// Allocation requests of one call (jemalloc arena statistics): deterministic, gated tightly.
+    case allocationRequests
+
+    /// Whether two runs of one build give the same value (so no statistics are needed).
+    public var isDeterministic: Bool { self != .time }
+}
+
+/// The gate's finding for one metric of one cell.
+public enum GateVerdict: String, CaseIterable, Sendable, Hashable {
+    /// Within the thresholds (or, for time, not significant after correction).
+    case pass
+    /// Worse than the baseline beyond the thresholds.
+    case regression
+    /// Better than the baseline beyond the thresholds.
+    case improvement
+    /// Not gated: a value is missing on one side (the note says why).
+    case notGated = "not-gated"
+}
+
+/// The verdict of a whole gate run, as its report states it.
+public enum GateRunVerdict: String, CaseIterable, Sendable, Hashable {
+    /// Nothing regressed or improved.
+    case pass
+    /// Some comparison regressed.
+    case regression
+    /// Some comparison improved and none regressed.
+    case improvement
+    /// The run cannot be trusted (it compared nothing, or left cells ungated): the report's
+    /// `error` says why.
+    case error
+}
+
+/// How much change one metric tolerates.
+///
+/// A change is a regression when the candidate exceeds the baseline by more than `regression`
+/// (relative: 0.05 is 5%) *and* by at least `absolute` (in the metric's unit), so tiny values
+/// cannot trip the gate on rounding. An improvement is the mirror image with `improvement`.
+public struct MetricThreshold: ResultsRecord, Hashable {
+    /// Relative worsening (0.05 = 5%) beyond which a change is a regression.
+    public var regression: Double
+    /// Relative betterment beyond which a change is an improvement.
+    public var improvement: Double
+    /// Smallest absolute change, in the metric's unit, that can count either way.
+    public var absolute: Double
+
+    /// A threshold; see the properties (not range-checked: the readers check files).
+    public init(regression: Double, improvement: Double, absolute: Double) {
+        self.regression = regression
+        self.improvement = improvement
+        self.absolute = absolute
+    }
+
+    public static let blank = MetricThreshold(regression: 0, improvement: 0, absolute: 0)
+
+    /// The declaration table (a report's thresholds of one metric).
+    public static let fields: [RecordField<MetricThreshold>] = [
+        .required("regression", \.regression, .double(.relative), "relative worsening beyond which a change regresses (0.05 is 5%)"),
+        .required("improvement", \.improvement, .double(.relative), "relative betterment beyond which a change improves"),
+        .required("absolute", \.absolute, .double(.amount), "the smallest change, in the metric's unit, that counts either way"),
+    ]
+}
+
+/// The gate's thresholds: a report's `thresholds` object, and what the checked-in thresholds file
+/// (`Corpus/gate/thresholds.json`, read strictly by DiffLabGate's `GateThresholds.init(json:)`)
+/// gives.
+public struct GateThresholds: ResultsRecord, Hashable {
+    /// Family-wise error rate for the time comparisons (Holm-adjusted p-values are compared with it).
+    public var alpha: Double
+    /// Exit status when the only findings are improvements: 4, or 0 to let them pass.
+    public var improvementExitCode: Int32
+    /// Per-metric thresholds; every ``GateMetric`` has one in a file.
+    public var metrics: [GateMetric: MetricThreshold]
+
+    /// Thresholds.
+    public init(alpha: Double, improvementExitCode: Int32, metrics: [GateMetric: MetricThreshold]) {
+        self.alpha = alpha
+        self.improvementExitCode = improvementExitCode
+        self.metrics = metrics
+    }
+
+    /// The threshold of `metric` (all zero when there is none).
+    public subscript(metric: GateMetric) -> MetricThreshold { metrics[metric] ?? .blank }
+
+    public static let blank = GateThresholds(alpha: 0, improvementExitCode: 0, metrics: [:])
+
+    /// The declaration table of a report's `thresholds` object (metrics in ``GateMetric`` order).
+    public static let fields: [RecordField<GateThresholds>] = [
+        .required("alpha", \.alpha, .double(.probability), "the family-wise error rate of the time comparisons"),
+        .required(
+            "improvementExitCode", \.improvementExitCode, FieldType.int(.exitStatus).converted({ Int32($0) }, back: { Int($0) }),
+            "the exit status when the only findings are improvements (4, or 0)"),
+        .defaulted(
+            "metrics", \.metrics, .keyed(GateMetric.self, .record()), default: [:], written: .always, "each metric's thresholds, by metric name"),
+    ]
+}
+
+/// One metric of one cell, baseline against candidate: an element of a gate report's
+/// `comparisons`.
+public struct GateComparison: ResultsRecord, Hashable {
+    /// The cell name, `subject:profile:kind:size`.
+    public var cell: String
+    /// The metric compared.
+    public var metric: GateMetric
+    /// The baseline's value in the metric's unit (seconds, instructions, bytes, requests): the
+    /// median for time, the exact value otherwise; in ``FieldRange/amount``.
+    public var base: Double?
+    /// The candidate's value, like ``base``.
+    public var head: Double?
+    /// Candidate / baseline, in ``FieldRange/ratio``: for time, the median of the per-round ratios
+    /// median(candidate) / median(baseline); otherwise head ÷ base (`nil` when base is 0 or a side
+    /// is missing).
+    public var ratio: Double?
+    /// For time: the lower end of a 95% bootstrap confidence interval of ``ratio`` (rounds resampled).
+    public var ratioLow: Double?
+    /// For time: the upper end of that interval.
+    public var ratioHigh: Double?
+    /// For time: the Wilcoxon signed-rank two-sided p-value, in ``FieldRange/probability``.
+    public var p: Double?
+    /// For time: ``p`` after Holm's adjustment over every time comparison of the run.
+    public var pAdjusted: Double?
+    /// For time: how many paired rounds were compared.
+    public var rounds: Int?
+    /// The verdict for this cell and metric.
+    public var verdict: GateVerdict
+    /// Why a comparison is not gated, or other context; empty when none.
+    public var note: String
+
+    /// A comparison with `ratio` head ÷ base; the verdict is decided by DiffLabGate's
+    /// `compareDeterministic(cell:metric:base:head:thresholds:note:)` or `compareTimes(_:thresholds:)`.
+    public init(cell: String, metric: GateMetric, base: Double?, head: Double?, verdict: GateVerdict, note: String = "") {
+        self.cell = cell
+        self.metric = metric
+        self.base = base
+        self.head = head
+        if let base, let head, base > 0 { ratio = head / base }
+        self.verdict = verdict
+        self.note = note
+    }
+
+    /// For time: ``ratioLow`` to ``ratioHigh``, `nil` unless both are known and in order.
+    public var interval: ClosedRange<Double>? {
+        get {
+            guard let ratioLow, let ratioHigh, ratioLow <= ratioHigh else { return nil }
+            return ratioLow...ratioHigh
+        }
+        set {
+            ratioLow = newValue?.lowerBound
+            ratioHigh = newValue?.upperBound
+        }
+    }
+
+    public static let blank = GateComparison(cell: "", metric: .time, base: nil, head: nil, verdict: .pass)
+
+    /// The declaration table: figures written as `null` when absent, the time statistics only in
+    /// a time comparison, `note` only when there is one.
+    public static let fields: [RecordField<GateComparison>] = [
+        .required("cell", \.cell, .string, "the cell, `subject:profile:kind:size`"),
+        .required("metric", \.metric, .cases(), "the metric compared"),
+        .required("verdict", \.verdict, .cases(), "the verdict for this cell and metric"),
+        .optional("base", \.base, .double(.amount), absent: .null, "the baseline's value, in the metric's unit"),
+        .optional("head", \.head, .double(.amount), absent: .null, "the candidate's value"),
+        .optional("ratio", \.ratio, .ratio, absent: .null, "candidate ÷ baseline (for time, the median round ratio)"),
+        .optional("ratioLow", \.ratioLow, .ratio, absent: .nullWhen(\.isTime), "time: the 95% bootstrap interval's lower end"),
+        .optional("ratioHigh", \.ratioHigh, .ratio, absent: .nullWhen(\.isTime), "time: the interval's upper end"),
+        .optional("p", \.p, .double(.probability), absent: .nullWhen(\.isTime), "time: the Wilcoxon signed-rank p-value"),
+        .optional("pAdjusted", \.pAdjusted, .double(.probability), absent: .nullWhen(\.isTime), "time: p after Holm's adjustment"),
+        .optional("rounds", \.rounds, .int(.count), absent: .nullWhen(\.isTime), "time: the paired rounds compared"),
+        .defaulted("note", \.note, .string, default: "", "why the comparison was not gated, or a remark"),
+    ]
+
+    private var isTime: Bool { metric == .time }
+}
+
+/// One cell of a stored baseline: the deterministic metrics of one call, each `nil` when not
+/// measured (written as `null`).
+public struct BaselineCell: ResultsRecord, Hashable {
+    /// The cell name (`subject:profile:kind:size`), not empty: the member's name in `cells`.
     public var name: String
-    /// Values from 0 to 2^53.
+    /// Instructions of one call, 0 to 2^53.
     public var instructions: Int?
     /// Bytes allocated per call, 0 to 2^53 (jemalloc only).
     public var allocatedBytes: Int?
     /// Allocation requests per call, 0 to 2^53 (jemalloc only).
     public var allocationRequests: Int?
 
-    /// A cell; see the properties (not range-checked: ``StoredBaselineFile/init(json:source:)`` checks files).
+    /// A cell; see the properties (not range-checked: reading a file checks them).
     public init(name: String, instructions: Int? = nil, allocatedBytes: Int? = nil, allocationRequests: Int? = nil) {
         self.name = name
         self.instructions = instructions
@@ -22,13 +207,34 @@ public struct BaselineCell: Sendable, Equatable {
         self.allocationRequests = allocationRequests
     }
 
-    /// The metrics object (every metric written, `null` when absent). O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.instructions, instructions, null: true)
-        w.set(.allocatedBytes, allocatedBytes, null: true)
-        w.set(.allocationRequests, allocationRequests, null: true)
-        return w.json
+    /// The stored value of `metric` (`nil` for time, which is never stored).
+    public subscript(metric: GateMetric) -> Int? {
+        switch metric {
+        case .instructions: instructions
+        case .allocatedBytes: allocatedBytes
+        case .allocationRequests: allocationRequests
+        case .time: nil
+        }
+    }
+
+    public static let blank = BaselineCell(name: "")
+
+    /// The declaration table: every metric written, `null` when not measured.
+    public static let fields: [RecordField<BaselineCell>] = [
+        .optional("instructions", \.instructions, count, absent: .null, "instructions of one call"),
+        .optional("allocatedBytes", \.allocatedBytes, count, absent: .null, "bytes one call allocates (jemalloc)"),
+        .optional("allocationRequests", \.allocationRequests, count, absent: .null, "allocation requests of one call (jemalloc)"),
+    ]
+    private static let count = FieldType.int(.count).strict("null or an integer from 0 to 2^53")
+
+    /// Refuses a cell whose metrics are all `null`: it could not gate anything.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        guard instructions != nil || allocatedBytes != nil || allocationRequests != nil else {
+            let names = Self.fields.map(\.description.key).joined(separator: ", ")
+            throw .invalid(
+                source: position.source, field: position.named, expected: "an object with at least one of \(names) measured: this cell's are all null"
+            )
+        }
     }
 }
 
@@ -38,21 +244,29 @@ public struct BaselineCell: Sendable, Equatable {
 ///
 /// ## What a valid file holds
 /// - `schema`: exactly ``schema``.
-/// - `cells`: a non-empty object; each member is a cell name whose value is an object with only
-///   the members `instructions`, `allocatedBytes` and `allocationRequests`, each `null` (not
-///   measured) or an integer from 0 to 2^53; at least one of them must be a number, or the cell
-///   could not gate anything.
-/// - optional: `createdAt` (an integer ≥ 0), `candidate` and `toolchain` (strings), `machine`
-///   (an object of strings).
+/// - `cells`: a non-empty object; each member is a cell name (`subject:profile:kind:size`) whose
+///   value is an object with only the members `instructions`, `allocatedBytes` and
+///   `allocationRequests`, each `null` (not measured) or an integer in ``integerCountRange``; at
+///   least one of them must be a number, or the cell could not gate anything.
+/// - optional: `createdAt` (Unix seconds, ``FieldRange/unixTime``), `candidate` and `toolchain`
+///   (strings), `machine` (an object of strings).
 ///
 /// Unlike results files, unknown members of a cell are refused: a typo must not pass as "no
-/// regression" (the gate fails closed).
-public struct StoredBaselineFile: Sendable, Equatable {
-    enum Key: String { case schema, createdAt, candidate, machine, toolchain, cells }
-
+/// regression" (issue 10: the gate fails closed).
+public struct StoredBaseline: ResultsRecord, Equatable {
     /// The schema name a stored baseline carries.
     public static let schema = "difflab-gate-baseline/1"
+    /// The allowed range of a stored value (instructions, bytes, allocation requests of one
+    /// call): integers from 0 to 2^53, the range in which a `Double` holds every integer.
+    public static let countRange = 0.0...9_007_199_254_740_992
+    /// ``countRange`` as integers, for checking values before they become `Double`s (2^53 + 1
+    /// would round into the range).
+    public static let integerCountRange = FieldRange<Int>.count.range
+    /// The metrics a stored baseline holds: the deterministic ones.
+    public static let metrics = GateMetric.allCases.filter(\.isDeterministic)
 
+    /// What the file was called (usually its path), for messages; not written.
+    public var source: String
     /// Unix seconds when the baseline was stored, in ``FieldRange/unixTime``.
     public var createdAt: Int?
     /// Which build was stored.
@@ -62,316 +276,126 @@ public struct StoredBaselineFile: Sendable, Equatable {
     /// The Swift toolchain that built it.
     public var toolchain: String?
     /// The cells, in file order.
-    public var cells: [BaselineCell]
+    public var cells: [BaselineCell] { didSet { positions = Self.positions(cells) } }
+    /// Each cell name's position in ``cells`` (the first, should a name repeat).
+    private var positions: [String: Int]
 
-    /// A baseline file; see the properties.
-    public init(createdAt: Int? = nil, candidate: String? = nil, machine: [DisplayField] = [], toolchain: String? = nil, cells: [BaselineCell]) {
+    /// A baseline; see the properties (not checked: reading a file checks it).
+    public init(
+        source: String = "", createdAt: Int? = nil, candidate: String? = nil, machine: [DisplayField] = [], toolchain: String? = nil,
+        cells: [BaselineCell]
+    ) {
+        self.source = source
         self.createdAt = createdAt
         self.candidate = candidate
         self.machine = machine
         self.toolchain = toolchain
         self.cells = cells
+        positions = Self.positions(cells)
     }
 
-    /// The document. O(cells).
-    public var json: JSONValue {
-        var cellsObject = JSONObject()
-        for cell in cells { cellsObject[cell.name] = cell.json }
-        var w = FieldWriter<Key>()
-        w.set(.schema, Self.schema)
-        w.set(.createdAt, createdAt)
-        w.set(.candidate, candidate)
-        w.set(.machine, DisplayField.json(machine))
-        w.set(.toolchain, toolchain)
-        w.set(.cells, .object(cellsObject))
-        return w.json
+    private static func positions(_ cells: [BaselineCell]) -> [String: Int] {
+        Dictionary(cells.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Reads and checks a stored baseline; see the type's documentation for the rules.
-    ///
-    /// - Throws: ``ResultsError/invalid(source:field:expected:)`` for the first field that breaks them.
-    /// - Complexity: O(size of the file).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        func bad(_ field: String, _ expected: String) -> ResultsError { .invalid(source: source, field: field, expected: expected) }
-        func quoted(_ key: Key) -> String { "\"\(key.rawValue)\"" }
-        guard json.objectValue != nil else { throw bad("the document", "a JSON object, not \(json.typeName)") }
-        guard json[Key.schema.rawValue]?.stringValue == Self.schema else { throw bad(quoted(.schema), "\"\(Self.schema)\"") }
-        if let value = json[Key.createdAt.rawValue], value != .null {
-            guard let createdAt = value.intValue, createdAt >= 0 else { throw bad(quoted(.createdAt), "an integer ≥ 0 (Unix seconds), not \(value)") }
-            self.createdAt = createdAt
+    /// The CPU model it was measured on (`machine.cpu`), if the file says.
+    public var cpu: String? { machine.first { $0.name == "cpu" }?.value }
+
+    /// The stored cell named `name`, or `nil`. O(1).
+    public subscript(cell name: String) -> BaselineCell? { positions[name].map { cells[$0] } }
+
+    /// The stored value of `metric` for `cell`; `nil` when the file holds `null` or no such cell.
+    /// - Complexity: O(1).
+    public func value(_ cell: String, _ metric: GateMetric) -> Double? { self[cell: cell]?[metric].map(Double.init) }
+
+    public static let blank = StoredBaseline(cells: [])
+    public static var documentSchema: String? { schema }
+
+    /// The declaration table: `machine` always written; `cells` an object of cells by name.
+    public static let fields: [RecordField<StoredBaseline>] = [
+        .optional("createdAt", \.createdAt, .int(.unixTime), "when the baseline was stored, Unix seconds"),
+        .optional("candidate", \.candidate, .string, "which build was stored"),
+        .defaulted(
+            "machine", \.machine, .members(.string, join: { DisplayField(name: $0, value: $1) }, split: { ($0.name, $0.value) }), default: [],
+            written: .always, "the machine it was measured on (CPU, cores, memory, kernel)"),
+        .optional("toolchain", \.toolchain, .string, "the Swift toolchain that built it"),
+        .required(
+            "cells", \.cells,
+            .members(
+                .closedRecord(BaselineCell.self, holder: "a cell"),
+                join: { name, cell in
+                    var named = cell
+                    named.name = name
+                    return named
+                }, split: { ($0.name, $0) }), "the cells by name (`subject:profile:kind:size`), in order"),
+    ]
+
+    /// Refuses a baseline with no cells (it gates nothing) or a cell without a name; notes the
+    /// file's name.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        source = position.source
+        guard !cells.isEmpty else {
+            throw .invalid(source: source, field: "cells", expected: "a non-empty object: a baseline with no cells gates nothing")
         }
-        for key in [Key.candidate, .toolchain] {
-            if let value = json[key.rawValue], value != .null, value.stringValue == nil { throw bad(quoted(key), "a string, not \(value.typeName)") }
+        if cells.contains(where: \.name.isEmpty) {
+            throw .invalid(source: source, field: "cells[\"\"]", expected: "a cell name (subject:profile:kind:size)")
         }
-        candidate = json[Key.candidate.rawValue]?.stringValue
-        toolchain = json[Key.toolchain.rawValue]?.stringValue
-        machine = []
-        if let value = json[Key.machine.rawValue], value != .null {
-            guard let fields = value.objectValue else { throw bad(quoted(.machine), "an object, not \(value.typeName)") }
-            for (key, field) in fields {
-                guard let text = field.stringValue else { throw bad("\(Key.machine.rawValue).\(key)", "a string, not \(field.typeName)") }
-                machine.append(DisplayField(name: key, value: text))
-            }
-        }
-        guard let cellsObject = json[Key.cells.rawValue]?.objectValue else {
-            throw bad(quoted(.cells), "an object of cells, not \(json[Key.cells.rawValue]?.typeName ?? "missing")")
-        }
-        guard cellsObject.count > 0 else { throw bad(quoted(.cells), "a non-empty object: a baseline with no cells gates nothing") }
-        let allowed = BaselineCell.Key.allCases.map(\.rawValue).joined(separator: ", ")
-        cells = []
-        for (name, entry) in cellsObject {
-            let path = "\(Key.cells.rawValue)[\"\(name)\"]"
-            guard !name.isEmpty else { throw bad("\(Key.cells.rawValue)[\"\"]", "a cell name (subject:profile:kind:size)") }
-            guard let fields = entry.objectValue else { throw bad(path, "an object of metrics, not \(entry.typeName)") }
-            var cell = BaselineCell(name: name)
-            for (key, value) in fields {
-                guard let metric = BaselineCell.Key(rawValue: key) else { throw bad("\(path).\(key)", "absent: a cell holds only \(allowed)") }
-                if value == .null { continue }
-                // The parser gives integral values that fit Int as `.integer`; anything else is
-                // fractional or beyond 2^63, so out of range either way.
-                guard let count = value.intValue, FieldRange<Int>.count.range.contains(count) else {
-                    throw bad("\(path).\(key)", "null or an integer from 0 to 2^53, not \(value.briefDescription)")
-                }
-                switch metric {
-                case .instructions: cell.instructions = count
-                case .allocatedBytes: cell.allocatedBytes = count
-                case .allocationRequests: cell.allocationRequests = count
-                }
-            }
-            guard cell.instructions != nil || cell.allocatedBytes != nil || cell.allocationRequests != nil else {
-                throw bad(path, "an object with at least one of \(allowed) measured: this cell's are all null")
-            }
-            cells.append(cell)
-        }
-    }
-}
-
-/// One comparison of a gate report: a metric of a cell, its verdict and evidence.
-public struct GateComparisonRecord: Sendable, Equatable {
-    enum Key: String { case cell, metric, verdict, base, head, ratio, ratioLow, ratioHigh, p, pAdjusted, rounds, note }
-
-    /// The paired-rounds statistics of a time comparison (written, `null` when absent, only for time).
-    public struct TimeStatistics: Sendable, Equatable {
-        /// Lower end of the 95% bootstrap interval of the ratio.
-        public var ratioLow: Double?
-        /// Upper end of the 95% bootstrap interval of the ratio.
-        public var ratioHigh: Double?
-        /// Wilcoxon signed-rank two-sided p-value, in ``FieldRange/probability``.
-        public var p: Double?
-        /// ``p`` after Holm's adjustment, in ``FieldRange/probability``.
-        public var pAdjusted: Double?
-        /// Paired rounds compared.
-        public var rounds: Int?
-
-        /// Statistics; see the properties.
-        public init(ratioLow: Double? = nil, ratioHigh: Double? = nil, p: Double? = nil, pAdjusted: Double? = nil, rounds: Int? = nil) {
-            self.ratioLow = ratioLow
-            self.ratioHigh = ratioHigh
-            self.p = p
-            self.pAdjusted = pAdjusted
-            self.rounds = rounds
-        }
-    }
-
-    /// The cell name, `subject:profile:kind:size`.
-    public var cell: String
-    /// The metric: `time`, `instructions`, `allocatedBytes` or `allocationRequests`.
-    public var metric: String
-    /// The verdict: `pass`, `regression`, `improvement` or `not-gated`.
-    public var verdict: String
-    /// Values in the metric's unit (seconds, instructions, bytes, requests), 0 to 2^53.
-    public var base: Double?
-    /// The candidate's value, like ``base``.
-    public var head: Double?
-    /// head ÷ base, in ``FieldRange/ratio``.
-    public var ratio: Double?
-    /// Paired-rounds statistics; only for the time metric.
-    public var time: TimeStatistics?
-    /// Why the comparison was not gated, or a remark; empty when none (then not written).
-    public var note: String
-
-    /// A comparison row; see the properties.
-    public init(
-        cell: String, metric: String, verdict: String, base: Double?, head: Double?, ratio: Double?, time: TimeStatistics? = nil, note: String = ""
-    ) {
-        self.cell = cell
-        self.metric = metric
-        self.verdict = verdict
-        self.base = base
-        self.head = head
-        self.ratio = ratio
-        self.time = time
-        self.note = note
-    }
-
-    /// The comparison object. O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.cell, cell)
-        w.set(.metric, metric)
-        w.set(.verdict, verdict)
-        w.set(.base, base, null: true)
-        w.set(.head, head, null: true)
-        w.set(.ratio, ratio, null: true)
-        if let time {
-            w.set(.ratioLow, time.ratioLow, null: true)
-            w.set(.ratioHigh, time.ratioHigh, null: true)
-            w.set(.p, time.p, null: true)
-            w.set(.pAdjusted, time.pAdjusted, null: true)
-            w.set(.rounds, time.rounds, null: true)
-        }
-        if !note.isEmpty { w.set(.note, note) }
-        return w.json
-    }
-
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        self.init(
-            cell: try row.requiredString(.cell), metric: try row.requiredString(.metric), verdict: try row.requiredString(.verdict),
-            base: try row.optionalDouble(.base, in: .amount), head: try row.optionalDouble(.head, in: .amount),
-            ratio: try row.optionalDouble(.ratio, in: .ratio),
-            note: try row.optionalString(.note) ?? "")
-        // Time statistics are present exactly when the object has their members.
-        if [Key.ratioLow, .ratioHigh, .p, .pAdjusted, .rounds].contains(where: { row.object[$0.rawValue] != nil }) {
-            time = TimeStatistics(
-                ratioLow: try row.optionalDouble(.ratioLow, in: .ratio), ratioHigh: try row.optionalDouble(.ratioHigh, in: .ratio),
-                p: try row.optionalDouble(.p, in: .probability), pAdjusted: try row.optionalDouble(.pAdjusted, in: .probability),
-                rounds: try row.optionalInt(.rounds, in: .count))
-        }
-    }
-}
-
-/// A metric's thresholds in a gate report.
-public struct GateMetricThresholdRecord: Sendable, Equatable {
-    enum Key: String { case regression, improvement, absolute }
-
-    /// The metric the thresholds apply to.
-    public var metric: String
-    /// Relative thresholds, in ``FieldRange/relative``.
-    public var regression: Double
-    /// Relative improvement threshold, in ``FieldRange/relative``.
-    public var improvement: Double
-    /// In the metric's unit, in ``FieldRange/amount``.
-    public var absolute: Double
-
-    /// A thresholds row; see the properties.
-    public init(metric: String, regression: Double, improvement: Double, absolute: Double) {
-        self.metric = metric
-        self.regression = regression
-        self.improvement = improvement
-        self.absolute = absolute
-    }
-
-    var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.regression, regression)
-        w.set(.improvement, improvement)
-        w.set(.absolute, absolute)
-        return w.json
     }
 }
 
 /// A gate report (schema `difflab-gate/1`), written by `difflab gate --out`: verdict, exit code,
 /// context, notes, thresholds and every comparison.
-public struct GateReportFile: Sendable, Equatable {
-    enum Key: String { case schema, verdict, error, exitCode, context, notes, thresholds, comparisons }
-    enum ThresholdsKey: String { case alpha, improvementExitCode, metrics }
-
+public struct GateReportFile: ResultsRecord, Equatable {
     /// The schema name of a gate report.
     public static let schema = "difflab-gate/1"
 
-    /// `pass`, `regression`, `improvement` or `error`.
-    public var verdict: String
-    /// Why the report cannot be trusted (then ``verdict`` is `error`).
+    /// What the caller called the input (usually its path); not written.
+    public var source: String
+    /// The run's verdict (``GateRunVerdict/error`` when the report cannot be trusted).
+    public var verdict: GateRunVerdict
+    /// Why the report cannot be trusted (then ``verdict`` is ``GateRunVerdict/error``).
     public var error: String?
-    /// In 0 to 255.
+    /// The exit status, in ``FieldRange/exitStatus``.
     public var exitCode: Int
     /// Labelled facts for the reader (baseline, candidate, rounds, machine…), in order.
     public var context: [DisplayField]
     /// Remarks, e.g. a metric that could not be measured and why.
     public var notes: [String]
-    /// In ``FieldRange/probability``.
-    public var alpha: Double
-    /// 0 or 4.
-    public var improvementExitCode: Int
-    /// The thresholds of each metric.
-    public var metrics: [GateMetricThresholdRecord]
+    /// The thresholds the comparisons were judged with.
+    public var thresholds: GateThresholds
     /// Every comparison, in cell order.
-    public var comparisons: [GateComparisonRecord]
+    public var comparisons: [GateComparison]
 
     /// A gate report; see the properties.
     public init(
-        verdict: String, error: String?, exitCode: Int, context: [DisplayField], notes: [String], alpha: Double, improvementExitCode: Int,
-        metrics: [GateMetricThresholdRecord], comparisons: [GateComparisonRecord]
+        source: String = "", verdict: GateRunVerdict, error: String?, exitCode: Int, context: [DisplayField], notes: [String],
+        thresholds: GateThresholds, comparisons: [GateComparison]
     ) {
+        self.source = source
         self.verdict = verdict
         self.error = error
         self.exitCode = exitCode
         self.context = context
         self.notes = notes
-        self.alpha = alpha
-        self.improvementExitCode = improvementExitCode
-        self.metrics = metrics
+        self.thresholds = thresholds
         self.comparisons = comparisons
     }
 
-    /// The report document (`error` written as `null` when absent). O(comparisons).
-    public var json: JSONValue {
-        var metricsObject = JSONObject()
-        for metric in metrics { metricsObject[metric.metric] = metric.json }
-        var t = FieldWriter<ThresholdsKey>()
-        t.set(.alpha, alpha)
-        t.set(.improvementExitCode, improvementExitCode)
-        t.set(.metrics, .object(metricsObject))
-        var w = FieldWriter<Key>()
-        w.set(.schema, Self.schema)
-        w.set(.verdict, verdict)
-        w.set(.error, error, null: true)
-        w.set(.exitCode, exitCode)
-        w.set(.context, DisplayField.json(context))
-        w.set(.notes, strings: notes)
-        w.set(.thresholds, t.json)
-        w.set(.comparisons, .array(comparisons.map(\.json)))
-        return w.json
-    }
+    public static let blank = GateReportFile(
+        verdict: .pass, error: nil, exitCode: 0, context: [], notes: [], thresholds: .blank, comparisons: [])
+    public static var documentSchema: String? { schema }
 
-    /// Reads a gate report.
-    /// - Throws: ``ResultsError``: schema errors, a missing `verdict`, `exitCode` or threshold,
-    ///   numbers outside their ranges (see the properties), wrong types.
-    /// - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        try checkSchema(json, Self.schema, source: source)
-        let root = try FieldReader<Key>(json, source: source, path: "")
-        verdict = try root.requiredString(.verdict)
-        error = try root.optionalString(.error)
-        exitCode = try root.requiredInt(.exitCode, in: .exitStatus)
-        context = try root.displayFields(.context)
-        notes = try root.strings(.notes)
-        guard let thresholds = try root.object(.thresholds, ThresholdsKey.self) else {
-            throw .missingField(source: source, path: Key.thresholds.rawValue)
-        }
-        guard let alpha = try thresholds.optionalDouble(.alpha, in: .probability) else {
-            throw .missingField(source: source, path: thresholds.path(.alpha))
-        }
-        self.alpha = alpha
-        improvementExitCode = try thresholds.requiredInt(.improvementExitCode, in: .exitStatus)
-        metrics = []
-        if let value = thresholds.present(.metrics) {
-            guard let members = value.objectValue else {
-                throw .wrongType(source: source, path: thresholds.path(.metrics), expected: "an object", found: article(value))
-            }
-            for (name, member) in members {
-                let reader = try FieldReader<GateMetricThresholdRecord.Key>(member, source: source, path: thresholds.path(.metrics) + "." + name)
-                func required(_ key: GateMetricThresholdRecord.Key, _ range: FieldRange<Double>) throws(ResultsError) -> Double {
-                    guard let number = try reader.optionalDouble(key, in: range) else { throw .missingField(source: source, path: reader.path(key)) }
-                    return number
-                }
-                metrics.append(
-                    GateMetricThresholdRecord(
-                        metric: name, regression: try required(.regression, .relative), improvement: try required(.improvement, .relative),
-                        absolute: try required(.absolute, .amount)))
-            }
-        }
-        comparisons = []
-        for row in try root.objects(.comparisons, GateComparisonRecord.Key.self) { comparisons.append(try GateComparisonRecord(row)) }
-    }
+    /// The declaration table (`error` written as `null` when absent).
+    public static let fields: [RecordField<GateReportFile>] = [
+        .required("verdict", \.verdict, .cases(), "the run's verdict"),
+        .optional("error", \.error, .string, absent: .null, "why the report cannot be trusted"),
+        .required("exitCode", \.exitCode, .int(.exitStatus), "the exit status"),
+        .defaulted("context", \.context, .display, default: [], written: .always, "labelled facts for the reader"),
+        .list("notes", \.notes, .string, written: .always, "remarks, e.g. a metric not measured and why"),
+        .required("thresholds", \.thresholds, .record(), "the thresholds the comparisons were judged with"),
+        .list("comparisons", \.comparisons, .record(), written: .always, "every comparison, in cell order"),
+    ]
+
+    /// Notes the file's name.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
 }

@@ -12,10 +12,8 @@ package struct MeasureRequest: Sendable, Equatable {
     }
 }
 
-/// One cell of a `difflab measure` answer.
-package struct MeasureCellResult: Sendable, Equatable {
-    enum Key: String { case cell, samples, callsPerSample, allocatedBytes, allocationRequests }
-
+/// One cell of a `difflab measure` answer, as the worker reported it and the gate reads it.
+package struct MeasureCellResult: ResultsRecord, Equatable {
     /// The cell name (`subject:profile:kind:size`), as requested.
     package var cell: String
     /// Seconds per call, one per sample, each in ``FieldRange/seconds``; `nil` for an
@@ -36,43 +34,53 @@ package struct MeasureCellResult: Sendable, Equatable {
         self.allocationRequests = allocationRequests
     }
 
-    /// The result object: just `cell` for an instructions run; otherwise the samples, calls per
-    /// sample and both allocation figures (`null` without jemalloc). O(samples).
-    package var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.cell, cell)
-        if let samples {
-            w.set(.samples, numbers: samples)
-            w.set(.callsPerSample, callsPerSample)
-            w.set(.allocatedBytes, allocatedBytes, null: true)
-            w.set(.allocationRequests, allocationRequests, null: true)
-        }
-        return w.json
-    }
+    package static let blank = MeasureCellResult(cell: "")
+
+    /// The declaration table: just `cell` for an instructions run; otherwise the samples, calls
+    /// per sample and both allocation figures (`null` without jemalloc). Unknown members are
+    /// ignored.
+    package static let fields: [RecordField<MeasureCellResult>] = [
+        .required("cell", \.cell, .string, "the cell name, as requested"),
+        .optional("samples", \.samples, .array(FieldType.seconds.strict("a number of seconds from 0 to 86,400")), "seconds per call, one per sample"),
+        .optional(
+            "callsPerSample", \.callsPerSample, FieldType.int(.callsPerSample).strict("null or an integer from 1 to 1,000,000,000"),
+            "calls timed together as one sample"),
+        .optional("allocatedBytes", \.allocatedBytes, count, absent: .nullWhen(\.isTimed), "bytes one call allocated (jemalloc)"),
+        .optional("allocationRequests", \.allocationRequests, count, absent: .nullWhen(\.isTimed), "allocation requests of one call (jemalloc)"),
+    ]
+    private static let count = FieldType.int(.count).strict("null or an integer from 0 to 2^53")
+
+    private var isTimed: Bool { samples != nil }
+}
+
+/// The protocols a `difflab measure` answer may name (its `protocol` member).
+package enum MeasureProtocol: String, CaseIterable, Sendable {
+    /// `difflab-measure/1`, the only one so far.
+    case v1 = "difflab-measure/1"
 }
 
 /// A `difflab measure` answer (protocol `difflab-measure/1`): the gate's worker protocol between
 /// builds. The gate runs the *baseline* build's worker and the candidate's, so the fields are a
 /// contract: add, never rename.
-package struct MeasureResponse: Sendable, Equatable {
-    enum Key: String { case `protocol`, results }
-
+package struct MeasureResponse: ResultsRecord, Equatable {
     /// The protocol name this type reads and writes (also printed by `difflab measure --protocol`).
-    package static let protocolName = "difflab-measure/1"
+    package static let protocolName = MeasureProtocol.v1.rawValue
 
+    /// The protocol the answer names.
+    package var protocolVersion = MeasureProtocol.v1
     package var results: [MeasureCellResult]
 
     package init(results: [MeasureCellResult]) {
         self.results = results
     }
 
-    /// The answer object: `protocol` and `results`. O(size).
-    package var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.protocol, Self.protocolName)
-        w.set(.results, .array(results.map(\.json)))
-        return w.json
-    }
+    package static let blank = MeasureResponse(results: [])
+
+    /// The declaration table: `protocol` and `results`.
+    package static let fields: [RecordField<MeasureResponse>] = [
+        .required("protocol", \.protocolVersion, .cases(), "the protocol, `difflab-measure/1`"),
+        .required("results", \.results, .array(.record()), "one result per requested cell, in order"),
+    ]
 
     /// Reads and checks a worker's answer. The worker may be an old build or not DiffLab at all,
     /// so nothing is taken on trust: the answer must carry `"protocol": "difflab-measure/1"` and a
@@ -85,54 +93,20 @@ package struct MeasureResponse: Sendable, Equatable {
     /// - Parameters:
     ///   - source: names the worker in errors, e.g. `the baseline's worker`.
     ///   - request: what was asked for; `nil` checks only the shape.
-    /// - Throws: ``ResultsError/invalid(source:field:expected:)`` naming the worker, the field and
-    ///   what was expected.
+    /// - Throws: ``ResultsError`` naming the worker, the field and what was expected.
     /// - Complexity: O(size of the answer).
-    package init(json: JSONValue, source: String, request: MeasureRequest? = nil) throws(ResultsError) {
-        func bad(_ field: String, _ expected: String) -> ResultsError { .invalid(source: source, field: field, expected: expected) }
-        guard json[Key.protocol.rawValue]?.stringValue == Self.protocolName else {
-            throw bad("\"\(Key.protocol.rawValue)\"", "\"\(Self.protocolName)\"")
+    package init(json: JSONValue, source: String, request: MeasureRequest?) throws(ResultsError) {
+        try self.init(json: json, source: source)
+        guard let request else { return }
+        guard results.count == request.cells.count else {
+            throw .invalid(source: source, field: "results", expected: "an array of \(request.cells.count) results, one per requested cell")
         }
-        guard let elements = json[Key.results.rawValue]?.arrayValue, elements.count == request?.cells.count ?? elements.count else {
-            throw bad(
-                "\"\(Key.results.rawValue)\"",
-                request.map { "an array of \($0.cells.count) results, one per requested cell" } ?? "an array of results")
-        }
-        typealias R = MeasureCellResult.Key
-        results = []
-        for (index, element) in elements.enumerated() {
-            let path = "\(Key.results.rawValue)[\(index)]"
-            let expectedCell = request.map { $0.cells[index] }
-            guard let cell = element[R.cell.rawValue]?.stringValue, cell == expectedCell ?? cell else {
-                throw bad(path + "." + R.cell.rawValue, expectedCell.map { "\"\($0)\"" } ?? "a cell name")
+        for (index, (result, cell)) in zip(results, request.cells).enumerated() {
+            let path = "results[\(index)]"
+            guard result.cell == cell else { throw .invalid(source: source, field: path + ".cell", expected: "\"\(cell)\"") }
+            if let wanted = request.samples, result.samples?.count != wanted {
+                throw .invalid(source: source, field: path + ".samples", expected: "an array of \(wanted) numbers")
             }
-            var result = MeasureCellResult(cell: cell)
-            let samplesValue = element[R.samples.rawValue]
-            if request?.samples != nil || (samplesValue != nil && samplesValue != .null) {
-                let wanted = request?.samples
-                guard let values = samplesValue?.arrayValue, values.count == wanted ?? values.count else {
-                    throw bad(path + "." + R.samples.rawValue, wanted.map { "an array of \($0) numbers" } ?? "an array of numbers")
-                }
-                var seconds: [Double] = []
-                for (offset, value) in values.enumerated() {
-                    guard let number = value.doubleValue, number.isFinite, FieldRange<Double>.seconds.range.contains(number) else {
-                        throw bad("\(path).\(R.samples.rawValue)[\(offset)]", "a number of seconds from 0 to 86,400, not \(value.briefDescription)")
-                    }
-                    seconds.append(number)
-                }
-                result.samples = seconds
-            }
-            func integer(_ key: R, _ range: FieldRange<Int>, _ words: String) throws(ResultsError) -> Int? {
-                guard let value = element[key.rawValue], value != .null else { return nil }
-                guard let number = value.intValue, range.range.contains(number) else {
-                    throw bad("\(path).\(key.rawValue)", "null or an integer from \(words), not \(value.briefDescription)")
-                }
-                return number
-            }
-            result.callsPerSample = try integer(.callsPerSample, .callsPerSample, "1 to 1,000,000,000")
-            result.allocatedBytes = try integer(.allocatedBytes, .count, "0 to 2^53")
-            result.allocationRequests = try integer(.allocationRequests, .count, "0 to 2^53")
-            results.append(result)
         }
     }
 }

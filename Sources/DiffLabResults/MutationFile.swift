@@ -41,9 +41,7 @@ public enum MutantCheck: String, CaseIterable, Sendable {
 }
 
 /// One planted bug of the catalogue.
-public struct Mutant: Sendable, Equatable {
-    enum Key: String { case name, patch, file, area, kind, bug, check, testFilter, quick, equivalent }
-
+public struct Mutant: ResultsRecord, Equatable {
     /// 1 to 64 lower-case letters, digits and `-`; unique in the catalogue.
     public var name: String
     /// The patch's file name in the catalogue's folder: `NN-<name>.patch` (two digits or more).
@@ -52,9 +50,9 @@ public struct Mutant: Sendable, Equatable {
     public var file: String
     /// The area it lives in.
     public var area: MutantArea
-    /// The kind of bug (off-by-one, dropped comparison, …), for the table.
+    /// The kind of bug (off-by-one, dropped comparison, …), for the table: 1 to 100 characters.
     public var kind: String
-    /// What the bug is, in words.
+    /// What the bug is, in words: 1 to 2,000 characters.
     public var bug: String
     /// How it is killed.
     public var check: MutantCheck
@@ -63,7 +61,8 @@ public struct Mutant: Sendable, Equatable {
     public var testFilter: String?
     /// Whether it belongs to the quick subset (`difflab-dev mutate --quick`).
     public var quick: Bool
-    /// Why no property can kill it, when it is an equivalent mutant; `nil` otherwise.
+    /// Why no property can kill it, when it is an equivalent mutant (10 to 2,000 characters);
+    /// `nil` otherwise.
     public var equivalent: String?
 
     /// A mutant; see the properties.
@@ -83,110 +82,78 @@ public struct Mutant: Sendable, Equatable {
         self.equivalent = equivalent
     }
 
-    /// The mutant object (`testFilter`, `quick` and `equivalent` only when set). O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.name, name)
-        w.set(.patch, patch)
-        w.set(.file, file)
-        w.set(.area, area.rawValue)
-        w.set(.kind, kind)
-        w.set(.bug, bug)
-        w.set(.check, check.rawValue)
-        w.set(.testFilter, testFilter)
-        if quick { w.set(.quick, JSONValue.bool(true)) }
-        w.set(.equivalent, equivalent)
-        return w.json
-    }
+    public static let blank = Mutant(name: "", patch: "", file: "", area: .heckel, kind: "", bug: "")
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        func invalid(_ key: Key, _ expected: String) -> ResultsError {
-            .invalid(source: row.source, field: row.path(key), expected: expected)
+    /// The declaration table (`testFilter`, `quick` and `equivalent` written only when set).
+    public static let fields: [RecordField<Mutant>] = [
+        .required("name", \.name, FieldType.string.checked("1 to 64 lower-case letters, digits and '-'", isLowerSlug), "the mutant's name"),
+        .required("patch", \.patch, .string, "the patch's file name, `NN-<name>.patch`"),
+        .required(
+            "file", \.file, FieldType.string.checked("a relative path inside the package, without '..'", isRelativePath),
+            "the source file the patch changes"),
+        .required("area", \.area, .cases(), "the area the bug lives in"),
+        .required("kind", \.kind, .text(atMost: FieldRange(1...100)), "the kind of bug"),
+        .required("bug", \.bug, .text(atMost: FieldRange(1...2_000)), "what the bug is"),
+        .defaulted("check", \.check, .cases(), default: .fuzz, written: .always, "how it is killed"),
+        .optional(
+            "testFilter", \.testFilter, FieldType.string.checked("1 to 200 letters, digits and '|._-'", isTestFilter),
+            "the `swift test --filter` expression, for `swift-test` only"),
+        .defaulted("quick", \.quick, .bool, default: false, "whether it belongs to the quick subset"),
+        .optional(
+            "equivalent", \.equivalent, .text(atMost: FieldRange(10...2_000)),
+            "why no property can kill it, for an equivalent mutant"),
+    ]
+
+    /// Refuses a patch name other than `NN-<name>.patch`, and a test filter missing for
+    /// `swift-test` or given for `fuzz`.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        func invalid(_ key: String, _ expected: String) -> ResultsError {
+            .invalid(source: position.source, field: position.member(key).named, expected: expected)
         }
-        let name = try row.requiredString(.name)
-        guard isLowerSlug(name) else { throw invalid(.name, "1 to 64 lower-case letters, digits and '-' (got '\(name)')") }
-        let patch = try row.requiredString(.patch)
-        guard isPatchName(patch, for: name) else { throw invalid(.patch, "'NN-\(name).patch', NN two or more digits (got '\(patch)')") }
-        let file = try row.requiredString(.file)
-        guard isRelativePath(file) else { throw invalid(.file, "a relative path inside the package, without '..' (got '\(file)')") }
-        let areaName = try row.requiredString(.area)
-        guard let area = MutantArea(rawValue: areaName) else {
-            throw invalid(.area, "one of \(MutantArea.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(areaName)')")
-        }
-        let kind = try row.requiredString(.kind)
-        guard (1...100).contains(kind.count) else { throw invalid(.kind, "1 to 100 characters") }
-        let bug = try row.requiredString(.bug)
-        guard (1...2_000).contains(bug.count) else { throw invalid(.bug, "1 to 2,000 characters") }
-        let checkName = try row.optionalString(.check) ?? MutantCheck.fuzz.rawValue
-        guard let check = MutantCheck(rawValue: checkName) else {
-            throw invalid(.check, "one of \(MutantCheck.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(checkName)')")
-        }
-        let testFilter = try row.optionalString(.testFilter)
+        guard isPatchName(patch, for: name) else { throw invalid("patch", "'NN-\(name).patch', NN two or more digits (got '\(patch)')") }
         switch (check, testFilter) {
-        case (.swiftTest, nil): throw invalid(.testFilter, "present when check is swift-test")
-        case (.fuzz, .some): throw invalid(.testFilter, "absent when check is fuzz")
-        case (.swiftTest, .some(let filter)) where !isTestFilter(filter):
-            throw invalid(.testFilter, "1 to 200 letters, digits and '|._-' (got '\(filter)')")
+        case (.swiftTest, nil): throw invalid("testFilter", "present when check is swift-test")
+        case (.fuzz, .some): throw invalid("testFilter", "absent when check is fuzz")
         default: break
         }
-        let equivalent = try row.optionalString(.equivalent)
-        if let equivalent, !(10...2_000).contains(equivalent.count) {
-            throw invalid(.equivalent, "the reason no property can kill the mutant, 10 to 2,000 characters")
-        }
-        self.init(
-            name: name, patch: patch, file: file, area: area, kind: kind, bug: bug, check: check, testFilter: testFilter,
-            quick: try row.optionalBool(.quick) ?? false, equivalent: equivalent)
     }
 }
 
 /// The catalogue of planted bugs, `difflab-mutants/1`.
-public struct MutantCatalogue: Sendable, Equatable {
-    enum Key: String { case schema, mutants }
-
+public struct MutantCatalogue: ResultsRecord, Equatable {
     /// The schema this type reads and writes.
     public static let schema = "difflab-mutants/1"
     /// The most mutants a catalogue may list.
     public static let maxMutants = 1_000
 
+    /// What the caller called the input (usually its path); not written.
+    public var source = ""
     /// The mutants, in catalogue order; at least one, names unique.
     public var mutants: [Mutant]
 
-    /// A catalogue of `mutants` (not checked; ``init(json:source:)`` checks what it reads).
-    public init(mutants: [Mutant]) { self.mutants = mutants }
-
-    /// The catalogue document. O(mutants).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.schema, Self.schema)
-        w.set(.mutants, .array(mutants.map(\.json)))
-        return w.json
+    /// A catalogue of `mutants` (not checked; reading a file checks it).
+    public init(source: String = "", mutants: [Mutant]) {
+        self.source = source
+        self.mutants = mutants
     }
 
-    /// Reads a catalogue, treating it as hostile.
-    ///
-    /// - Throws: ``ResultsError`` naming `source` and the field: a wrong or missing schema, no
-    ///   mutants or more than ``maxMutants``, and for a mutant (`mutants[3].area`) a missing field,
-    ///   a wrong type, a name that is not a slug or is repeated, a patch name other than
-    ///   `NN-<name>.patch`, a file path that is absolute or has `..`, an unknown area or check, a
-    ///   test filter missing for `swift-test` or given for `fuzz`, or an empty reason.
-    /// - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        try checkSchema(json, Self.schema, source: source)
-        let root = try FieldReader<Key>(json, source: source, path: "")
-        let rows = try root.objects(.mutants, Mutant.Key.self)
-        guard (1...Self.maxMutants).contains(rows.count) else {
-            throw .invalid(source: source, field: root.path(.mutants), expected: "1 to \(Self.maxMutants) mutants (got \(rows.count))")
-        }
-        var mutants: [Mutant] = []
+    public static let blank = MutantCatalogue(mutants: [])
+    public static var documentSchema: String? { schema }
+
+    /// The declaration table: 1 to ``maxMutants`` mutants.
+    public static let fields: [RecordField<MutantCatalogue>] = [
+        .required("mutants", \.mutants, .array(.record(), count: FieldRange(1...maxMutants, unit: "mutants")), "the planted bugs, in catalogue order")
+    ]
+
+    /// Refuses a mutant name used twice; notes the file's name.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        source = position.source
         var names: Set<String> = []
-        for row in rows {
-            let mutant = try Mutant(row)
-            guard names.insert(mutant.name).inserted else {
-                throw .invalid(source: source, field: row.path(.name), expected: "a name not used before (got '\(mutant.name)' again)")
-            }
-            mutants.append(mutant)
+        for (index, mutant) in mutants.enumerated() where !names.insert(mutant.name).inserted {
+            throw .invalid(
+                source: source, field: position.member("mutants").element(index).member("name").named,
+                expected: "a name not used before (got '\(mutant.name)' again)")
         }
-        self.init(mutants: mutants)
     }
 }
 
@@ -202,12 +169,7 @@ public enum MutantOutcome: String, CaseIterable, Sendable {
 }
 
 /// One mutant's record in a `difflab-mutation/1` file.
-public struct MutantResult: Sendable, Equatable {
-    enum Key: String {
-        case name, area, check, equivalent, outcome, crashed, secondsToKill, inputsToKill, signature, shrunkItems, originalItems
-        case buildSeconds, checkSeconds, note
-    }
-
+public struct MutantResult: ResultsRecord, Equatable {
     /// The mutant's name in the catalogue.
     public var name: String
     /// Its area.
@@ -247,60 +209,36 @@ public struct MutantResult: Sendable, Equatable {
         crashed = false
     }
 
-    /// The record (absent figures are not written). O(1).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.name, name)
-        w.set(.area, area.rawValue)
-        w.set(.check, check.rawValue)
-        w.set(.equivalent, equivalent)
-        w.set(.outcome, outcome.rawValue)
-        w.set(.crashed, crashed)
-        w.set(.secondsToKill, secondsToKill)
-        w.set(.inputsToKill, inputsToKill)
-        w.set(.signature, signature)
-        w.set(.shrunkItems, shrunkItems)
-        w.set(.originalItems, originalItems)
-        w.set(.buildSeconds, buildSeconds)
-        w.set(.checkSeconds, checkSeconds)
-        w.set(.note, note)
-        return w.json
-    }
+    public static let blank = MutantResult(name: "", area: .heckel, check: .fuzz, equivalent: false, outcome: .error)
 
-    init(_ row: FieldReader<Key>) throws(ResultsError) {
-        func named<T: RawRepresentable & CaseIterable>(_ key: Key, _ type: T.Type) throws(ResultsError) -> T where T.RawValue == String {
-            let text = try row.requiredString(key)
-            guard let value = T(rawValue: text) else {
-                throw .invalid(
-                    source: row.source, field: row.path(key), expected: "one of \(T.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(text)')"
-                )
-            }
-            return value
-        }
-        self.init(
-            name: try row.requiredString(.name), area: try named(.area, MutantArea.self), check: try named(.check, MutantCheck.self),
-            equivalent: try row.requiredBool(.equivalent), outcome: try named(.outcome, MutantOutcome.self))
-        crashed = try row.requiredBool(.crashed)
-        secondsToKill = try row.optionalDouble(.secondsToKill, in: .runSeconds)
-        inputsToKill = try row.optionalInt(.inputsToKill, in: .count)
-        signature = try row.optionalString(.signature)
-        shrunkItems = try row.optionalInt(.shrunkItems, in: .count)
-        originalItems = try row.optionalInt(.originalItems, in: .count)
-        buildSeconds = try row.optionalDouble(.buildSeconds, in: .runSeconds)
-        checkSeconds = try row.optionalDouble(.checkSeconds, in: .runSeconds)
-        note = try row.optionalString(.note)
+    /// The declaration table (absent figures are not written).
+    public static let fields: [RecordField<MutantResult>] = [
+        .required("name", \.name, .string, "the mutant's name in the catalogue"),
+        .required("area", \.area, .cases(), "its area"),
+        .required("check", \.check, .cases(), "how it was checked"),
+        .required("equivalent", \.equivalent, .bool, "whether the catalogue marks it equivalent (not scored)"),
+        .required("outcome", \.outcome, .cases(), "what happened"),
+        .required("crashed", \.crashed, .bool, "killed by a crash of the fuzzer rather than a property"),
+        .optional("secondsToKill", \.secondsToKill, .double(.runSeconds), "seconds into the check when the killing failure was found"),
+        .optional("inputsToKill", \.inputsToKill, .int(.count), "inputs generated up to the killing one"),
+        .optional("signature", \.signature, .string, "the killing failure's signature, or the failing test"),
+        .optional("shrunkItems", \.shrunkItems, .int(.count), "items of the shrunk counterexample"),
+        .optional("originalItems", \.originalItems, .int(.count), "items of the counterexample before shrinking"),
+        .optional("buildSeconds", \.buildSeconds, .double(.runSeconds), "seconds the mutant's build took"),
+        .optional("checkSeconds", \.checkSeconds, .double(.runSeconds), "seconds the check took"),
+        .optional("note", \.note, .string, "anything else worth saying"),
+    ]
+
+    /// Refuses `crashed` for a mutant not killed.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         guard outcome == .killed || !crashed else {
-            throw .invalid(source: row.source, field: row.path(.crashed), expected: "false unless the outcome is killed")
+            throw .invalid(source: position.source, field: position.member("crashed").named, expected: "false unless the outcome is killed")
         }
     }
 }
 
 /// A `difflab-mutation/1` results file, written by `difflab-dev mutate`.
-public struct MutationFile: Sendable, Equatable {
-    enum Key: String, ProvenanceKey {
-        case schema, createdAt, machine, toolchain, commit, seconds, seed, catalogue, configuration, killed, scored, score, results
-    }
-
+public struct MutationFile: ResultsRecord, Equatable {
     /// How the mutants were built: SwiftPM's build configuration.
     public enum Configuration: String, Sendable, Hashable, CaseIterable {
         /// `swift build -c release`: the binary users run (the default, and a file without the
@@ -325,7 +263,13 @@ public struct MutationFile: Sendable, Equatable {
     /// The catalogue read (its path).
     public var catalogue: String
     /// How the mutants were built (`configuration`; absent in a file means ``Configuration/release``).
-    public var configuration: Configuration = .release
+    public var configuration: Configuration {
+        get { writtenConfiguration ?? .release }
+        set { writtenConfiguration = newValue }
+    }
+    /// The `configuration` member: always written by a new file, `nil` for a file written before
+    /// the member existed (so it writes back without it).
+    private var writtenConfiguration: Configuration? = .release
     /// One record per mutant run, in catalogue order.
     public var results: [MutantResult]
 
@@ -345,50 +289,61 @@ public struct MutationFile: Sendable, Equatable {
     /// ``killed`` / ``scored`` (1 when nothing is scored).
     public var score: Double { scored == 0 ? 1 : Double(killed) / Double(scored) }
 
-    /// The results document (`commit` written as `null` when unknown; `killed`, `scored` and
-    /// `score` derived from the records). O(results).
-    public var json: JSONValue {
-        var w = FieldWriter<Key>()
-        w.set(.schema, Self.schema)
-        w.set(provenance)
-        w.set(.seconds, seconds)
-        w.set(.seed, String(seed))
-        w.set(.catalogue, catalogue)
-        w.set(.configuration, configuration.rawValue)
-        w.set(.killed, killed)
-        w.set(.scored, scored)
-        w.set(.score, score)
-        w.set(.results, .array(results.map(\.json)))
-        return w.json
+    /// `killed`, `scored` and `score` as a file states them, from reading them until
+    /// ``finishDecoding(at:)`` checks them against the records (then empty again).
+    private var stated = Stated()
+    private struct Stated: Sendable, Equatable {
+        var killed: Int?
+        var scored: Int?
+        var score: Double?
+    }
+    // The members the table reads and writes: written from the records, read into `stated`.
+    private var killedMember: Int {
+        get { killed }
+        set { stated.killed = newValue }
+    }
+    private var scoredMember: Int {
+        get { scored }
+        set { stated.scored = newValue }
+    }
+    private var scoreMember: Double {
+        get { score }
+        set { stated.score = newValue }
     }
 
-    /// Reads a mutation results document.
-    ///
-    /// - Throws: ``ResultsError`` naming `source` and the field: a wrong or missing schema, any
-    ///   field of the wrong type or outside its range (see each property; `seed` a decimal string
-    ///   of 0 to 2^64 − 1), an unknown area, check or outcome, `crashed` true for a mutant not
-    ///   killed, and `killed`, `scored` or `score` that disagree with the records.
-    /// - Complexity: O(size of the document).
-    public init(json: JSONValue, source: String) throws(ResultsError) {
-        try checkSchema(json, Self.schema, source: source)
-        let root = try FieldReader<Key>(json, source: source, path: "")
-        let seedText = try root.requiredString(.seed)
-        guard !seedText.hasPrefix("+"), !seedText.hasPrefix("-"), let seed = UInt64(seedText) else {
-            throw .invalid(source: source, field: root.path(.seed), expected: "a decimal string of 0 to 18446744073709551615 (got '\(seedText)')")
+    public static let blank: MutationFile = {
+        var blank = MutationFile(seconds: 0, seed: 0, catalogue: "")
+        blank.writtenConfiguration = nil
+        return blank
+    }()
+    public static var documentSchema: String? { schema }
+
+    /// The declaration table: the provenance stamp (`commit` written as `null` when unknown),
+    /// then `killed`, `scored` and `score` derived from the records (and checked against them).
+    public static let fields: [RecordField<MutationFile>] =
+        RecordField.inline(\.provenance, RunProvenance.stamp)
+        + [
+            .required("seconds", \.seconds, .double(.runSeconds), "seconds of fuzzing per mutant"),
+            .required("seed", \.seed, .decimalUInt64, "the fuzzing seed"),
+            .required("catalogue", \.catalogue, .string, "the catalogue read (its path)"),
+            .optional("configuration", \.writtenConfiguration, .cases(), "how the mutants were built (absent: `release`)"),
+            .required("killed", \.killedMember, .int(.count), "the scored mutants killed"),
+            .required("scored", \.scoredMember, .int(.count), "the mutants not marked equivalent"),
+            .required("score", \.scoreMember, .double(.probability), "killed ÷ scored (1 when nothing is scored)"),
+            .list("results", \.results, .record(), written: .always, "one record per mutant run, in catalogue order"),
+        ]
+
+    /// Refuses `killed`, `scored` or `score` that disagree with the records; notes the file's name.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        source = position.source
+        defer { stated = Stated() }
+        guard stated.killed == killed else {
+            throw .invalid(source: source, field: "killed", expected: "\(killed), the killed scored mutants listed")
         }
-        guard let seconds = try root.optionalDouble(.seconds, in: .runSeconds) else { throw .missingField(source: source, path: "seconds") }
-        self.init(source: source, seconds: seconds, seed: seed, catalogue: try root.requiredString(.catalogue))
-        provenance = try root.provenance()
-        if root.present(.configuration) != nil { configuration = try root.requiredCase(.configuration, Configuration.self) }
-        for row in try root.objects(.results, MutantResult.Key.self) { results.append(try MutantResult(row)) }
-        let killed = try root.requiredInt(.killed, in: .count)
-        let scored = try root.requiredInt(.scored, in: .count)
-        guard let score = try root.optionalDouble(.score, in: .probability) else { throw .missingField(source: source, path: "score") }
-        guard killed == self.killed else {
-            throw .invalid(source: source, field: "killed", expected: "\(self.killed), the killed scored mutants listed")
+        guard stated.scored == scored else { throw .invalid(source: source, field: "scored", expected: "\(scored), the scored mutants listed") }
+        guard let statedScore = stated.score, abs(statedScore - score) < 1e-9 else {
+            throw .invalid(source: source, field: "score", expected: "killed / scored = \(score)")
         }
-        guard scored == self.scored else { throw .invalid(source: source, field: "scored", expected: "\(self.scored), the scored mutants listed") }
-        guard abs(score - self.score) < 1e-9 else { throw .invalid(source: source, field: "score", expected: "killed / scored = \(self.score)") }
     }
 }
 

@@ -6,6 +6,8 @@ public enum ResultsFormats {
     public static var documents: [RecordSchema] {
         [
             BenchResults.recordSchema, TraceBenchResults.recordSchema, UpdaterFindingsFile.recordSchema, UpdatersSummary.recordSchema,
+            StoredBaseline.recordSchema, GateReportFile.recordSchema, MutantCatalogue.recordSchema, MutationFile.recordSchema,
+            FuzzSummaryFile.recordSchema,
             PolicyResults.recordSchema, PolicyGridResults.recordSchema, PolicyCostsRecord.fileSchema, ArenaResults.recordSchema,
         ]
     }

@@ -291,6 +291,10 @@ func rounds(_ seconds: Double, factor: Double = 1, count: Int = 16, seed: UInt64
         #expect(json["comparisons"]?.arrayValue?.first?["ratio"]?.doubleValue.map { abs($0 - 39.0 / 38) < 1e-12 } == true)
         let text = json.serialized()
         #expect(try JSONValue.parse(bytes: Array(text.utf8)) == json)
+        // The report's JSON is its record's, and reads back to it.
+        var record = report([.pass, .improvement]).record()
+        record.source = "g"
+        #expect(try GateReportFile(json: json, source: "g") == record)
     }
 }
 
@@ -388,8 +392,8 @@ let storedJSON: JSONValue = [
 
 @Suite struct StoredBaselineTests {
     @Test func readsAValidBaseline() throws {
-        let stored = try StoredBaseline(json: storedJSON, source: "b.json")
-        #expect(stored.cells == ["hashmap:differencekit:int:10000", "myers:small-edit:int:10000"])
+        let stored = try StoredBaseline.read(storedJSON, source: "b.json")
+        #expect(stored.cells.map(\.name) == ["hashmap:differencekit:int:10000", "myers:small-edit:int:10000"])
         #expect(stored.value("hashmap:differencekit:int:10000", .allocationRequests) == 38)
         #expect(stored.value("myers:small-edit:int:10000", .instructions) == nil)
         #expect(stored.value("nope", .instructions) == nil)
@@ -399,27 +403,33 @@ let storedJSON: JSONValue = [
 
     @Test func theCommittedQuickBaselineIsValid() throws {
         let bytes = try #require(readBytes("results/baselines/gate-quick.json"))
-        let stored = try StoredBaseline(json: try JSONValue.parse(bytes: bytes), source: "gate-quick.json")
+        let stored = try StoredBaseline.read(try JSONValue.parse(bytes: bytes), source: "gate-quick.json")
         #expect(stored.cells.count == 9)
     }
 
     @Test func writtenBaselinesReadBack() throws {
-        let json = StoredBaseline.json(
-            cells: [("a:p:int:1", [.instructions: 10, .allocatedBytes: 0]), ("b:p:int:1", [.allocationRequests: 3])], candidate: "HEAD",
-            createdAt: 5, machine: [("cpu", "x")], toolchain: "t")
-        let stored = try StoredBaseline(json: try JSONValue.parse(json.serialized()), source: "s.json")
-        #expect(stored.values == ["a:p:int:1": [.instructions: 10, .allocatedBytes: 0], "b:p:int:1": [.allocationRequests: 3]])
+        let written = StoredBaseline(
+            measured: [("a:p:int:1", [.instructions: 10, .allocatedBytes: 0.5]), ("b:p:int:1", [.allocationRequests: 3])], candidate: "HEAD",
+            createdAt: 5, machine: [DisplayField(name: "cpu", value: "x")], toolchain: "t", source: "s.json")
+        let json = written.json
+        let stored = try StoredBaseline.read(try JSONValue.parse(json.serialized()), source: "s.json")
+        #expect(stored == written)
+        #expect(
+            stored.cells == [
+                BaselineCell(name: "a:p:int:1", instructions: 10, allocatedBytes: 0), BaselineCell(name: "b:p:int:1", allocationRequests: 3),
+            ])
+        #expect(stored.value("b:p:int:1", .allocationRequests) == 3 && stored.value("b:p:int:1", .instructions) == nil)
         #expect(json["cells"]?["b:p:int:1"]?["instructions"] == .null)
     }
 
     /// Issue 10: a stored baseline with an empty or wrong `cells` object made the gate print
     /// PASS; every malformed field is now an error naming the file, the field and what it should be.
     @Test(arguments: [
-        ([String](), JSONValue.array([]), "the document", "a JSON object, not array"),
-        (["schema"], JSONValue.string("difflab-gate-baseline/2"), "\"schema\"", "\"difflab-gate-baseline/1\""),
-        (["cells"], JSONValue.object(JSONObject()), "\"cells\"", "a non-empty object: a baseline with no cells gates nothing"),
-        (["cells"], JSONValue.array([]), "\"cells\"", "an object of cells, not array"),
-        (["cells", "x:p:int:1"], JSONValue.integer(5), "cells[\"x:p:int:1\"]", "an object of metrics, not number"),
+        ([String](), JSONValue.array([]), "the document", "a JSON object, not an array"),
+        (["schema"], JSONValue.string("difflab-gate-baseline/2"), "schema", "\"difflab-gate-baseline/1\""),
+        (["cells"], JSONValue.object(JSONObject()), "cells", "a non-empty object: a baseline with no cells gates nothing"),
+        (["cells"], JSONValue.array([]), "cells", "an object, not an array"),
+        (["cells", "x:p:int:1"], JSONValue.integer(5), "cells[\"x:p:int:1\"]", "an object, not a number"),
         (
             ["cells", "x:p:int:1"], JSONValue.object(JSONObject([("instructions", .null), ("allocatedBytes", .null)])), "cells[\"x:p:int:1\"]",
             "an object with at least one of instructions, allocatedBytes, allocationRequests measured: this cell's are all null"
@@ -448,18 +458,18 @@ let storedJSON: JSONValue = [
             ["cells", "x:p:int:1", "time"], JSONValue.integer(1), "cells[\"x:p:int:1\"].time",
             "absent: a cell holds only instructions, allocatedBytes, allocationRequests"
         ),
-        (["createdAt"], JSONValue.integer(-5), "\"createdAt\"", "an integer ≥ 0 (Unix seconds), not -5"),
-        (["toolchain"], JSONValue.integer(6), "\"toolchain\"", "a string, not number"),
-        (["machine", "cpu"], JSONValue.integer(6), "machine.cpu", "a string, not number"),
+        (["createdAt"], JSONValue.integer(-5), "createdAt", "0 to 253,402,300,799 (1970 to 9999, Unix seconds), not -5"),
+        (["toolchain"], JSONValue.integer(6), "toolchain", "a string, not a number"),
+        (["machine", "cpu"], JSONValue.integer(6), "machine.cpu", "a string, not a number"),
     ])
     func malformedBaselinesAreErrors(path: [String], value: JSONValue, field: String, expected: String) {
         #expect(throws: GateError.badBaseline(source: "b.json", field: field, expected: expected)) {
-            try StoredBaseline(json: setting(storedJSON, path, to: value), source: "b.json")
+            try StoredBaseline.read(setting(storedJSON, path, to: value), source: "b.json")
         }
     }
 
     @Test func aBaselineMissingAMeasuredCellIsAnError() throws {
-        let stored = try StoredBaseline(json: storedJSON, source: "b.json")
+        let stored = try StoredBaseline.read(storedJSON, source: "b.json")
         let error = GateError.baselineMissingCells(source: "b.json", cells: ["heckel:p:int:1", "myers:p:int:2"])
         #expect(throws: error) { try stored.requireCells(["myers:small-edit:int:10000", "heckel:p:int:1", "myers:p:int:2"]) }
         #expect(error.description.hasPrefix("b.json: the stored baseline has no entry for 2 cells heckel:p:int:1, myers:p:int:2"))
@@ -477,21 +487,21 @@ let storedJSON: JSONValue = [
         ],
     ]
 
-    func parse(_ json: JSONValue) throws(GateError) -> [WorkerResult] {
-        try WorkerResult.parse(json, cells: ["a:p:int:1", "b:p:int:1"], samples: 2, worker: "the baseline's worker")
+    func parse(_ json: JSONValue) throws(GateError) -> [MeasureCellResult] {
+        try MeasureResponse.results(json, cells: ["a:p:int:1", "b:p:int:1"], samples: 2, worker: "the baseline's worker")
     }
 
     @Test func readsAValidAnswer() throws {
         #expect(
             try parse(good) == [
-                WorkerResult(cell: "a:p:int:1", samples: [1e-6, 2e-6], allocatedBytes: 64, allocationRequests: 2),
-                WorkerResult(cell: "b:p:int:1", samples: [0, 3e-6]),
+                MeasureCellResult(cell: "a:p:int:1", samples: [1e-6, 2e-6], allocatedBytes: 64, allocationRequests: 2),
+                MeasureCellResult(cell: "b:p:int:1", samples: [0, 3e-6]),
             ])
     }
 
     @Test(arguments: [
-        (["protocol"], JSONValue.string("other/1"), "\"protocol\" should be \"difflab-measure/1\""),
-        (["results"], JSONValue.array([]), "\"results\" should be an array of 2 results"),
+        (["protocol"], JSONValue.string("other/1"), "protocol should be \"difflab-measure/1\", not \"other/1\""),
+        (["results"], JSONValue.array([]), "results should be an array of 2 results"),
         (
             ["results"], JSONValue.array([["cell": "b:p:int:1", "samples": [1, 1]], ["cell": "a:p:int:1", "samples": [1, 1]]]),
             "results[0].cell should be \"a:p:int:1\""
@@ -558,7 +568,7 @@ let storedJSON: JSONValue = [
                 + #"{"engine":"hashmap","profile":"reverse","size":100,"kind":"int","allocator":"system","median":1e-6},"#
                 + #"{"engine":"stdlib","profile":"reverse","size":100,"kind":"int","allocator":"jemalloc","skipped":"too slow"}"#)
         let baseline = try StoredBaseline(bench: results)
-        #expect(baseline.cells == ["hashmap:reverse:int:100"])
+        #expect(baseline.cells.map(\.name) == ["hashmap:reverse:int:100"])
         #expect(baseline.value("hashmap:reverse:int:100", .allocatedBytes) == 4096)
         #expect(baseline.value("hashmap:reverse:int:100", .allocationRequests) == 3)
         #expect(baseline.value("hashmap:reverse:int:100", .instructions) == nil)

@@ -35,7 +35,7 @@ enum CommittedKind: String, CaseIterable, Sendable {
     case updaters
     /// `difflab-gate/1`, ``GateReportFile``.
     case gateReport
-    /// `difflab-gate-baseline/1`, ``StoredBaselineFile``.
+    /// `difflab-gate-baseline/1`, ``StoredBaseline``.
     case gateBaseline
     /// `difflab-mutation/1`, ``MutationFile``.
     case mutation
@@ -69,7 +69,7 @@ enum CommittedKind: String, CaseIterable, Sendable {
         case PolicyGridResults.schema: self = .policyGrid
         case UpdaterFindingsFile.schema: self = .updaters
         case GateReportFile.schema: self = .gateReport
-        case StoredBaselineFile.schema: self = .gateBaseline
+        case StoredBaseline.schema: self = .gateBaseline
         case MutationFile.schema: self = .mutation
         case MutantCatalogue.schema: self = .mutantCatalogue
         case PolicyCostsRecord.schema: self = .policyCosts
@@ -81,10 +81,6 @@ enum CommittedKind: String, CaseIterable, Sendable {
 
 /// Why a committed file does not round-trip today (the reasons of ``CommittedFiles/knownDifferences``).
 enum KnownDifference {
-    /// `MutationFile.json` always writes `configuration`; these runs predate `--configuration`,
-    /// and its absence reads as `release`.
-    static let configuration =
-        "MutationFile writes configuration always; these runs predate mutate --configuration (absent reads as release)"
     /// `BatchUpdateJSON` has no writer of a whole `difflab validate` input: its one writer,
     /// `encodeChanges` (the changes of each stage `difflab stages` prints), leaves out the item
     /// counts and writes every change key, empty ones included (absent reads as empty).
@@ -138,11 +134,6 @@ enum CommittedFiles {
     /// The files today's writers do not give back unchanged: file → the differing paths (array
     /// indices as `*`) → why. When a writer is fixed, its entries fail the test until removed.
     static let knownDifferences: [String: (paths: Set<String>, reason: String)] = [
-        "results/mutation-20261202-055433.json": (["configuration"], KnownDifference.configuration),
-        "results/mutation-20261202-173726.json": (["configuration"], KnownDifference.configuration),
-        "results/mutation-20261202-175320.json": (["configuration"], KnownDifference.configuration),
-        "results/mutation-20261203-partitioned-rerun.json": (["configuration"], KnownDifference.configuration),
-        "results/mutation-20261203-partitioned.json": (["configuration"], KnownDifference.configuration),
         "Corpus/decode-fuzz-seeds/update-valid.bin": (
             ["after", "before", "deleteItems", "deleteSections", "insertItems", "insertSections", "moveSections", "reloadItems", "reloadSections"],
             KnownDifference.batchUpdate
@@ -243,7 +234,7 @@ enum CommittedFiles {
             case .updaters(let file): return file.json
             }
         case .gateReport: return try GateReportFile(json: document, source: source).json
-        case .gateBaseline: return try StoredBaselineFile(json: document, source: source).json
+        case .gateBaseline: return try StoredBaseline(json: document, source: source).json
         case .mutation: return try MutationFile(json: document, source: source).json
         case .mutantCatalogue: return try MutantCatalogue(json: document, source: source).json
         case .policyCosts: return try PolicyCostsRecord(costsFile: document, source: source).json(asFile: true)

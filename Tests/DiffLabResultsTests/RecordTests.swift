@@ -222,24 +222,34 @@ func fullPolicyResults() -> PolicyResults {
     }
 
     @Test func storedBaseline() throws {
-        let file = StoredBaselineFile(
-            createdAt: 1, candidate: "HEAD", machine: [DisplayField(name: "cpu", value: "Xeon")], toolchain: "Swift",
+        let file = StoredBaseline(
+            source: "b", createdAt: 1, candidate: "HEAD", machine: [DisplayField(name: "cpu", value: "Xeon")], toolchain: "Swift",
             cells: [BaselineCell(name: "a:p:int:1", instructions: 10, allocatedBytes: nil, allocationRequests: 3)])
-        #expect(try StoredBaselineFile(json: reparsed(file.json), source: "b") == file)
+        #expect(try StoredBaseline(json: reparsed(file.json), source: "b") == file)
+        #expect(file.value("a:p:int:1", .allocationRequests) == 3 && file.value("a:p:int:1", .allocatedBytes) == nil)
+        #expect(file.json["cells"]?["a:p:int:1"]?["allocatedBytes"] == .null)
     }
 
     @Test func gateReport() throws {
+        var time = GateComparison(cell: "a:p:int:1", metric: .time, base: 0.001, head: 0.002, verdict: .regression)
+        time.interval = 1.9...2.1
+        time.p = 0.001
+        time.pAdjusted = 0.002
+        time.rounds = 16
         let report = GateReportFile(
-            verdict: "regression", error: nil, exitCode: 2, context: [DisplayField(name: "baseline", value: "HEAD~1")], notes: ["note"],
-            alpha: 0.05, improvementExitCode: 4,
-            metrics: [GateMetricThresholdRecord(metric: "time", regression: 0.05, improvement: 0.05, absolute: 1e-6)],
+            source: "g", verdict: .regression, error: nil, exitCode: 2, context: [DisplayField(name: "baseline", value: "HEAD~1")],
+            notes: ["note"],
+            thresholds: GateThresholds(
+                alpha: 0.05, improvementExitCode: 4, metrics: [.time: MetricThreshold(regression: 0.05, improvement: 0.05, absolute: 1e-6)]),
             comparisons: [
-                GateComparisonRecord(
-                    cell: "a:p:int:1", metric: "time", verdict: "regression", base: 0.001, head: 0.002, ratio: 2,
-                    time: .init(ratioLow: 1.9, ratioHigh: 2.1, p: 0.001, pAdjusted: 0.002, rounds: 16)),
-                GateComparisonRecord(cell: "a:p:int:1", metric: "instructions", verdict: "notGated", base: nil, head: 5, ratio: nil, note: "why"),
+                time,
+                GateComparison(cell: "a:p:int:1", metric: .instructions, base: nil, head: 5, verdict: .notGated, note: "why"),
             ])
         #expect(try GateReportFile(json: reparsed(report.json), source: "g") == report)
+        // The time statistics are written for time comparisons only; `note` only when there is one.
+        let rows = try #require(report.json["comparisons"]?.arrayValue)
+        #expect(rows[0]["rounds"] == 16 && rows[0]["note"] == nil && rows[0]["ratio"] == 2)
+        #expect(rows[1]["rounds"] == nil && rows[1]["ratio"] == .null && rows[1]["note"] == "why")
     }
 }
 
@@ -307,7 +317,7 @@ func fullPolicyResults() -> PolicyResults {
 
     @Test func storedGateBaselineDecodesAndReencodes() throws {
         let document = try committedJSON("results/baselines/gate-quick.json")
-        let baseline = try StoredBaselineFile(json: document, source: "gate-quick.json")
+        let baseline = try StoredBaseline(json: document, source: "gate-quick.json")
         #expect(baseline.cells.count == 9)
         #expect(
             baseline.cells.first
@@ -497,7 +507,8 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
     }
 
     @Test(arguments: [
-        (#"{"protocol":"other","results":[]}"#, nil as Int?, "w: \"protocol\" should be \"difflab-measure/1\""),
+        (#"{"protocol":"other","results":[]}"#, nil as Int?, "w: protocol should be \"difflab-measure/1\", not \"other\""),
+        (#"{"protocol":"difflab-measure/1","results":[]}"#, nil, "w: results should be an array of 1 results, one per requested cell"),
         (
             #"{"protocol":"difflab-measure/1","results":[{"cell":"a:p:int:1","samples":[1]}]}"#, 2,
             "w: results[0].samples should be an array of 2 numbers"
@@ -523,7 +534,7 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
     }
 
     @Test(arguments: [
-        (#"{"schema":"difflab-gate-baseline/1","cells":{}}"#, "b: \"cells\" should be a non-empty object: a baseline with no cells gates nothing"),
+        (#"{"schema":"difflab-gate-baseline/1","cells":{}}"#, "b: cells should be a non-empty object: a baseline with no cells gates nothing"),
         (
             #"{"schema":"difflab-gate-baseline/1","cells":{"a:p:int:1":{"instructions":1,"time":2}}}"#,
             "b: cells[\"a:p:int:1\"].time should be absent: a cell holds only instructions, allocatedBytes, allocationRequests"
@@ -539,7 +550,7 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
     ])
     func storedBaselines(text: String, message: String) throws {
         let document = try JSONValue.parse(text)
-        #expect(failure { () throws(ResultsError) in try StoredBaselineFile(json: document, source: "b") } == message)
+        #expect(failure { () throws(ResultsError) in try StoredBaseline(json: document, source: "b") } == message)
     }
 
     @Test func gateReportRangeChecks() throws {
@@ -547,6 +558,14 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
         #expect(throws: ResultsError.outOfRange(source: "g", path: "exitCode", value: "300", allowed: "0 to 255")) {
             try GateReportFile(json: JSONValue.parse(text), source: "g")
         }
+        // Metrics and verdicts are typed: a name the gate does not know is refused, naming the field.
+        let unknown =
+            #"{"schema":"difflab-gate/1","verdict":"pass","exitCode":0,"thresholds":{"alpha":0.05,"improvementExitCode":4},"#
+            + #""comparisons":[{"cell":"a:p:int:1","metric":"speed","verdict":"pass"}]}"#
+        let document = try JSONValue.parse(unknown)
+        #expect(
+            failure { () throws(ResultsError) in try GateReportFile(json: document, source: "g") }
+                == #"g: comparisons[0].metric should be "time", "instructions", "allocatedBytes" or "allocationRequests", not "speed""#)
     }
 }
 
