@@ -193,7 +193,7 @@ package struct BenchWorkerOutput: Sendable, Equatable {
     /// - Complexity: O(size of the document).
     package init(json: JSONValue, source: String) throws(ResultsError) {
         guard let elements = json.arrayValue else {
-            throw .wrongType(source: source, path: "the document", expected: "an array of measurements", found: article(json))
+            throw .wrongType(source: source, path: "the document", expected: "an array of measurements", found: json.typeNameWithArticle)
         }
         measurements = []
         for (index, element) in elements.enumerated() {
@@ -467,7 +467,7 @@ func checkSchema(_ document: JSONValue, _ schema: String, source: String) throws
 /// - Throws: ``ResultsError/notAnObject(source:found:)``, ``ResultsError/missingSchema(source:)``,
 ///   or ``ResultsError/unknownSchema(source:schema:)`` for text that is not stream-safe.
 func schemaName(_ document: JSONValue, source: String) throws(ResultsError) -> String {
-    guard document.objectValue != nil else { throw .notAnObject(source: source, found: article(document)) }
+    guard document.objectValue != nil else { throw .notAnObject(source: source, found: document.typeNameWithArticle) }
     guard let schema = document[SchemaKey.schema.rawValue]?.stringValue else { throw .missingSchema(source: source) }
     guard schema.isStreamSafe else { throw .unknownSchema(source: source, schema: String(schema.unicodeScalars.prefix(40))) }
     return schema

@@ -247,3 +247,301 @@ extension FieldType {
             }, encode: { .array($0.map(element.encode)) })
     }
 }
+
+// MARK: - Strict wording, named members, keyed objects, closed records, fields of one kind
+
+// Declaration-table capabilities the gate, measure, fuzz and mutation records need (issue 44):
+// strict wording, objects of named members, objects keyed by a closed set of names, closed
+// records, converted values and fields of one kind of record only.
+
+extension ResultsError {
+    /// The JSON path of the field the error names (`the document` for the root); `nil` for an
+    /// error about no field.
+    var fieldPath: String? {
+        switch self {
+        case .missingField(_, let path), .wrongType(_, let path, _, _), .outOfRange(_, let path, _, _): path
+        case .invalid(_, let field, _): field
+        case .noInputs, .notAnObject, .missingSchema, .unknownSchema, .noMeasurements: nil
+        }
+    }
+}
+
+extension FieldPosition {
+    /// The position of the member named `name` of the object here: `path.name` for a plain name
+    /// (ASCII letters, digits and `_`), else `path["name"]` (cell names hold `:`). O(path + name).
+    func named(_ name: String) -> FieldPosition {
+        let plain =
+            !name.isEmpty
+            && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) || $0 == 0x5f }
+        return plain ? member(name) : FieldPosition(source: source, path: path + "[\"\(name)\"]")
+    }
+}
+
+extension FieldType {
+    /// This type, with every refusal of the value itself (a wrong type, a number out of range, a
+    /// broken rule; not a refusal of a value it holds, which names its own path) worded as a rule
+    /// of a strict file: `<path> should be <expected>, not <value>`
+    /// (``ResultsError/invalid(source:field:expected:)``). For the worker protocol and stored
+    /// baselines, whose messages say in one phrase what the field must be. O(1) plus the type's cost.
+    public func strict(_ expected: String) -> FieldType {
+        let decode = self.decode
+        return FieldType(
+            expected, records: records,
+            decode: { value, at throws(ResultsError) in
+                do throws(ResultsError) { return try decode(value, at) } catch {
+                    guard error.fieldPath == at.named else { throw error }
+                    throw .invalid(source: at.source, field: at.named, expected: "\(expected), not \(value.briefDescription)")
+                }
+            }, encode: encode)
+    }
+
+    /// An object read member by member in file order: each member's value read as `member`, then
+    /// made an element by `join` (the member's name and value); written back as one member per
+    /// element, named and valued by `split`. A member's errors name it `path.name`, or
+    /// `path["name"]` when the name is not a plain word; a name that is not stream-safe is refused.
+    /// - Complexity: O(members) times the member type's cost.
+    public static func members<Member, Element>(
+        _ member: FieldType<Member>, join: @escaping @Sendable (String, Member) -> Element,
+        split: @escaping @Sendable (Element) -> (String, Member)
+    ) -> FieldType<[Element]> where Value == [Element] {
+        FieldType(
+            "an object, each member \(member.expected)", records: member.records,
+            decode: { value, at throws(ResultsError) in
+                guard let object = value.objectValue else { throw at.wrongType("an object", value) }
+                var result: [Element] = []
+                result.reserveCapacity(object.count)
+                for (name, item) in object {
+                    guard name.isStreamSafe else {
+                        throw .wrongType(
+                            source: at.source, path: at.named, expected: "member names of stream-safe text",
+                            found: JSONValue.string(name).briefDescription)
+                    }
+                    result.append(join(name, try member.decode(item, at.named(name))))
+                }
+                return result
+            },
+            encode: { elements in
+                .object(
+                    JSONObject(
+                        elements.map {
+                            let (name, value) = split($0)
+                            return (name, member.encode(value))
+                        }))
+            })
+    }
+
+    /// An object whose members are named by `Key`'s cases (raw values), each read as `element`;
+    /// a member of another name is refused, naming the names allowed. Written in `Key.allCases`
+    /// order, the members the dictionary holds.
+    /// - Complexity: O(members) times the element type's cost.
+    public static func keyed<Key, Element>(_ key: Key.Type, _ element: FieldType<Element>) -> FieldType<[Key: Element]>
+    where Value == [Key: Element], Key: RawRepresentable & CaseIterable & Hashable & Sendable, Key.RawValue == String {
+        let names = Key.allCases.map(\.rawValue).joined(separator: ", ")
+        return FieldType(
+            "an object of members named \(names), each \(element.expected)", records: element.records,
+            decode: { value, at throws(ResultsError) in
+                guard let object = value.objectValue else { throw at.wrongType("an object", value) }
+                var result: [Key: Element] = [:]
+                for (name, item) in object {
+                    let position = at.named(name)
+                    guard let key = Key(rawValue: name) else {
+                        throw .invalid(source: at.source, field: position.named, expected: "absent: the members are \(names)")
+                    }
+                    result[key] = try element.decode(item, position)
+                }
+                return result
+            },
+            encode: { dictionary in
+                .object(JSONObject(Key.allCases.compactMap { key in dictionary[key].map { (key.rawValue, element.encode($0)) } }))
+            })
+    }
+}
+
+extension FieldType where Value: ResultsRecord {
+    /// An object read by `Value`'s table that holds nothing else: a member the table does not
+    /// declare is refused (`<path>.<member> should be absent: <holder> holds only a, b, c`), for
+    /// files where a typo must not pass as "not measured".
+    /// - Complexity: O(size of the object).
+    public static func closedRecord(_ type: Value.Type = Value.self, holder: String) -> FieldType {
+        let keys = Value.fields.map(\.description.key)
+        let record = FieldType.record(type)
+        return FieldType(
+            record.expected + " with no other members", records: record.records,
+            decode: { value, at throws(ResultsError) in
+                if let object = value.objectValue, let stray = object.keys.first(where: { !keys.contains($0) }) {
+                    throw .invalid(
+                        source: at.source, field: at.named(stray).named, expected: "absent: \(holder) holds only \(keys.joined(separator: ", "))")
+                }
+                return try record.decode(value, at)
+            }, encode: record.encode)
+    }
+}
+
+extension RecordField {
+    /// `fields`, read and written only for records `applies` holds for (on reading, as read so
+    /// far: decide by fields earlier in the table, such as a kind): other records neither write
+    /// them nor read their members. `condition` says when in the format tables (`kind is replay`).
+    public static func when(_ condition: String, _ applies: @escaping @Sendable (Root) -> Bool, _ fields: [RecordField]) -> [RecordField] {
+        fields.map { field in
+            let described = field.description
+            return RecordField(
+                description: FieldDescription(
+                    key: described.key, expected: described.expected, presence: described.presence + ", when \(condition)",
+                    meaning: described.meaning, column: described.column),
+                read: { object, root, at throws(ResultsError) in
+                    guard applies(root) else { return }
+                    try field.read(object, &root, at)
+                },
+                write: { root, object in if applies(root) { field.write(root, &object) } },
+                exported: { applies($0) ? field.exported($0) : nil }, records: field.records)
+        }
+    }
+}
+
+// MARK: - Converted values and embedded documents
+
+// Field types the policy and arena records needed beyond FieldType.swift's (issue 44): a value
+// stored in another shape than the file's (coalescing intervals, written as an array of three
+// numbers), and a whole document embedded in another (the arena file's `bench`).
+
+extension FieldType {
+    /// This type's file values, held as `Target`: `decode` turns a value read by this type into
+    /// a `Target` (`nil`: refused, ``ResultsError/invalid(source:field:expected:)`` with
+    /// `expected` as the words; without `expected`, this type's), `encode` turns a `Target` back
+    /// into the value written.
+    ///
+    /// - Complexity: this type's cost plus the conversion's.
+    public func converted<Target>(
+        _ expected: String? = nil, decode convert: @escaping @Sendable (Value) -> Target?, encode back: @escaping @Sendable (Target) -> Value
+    ) -> FieldType<Target> {
+        let (decode, encode) = (self.decode, self.encode)
+        let words = expected ?? self.expected
+        return FieldType<Target>(
+            words, records: records,
+            decode: { value, at throws(ResultsError) in
+                guard let converted = convert(try decode(value, at)) else { throw .invalid(source: at.source, field: at.named, expected: words) }
+                return converted
+            }, encode: { encode(back($0)) })
+    }
+}
+
+extension FieldType where Value: ResultsRecord {
+    /// A whole document of `Value`'s schema held as a member of another document: read with its
+    /// own `schema` checked, its errors named under the member (`bench.measurements[3].median`,
+    /// `bench.schema`), and written whole (with its `schema`).
+    ///
+    /// - Precondition: `Value` has a ``ResultsRecord/documentSchema``.
+    /// - Complexity: O(size of the document).
+    public static func document(_ type: Value.Type = Value.self) -> FieldType {
+        guard let schema = Value.documentSchema else { preconditionFailure("FieldType.document: \(Value.recordName) is not a document") }
+        return FieldType(
+            "a `\(schema)` document (\(Value.recordName))", records: { [Value.recordSchema] },
+            decode: { value, at throws(ResultsError) in
+                do throws(ResultsError) {
+                    return try Value(json: value, source: at.source)
+                } catch {
+                    throw error.nested(under: at.path, schema: schema)
+                }
+            }, encode: \.json)
+    }
+}
+
+extension ResultsError {
+    /// The error of a document of schema `schema` embedded at `prefix` (e.g. `bench`) in another,
+    /// with its field path moved under `prefix` and schema errors turned into errors of that
+    /// member. O(path).
+    func nested(under prefix: String, schema expected: String) -> ResultsError {
+        func joined(_ path: String) -> String {
+            path.isEmpty || path == "the document" ? prefix : path.hasPrefix("[") ? prefix + path : prefix + "." + path
+        }
+        switch self {
+        case .noInputs, .noMeasurements: return self
+        case .notAnObject(let source, let found):
+            return .wrongType(source: source, path: prefix, expected: "a JSON object", found: found)
+        case .missingSchema(let source):
+            return .missingField(source: source, path: prefix + ".schema")
+        case .unknownSchema(let source, let schema):
+            return .invalid(
+                source: source, field: prefix + ".schema", expected: "the schema \"\(expected)\", not \(JSONValue.string(schema).briefDescription)")
+        case .missingField(let source, let path):
+            return .missingField(source: source, path: joined(path))
+        case .wrongType(let source, let path, let expected, let found):
+            return .wrongType(source: source, path: joined(path), expected: expected, found: found)
+        case .outOfRange(let source, let path, let value, let allowed):
+            return .outOfRange(source: source, path: joined(path), value: value, allowed: allowed)
+        case .invalid(let source, let field, let expected):
+            return .invalid(source: source, field: joined(field), expected: expected)
+        }
+    }
+}
+
+// MARK: - Seeds, pairs and distinct arrays
+
+// Field types the updaters' and the trace bench's records need: a 64-bit seed written as a
+// decimal string, a two-element array read as one value, and an array whose elements are all
+// different.
+
+extension FieldType where Value == UInt64 {
+    /// An unsigned 64-bit integer written as a decimal string (a seed: it may exceed 2^53, which a
+    /// JSON number does not hold exactly): ASCII digits only, no sign. At most 20 characters are
+    /// read; anything else is out of range. O(1).
+    public static var decimalUInt64: FieldType {
+        let allowed = "a decimal integer from 0 to \(UInt64.max)"
+        return FieldType(
+            "a string holding \(allowed)",
+            decode: { value, at throws(ResultsError) in
+                let text = try FieldType<String>.string.decode(value, at)
+                // Digits only: `UInt64("+5")` and `UInt64("-0")` parse, but no writer writes a sign.
+                guard text.utf8.count <= 20, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = UInt64(text) else {
+                    throw .outOfRange(source: at.source, path: at.named, value: value.briefDescription, allowed: allowed)
+                }
+                return number
+            }, encode: { .string(String($0)) })
+    }
+}
+
+extension FieldType {
+    /// A JSON array of exactly two `element`s, `[first, second]`, read as one value by `make` and
+    /// written back from `parts`; `names` names the two in words (`id, content`). A value that is
+    /// not a two-element array is of the wrong type; an element's own error names its index
+    /// (`items[3][1]`). O(1) plus the elements' cost.
+    public static func pair<Element>(
+        _ names: String, _ element: FieldType<Element>, make: @escaping @Sendable (Element, Element) -> Value,
+        parts: @escaping @Sendable (Value) -> (Element, Element)
+    ) -> FieldType {
+        let expected = "an [\(names)] pair, each \(element.expected)"
+        return FieldType(
+            expected, records: element.records,
+            decode: { value, at throws(ResultsError) in
+                guard let array = value.arrayValue, array.count == 2 else {
+                    throw .wrongType(source: at.source, path: at.named, expected: expected, found: value.briefDescription)
+                }
+                return make(try element.decode(array[0], at.element(0)), try element.decode(array[1], at.element(1)))
+            },
+            encode: { value in
+                let (first, second) = parts(value)
+                return .array([element.encode(first), element.encode(second)])
+            })
+    }
+
+    /// An array like ``array(_:count:)`` whose elements are all different: an element equal to
+    /// an earlier one is ``ResultsError/invalid(source:field:expected:)`` naming its index and
+    /// saying `what` each element should be (`a property` → `a property not listed before`).
+    /// - Complexity: O(length) times the element's cost.
+    public static func distinct<Element: Hashable & Sendable>(
+        _ element: FieldType<Element>, count: FieldRange<Int>? = nil, _ what: String
+    ) -> FieldType
+    where Value == [Element] {
+        let array = FieldType.array(element, count: count)
+        return FieldType(
+            array.expected + ", no two equal", records: array.records,
+            decode: { value, at throws(ResultsError) in
+                let elements = try array.decode(value, at)
+                var seen: Set<Element> = []
+                for (index, element) in elements.enumerated() where !seen.insert(element).inserted {
+                    throw .invalid(source: at.source, field: at.element(index).named, expected: "\(what) not listed before")
+                }
+                return elements
+            }, encode: array.encode)
+    }
+}

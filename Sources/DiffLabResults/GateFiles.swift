@@ -103,7 +103,7 @@ public struct GateThresholds: ResultsRecord, Hashable {
     public static let fields: [RecordField<GateThresholds>] = [
         .required("alpha", \.alpha, .double(.probability), "the family-wise error rate of the time comparisons"),
         .required(
-            "improvementExitCode", \.improvementExitCode, FieldType.int(.exitStatus).converted({ Int32($0) }, back: { Int($0) }),
+            "improvementExitCode", \.improvementExitCode, FieldType.int(.exitStatus).converted(decode: { Int32(exactly: $0) }, encode: { Int($0) }),
             "the exit status when the only findings are improvements (4, or 0)"),
         .defaulted(
             "metrics", \.metrics, .keyed(GateMetric.self, .record()), default: [:], written: .always, "each metric's thresholds, by metric name"),

@@ -370,3 +370,8 @@ private func isTestFilter(_ filter: String) -> Bool {
                 || byte == 0x5f || byte == 0x2d
         }
 }
+
+/// Whether `text` is 1 to 64 lower-case ASCII letters, digits and `-` (a mutant's name). O(1).
+package func isLowerSlug(_ text: String) -> Bool {
+    (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2d }
+}

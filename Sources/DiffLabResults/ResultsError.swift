@@ -10,7 +10,8 @@
 // Files in this module:
 //   ResultsError.swift       the typed error
 //   FieldRange.swift         documented ranges of numeric fields
-//   FieldReader.swift        typed, range-checked field access; the field writer
+//   RecordField.swift        ResultsRecord: one declaration table per record (encoding, decoding, format tables)
+//   FieldType.swift          how one field's value is checked, read and written
 //   BenchFile.swift          `difflab-bench/1` (bench results, and the bench worker's measurements)
 //   PolicyFile.swift         `difflab-policy/1`
 //   MeasureProtocol.swift    `difflab-measure/1` (the gate's worker answer)
