@@ -150,7 +150,7 @@ public enum PolicyAnalysis {
     /// update. The winner is the feasible candidate with the least hitch time; candidates within
     /// ``hitchTolerance`` of it tie, and a tie goes to fewer full reloads (a reload loses the
     /// batch update's animation), then to the lower p99 latency (within ``latencyTolerance``:
-    /// a tie), then to the simpler setting (policies in ``DiffPolicy`` order, offsets before minimal, no fallback first,
+    /// a tie), then to the simpler setting (policies in `DiffPolicy` order, offsets before minimal, no fallback first,
     /// smaller thresholds and intervals first). The runner-up is chosen the same way among the
     /// feasible candidates that behave as another policy at that size (`adaptive` behaves as
     /// `main` below its threshold and as `background` above it). With nothing feasible there is no winner, and

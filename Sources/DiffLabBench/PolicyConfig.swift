@@ -9,7 +9,7 @@ import DiffLabUpdaters
 /// reports one as a ``ConfigurationError``, for settings changed after construction;
 /// ``runPolicy(_:versions:)`` traps on invalid settings.
 public struct PolicyConfig: Sendable {
-    /// Where and how updates are diffed (see ``DiffPolicy``).
+    /// Where and how updates are diffed (see `DiffPolicy`).
     public var policy: DiffPolicy
     /// Items in the list, in ``listSizeRange``.
     public var listSize: Int
@@ -141,7 +141,7 @@ public struct PolicyConfig: Sendable {
         }
     }
 
-    /// The IGListKit updater this run is (``DiffPolicy/updaterConfiguration(maxItemCountToRunOnMain:coalescing:reloadThreshold:)``),
+    /// The IGListKit updater this run is (`DiffPolicy.updaterConfiguration(maxItemCountToRunOnMain:coalescing:reloadThreshold:)`),
     /// its reload fallback on when ``allowsReloadingOnTooManyUpdates``.
     public var updaterConfiguration: IGListUpdaterConfiguration {
         policy.updaterConfiguration(

@@ -99,7 +99,7 @@ public struct PolicyStream: Sendable, Hashable {
 /// coalescer under `coalescing`), with two generalizations: requests arrive at the stream's times,
 /// and a diff's cost is a function of the two versions it diffs, `(from, to)` (an update carrying
 /// requests `a..<b` diffs version `a` into `b`). Whether an update is diffed on main is decided
-/// when it starts, from the larger of those two versions (``PolicySetting/diffsOnMain(listSize:)``);
+/// when it starts, from the larger of those two versions (`PolicySetting.diffsOnMain(listSize:)`);
 /// applying it costs ``PolicyCosts/applyCost(batchChanges:listSize:reload:)`` for the size of the
 /// version it shows. The run ends when every update is applied, or `drain` seconds after the
 /// stream's ``PolicyStream/end``.

@@ -3,7 +3,7 @@ import DiffLabResults
 import DiffLabUpdaters
 
 /// The correctness half of the policy lab: every setting is a configuration of IGListKit's
-/// updater (``PolicySetting/updaterConfiguration``), and before a setting is recommended, that
+/// updater (`PolicySetting.updaterConfiguration`), and before a setting is recommended, that
 /// updater (``IGListAdapterUpdaterModel``, on the same `IGListUpdateMachine` the simulation
 /// times) is checked under the scheduler by ``UpdaterFuzzer``. A setting whose updater breaks a
 /// property is never recommended (``PolicyAnalysis/recommendations(_:latencyBound:exclusions:)``).

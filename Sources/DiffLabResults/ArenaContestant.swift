@@ -73,7 +73,7 @@ public struct ArenaContestant: ResultsRecord, Equatable {
     /// What the fuzzer found, at most 1,000, in the order found.
     public var failures: [ArenaFailure]
 
-    /// A contestant; see the properties. Not checked: ``ArenaResults/init(json:source:)`` checks files.
+    /// A contestant; see the properties. Not checked: ``ArenaResults/init(json:source:path:)`` checks files.
     public init(
         engine: String, role: ArenaRole, about: EngineAbout, promises: EnginePromises, sectioned: Bool, fuzz: ArenaFuzzCounts,
         failures: [ArenaFailure] = []

@@ -53,7 +53,7 @@ public struct ArenaFailure: ResultsRecord, Equatable {
     /// How to replay the failure (a command line); ``ArenaLimits/sentence``.
     public var replay: String?
 
-    /// A failure; see the properties. Not checked: ``ArenaResults/init(json:source:)`` checks files.
+    /// A failure; see the properties. Not checked: ``ArenaResults/init(json:source:path:)`` checks files.
     public init(
         signature: String, property: String, scope: ArenaScope, kind: ArenaFailureKind, outsideContract: Bool, duplicates: Bool, old: String,
         new: String, message: String, elementKind: String? = nil, batch: String? = nil, validBatch: String? = nil, replay: String? = nil

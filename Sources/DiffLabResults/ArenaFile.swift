@@ -44,7 +44,7 @@ public struct ArenaOptions: ResultsRecord, Equatable {
 /// - `options` (required): see ``ArenaOptions``; every name in `baselines` is a contestant's engine.
 /// - `contestants` (required): 1 to 64 ``ArenaContestant`` objects with distinct engine names.
 /// - `bench` (optional): a complete `difflab-bench/1` document, read by
-///   ``BenchResults/init(json:source:)``; its errors are named under `bench.` It may measure engines
+///   ``BenchResults/init(json:source:path:)``; its errors are named under `bench.` It may measure engines
 ///   that are not contestants (the floors, `stdlib`).
 ///
 /// Unknown members are ignored, as in the other results files.
@@ -65,7 +65,7 @@ public struct ArenaResults: ResultsRecord, Equatable {
     public var bench: BenchResults?
 
     /// A results file with no provenance; see the properties. Not checked:
-    /// ``init(json:source:)`` checks files (a writer can read its ``json`` back to check it).
+    /// ``init(json:source:path:)`` checks files (a writer can read its ``json`` back to check it).
     public init(source: String = "", options: ArenaOptions, contestants: [ArenaContestant], bench: BenchResults? = nil) {
         self.source = source
         self.options = options
@@ -109,7 +109,7 @@ public struct ArenaResults: ResultsRecord, Equatable {
 }
 
 /// Text limits of the arena file, in characters (Unicode scalars); the writer keeps within them
-/// (``ArenaResults/init(json:source:)`` refuses longer text).
+/// (``ArenaResults/init(json:source:path:)`` refuses longer text).
 public enum ArenaLimits {
     /// Display names, versions, builds: 200.
     public static let label = FieldRange<Int>(0...200, "at most 200 characters")

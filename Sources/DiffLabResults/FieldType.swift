@@ -82,7 +82,7 @@ extension FieldType where Value == Bool {
 }
 
 extension FieldType where Value == String {
-    /// Any stream-safe string (see ``Swift/String/isStreamSafe``): text that is compared and grouped
+    /// Any stream-safe string (see `String.isStreamSafe`): text that is compared and grouped
     /// as Swift strings, which is quadratic in a run of combining marks, is refused, not compared.
     public static var string: FieldType {
         FieldType("a string", decode: { value, at throws(ResultsError) in try streamSafeString(value, at) }, encode: JSONValue.string)
@@ -104,7 +104,7 @@ extension FieldType where Value == String {
     }
 
     /// An engine name: 1 to 64 lower-case letters, digits, `-`, `_` and `.`, starting with a
-    /// letter or digit (see ``isEngineSlug(_:)``).
+    /// letter or digit (see `isEngineSlug(_:)`).
     public static var engineName: FieldType {
         let expected = "an engine name of 1 to 64 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit"
         return string.checked(expected, isEngineSlug)
