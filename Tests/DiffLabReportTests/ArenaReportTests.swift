@@ -10,7 +10,8 @@ import Testing
 
 /// A bench cell of the arena's synthetic bench (`int`, jemalloc unless said).
 private func cell(
-    _ engine: String, _ profile: String, _ size: Int, _ median: Double?, allocator: MemoryAllocator = .jemalloc, bytes: Double? = nil, changes: Int? = nil,
+    _ engine: String, _ profile: String, _ size: Int, _ median: Double?, allocator: MemoryAllocator = .jemalloc, bytes: Double? = nil,
+    changes: Int? = nil,
     offsets: Int? = nil, minimal: Int? = nil, batchMoves: Int? = nil, skipped: String? = nil
 ) -> BenchMeasurement {
     var m = BenchMeasurement(engine: engine, profile: profile, size: size, kind: "int", allocator: allocator)

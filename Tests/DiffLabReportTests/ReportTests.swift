@@ -168,10 +168,12 @@ struct BadInput: CustomTestStringConvertible, Sendable {
         json: #"{"schema":"difflab-bench/1","measurements":[{"profile":"p","size":1,"kind":"int","allocator":"system"}]}"#,
         error: .missingField(source: "x.json", path: "measurements[0].engine")),
     BadInput(
-        json: #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1,"kind":"int","allocator":"system","median":"fast"}]}"#,
+        json:
+            #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1,"kind":"int","allocator":"system","median":"fast"}]}"#,
         error: .wrongType(source: "x.json", path: "measurements[0].median", expected: "a number", found: "a string")),
     BadInput(
-        json: #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1,"kind":"int","allocator":"system","samples":[1,"x"]}]}"#,
+        json:
+            #"{"schema":"difflab-bench/1","measurements":[{"engine":"e","profile":"p","size":1,"kind":"int","allocator":"system","samples":[1,"x"]}]}"#,
         error: .wrongType(source: "x.json", path: "measurements[0].samples[1]", expected: "a number", found: "a string")),
     BadInput(
         json: #"{"schema":"difflab-bench/1","measurements":{}}"#,
