@@ -19,7 +19,7 @@ public struct BenchPhases: ResultsRecord, Equatable {
     /// Timed diffs the medians are taken over, in ``FieldRange/callsPerSample``.
     public var calls: Int
     /// The median seconds of each phase, in ``phaseNames`` order, each in ``FieldRange/seconds``.
-    public var seconds: [Double]
+    public private(set) var seconds: [Double]
 
     /// Phases measured on `threads` threads over `calls` diffs derived with `moves`.
     ///

@@ -69,6 +69,21 @@ public struct FieldType<Value>: Sendable {
     }
 }
 
+extension FieldType {
+    /// This type, running `check` on the raw JSON value first: for a bound that must hold before
+    /// the value is read (a total over nested arrays, counted without decoding them). O(check)
+    /// plus this type's cost.
+    func checkingFirst(_ check: @escaping @Sendable (JSONValue, FieldPosition) throws(ResultsError) -> Void) -> FieldType {
+        let decode = self.decode
+        return FieldType(
+            expected, records: records,
+            decode: { value, at throws(ResultsError) in
+                try check(value, at)
+                return try decode(value, at)
+            }, encode: encode)
+    }
+}
+
 extension FieldType where Value == Bool {
     /// `true` or `false`.
     public static var bool: FieldType {
@@ -158,10 +173,11 @@ extension FieldType where Value == Double {
     /// A whole number within `range`, kept as a `Double` (byte and allocation counts): a fraction
     /// is out of range, for a count has none.
     public static func count(_ range: FieldRange<Double>) -> FieldType {
-        FieldType(
+        let inner = double(range)
+        return FieldType(
             "a whole number, \(range.text)",
             decode: { value, at throws(ResultsError) in
-                let number = try double(range).decode(value, at)
+                let number = try inner.decode(value, at)
                 guard number.rounded(.towardZero) == number else {
                     throw .outOfRange(source: at.source, path: at.named, value: "\(number)", allowed: range.text + ", a whole number")
                 }
@@ -208,7 +224,8 @@ extension FieldType where Value: RawRepresentable & CaseIterable & Sendable, Val
             expected,
             decode: { value, at throws(ResultsError) in
                 guard let text = value.stringValue else { throw at.wrongType("a string", value) }
-                guard let name = Value(rawValue: text) else {
+                // Compared byte by byte: text from the file is not known to be stream-safe.
+                guard let name = Value.allCases.first(where: { $0.rawValue.utf8.elementsEqual(text.utf8) }) else {
                     throw .wrongType(source: at.source, path: at.named, expected: expected, found: value.briefDescription)
                 }
                 return name
@@ -273,7 +290,9 @@ extension FieldPosition {
         let plain =
             !name.isEmpty
             && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) || $0 == 0x5f }
-        return plain ? member(name) : FieldPosition(source: source, path: path + "[\"\(name)\"]")
+        // A hostile name is quoted by at most 40 characters, like any hostile value.
+        return plain && name.utf8.count <= 64
+            ? member(name) : FieldPosition(source: source, path: path + "[\(JSONValue.string(name).briefDescription)]")
     }
 }
 
@@ -344,7 +363,8 @@ extension FieldType {
                 var result: [Key: Element] = [:]
                 for (name, item) in object {
                     let position = at.named(name)
-                    guard let key = Key(rawValue: name) else {
+                    // Compared byte by byte: a name from the file is not known to be stream-safe.
+                    guard let key = Key.allCases.first(where: { $0.rawValue.utf8.elementsEqual(name.utf8) }) else {
                         throw .invalid(source: at.source, field: position.named, expected: "absent: the members are \(names)")
                     }
                     result[key] = try element.decode(item, position)
@@ -368,7 +388,9 @@ extension FieldType where Value: ResultsRecord {
         return FieldType(
             record.expected + " with no other members", records: record.records,
             decode: { value, at throws(ResultsError) in
-                if let object = value.objectValue, let stray = object.keys.first(where: { !keys.contains($0) }) {
+                if let object = value.objectValue,
+                    let stray = object.keys.first(where: { name in !keys.contains { $0.utf8.elementsEqual(name.utf8) } })
+                {
                     throw .invalid(
                         source: at.source, field: at.named(stray).named, expected: "absent: \(holder) holds only \(keys.joined(separator: ", "))")
                 }

@@ -96,6 +96,20 @@ package struct MeasureResponse: ResultsRecord, Equatable {
     /// - Throws: ``ResultsError`` naming the worker, the field and what was expected.
     /// - Complexity: O(size of the answer).
     package init(json: JSONValue, source: String, request: MeasureRequest?) throws(ResultsError) {
+        // Counted against the request before any element is read: the answer is untrusted.
+        // (After the protocol: an answer in another protocol is refused as that.)
+        if let request, json["protocol"]?.stringValue?.utf8.elementsEqual(MeasureProtocol.v1.rawValue.utf8) == true,
+            let answered = json["results"]?.arrayValue
+        {
+            guard answered.count == request.cells.count else {
+                throw .invalid(source: source, field: "results", expected: "an array of \(request.cells.count) results, one per requested cell")
+            }
+            for (index, result) in answered.enumerated() {
+                if let wanted = request.samples, let samples = result["samples"]?.arrayValue, samples.count != wanted {
+                    throw .invalid(source: source, field: "results[\(index)].samples", expected: "an array of \(wanted) numbers")
+                }
+            }
+        }
         try self.init(json: json, source: source)
         guard let request else { return }
         guard results.count == request.cells.count else {

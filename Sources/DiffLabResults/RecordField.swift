@@ -53,11 +53,13 @@ extension ResultsRecord {
     ///   by its path, with what ``fields`` allows), or a failed cross-field check.
     /// - Complexity: O(size of the object).
     public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
+        // A document's schema is checked wherever it sits (`FieldType.document` embeds one).
+        if let schema = Self.documentSchema { try checkSchema(json, schema, source: source) }
         try self.init(json: json, at: FieldPosition(source: source, path: path))
     }
 
+    /// Reads the record at `position`; a document's schema is its caller's to check.
     init(json: JSONValue, at position: FieldPosition) throws(ResultsError) {
-        if let schema = Self.documentSchema, position.path.isEmpty { try checkSchema(json, schema, source: position.source) }
         guard let object = json.objectValue else { throw position.wrongType("an object", json) }
         var record = Self.blank
         for field in Self.fields { try field.read(object, &record, position) }

@@ -1,4 +1,5 @@
 import DiffLabCore
+import DiffLabEngines
 import DiffLabJSON
 
 extension TraceProvenance: ResultsRecord {
@@ -232,12 +233,13 @@ public struct TraceBenchSummary: Sendable, Equatable {
 }
 
 extension TraceBenchResults {
-    /// The name of the hash floor subject (in every bench file, and `difflab bench`'s).
-    public static let hashFloorName = "hash-floor"
+    /// The name of the hash floor subject (in every bench file, and `difflab bench`'s): the
+    /// engine table's `BuiltInEngines.Name.hashFloor`.
+    public static let hashFloorName = BuiltInEngines.Name.hashFloor
     /// The name of the partitioned floor subject (in every bench file, and `difflab bench`'s).
-    public static let partitionedFloorName = "partitioned-floor"
+    public static let partitionedFloorName = BuiltInEngines.Name.partitionedFloor
     /// The name of the trim floor subject (in every bench file written since 0.2, and `difflab bench`'s).
-    public static let trimFloorName = "trim-floor"
+    public static let trimFloorName = BuiltInEngines.Name.trimFloor
 
     /// Each subject's figures, in file order; ratios only between subjects measured on every pair.
     ///
@@ -245,7 +247,7 @@ extension TraceBenchResults {
     public var summaries: [TraceBenchSummary] {
         let hashFloor = measured(Self.hashFloorName)?.total
         let partitionedFloor = measured(Self.partitionedFloorName)?.total
-        let stdlib = measured("stdlib")?.total
+        let stdlib = measured(BuiltInEngines.reference)?.total
         return subjects.map { subject in
             var row = TraceBenchSummary(engine: subject.engine, isEngine: subject.isEngine, skipped: subject.skipped, changes: subject.changes)
             guard subject.isMeasured(pairs: pairs.count) else {

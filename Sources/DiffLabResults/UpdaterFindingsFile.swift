@@ -349,27 +349,32 @@ extension UpdaterScript: ResultsRecord {
     /// The declaration table: versions as `{"number", "sections": [{"id", "items": [[id, content], …]}]}`.
     public static let fields: [RecordField<UpdaterScript>] = [
         .required(
-            "versions", \.versions, .array(.record(), count: UpdaterFindingsFile.Limits.versions), "version 0, then the versions requested"),
+            "versions", \.versions, FieldType.array(.record(), count: UpdaterFindingsFile.Limits.versions).checkingFirst(countItems),
+            "version 0, then the versions requested"),
         .list(
             "requestTimes", \.requestTimes, .double(UpdaterFindingsFile.Limits.time), written: .always,
             "when each request arrives, seconds from the start"),
     ]
 
-    /// Checks the items of all versions together against ``UpdaterFindingsFile/Limits/scriptItems``
-    /// (naming the section that passes it), then the script as ``init(versions:requestTimes:)`` does.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    /// Counts the items of all versions together against ``UpdaterFindingsFile/Limits/scriptItems``
+    /// before any is read (naming the section that passes it). O(versions × sections).
+    private static func countItems(_ versions: JSONValue, _ at: FieldPosition) throws(ResultsError) {
         let limit = UpdaterFindingsFile.Limits.scriptItems
         var items = 0
-        for (v, version) in versions.enumerated() {
-            for (s, section) in version.data.sections.enumerated() {
-                items += section.items.count
+        for (v, version) in (versions.arrayValue ?? []).enumerated() {
+            for (s, section) in (version["sections"]?.arrayValue ?? []).enumerated() {
+                items += section["items"]?.arrayValue?.count ?? 0
                 guard items <= limit else {
                     throw .outOfRange(
-                        source: position.source, path: position.member("versions").element(v).member("sections").element(s).member("items").named,
+                        source: at.source, path: at.element(v).member("sections").element(s).member("items").named,
                         value: "more than \(limit) items in the script", allowed: "at most \(limit) items in all versions together")
                 }
             }
         }
+    }
+
+    /// Checks the script as ``init(versions:requestTimes:)`` does.
+    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         do {
             self = try UpdaterScript(versions: versions, requestTimes: requestTimes)
         } catch {
@@ -394,16 +399,19 @@ extension SectionedList.Section: ResultsRecord where SectionID == Int, Element =
     public static var blank: Self { Self(id: 0, items: []) }
 
     /// The declaration table of a version's section: items as `[id, content]` pairs.
-    public static var fields: [RecordField<Self>] {
-        let identifier = UpdaterFindingsFile.Limits.identifier
-        return [
-            .required("id", \.id, .int(identifier), "the section's identifier"),
-            .list(
-                "items", \.items, .pair("id, content", .int(identifier), make: { UpdaterItem(id: $0, content: $1) }, parts: { ($0.id, $0.content) }),
-                written: .always, "the items, each its identifier and content revision"),
-        ]
-    }
+    public static var fields: [RecordField<Self>] { sectionFields }
 }
+
+/// A section's table, built once (a generic type's extension cannot hold a stored `static let`).
+private let sectionFields: [RecordField<SectionedList<Int, UpdaterItem>.Section>] = {
+    let identifier = UpdaterFindingsFile.Limits.identifier
+    return [
+        .required("id", \.id, .int(identifier), "the section's identifier"),
+        .list(
+            "items", \.items, .pair("id, content", .int(identifier), make: { UpdaterItem(id: $0, content: $1) }, parts: { ($0.id, $0.content) }),
+            written: .always, "the items, each its identifier and content revision"),
+    ]
+}()
 
 extension UpdaterEvent: ResultsRecord {
     public static let blank = UpdaterEvent(step: 0, time: 0, lane: "", onMain: false, label: "")

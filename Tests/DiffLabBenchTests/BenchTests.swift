@@ -47,9 +47,6 @@ struct BenchTests {
         #expect(BenchSubject.hashFloor.name == BuiltInEngines.Name.hashFloor)
         #expect(BenchSubject.partitionedFloor.name == BuiltInEngines.Name.partitionedFloor)
         #expect(BenchSubject.trimFloor.name == BuiltInEngines.Name.trimFloor)
-        #expect(TraceBenchResults.hashFloorName == BuiltInEngines.Name.hashFloor)
-        #expect(TraceBenchResults.partitionedFloorName == BuiltInEngines.Name.partitionedFloor)
-        #expect(TraceBenchResults.trimFloorName == BuiltInEngines.Name.trimFloor)
         #expect(StdlibEngine().name == BuiltInEngines.reference)
     }
 

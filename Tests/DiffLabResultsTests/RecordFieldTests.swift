@@ -152,3 +152,41 @@ private struct Sample: ResultsRecord, Equatable {
         #expect(ResultsError.missingSchema(source: "x").description.contains(schema))
     }
 }
+
+/// Review of issue 44: refusals quote a hostile member name by at most 40 characters, and a
+/// document's schema is checked wherever it is read.
+@Suite struct RecordFieldHostileTests {
+    private func refusal(_ text: String, _ read: (JSONValue) throws(ResultsError) -> Void) -> String? {
+        guard let json = try? JSONValue.parse(text) else {
+            Issue.record("bad test JSON")
+            return nil
+        }
+        do throws(ResultsError) {
+            try read(json)
+            return nil
+        } catch { return error.description }
+    }
+
+    @Test func aHostileMetricNameIsQuotedBriefly() {
+        let name = String(repeating: "x", count: 5_000) + String(repeating: "\u{301}", count: 20)
+        let text = #"{"alpha":0.05,"improvementExitCode":4,"metrics":{"\#(name)":{}}}"#
+        let message = refusal(text) { json throws(ResultsError) in _ = try GateThresholds(json: json, source: "t.json", path: "thresholds") }
+        #expect(message != nil)
+        #expect((message?.count ?? 0) < 300, "\(message?.prefix(400) ?? "")")
+    }
+
+    @Test func aHostileCellMemberIsQuotedBriefly() {
+        let name = String(repeating: "y", count: 5_000)
+        let text = #"{"schema":"difflab-gate-baseline/1","cells":{"c":{"\#(name)":1}}}"#
+        let message = refusal(text) { json throws(ResultsError) in _ = try StoredBaseline(json: json, source: "b.json") }
+        #expect(message?.contains("should be absent") == true, "\(message?.prefix(400) ?? "")")
+        #expect((message?.count ?? 0) < 300)
+    }
+
+    @Test func aDocumentsSchemaIsCheckedAtAnyPath() {
+        let message = refusal(#"{"schema":"difflab-policy/1"}"#) { json throws(ResultsError) in
+            _ = try BenchResults(json: json, source: "x.json", path: "bench")
+        }
+        #expect(message?.contains("unknown schema") == true, "\(message ?? "accepted")")
+    }
+}
