@@ -108,9 +108,13 @@ let package = Package(
             name: "DiffLabTraces",
             dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform"]),
         // The single home of DiffLab's own file schemas (bench, policy, measure, gate) as typed records.
-        .target(name: "DiffLabResults", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabJSON", "DiffLabFormatting"]),
+        .target(
+            name: "DiffLabResults",
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabUpdaters", "DiffLabJSON", "DiffLabFormatting"]),
         .target(name: "DiffLabGate", dependencies: ["DiffLabCore", "DiffLabJSON", "DiffLabFormatting", "DiffLabResults", "DiffLabPlatform"]),
-        .target(name: "DiffLabReport", dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabUpdaters", "DiffLabFormatting", "DiffLabResults", "DiffLabPlatform"]),
+        .target(
+            name: "DiffLabReport",
+            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabUpdaters", "DiffLabFormatting", "DiffLabResults", "DiffLabPlatform"]),
         .target(
             name: "DiffLabCLI",
             dependencies: [
