@@ -12,12 +12,12 @@ public enum ArenaRole: String, Sendable, Hashable, CaseIterable {
 }
 
 extension EnginePromises: ResultsRecord {
-    public static let blank = EnginePromises()
+    @_spi(Records) public static let blank = EnginePromises()
 
     /// The promises object of an arena file, every member required and written; the same members
     /// as the `promises` of the engine protocol's hello (which its own reader checks more
     /// strictly: it refuses unknown members).
-    public static let fields: [RecordField<EnginePromises>] = [
+    @_spi(Records) public static let fields: [RecordField<EnginePromises>] = [
         .required("duplicates", \.supportsDuplicates, .bool, "whether repeated identifiers are supported"),
         .required("minimalMoves", \.minimalMoves, .bool, "whether the moves are the fewest"),
         .required("reference", \.reference, .cases(), "the reference the result equals"),
@@ -40,10 +40,10 @@ public struct ArenaFuzzCounts: ResultsRecord, Equatable {
         self.cases = cases
     }
 
-    public static let blank = ArenaFuzzCounts(seconds: 0, inputs: 0, cases: 0)
+    @_spi(Records) public static let blank = ArenaFuzzCounts(seconds: 0, inputs: 0, cases: 0)
 
     /// The declaration table: every member required.
-    public static let fields: [RecordField<ArenaFuzzCounts>] = [
+    @_spi(Records) public static let fields: [RecordField<ArenaFuzzCounts>] = [
         .required("seconds", \.seconds, .seconds, "seconds of fuzzing"),
         .required("inputs", \.inputs, .int(.count), "inputs generated"),
         .required("cases", \.cases, .int(.count), "property checks run on them"),
@@ -90,14 +90,14 @@ public struct ArenaContestant: ResultsRecord, Equatable {
     /// The name to show for the contestant: its library's, or its engine's when that is empty. O(1).
     public var displayName: String { about.library.isEmpty ? engine : about.library }
 
-    public static let blank = ArenaContestant(
+    @_spi(Records) public static let blank = ArenaContestant(
         engine: "", role: .library, about: EngineAbout(library: "", version: ""), promises: EnginePromises(), sectioned: false,
         fuzz: .blank)
 
     /// The declaration table: `about`'s members written as the contestant's own (absent optional
     /// ones left out); `promiseSources` and `failures` always written, each count checked before
     /// its elements are read. Unknown members are ignored.
-    public static let fields: [RecordField<ArenaContestant>] = [
+    @_spi(Records) public static let fields: [RecordField<ArenaContestant>] = [
         .required("engine", \.engine, .engineName, "the engine name, as bench cells name it"),
         .required("role", \.role, .cases(), "a library, DiffLab's own engine, or the identity adapter"),
         .required("library", \.about.library, .text(atMost: ArenaLimits.label), "the library's name"),
@@ -117,7 +117,7 @@ public struct ArenaContestant: ResultsRecord, Equatable {
 
     /// Refuses a sectioned failure of a contestant not fuzzed on sectioned input (the file
     /// contradicts itself).
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         guard !sectioned, let index = failures.firstIndex(where: { $0.scope != .flat }) else { return }
         throw .invalid(
             source: position.source, field: position.member("failures").element(index).member("scope").named,

@@ -73,11 +73,11 @@ public struct ArenaFailure: ResultsRecord, Equatable {
         self.replay = replay
     }
 
-    public static let blank = ArenaFailure(
+    @_spi(Records) public static let blank = ArenaFailure(
         signature: "", property: "", scope: .flat, kind: .failure, outsideContract: false, duplicates: false, old: "", new: "", message: "")
 
     /// The declaration table (absent optional members left out). Unknown members are ignored.
-    public static let fields: [RecordField<ArenaFailure>] = [
+    @_spi(Records) public static let fields: [RecordField<ArenaFailure>] = [
         .required("signature", \.signature, .text(atMost: ArenaLimits.line), "`property/engine/detail`"),
         .required("property", \.property, .text(atMost: ArenaLimits.name), "the property that failed"),
         .required("scope", \.scope, .cases(), "flat or sectioned input"),

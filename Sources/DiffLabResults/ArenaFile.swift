@@ -20,11 +20,11 @@ public struct ArenaOptions: ResultsRecord, Equatable {
         self.baselines = baselines
     }
 
-    public static let blank = ArenaOptions(fuzzSeconds: 0, seed: "", workers: 1, baselines: [])
+    @_spi(Records) public static let blank = ArenaOptions(fuzzSeconds: 0, seed: "", workers: 1, baselines: [])
 
     /// The declaration table (every member written). Whether each baseline is a contestant is
     /// checked by ``ArenaResults``.
-    public static let fields: [RecordField<ArenaOptions>] = [
+    @_spi(Records) public static let fields: [RecordField<ArenaOptions>] = [
         .required("fuzzSeconds", \.fuzzSeconds, .seconds, "seconds of fuzzing asked per contestant"),
         .required("seed", \.seed, .text(atMost: ArenaLimits.label), "the fuzzing seed, as given (decimal text)"),
         .required("workers", \.workers, .int(ArenaLimits.workers), "worker processes"),
@@ -73,13 +73,13 @@ public struct ArenaResults: ResultsRecord, Equatable {
         self.bench = bench
     }
 
-    public static let blank = ArenaResults(options: .blank, contestants: [])
+    @_spi(Records) public static let blank = ArenaResults(options: .blank, contestants: [])
     public static var documentSchema: String? { schema }
 
     /// The declaration table: the provenance as a bench file has it (`commit` written as `null`
     /// when unknown), then `options`, `contestants` (their count checked before they are read) and
     /// the embedded bench document (left out when absent; its errors named under `bench.`).
-    public static let fields: [RecordField<ArenaResults>] =
+    @_spi(Records) public static let fields: [RecordField<ArenaResults>] =
         RecordField.inline(\.provenance)
         + [
             .required("options", \.options, .record(), "what the run was asked to do"),
@@ -89,7 +89,7 @@ public struct ArenaResults: ResultsRecord, Equatable {
 
     /// Notes the file's name; refuses an engine name used twice and a baseline that names no
     /// contestant.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         source = position.source
         var seen: [String: Int] = [:]
         for (index, contestant) in contestants.enumerated() {

@@ -76,11 +76,11 @@ extension BenchResults {
         return .object(root)
     }
 
-    /// The CSV columns, in order: the ``BenchMeasurement/fields`` that name a column.
+    /// The CSV columns, in order: the `BenchMeasurement.fields` that name a column.
     public static let csvColumns = BenchMeasurement.fields.compactMap(\.description.column)
 
     /// Every cell as CSV (RFC 4180, CRLF line ends): ``csvColumns``, then one row per cell, each
-    /// column the value of its field in ``BenchMeasurement/fields``: text as it is, a number
+    /// column the value of its field in `BenchMeasurement.fields`: text as it is, a number
     /// without a needless fraction, a list by its length, an absent figure empty. Text fields
     /// are quoted when they hold a comma, quote or any line break (checked scalar by scalar:
     /// CRLF is one `Character`), and prefixed with `'` when they start with `=`, `+`, `-`, `@`,

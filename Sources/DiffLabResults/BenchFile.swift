@@ -120,13 +120,13 @@ public struct BenchMeasurement: ResultsRecord, Equatable {
     /// Whether the cell has a median (it was measured, not skipped).
     public var isMeasured: Bool { median != nil }
 
-    public static let blank = BenchMeasurement(engine: "", profile: "", size: 0, kind: "", allocator: .system)
+    @_spi(Records) public static let blank = BenchMeasurement(engine: "", profile: "", size: 0, kind: "", allocator: .system)
 
     /// The declaration table, in the order of the CSV columns (``BenchResults/csvColumns``):
     /// `engine`, `profile`, `kind`, `size` and `allocator` are required;
     /// a measured cell writes `allocatedBytes` and `allocationRequests` as `null` when absent (no
     /// jemalloc) and its `samples` even when empty; `timing` is written only when self-timed.
-    public static let fields: [RecordField<BenchMeasurement>] = [
+    @_spi(Records) public static let fields: [RecordField<BenchMeasurement>] = [
         .required("engine", \.engine, .string, column: "engine", "the subject measured: an engine, `stdlib` or a floor"),
         .required("profile", \.profile, .string, column: "profile", "the dataset profile"),
         .required("kind", \.kind, .string, column: "kind", "the element kind: `int`, `model` or `object`"),
@@ -233,10 +233,11 @@ public struct BenchScaling: ResultsRecord, Equatable {
         self.bytesExponent = bytesExponent
     }
 
-    public static let blank = BenchScaling(engine: "", profile: "", kind: "", allocator: .system, sizes: [], timeExponent: nil, bytesExponent: nil)
+    @_spi(Records) public static let blank = BenchScaling(
+        engine: "", profile: "", kind: "", allocator: .system, sizes: [], timeExponent: nil, bytesExponent: nil)
 
     /// The declaration table (`bytesExponent` written as `null` when absent).
-    public static let fields: [RecordField<BenchScaling>] = [
+    @_spi(Records) public static let fields: [RecordField<BenchScaling>] = [
         .required("engine", \.engine, .string, "the subject the fit is for"),
         .required("profile", \.profile, .string, "the dataset profile"),
         .required("kind", \.kind, .string, "the element kind"),
@@ -270,10 +271,10 @@ public struct BenchTarget: ResultsRecord, Equatable {
         self.note = note
     }
 
-    public static let blank = BenchTarget(name: "", goal: "", value: nil, met: nil, note: "")
+    @_spi(Records) public static let blank = BenchTarget(name: "", goal: "", value: nil, met: nil, note: "")
 
     /// The declaration table (`value` and `met` written as `null` when absent).
-    public static let fields: [RecordField<BenchTarget>] = [
+    @_spi(Records) public static let fields: [RecordField<BenchTarget>] = [
         .required("name", \.name, .string, "what the target is about"),
         .defaulted("goal", \.goal, .string, default: "", written: .always, "the goal, in words"),
         .optional("value", \.value, .number, absent: .null, "the measured value"),
@@ -295,10 +296,10 @@ public struct BenchAllocator: ResultsRecord, Equatable {
         self.library = library
     }
 
-    public static let blank = BenchAllocator(name: .system)
+    @_spi(Records) public static let blank = BenchAllocator(name: .system)
 
     /// The declaration table.
-    public static let fields: [RecordField<BenchAllocator>] = [
+    @_spi(Records) public static let fields: [RecordField<BenchAllocator>] = [
         .required("name", \.name, .cases(), "the allocator"),
         .optional("library", \.library, .string, "the preloaded library, for jemalloc"),
     ]
@@ -351,10 +352,10 @@ public struct BenchRunOptions: ResultsRecord, Equatable {
         self.probeFloor = probeFloor
     }
 
-    public static let blank = BenchRunOptions()
+    @_spi(Records) public static let blank = BenchRunOptions()
 
     /// The declaration table: every member optional, absent ones not written.
-    public static let fields: [RecordField<BenchRunOptions>] = [
+    @_spi(Records) public static let fields: [RecordField<BenchRunOptions>] = [
         .optional("quick", \.quick, .bool, "whether the run used the quick preset"),
         .optional("engines", \.engines, .array(.string), "the subjects measured, in run order"),
         .optional("profiles", \.profiles, .array(.string), "the dataset profiles measured"),
@@ -370,7 +371,7 @@ public struct BenchRunOptions: ResultsRecord, Equatable {
     ]
 
     /// Refuses `shardParts` unless they are distinct parts from 1 to `shardCount`.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         guard let parts = shardParts else { return }
         guard let count = shardCount, parts.allSatisfy({ $0 <= count }), Set(parts).count == parts.count else {
             throw .invalid(source: position.source, field: position.member("shardParts").named, expected: "distinct parts from 1 to shardCount")
@@ -434,11 +435,11 @@ public struct BenchResults: ResultsRecord, Equatable {
         targets = []
     }
 
-    public static let blank = BenchResults()
+    @_spi(Records) public static let blank = BenchResults()
     public static var documentSchema: String? { schema }
 
     /// The declaration table. A file without measurements is valid here (a report refuses it).
-    public static let fields: [RecordField<BenchResults>] =
+    @_spi(Records) public static let fields: [RecordField<BenchResults>] =
         RecordField.inline(\.provenance)
         + [
             .defaulted("options", \.options, .record(), default: BenchRunOptions(), written: .always, "the options the run used"),
@@ -449,7 +450,7 @@ public struct BenchResults: ResultsRecord, Equatable {
         ]
 
     /// Notes the file's name.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
 }
 
 /// The member every DiffLab results document names its schema with.

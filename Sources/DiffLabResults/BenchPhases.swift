@@ -38,12 +38,12 @@ public struct BenchPhases: ResultsRecord, Equatable {
     /// The sum of the phases' medians.
     public var total: Double { seconds.reduce(0, +) }
 
-    public static let blank = BenchPhases(threads: 1, calls: 1, seconds: phaseNames.map { _ in 0 })
+    @_spi(Records) public static let blank = BenchPhases(threads: 1, calls: 1, seconds: phaseNames.map { _ in 0 })
 
     /// The declaration table: `threads`, `moves` (absent for ``MoveStrategy/offsets``, so files
     /// written before the field existed read and write back the same), `calls`, then one member
     /// per phase.
-    public static let fields: [RecordField<BenchPhases>] =
+    @_spi(Records) public static let fields: [RecordField<BenchPhases>] =
         [
             .required("threads", \.threads, .int(.threads), "threads the engine used"),
             .defaulted("moves", \.moves, .cases(), default: .offsets, "the move strategy the result was derived with"),

@@ -53,12 +53,12 @@ public struct BenchRepeated: ResultsRecord, Equatable {
     /// A reused call's time over a one-off call's, or `nil` when the one-off took no time.
     public var ratio: Double? { oneOffSeconds > 0 ? reusedSeconds / oneOffSeconds : nil }
 
-    public static let blank = BenchRepeated(
+    @_spi(Records) public static let blank = BenchRepeated(
         threads: 1, versions: 1, calls: 1, oneOffSeconds: 0, reusedSeconds: 0, oneOffFaults: 0, reusedFaults: 0, oneOffAllocations: nil,
         reusedAllocations: nil, retainedBytes: 0)
 
     /// The declaration table (allocation counts only under jemalloc).
-    public static let fields: [RecordField<BenchRepeated>] = [
+    @_spi(Records) public static let fields: [RecordField<BenchRepeated>] = [
         .required("threads", \.threads, .int(.threads), "threads the engine used"),
         .required("versions", \.versions, .int(.callsPerSample), "list versions diffed in a row"),
         .required("calls", \.calls, .int(.callsPerSample), "timed rounds the medians are taken over"),

@@ -3,7 +3,7 @@ import DiffLabJSON
 
 /// Where a value sits in a file, for errors: the file (as the caller named it) and the value's
 /// JSON path (`measurements[3].median`; empty for the document itself).
-public struct FieldPosition: Sendable {
+@_spi(Records) public struct FieldPosition: Sendable {
     /// The file's name, as the caller called it (usually its path).
     public let source: String
     /// The JSON path of the value; empty for the document itself.
@@ -35,7 +35,7 @@ public struct FieldPosition: Sendable {
 ///
 /// Reading is total: every JSON value either becomes a `Value` or a ``ResultsError`` naming the
 /// file, the path and what was expected. A hostile value is quoted by at most 40 characters.
-public struct FieldType<Value>: Sendable {
+@_spi(Records) public struct FieldType<Value>: Sendable {
     /// What a value of this type must be, in words (`an integer, 0 to 64 (threads)`).
     public let expected: String
     let decode: @Sendable (JSONValue, FieldPosition) throws(ResultsError) -> Value

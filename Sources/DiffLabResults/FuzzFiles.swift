@@ -45,12 +45,12 @@ public struct FuzzFailureRecord: ResultsRecord, Equatable {
         self.crashed = crashed
     }
 
-    public static let blank = FuzzFailureRecord(
+    @_spi(Records) public static let blank = FuzzFailureRecord(
         signature: "", message: "", file: "", originalItems: 0, shrunkItems: 0, outsideContract: false, inputsToFind: 0, secondsToFind: 0,
         crashed: false)
 
     /// The declaration table: every member required.
-    public static let fields: [RecordField<FuzzFailureRecord>] = [
+    @_spi(Records) public static let fields: [RecordField<FuzzFailureRecord>] = [
         .required("signature", \.signature, .string, "`<property>/<engine>/<detail>`"),
         .required("message", \.message, .string, "what failed, in words"),
         .required("file", \.file, .string, "where the shrunk counterexample was saved"),
@@ -107,11 +107,11 @@ public struct FuzzSummaryFile: ResultsRecord, Equatable {
             && a.failures == b.failures
     }
 
-    public static let blank = FuzzSummaryFile(
+    @_spi(Records) public static let blank = FuzzSummaryFile(
         cases: 0, inputs: 0, seconds: 0, casesPerSecond: 0, largeInputs: 0, largestInput: 0, inputsByKind: [], failures: [])
 
     /// The declaration table: every member required.
-    public static let fields: [RecordField<FuzzSummaryFile>] = [
+    @_spi(Records) public static let fields: [RecordField<FuzzSummaryFile>] = [
         .required("cases", \.cases, .int(.count), "checks run (one property on one engine for one input)"),
         .required("inputs", \.inputs, .int(.count), "inputs generated"),
         .required("seconds", \.seconds, .double(.runSeconds), "wall-clock seconds of the campaign"),
@@ -149,11 +149,11 @@ public struct FuzzFindingRecord: ResultsRecord, Equatable {
         self.secondsToFind = secondsToFind
     }
 
-    public static let blank = FuzzFindingRecord(
+    @_spi(Records) public static let blank = FuzzFindingRecord(
         regression: .object(JSONObject()), originalItems: 0, inputsToFind: 0, shrinkAttempts: 0, secondsToFind: 0)
 
     /// The declaration table: every member required (`regression` an object, checked by its own decoder).
-    public static let fields: [RecordField<FuzzFindingRecord>] = [
+    @_spi(Records) public static let fields: [RecordField<FuzzFindingRecord>] = [
         .required("regression", \.regression, FieldType.any.checked("an object") { $0.objectValue != nil }, "the regression case's object"),
         .required("originalItems", \.originalItems, .int(.size), "items of the failing input before shrinking"),
         .required("inputsToFind", \.inputsToFind, .int(.count), "the 1-based number of the input that failed"),

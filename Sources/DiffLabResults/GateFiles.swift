@@ -66,10 +66,10 @@ public struct MetricThreshold: ResultsRecord, Hashable {
         self.absolute = absolute
     }
 
-    public static let blank = MetricThreshold(regression: 0, improvement: 0, absolute: 0)
+    @_spi(Records) public static let blank = MetricThreshold(regression: 0, improvement: 0, absolute: 0)
 
     /// The declaration table (a report's thresholds of one metric).
-    public static let fields: [RecordField<MetricThreshold>] = [
+    @_spi(Records) public static let fields: [RecordField<MetricThreshold>] = [
         .required("regression", \.regression, .double(.relative), "relative worsening beyond which a change regresses (0.05 is 5%)"),
         .required("improvement", \.improvement, .double(.relative), "relative betterment beyond which a change improves"),
         .required("absolute", \.absolute, .double(.amount), "the smallest change, in the metric's unit, that counts either way"),
@@ -97,10 +97,10 @@ public struct GateThresholds: ResultsRecord, Hashable {
     /// The threshold of `metric` (all zero when there is none).
     public subscript(metric: GateMetric) -> MetricThreshold { metrics[metric] ?? .blank }
 
-    public static let blank = GateThresholds(alpha: 0, improvementExitCode: 0, metrics: [:])
+    @_spi(Records) public static let blank = GateThresholds(alpha: 0, improvementExitCode: 0, metrics: [:])
 
     /// The declaration table of a report's `thresholds` object (metrics in ``GateMetric`` order).
-    public static let fields: [RecordField<GateThresholds>] = [
+    @_spi(Records) public static let fields: [RecordField<GateThresholds>] = [
         .required("alpha", \.alpha, .double(.probability), "the family-wise error rate of the time comparisons"),
         .required(
             "improvementExitCode", \.improvementExitCode, FieldType.int(.exitStatus).converted(decode: { Int32(exactly: $0) }, encode: { Int($0) }),
@@ -165,11 +165,11 @@ public struct GateComparison: ResultsRecord, Hashable {
         }
     }
 
-    public static let blank = GateComparison(cell: "", metric: .time, base: nil, head: nil, verdict: .pass)
+    @_spi(Records) public static let blank = GateComparison(cell: "", metric: .time, base: nil, head: nil, verdict: .pass)
 
     /// The declaration table: figures written as `null` when absent, the time statistics only in
     /// a time comparison, `note` only when there is one.
-    public static let fields: [RecordField<GateComparison>] = [
+    @_spi(Records) public static let fields: [RecordField<GateComparison>] = [
         .required("cell", \.cell, .string, "the cell, `subject:profile:kind:size`"),
         .required("metric", \.metric, .cases(), "the metric compared"),
         .required("verdict", \.verdict, .cases(), "the verdict for this cell and metric"),
@@ -217,10 +217,10 @@ public struct BaselineCell: ResultsRecord, Hashable {
         }
     }
 
-    public static let blank = BaselineCell(name: "")
+    @_spi(Records) public static let blank = BaselineCell(name: "")
 
     /// The declaration table: every metric written, `null` when not measured.
-    public static let fields: [RecordField<BaselineCell>] = [
+    @_spi(Records) public static let fields: [RecordField<BaselineCell>] = [
         .optional("instructions", \.instructions, count, absent: .null, "instructions of one call"),
         .optional("allocatedBytes", \.allocatedBytes, count, absent: .null, "bytes one call allocates (jemalloc)"),
         .optional("allocationRequests", \.allocationRequests, count, absent: .null, "allocation requests of one call (jemalloc)"),
@@ -228,7 +228,7 @@ public struct BaselineCell: ResultsRecord, Hashable {
     private static let count = FieldType.int(.count).strict("null or an integer from 0 to 2^53")
 
     /// Refuses a cell whose metrics are all `null`: it could not gate anything.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         guard instructions != nil || allocatedBytes != nil || allocationRequests != nil else {
             let names = Self.fields.map(\.description.key).joined(separator: ", ")
             throw .invalid(
@@ -308,11 +308,11 @@ public struct StoredBaseline: ResultsRecord, Equatable {
     /// - Complexity: O(1).
     public func value(_ cell: String, _ metric: GateMetric) -> Double? { self[cell: cell]?[metric].map(Double.init) }
 
-    public static let blank = StoredBaseline(cells: [])
+    @_spi(Records) public static let blank = StoredBaseline(cells: [])
     public static var documentSchema: String? { schema }
 
     /// The declaration table: `machine` always written; `cells` an object of cells by name.
-    public static let fields: [RecordField<StoredBaseline>] = [
+    @_spi(Records) public static let fields: [RecordField<StoredBaseline>] = [
         .optional("createdAt", \.createdAt, .int(.unixTime), "when the baseline was stored, Unix seconds"),
         .optional("candidate", \.candidate, .string, "which build was stored"),
         .defaulted(
@@ -332,7 +332,7 @@ public struct StoredBaseline: ResultsRecord, Equatable {
 
     /// Refuses a baseline with no cells (it gates nothing) or a cell without a name; notes the
     /// file's name.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         source = position.source
         guard !cells.isEmpty else {
             throw .invalid(source: source, field: "cells", expected: "a non-empty object: a baseline with no cells gates nothing")
@@ -381,12 +381,12 @@ public struct GateReportFile: ResultsRecord, Equatable {
         self.comparisons = comparisons
     }
 
-    public static let blank = GateReportFile(
+    @_spi(Records) public static let blank = GateReportFile(
         verdict: .pass, error: nil, exitCode: 0, context: [], notes: [], thresholds: .blank, comparisons: [])
     public static var documentSchema: String? { schema }
 
     /// The declaration table (`error` written as `null` when absent).
-    public static let fields: [RecordField<GateReportFile>] = [
+    @_spi(Records) public static let fields: [RecordField<GateReportFile>] = [
         .required("verdict", \.verdict, .cases(), "the run's verdict"),
         .optional("error", \.error, .string, absent: .null, "why the report cannot be trusted"),
         .required("exitCode", \.exitCode, .int(.exitStatus), "the exit status"),
@@ -397,5 +397,5 @@ public struct GateReportFile: ResultsRecord, Equatable {
     ]
 
     /// Notes the file's name.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
 }

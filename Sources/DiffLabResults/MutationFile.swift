@@ -82,10 +82,10 @@ public struct Mutant: ResultsRecord, Equatable {
         self.equivalent = equivalent
     }
 
-    public static let blank = Mutant(name: "", patch: "", file: "", area: .heckel, kind: "", bug: "")
+    @_spi(Records) public static let blank = Mutant(name: "", patch: "", file: "", area: .heckel, kind: "", bug: "")
 
     /// The declaration table (`testFilter`, `quick` and `equivalent` written only when set).
-    public static let fields: [RecordField<Mutant>] = [
+    @_spi(Records) public static let fields: [RecordField<Mutant>] = [
         .required("name", \.name, FieldType.string.checked("1 to 64 lower-case letters, digits and '-'", isLowerSlug), "the mutant's name"),
         .required("patch", \.patch, .string, "the patch's file name, `NN-<name>.patch`"),
         .required(
@@ -106,7 +106,7 @@ public struct Mutant: ResultsRecord, Equatable {
 
     /// Refuses a patch name other than `NN-<name>.patch`, and a test filter missing for
     /// `swift-test` or given for `fuzz`.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         func invalid(_ key: String, _ expected: String) -> ResultsError {
             .invalid(source: position.source, field: position.member(key).named, expected: expected)
         }
@@ -137,16 +137,16 @@ public struct MutantCatalogue: ResultsRecord, Equatable {
         self.mutants = mutants
     }
 
-    public static let blank = MutantCatalogue(mutants: [])
+    @_spi(Records) public static let blank = MutantCatalogue(mutants: [])
     public static var documentSchema: String? { schema }
 
     /// The declaration table: 1 to ``maxMutants`` mutants.
-    public static let fields: [RecordField<MutantCatalogue>] = [
+    @_spi(Records) public static let fields: [RecordField<MutantCatalogue>] = [
         .required("mutants", \.mutants, .array(.record(), count: FieldRange(1...maxMutants, unit: "mutants")), "the planted bugs, in catalogue order")
     ]
 
     /// Refuses a mutant name used twice; notes the file's name.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         source = position.source
         var names: Set<String> = []
         for (index, mutant) in mutants.enumerated() where !names.insert(mutant.name).inserted {
@@ -209,10 +209,10 @@ public struct MutantResult: ResultsRecord, Equatable {
         crashed = false
     }
 
-    public static let blank = MutantResult(name: "", area: .heckel, check: .fuzz, equivalent: false, outcome: .error)
+    @_spi(Records) public static let blank = MutantResult(name: "", area: .heckel, check: .fuzz, equivalent: false, outcome: .error)
 
     /// The declaration table (absent figures are not written).
-    public static let fields: [RecordField<MutantResult>] = [
+    @_spi(Records) public static let fields: [RecordField<MutantResult>] = [
         .required("name", \.name, .string, "the mutant's name in the catalogue"),
         .required("area", \.area, .cases(), "its area"),
         .required("check", \.check, .cases(), "how it was checked"),
@@ -230,7 +230,7 @@ public struct MutantResult: ResultsRecord, Equatable {
     ]
 
     /// Refuses `crashed` for a mutant not killed.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         guard outcome == .killed || !crashed else {
             throw .invalid(source: position.source, field: position.member("crashed").named, expected: "false unless the outcome is killed")
         }
@@ -290,7 +290,7 @@ public struct MutationFile: ResultsRecord, Equatable {
     public var score: Double { scored == 0 ? 1 : Double(killed) / Double(scored) }
 
     /// `killed`, `scored` and `score` as a file states them, from reading them until
-    /// ``finishDecoding(at:)`` checks them against the records (then empty again).
+    /// `finishDecoding(at:)` checks them against the records (then empty again).
     private var stated = Stated()
     private struct Stated: Sendable, Equatable {
         var killed: Int?
@@ -311,7 +311,7 @@ public struct MutationFile: ResultsRecord, Equatable {
         set { stated.score = newValue }
     }
 
-    public static let blank: MutationFile = {
+    @_spi(Records) public static let blank: MutationFile = {
         var blank = MutationFile(seconds: 0, seed: 0, catalogue: "")
         blank.writtenConfiguration = nil
         return blank
@@ -320,7 +320,7 @@ public struct MutationFile: ResultsRecord, Equatable {
 
     /// The declaration table: the provenance stamp (`commit` written as `null` when unknown),
     /// then `killed`, `scored` and `score` derived from the records (and checked against them).
-    public static let fields: [RecordField<MutationFile>] =
+    @_spi(Records) public static let fields: [RecordField<MutationFile>] =
         RecordField.inline(\.provenance, RunProvenance.stamp)
         + [
             .required("seconds", \.seconds, .double(.runSeconds), "seconds of fuzzing per mutant"),
@@ -334,7 +334,7 @@ public struct MutationFile: ResultsRecord, Equatable {
         ]
 
     /// Refuses `killed`, `scored` or `score` that disagree with the records; notes the file's name.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         source = position.source
         defer { stated = Stated() }
         guard stated.killed == killed else {

@@ -30,11 +30,11 @@ public struct PolicyCostsRecord: ResultsRecord, Equatable {
     /// No cost set.
     public init() {}
 
-    public static let blank = PolicyCostsRecord()
+    @_spi(Records) public static let blank = PolicyCostsRecord()
 
     /// The declaration table, as a results file's `costs` member (every member optional, absent
     /// ones not written); a costs file has `schema` first and no `source`.
-    public static let fields: [RecordField<PolicyCostsRecord>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyCostsRecord>] = [
         .optional("applyBaseCost", \.applyBaseCost, .double(costRange), "seconds to apply any update"),
         .optional("layoutCostPerItem", \.layoutCostPerItem, .double(costRange), "seconds per list item of every layout pass"),
         .optional("batchCostPerChange", \.batchCostPerChange, .double(costRange), "seconds per change of a batch update"),
@@ -47,7 +47,7 @@ public struct PolicyCostsRecord: ResultsRecord, Equatable {
     /// The fields a costs file has (all but `source`).
     private static let fileFields = fields.filter { $0.description.key != "source" }
 
-    /// The costs file's format table (``fields`` but `source`, under its own ``schema``).
+    /// The costs file's format table (`fields` but `source`, under its own ``schema``).
     static var fileSchema: RecordSchema {
         RecordSchema(name: "PolicyCostsRecord (costs file)", documentSchema: schema, fields: fileFields.map(\.description), records: { [] })
     }

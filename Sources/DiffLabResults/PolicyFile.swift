@@ -119,11 +119,11 @@ public struct PolicyRun: ResultsRecord, Equatable {
     /// How many latencies were recorded.
     public var latencyCount: Int { latencies.count }
 
-    public static let blank = PolicyRun(policy: .main, listSize: 0, allowsReloadingOnTooManyUpdates: false)
+    @_spi(Records) public static let blank = PolicyRun(policy: .main, listSize: 0, allowsReloadingOnTooManyUpdates: false)
 
     /// The declaration table: `policy`, `listSize` and `allowsReloadingOnTooManyUpdates` required;
     /// `latencyMedian` and `latencyP99` written as `null` when absent, `latencies` always.
-    public static let fields: [RecordField<PolicyRun>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyRun>] = [
         .required("policy", \.policy, .cases(), "the diff policy"),
         .optional("engine", \.engine, .string, "the diff engine (absent in older files)"),
         .optional("backgroundEngine", \.backgroundEngine, .string, "the engine of diffs off the main thread, when not `engine`"),
@@ -178,10 +178,10 @@ public struct PolicyCrossover: ResultsRecord, Equatable {
         (json.objectValue ?? JSONObject()).map { DisplayField(name: $0.key, value: DisplayField.text($0.value)) }
     }
 
-    public static let blank = PolicyCrossover(batch: nil, reloadFallback: nil)
+    @_spi(Records) public static let blank = PolicyCrossover(batch: nil, reloadFallback: nil)
 
     /// The declaration table: both members always written (`null`: none found).
-    public static let fields: [RecordField<PolicyCrossover>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyCrossover>] = [
         .optional("batch", \.batch, .int(.size), absent: .null, "with plain batch updates"),
         .optional("reloadFallback", \.reloadFallback, .int(.size), absent: .null, "with the reload fallback"),
     ]
@@ -218,12 +218,12 @@ public struct PolicyResults: ResultsRecord, Equatable {
         }
     }
 
-    public static let blank = PolicyResults()
+    @_spi(Records) public static let blank = PolicyResults()
     public static var documentSchema: String? { schema }
 
     /// The declaration table: the provenance stamp (`commit` written as `null` when unknown), the
     /// crossover sizes when known, the runs.
-    public static let fields: [RecordField<PolicyResults>] =
+    @_spi(Records) public static let fields: [RecordField<PolicyResults>] =
         RecordField.inline(\.provenance, RunProvenance.stamp)
         + [
             .optional("crossoverSize", \.crossover, .record(), "the smallest sizes at which background diffing won"),
@@ -231,5 +231,5 @@ public struct PolicyResults: ResultsRecord, Equatable {
         ]
 
     /// Notes the file's name.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
 }

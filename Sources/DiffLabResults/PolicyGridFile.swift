@@ -52,10 +52,10 @@ public struct PolicySetting: ResultsRecord, Hashable {
     /// The coalescing intervals in effect: ``coalescing`` or the default.
     public var coalescingIntervals: CoalescingIntervals { coalescing ?? Self.defaultCoalescing }
 
-    public static let blank = PolicySetting(policy: .main)
+    @_spi(Records) public static let blank = PolicySetting(policy: .main)
 
     /// The declaration table (absent thresholds omitted).
-    public static let fields: [RecordField<PolicySetting>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicySetting>] = [
         .required("policy", \.policy, .cases(), "where and when updates are diffed"),
         .required("moves", \.moves, .cases(), "how moves are chosen"),
         .optional("maxItemCountToRunOnMain", \.maxItemCountToRunOnMain, .int(.size), "adaptive: smaller lists are diffed on main"),
@@ -101,10 +101,10 @@ public struct PolicyWorkloadRecord: ResultsRecord, Hashable {
         self.editsPerUpdate = editsPerUpdate
     }
 
-    public static let blank = PolicyWorkloadRecord(listSize: 0, frameRate: 0, updateInterval: 0, editsPerUpdate: 0)
+    @_spi(Records) public static let blank = PolicyWorkloadRecord(listSize: 0, frameRate: 0, updateInterval: 0, editsPerUpdate: 0)
 
     /// The declaration table: every member required.
-    public static let fields: [RecordField<PolicyWorkloadRecord>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyWorkloadRecord>] = [
         .required("listSize", \.listSize, .int(.size), "items in the list"),
         .required("frameRate", \.frameRate, .double(.frameRate), "the display's refresh rate"),
         .required("updateInterval", \.updateInterval, .seconds, "seconds between updates (one frame: a burst)"),
@@ -154,11 +154,11 @@ public struct PolicyGridRun: ResultsRecord, Equatable {
     /// Repeats recorded.
     public var repeats: Int { hitchTimeRatio.count }
 
-    public static let blank = PolicyGridRun(workload: .blank, setting: .blank, requested: 0)
+    @_spi(Records) public static let blank = PolicyGridRun(workload: .blank, setting: .blank, requested: 0)
 
     /// The declaration table: `workload`, `setting` and `requested` required, then the per-repeat
     /// arrays (always written).
-    public static let fields: [RecordField<PolicyGridRun>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyGridRun>] = [
         .required("workload", \.workload, .record(), "the workload"),
         .required("setting", \.setting, .record(), "the setting"),
         .required("requested", \.requested, .int(.count), "updates requested by the stream"),
@@ -174,7 +174,7 @@ public struct PolicyGridRun: ResultsRecord, Equatable {
     ]
 
     /// Refuses per-repeat arrays of another length than `hitchTimeRatio`, and a run without repeats.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         let counts: [(String, Int)] = [
             ("latencyMedian", latencyMedian.count), ("latencyP99", latencyP99.count), ("frames", frames.count),
             ("framesOverBudget", framesOverBudget.count), ("applied", applied.count), ("coalesced", coalesced.count),
@@ -225,11 +225,11 @@ public struct PolicyProfileRow: ResultsRecord, Equatable {
         self.seconds = seconds
     }
 
-    public static let blank = PolicyProfileRow(
+    @_spi(Records) public static let blank = PolicyProfileRow(
         engine: "", listSize: 0, editsPerUpdate: 0, moves: .offsets, span: 0, changes: 0, batchChanges: 0, seconds: [])
 
     /// The declaration table (`seconds` always written).
-    public static let fields: [RecordField<PolicyProfileRow>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyProfileRow>] = [
         .required("engine", \.engine, .string, "the engine"),
         .required("listSize", \.listSize, .int(.size), "items in the list"),
         .required("editsPerUpdate", \.editsPerUpdate, .int(.count), "edits per update"),
@@ -296,11 +296,11 @@ public struct PolicyCrossoverRow: ResultsRecord, Equatable {
         self.repeats = repeats
     }
 
-    public static let blank = PolicyCrossoverRow(
+    @_spi(Records) public static let blank = PolicyCrossoverRow(
         frameRate: 0, moves: .offsets, reloadThreshold: nil, verdict: .none, size: nil, low: nil, high: nil, repeatsWithCrossover: 0, repeats: 0)
 
     /// The declaration table (`reloadThreshold`, `size`, `low`, `high` written as `null` when absent).
-    public static let fields: [RecordField<PolicyCrossoverRow>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyCrossoverRow>] = [
         .required("frameRate", \.frameRate, .double(.frameRate), "the display's refresh rate"),
         .required("moves", \.moves, .cases(), "the move strategy"),
         .optional("reloadThreshold", \.reloadThreshold, .int(.count), absent: .null, "the reload fallback's threshold (`null`: none)"),
@@ -313,7 +313,7 @@ public struct PolicyCrossoverRow: ResultsRecord, Equatable {
     ]
 
     /// Refuses a `clear` or `belowSmallest` verdict without its sizes.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         if verdict == .clear || verdict == .belowSmallest, size == nil || high == nil || (verdict == .belowSmallest && low == nil) {
             throw .invalid(
                 source: position.source, field: position.member("size").named,
@@ -356,10 +356,11 @@ public struct PolicyCandidateRow: ResultsRecord, Equatable {
         self.reloads = reloads
     }
 
-    public static let blank = PolicyCandidateRow(setting: .blank, hitchTimeRatio: 0, hitchLow: 0, hitchHigh: 0, latencyP99: 0, dropped: 0)
+    @_spi(Records) public static let blank = PolicyCandidateRow(
+        setting: .blank, hitchTimeRatio: 0, hitchLow: 0, hitchHigh: 0, latencyP99: 0, dropped: 0)
 
     /// The declaration table (`reloads` absent in older files: 0; always written).
-    public static let fields: [RecordField<PolicyCandidateRow>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyCandidateRow>] = [
         .required("setting", \.setting, .record(), "the setting"),
         .required("hitchTimeRatio", \.hitchTimeRatio, .double(.hitchRatio), "median over repeats of the mean hitch time ratio"),
         .required("hitchLow", \.hitchLow, .double(.hitchRatio), "the smallest over repeats of that mean"),
@@ -414,12 +415,12 @@ public struct PolicyRecommendationRow: ResultsRecord, Equatable {
         self.excluded = excluded
     }
 
-    public static let blank = PolicyRecommendationRow(
+    @_spi(Records) public static let blank = PolicyRecommendationRow(
         listSize: 0, bandLow: 0, bandHigh: 0, frameRate: 0, latencyBound: 0, candidates: 0, feasible: 0, winner: nil, runnerUp: nil)
 
     /// The declaration table (`winner`, `runnerUp` written as `null` when absent; `excluded` only
     /// when not empty).
-    public static let fields: [RecordField<PolicyRecommendationRow>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyRecommendationRow>] = [
         .required("listSize", \.listSize, .int(.size), "the list size simulated for the band"),
         .required("bandLow", \.bandLow, .int(.size), "the smallest size the band covers"),
         .required("bandHigh", \.bandHigh, .int(.size), "the largest size the band covers"),
@@ -433,7 +434,7 @@ public struct PolicyRecommendationRow: ResultsRecord, Equatable {
     ]
 
     /// Refuses a list size outside its band.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         guard bandLow <= listSize, listSize <= bandHigh else {
             throw .invalid(source: position.source, field: position.member("listSize").named, expected: "a size within bandLow…bandHigh")
         }
@@ -470,10 +471,10 @@ public struct PolicyGridOptions: ResultsRecord, Equatable {
         self.quick = quick
     }
 
-    public static let blank = PolicyGridOptions(duration: 0, drainSeconds: 0, repeats: 0, latencyBound: 0, engine: "", quick: false)
+    @_spi(Records) public static let blank = PolicyGridOptions(duration: 0, drainSeconds: 0, repeats: 0, latencyBound: 0, engine: "", quick: false)
 
     /// The declaration table.
-    public static let fields: [RecordField<PolicyGridOptions>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyGridOptions>] = [
         .required("duration", \.duration, .double(.runSeconds), "virtual seconds of updates per simulated run"),
         .required("drainSeconds", \.drainSeconds, .double(.runSeconds), "virtual seconds after the stream for pending updates"),
         .required("repeats", \.repeats, .int(.count), "repeats (measurement rounds)"),
@@ -520,12 +521,12 @@ public struct PolicyGridResults: ResultsRecord, Equatable {
         (profiles, tracePairs, crossovers, recommendations, runs) = ([], [], [], [], [])
     }
 
-    public static let blank = PolicyGridResults()
+    @_spi(Records) public static let blank = PolicyGridResults()
     public static var documentSchema: String? { schema }
 
     /// The declaration table: the provenance stamp (`commit` written as `null` when unknown),
     /// then the members in file order; `tracePairs` written with a trace or when not empty.
-    public static let fields: [RecordField<PolicyGridResults>] =
+    @_spi(Records) public static let fields: [RecordField<PolicyGridResults>] =
         RecordField.inline(\.provenance, RunProvenance.stamp)
         + [
             .optional("options", \.options, .record(), "the run's options"),
@@ -542,7 +543,7 @@ public struct PolicyGridResults: ResultsRecord, Equatable {
         ]
 
     /// Notes the file's name.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) { source = position.source }
 }
 
 /// A setting a recommendation left out: the updater it configures broke a property.
@@ -564,10 +565,10 @@ public struct PolicyExclusion: ResultsRecord, Equatable {
         self.message = message
     }
 
-    public static let blank = PolicyExclusion(setting: .blank, updater: "", property: .ends, message: "")
+    @_spi(Records) public static let blank = PolicyExclusion(setting: .blank, updater: "", property: .ends, message: "")
 
     /// The declaration table: every member required.
-    public static let fields: [RecordField<PolicyExclusion>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyExclusion>] = [
         .required("setting", \.setting, .record(), "the setting left out"),
         .required("updater", \.updater, .string, "the updater checked (its name in `difflab updaters`)"),
         .required("property", \.property, .cases(), "the property it broke"),

@@ -58,10 +58,11 @@ public struct PolicyTraceStreamRecord: ResultsRecord, Equatable {
         self.seconds = seconds
     }
 
-    public static let blank = PolicyTraceStreamRecord(timing: .recorded, maxGap: 0, requests: 0, shortenedGaps: 0, medianGap: 0, seconds: 0)
+    @_spi(Records) public static let blank = PolicyTraceStreamRecord(
+        timing: .recorded, maxGap: 0, requests: 0, shortenedGaps: 0, medianGap: 0, seconds: 0)
 
     /// The declaration table (absent members omitted).
-    public static let fields: [RecordField<PolicyTraceStreamRecord>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyTraceStreamRecord>] = [
         .required("timing", \.timing, .cases(), "where the request times came from"),
         .optional("timeScale", \.timeScale, .ratio, "recorded and medianInterval: the factor the gaps were multiplied by"),
         .optional("interval", \.interval, .seconds, "interval: seconds between requests"),
@@ -105,10 +106,10 @@ public struct PolicyTracePairRow: ResultsRecord, Equatable {
         self.seconds = seconds
     }
 
-    public static let blank = PolicyTracePairRow(engine: "", moves: .offsets, from: 0, to: 1, changes: 0, batchChanges: 0, seconds: [])
+    @_spi(Records) public static let blank = PolicyTracePairRow(engine: "", moves: .offsets, from: 0, to: 1, changes: 0, batchChanges: 0, seconds: [])
 
     /// The declaration table (`seconds` always written).
-    public static let fields: [RecordField<PolicyTracePairRow>] = [
+    @_spi(Records) public static let fields: [RecordField<PolicyTracePairRow>] = [
         .required("engine", \.engine, .string, "the engine"),
         .required("moves", \.moves, .cases(), "the move strategy"),
         .required("from", \.from, .int(.count), "the version diffed from (0: the trace's first)"),
@@ -119,7 +120,7 @@ public struct PolicyTracePairRow: ResultsRecord, Equatable {
     ]
 
     /// Refuses a pair whose `to` is not after `from`.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         guard from < to else {
             throw .invalid(source: position.source, field: position.member("to").named, expected: "a version after from (\(from))")
         }

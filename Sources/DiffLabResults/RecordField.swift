@@ -1,18 +1,22 @@
 import DiffLabJSON
 
-/// A record of a DiffLab file, declared once: its ``fields`` table gives, for every field, the
+/// A record of a DiffLab file, declared once: its `fields` table gives, for every field, the
 /// member's key, its Swift property, its type and range, whether it may be absent and what it
 /// means. Encoding (``json``), decoding (``init(json:source:path:)``), export columns and the
-/// format tables of the documentation all come from that one table, so a field is added,
-/// renamed or re-ranged in one line.
+/// format tables of the documentation (``recordSchema``) all come from that one table, so a
+/// field is added, renamed or re-ranged in one line.
 ///
-/// Decoding starts from ``blank`` and reads each field in table order; members not in the table
+/// Decoding starts from `blank` and reads each field in table order; members not in the table
 /// are ignored. Encoding writes the fields in table order (after `schema` for a document).
+///
+/// The table (`fields`, `blank`, `finishDecoding(at:)`, and the `RecordField`, `FieldType` and
+/// `FieldPosition` it is written in) is SPI, `@_spi(Records)`: how DiffLab declares its own
+/// records, not public API.
 public protocol ResultsRecord: Sendable {
     /// The fields, in file order.
-    static var fields: [RecordField<Self>] { get }
+    @_spi(Records) static var fields: [RecordField<Self>] { get }
     /// The value decoding starts from: every field at its default (required ones are overwritten).
-    static var blank: Self { get }
+    @_spi(Records) static var blank: Self { get }
     /// The `schema` a whole document of this record names (written first and checked on
     /// reading), or `nil` for a record that is part of a document. Default: `nil`.
     static var documentSchema: String? { get }
@@ -20,12 +24,12 @@ public protocol ResultsRecord: Sendable {
     /// `source`); runs after every field is read. Default: nothing.
     ///
     /// - Throws: ``ResultsError/invalid(source:field:expected:)`` naming the field at fault.
-    mutating func finishDecoding(at position: FieldPosition) throws(ResultsError)
+    @_spi(Records) mutating func finishDecoding(at position: FieldPosition) throws(ResultsError)
 }
 
 extension ResultsRecord {
     public static var documentSchema: String? { nil }
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {}
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {}
 
     /// The record's name in the format tables: its Swift type's name, with the types it is
     /// nested in (`UpdaterFindingsFile.Campaign`) but no module or local context.
@@ -50,7 +54,7 @@ extension ResultsRecord {
     ///   - path: the object's JSON path in its file (e.g. `measurements[3]`); empty for a document.
     /// - Throws: ``ResultsError``: a document that is not an object or names another schema; then
     ///   a missing required field, any field of the wrong type or outside its range (each named
-    ///   by its path, with what ``fields`` allows), or a failed cross-field check.
+    ///   by its path, with what `fields` allows), or a failed cross-field check.
     /// - Complexity: O(size of the object).
     public init(json: JSONValue, source: String, path: String = "") throws(ResultsError) {
         // A document's schema is checked wherever it sits (`FieldType.document` embeds one).
@@ -77,7 +81,7 @@ extension ResultsRecord {
 /// A field of a ``ResultsRecord``: how one member is read into, and written from, one property.
 /// Declared with ``required(_:_:_:column:_:)``, ``optional(_:_:_:absent:column:_:)`` or
 /// ``defaulted(_:_:_:default:written:column:_:)``.
-public struct RecordField<Root>: Sendable {
+@_spi(Records) public struct RecordField<Root>: Sendable {
     /// The field as the format tables show it.
     public let description: FieldDescription
     let read: @Sendable (JSONObject, inout Root, FieldPosition) throws(ResultsError) -> Void

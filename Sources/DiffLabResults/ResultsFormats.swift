@@ -1,5 +1,5 @@
 /// The file formats DiffLab writes and reads, as format tables generated from each record's
-/// declaration (``ResultsRecord/fields``): `docs/results-formats.md` is ``markdown``, and a test
+/// declaration (each record's `fields`): `docs/results-formats.md` is ``markdown``, and a test
 /// keeps the two equal, so a field's documentation can never drift from its decoder.
 public enum ResultsFormats {
     /// Every document format, in the order the page shows them.

@@ -33,11 +33,11 @@ public struct RunProvenance: Sendable, Equatable {
 }
 
 extension RunProvenance: ResultsRecord {
-    public static let blank = RunProvenance()
+    @_spi(Records) public static let blank = RunProvenance()
 
     /// The declaration table, for a file whose schema has `seconds` and `dirty` (bench and arena
-    /// files); ``stamp`` is the one for other files. `commit` is written as `null` when unknown.
-    public static let fields: [RecordField<RunProvenance>] = [
+    /// files); `stamp` is the one for other files. `commit` is written as `null` when unknown.
+    @_spi(Records) public static let fields: [RecordField<RunProvenance>] = [
         .optional("createdAt", \.createdAt, .int(.unixTime), "when the run was recorded, Unix seconds"),
         .optional("seconds", \.seconds, .double(.runSeconds), "wall-clock seconds the run took"),
         .defaulted("machine", \.machine, .display, default: [], written: .always, "the machine: CPU, cores, memory, kernel"),
@@ -47,5 +47,5 @@ extension RunProvenance: ResultsRecord {
     ]
 
     /// The fields of a file whose schema has no `seconds` or `dirty` member.
-    public static let stamp = fields.filter { !["seconds", "dirty"].contains($0.description.key) }
+    @_spi(Records) public static let stamp = fields.filter { !["seconds", "dirty"].contains($0.description.key) }
 }

@@ -3,11 +3,11 @@ import DiffLabEngines
 import DiffLabJSON
 
 extension TraceProvenance: ResultsRecord {
-    public static let blank = TraceProvenance(source: "", tool: "", date: "", ids: "", contents: "")
+    @_spi(Records) public static let blank = TraceProvenance(source: "", tool: "", date: "", ids: "", contents: "")
 
     /// The declaration table of a trace's provenance as a results file holds it (inline in
     /// ``TraceWorkload``).
-    public static let fields: [RecordField<TraceProvenance>] = [
+    @_spi(Records) public static let fields: [RecordField<TraceProvenance>] = [
         .required("source", \.source, .string, "what was recorded"),
         .required("tool", \.tool, .string, "what made the trace"),
         .required("date", \.date, .string, "when the trace was made"),
@@ -42,10 +42,10 @@ public struct TraceWorkload: ResultsRecord, Equatable {
         timestamps = trace.hasTimestamps
     }
 
-    public static let blank = TraceWorkload(Trace(provenance: .blank), file: "")
+    @_spi(Records) public static let blank = TraceWorkload(Trace(provenance: .blank), file: "")
 
     /// The declaration table: the file, its provenance's members inline, then its size.
-    public static let fields: [RecordField<TraceWorkload>] =
+    @_spi(Records) public static let fields: [RecordField<TraceWorkload>] =
         [.required("file", \.file, .string, "the trace file as the run was given it")]
         + RecordField.inline(\.provenance)
         + [
@@ -115,10 +115,10 @@ public struct TraceBenchSubject: ResultsRecord, Equatable {
         pairSeconds.indices.max { pairSeconds[$0] < pairSeconds[$1] }.map { ($0, pairSeconds[$0]) }
     }
 
-    public static let blank = TraceBenchSubject(engine: "", isEngine: false)
+    @_spi(Records) public static let blank = TraceBenchSubject(engine: "", isEngine: false)
 
     /// The declaration table (`pairSeconds` always written).
-    public static let fields: [RecordField<TraceBenchSubject>] = [
+    @_spi(Records) public static let fields: [RecordField<TraceBenchSubject>] = [
         .required("engine", \.engine, .string, "the subject's name"),
         .required("isEngine", \.isEngine, .bool, "whether it is a diff engine (the floors are not)"),
         .optional("skipped", \.skipped, .string, "why it has no times"),
@@ -173,12 +173,12 @@ public struct TraceBenchResults: ResultsRecord, Equatable {
         subjects.first { $0.engine == name && $0.isMeasured(pairs: pairs.count) }
     }
 
-    public static let blank = TraceBenchResults(trace: .blank, allocator: .system, kind: "", budgetSeconds: 0, pairs: [], subjects: [])
+    @_spi(Records) public static let blank = TraceBenchResults(trace: .blank, allocator: .system, kind: "", budgetSeconds: 0, pairs: [], subjects: [])
     public static var documentSchema: String? { schema }
 
     /// The declaration table: the provenance (with `seconds` and `dirty`), the trace, the run's
     /// settings, the pairs as `[old, new]` and the subjects.
-    public static let fields: [RecordField<TraceBenchResults>] =
+    @_spi(Records) public static let fields: [RecordField<TraceBenchResults>] =
         RecordField.inline(\.provenance)
         + [
             .required("trace", \.trace, .record(), "the trace measured"),
@@ -190,7 +190,7 @@ public struct TraceBenchResults: ResultsRecord, Equatable {
         ]
 
     /// Notes the file's name; checks that there is a pair and no subject has more times than pairs.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         source = position.source
         guard !pairs.isEmpty else { throw .invalid(source: source, field: "pairs", expected: "at least one pair of versions") }
         for (i, subject) in subjects.enumerated() where subject.pairSeconds.count > pairs.count {

@@ -50,12 +50,12 @@ public struct UpdaterFindingsFile: ResultsRecord, Equatable {
     /// Whether any updater broke a property (or crashed or hung).
     public var hasFindings: Bool { updaters.contains { UpdatersSummary.Verdict($0) != .safe } }
 
-    public static let blank = UpdaterFindingsFile(campaign: .blank, updaters: [])
+    @_spi(Records) public static let blank = UpdaterFindingsFile(campaign: .blank, updaters: [])
     public static var documentSchema: String? { schema }
 
     /// The declaration table: the provenance without `seconds` and `dirty` (`commit` written as
     /// `null` when unknown), then the campaign and the updaters.
-    public static let fields: [RecordField<UpdaterFindingsFile>] =
+    @_spi(Records) public static let fields: [RecordField<UpdaterFindingsFile>] =
         RecordField.inline(\.provenance, RunProvenance.stamp)
         + [
             .required("campaign", \.campaign, .record(), "what the campaign was asked to do"),
@@ -64,7 +64,7 @@ public struct UpdaterFindingsFile: ResultsRecord, Equatable {
 
     /// Notes the file's name; checks that no updater is named twice, that each is one of
     /// `campaign.updaters`, and that no finding broke in more runs than the campaign made.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         source = position.source
         var seen: Set<String> = []
         for (index, updater) in updaters.enumerated() {
@@ -148,10 +148,10 @@ extension UpdaterFindingsFile {
             self.settings = settings
         }
 
-        public static let blank = Campaign(updaters: [], engine: "", seed: 0, runs: 1, settings: .standard)
+        @_spi(Records) public static let blank = Campaign(updaters: [], engine: "", seed: 0, runs: 1, settings: .standard)
 
         /// The declaration table (`seed` as a decimal string: it may exceed 2^53).
-        public static let fields: [RecordField<Campaign>] = [
+        @_spi(Records) public static let fields: [RecordField<Campaign>] = [
             .required(
                 "updaters", \.updaters,
                 .array(.text(atMost: Limits.name), count: FieldRange(1...maxUpdaters, "1 to \(formatGrouped(maxUpdaters)) names")),
@@ -194,10 +194,10 @@ extension UpdaterFindingsFile {
             try checkFailingRuns(runs: runs, at: FieldPosition(source: source))
         }
 
-        public static let blank = Updater(name: "", checked: [], findings: [])
+        @_spi(Records) public static let blank = Updater(name: "", checked: [], findings: [])
 
         /// The declaration table (`crash` left out when `nil`).
-        public static let fields: [RecordField<Updater>] = [
+        @_spi(Records) public static let fields: [RecordField<Updater>] = [
             .required("name", \.name, .text(atMost: Limits.name), "the updater's name"),
             .defaulted(
                 "checked", \.checked, .distinct(.cases(), count: Limits.properties, "a property"), default: [], written: .always,
@@ -207,7 +207,7 @@ extension UpdaterFindingsFile {
         ]
 
         /// Checks that no two findings are of one property.
-        public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+        @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
             var seen: Set<UpdaterProperty> = []
             for (index, finding) in findings.enumerated() where !seen.insert(finding.property).inserted {
                 throw .invalid(
@@ -248,10 +248,10 @@ extension UpdaterFindingsFile {
             self.message = message
         }
 
-        public static let blank = Crash(kind: .crashed, message: "")
+        @_spi(Records) public static let blank = Crash(kind: .crashed, message: "")
 
         /// The declaration table.
-        public static let fields: [RecordField<Crash>] = [
+        @_spi(Records) public static let fields: [RecordField<Crash>] = [
             .required("kind", \.kind, .cases(), "died by a signal, or stopped after running too long"),
             .required("message", \.message, .text(atMost: Limits.label), "what happened"),
         ]
@@ -310,12 +310,12 @@ extension UpdaterFindingsFile {
         /// The failure the shrunk run ends with.
         public var failure: UpdaterFailure { UpdaterFailure(property: property, message: message, step: step) }
 
-        public static let blank = Finding(
+        @_spi(Records) public static let blank = Finding(
             property: .batchValid, message: "", step: 0, seed: 0, failingRuns: 1, script: .blank, schedule: [], events: [])
 
         /// The declaration table (`seed` as a decimal string; `failingRuns` is checked against
         /// `campaign.runs` by the file).
-        public static let fields: [RecordField<Finding>] = [
+        @_spi(Records) public static let fields: [RecordField<Finding>] = [
             .required("property", \.property, .cases(), "the property broken"),
             .required("message", \.message, .text(atMost: Limits.text), "what happened (for batch-valid, UIKit's reason)"),
             .required("step", \.step, .int(Limits.step), "the step at which it broke; 0 for a check at the end"),
@@ -331,10 +331,10 @@ extension UpdaterFindingsFile {
 }
 
 extension UpdaterFuzzSettings: ResultsRecord {
-    public static let blank = UpdaterFuzzSettings.standard
+    @_spi(Records) public static let blank = UpdaterFuzzSettings.standard
 
     /// The declaration table of a findings file's `campaign.settings`: every limit, each in its range.
-    public static let fields: [RecordField<UpdaterFuzzSettings>] = [
+    @_spi(Records) public static let fields: [RecordField<UpdaterFuzzSettings>] = [
         .required("maxRequests", \.maxRequests, .int(FieldRange(maxRequestsRange)), "requests of a script at most"),
         .required("maxItems", \.maxItems, .int(FieldRange(maxItemsRange)), "items of the initial list at most"),
         .required("maxEdits", \.maxEdits, .int(FieldRange(maxEditsRange)), "edits per request at most"),
@@ -344,10 +344,10 @@ extension UpdaterFuzzSettings: ResultsRecord {
 }
 
 extension UpdaterScript: ResultsRecord {
-    public static let blank = UpdaterScript(unchecked: [], requestTimes: [])
+    @_spi(Records) public static let blank = UpdaterScript(unchecked: [], requestTimes: [])
 
     /// The declaration table: versions as `{"number", "sections": [{"id", "items": [[id, content], …]}]}`.
-    public static let fields: [RecordField<UpdaterScript>] = [
+    @_spi(Records) public static let fields: [RecordField<UpdaterScript>] = [
         .required(
             "versions", \.versions, FieldType.array(.record(), count: UpdaterFindingsFile.Limits.versions).checkingFirst(countItems),
             "version 0, then the versions requested"),
@@ -374,7 +374,7 @@ extension UpdaterScript: ResultsRecord {
     }
 
     /// Checks the script as ``init(versions:requestTimes:)`` does.
-    public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
+    @_spi(Records) public mutating func finishDecoding(at position: FieldPosition) throws(ResultsError) {
         do {
             self = try UpdaterScript(versions: versions, requestTimes: requestTimes)
         } catch {
@@ -384,10 +384,10 @@ extension UpdaterScript: ResultsRecord {
 }
 
 extension ListVersion: ResultsRecord {
-    public static let blank = ListVersion(number: 0, data: UpdaterData([]))
+    @_spi(Records) public static let blank = ListVersion(number: 0, data: UpdaterData([]))
 
     /// The declaration table of a script's version.
-    public static let fields: [RecordField<ListVersion>] = [
+    @_spi(Records) public static let fields: [RecordField<ListVersion>] = [
         .required(
             "number", \.number,
             .int(UpdaterFindingsFile.Limits.versionNumber), "the version's number: 0, 1, 2, … in order"),
@@ -396,10 +396,10 @@ extension ListVersion: ResultsRecord {
 }
 
 extension SectionedList.Section: ResultsRecord where SectionID == Int, Element == UpdaterItem {
-    public static var blank: Self { Self(id: 0, items: []) }
+    @_spi(Records) public static var blank: Self { Self(id: 0, items: []) }
 
     /// The declaration table of a version's section: items as `[id, content]` pairs.
-    public static var fields: [RecordField<Self>] { sectionFields }
+    @_spi(Records) public static var fields: [RecordField<Self>] { sectionFields }
 }
 
 /// A section's table, built once (a generic type's extension cannot hold a stored `static let`).
@@ -414,10 +414,10 @@ private let sectionFields: [RecordField<SectionedList<Int, UpdaterItem>.Section>
 }()
 
 extension UpdaterEvent: ResultsRecord {
-    public static let blank = UpdaterEvent(step: 0, time: 0, lane: "", onMain: false, label: "")
+    @_spi(Records) public static let blank = UpdaterEvent(step: 0, time: 0, lane: "", onMain: false, label: "")
 
     /// The declaration table of a timeline's event.
-    public static let fields: [RecordField<UpdaterEvent>] = [
+    @_spi(Records) public static let fields: [RecordField<UpdaterEvent>] = [
         .required("step", \.step, .int(UpdaterFindingsFile.Limits.step), "the step"),
         .required("time", \.time, .double(UpdaterFindingsFile.Limits.time), "the virtual time, seconds from the start"),
         .required("lane", \.lane, .text(atMost: UpdaterFindingsFile.Limits.name), "the lane the step ran on"),
@@ -475,10 +475,10 @@ public struct UpdatersSummary: ResultsRecord, Hashable {
             self.crash = crash
         }
 
-        public static let blank = Row(name: "", verdict: .safe, runs: 1, broken: [], crash: nil)
+        @_spi(Records) public static let blank = Row(name: "", verdict: .safe, runs: 1, broken: [], crash: nil)
 
         /// The declaration table (`crash` left out when `nil`).
-        public static let fields: [RecordField<Row>] = [
+        @_spi(Records) public static let fields: [RecordField<Row>] = [
             .required("name", \.name, .text(atMost: UpdaterFindingsFile.Limits.name), "the updater"),
             .required("verdict", \.verdict, .cases(), "its verdict"),
             .required("runs", \.runs, .int(UpdaterFindingsFile.Limits.runs), "runs made (the campaign's)"),
@@ -510,11 +510,11 @@ public struct UpdatersSummary: ResultsRecord, Hashable {
         }
     }
 
-    public static let blank = UpdatersSummary(seconds: 0, updaters: [])
+    @_spi(Records) public static let blank = UpdatersSummary(seconds: 0, updaters: [])
 
     /// The declaration table: `seconds` in ``FieldRange/runSeconds``, at most
     /// ``UpdaterFindingsFile/maxUpdaters`` rows.
-    public static let fields: [RecordField<UpdatersSummary>] = [
+    @_spi(Records) public static let fields: [RecordField<UpdatersSummary>] = [
         .required("seconds", \.seconds, .double(.runSeconds), "wall-clock seconds of the whole command"),
         .required("updaters", \.updaters, .array(.record(), count: UpdaterFindingsFile.Limits.updaters), "one row per updater"),
     ]

@@ -1,5 +1,5 @@
 import DiffLabJSON
-import DiffLabResults
+@_spi(Records) import DiffLabResults
 import Testing
 
 /// A small record exercising every kind of field declaration.
