@@ -147,6 +147,16 @@ public struct BenchOptions: Sendable {
     /// The largest size measured on every profile when ``largeSizeProfiles`` is set: 10,000.
     public static let largeSizeThreshold = 10_000
 
+    /// What every dataset is measured with, in order: the floors (``BenchSubject/floors``), then
+    /// each engine not named like one before it, then the `stdlib` reference unless an engine is
+    /// it. O(engines²).
+    public var subjects: [BenchSubject] {
+        var subjects = BenchSubject.floors
+        for engine in engines where !subjects.contains(where: { $0.name == engine.name }) { subjects.append(engine) }
+        if !subjects.contains(where: { $0.name == BenchSubject.stdlib.name }) { subjects.append(.stdlib) }
+        return subjects
+    }
+
     /// Whether `profile` × `kind` × `size` is in the matrix: model and object elements run on
     /// ``nonIntProfiles`` only, up to ``largestNonIntSize``; see ``largeSizeProfiles``.
     public func includes(_ profile: DatasetProfile, _ kind: ElementKind, _ size: Int) -> Bool {
@@ -157,54 +167,43 @@ public struct BenchOptions: Sendable {
     }
 }
 
-/// What was measured: an engine (or `stdlib` reference, or the `hash-floor`) on one dataset.
-public struct BenchRecord: Sendable {
-    /// `heckel`, `hashmap`, `myers`, `stdlib` or `hash-floor`.
-    public var engine: String
-    /// The dataset profile measured.
-    public var profile: DatasetProfile
-    /// The list size (items per side).
-    public var size: Int
-    /// The element kind the lists were built as.
-    public var kind: ElementKind
-    /// `system` or `jemalloc`.
-    public var allocator: MemoryAllocator
-    /// The measurement, or `nil` when skipped.
-    public var measurement: SampledMeasurement?
-    /// Why it was skipped: the per-call limit (a planned skip), or ``engineFailedPrefix`` and the
-    /// engine's failure (it crashed, answered wrongly or timed out, at this size or a smaller one).
-    public var skipped: String?
-    /// Changes reported (offsets moves), and moves under each strategy, from one extra call.
-    public var changeCount: Int?
-    /// Moves with ``MoveStrategy/offsets``; `nil` for a changeset engine or a subject that is not an engine.
-    public var offsetsMoves: Int?
-    /// Moves with ``MoveStrategy/minimal``; `nil` for a changeset engine or a subject that is not an engine.
-    public var minimalMoves: Int?
-    /// Moves handed to UIKit (``BenchCounts/batchMoves``); `nil` for a subject that is not an engine.
-    public var batchMoves: Int?
-    /// Who timed the measurement: the harness, or the engine itself (an out-of-process engine
-    /// reporting its own time per request).
-    public var timing: BenchTiming = .harness
-    /// `hashmap`'s phases with each move strategy on 1 and 2 threads
-    /// (``measurePhases(_:threads:calls:moves:)``), in the built-in `hashmap`'s measured cells
-    /// from ``BenchOptions/phaseFloor`` items; empty elsewhere.
-    public var phases: [BenchPhases] = []
-    /// `hashmap` through one reused workspace against one-off calls on 1 and 2 threads
-    /// (``measureRepeated(_:threads:calls:)``), in the same cells as ``phases``; empty elsewhere.
-    public var repeated: [BenchRepeated] = []
-}
-
-extension BenchRecord {
-    /// How ``skipped`` starts when the engine failed (``EngineFailure``) rather than being skipped
-    /// by the per-call limit: `the engine failed: `.
-    public static let engineFailedPrefix = "the engine failed: "
-}
-
 extension BenchMeasurement {
+    /// How ``skipped`` starts when the engine failed (``EngineFailure``, or its worker process
+    /// died) rather than being skipped by the per-call limit: `the engine failed: `.
+    public static let engineFailedPrefix = "the engine failed: "
+
     /// Whether the cell was skipped because its engine failed (crashed, answered wrongly or timed
-    /// out: its ``skipped`` reason starts with ``BenchRecord/engineFailedPrefix``), not by the
-    /// per-call limit.
-    package var engineFailed: Bool { skipped?.hasPrefix(BenchRecord.engineFailedPrefix) ?? false }
+    /// out: its ``skipped`` reason starts with ``engineFailedPrefix``), not by the per-call limit.
+    package var engineFailed: Bool { skipped?.hasPrefix(Self.engineFailedPrefix) ?? false }
+
+    /// A cell of `subject` on `cell`'s dataset, with no figures yet, timed as the subject is.
+    init(_ subject: BenchSubject, _ cell: BenchCell, allocator: MemoryAllocator) {
+        self.init(engine: subject.name, profile: cell.profile.rawValue, size: cell.size, kind: cell.kind.rawValue, allocator: allocator)
+        timing = subject.isSelfTimed ? .selfTimed : .harness
+    }
+
+    /// Takes `measurement`'s figures: its statistics, every sample, CPU time, allocation figures,
+    /// page faults and resident memory.
+    mutating func take(_ measurement: SampledMeasurement) {
+        let s = measurement.statistics
+        median = s.median
+        min = s.min
+        p90 = s.p90
+        p99 = s.p99
+        mad = s.mad
+        cpuMedian = measurement.cpuSamples.isEmpty ? nil : SampleStatistics(measurement.cpuSamples).median
+        callsPerSample = measurement.callsPerSample
+        // `map(Double.init)` would pick `Double(bitPattern:)` for a UInt64 (a byte count of
+        // 10,240 became 5.06e-320): convert the value explicitly.
+        allocatedBytes = measurement.allocatedBytes.map { Double($0) }
+        allocationRequests = measurement.allocationRequests.map { Double($0) }
+        peakRSSBytes = measurement.peakRSSBytes.map { Double($0) }
+        minorFaults = measurement.footprint.minorFaults
+        majorFaults = measurement.footprint.majorFaults
+        peakExtraRSSBytes = measurement.footprint.peakExtraRSSBytes.map { Double($0) }
+        samples = measurement.samples
+        cpuSamples = measurement.cpuSamples
+    }
 }
 
 /// The name of the floor measurement.
@@ -214,7 +213,9 @@ package let partitionedFloorName = BuiltInEngines.Name.partitionedFloor
 /// The name of the trim floor measurement.
 package let trimFloorName = BuiltInEngines.Name.trimFloor
 
-/// Runs the benchmark matrix in this process (under whichever allocator it runs on).
+/// Runs the benchmark matrix in this process (under whichever allocator it runs on), every
+/// measurement in this one process (``BenchIsolation/shared``: a figure may depend on the cells
+/// measured before it; `difflab bench` measures each in a fresh worker instead).
 ///
 /// For every element kind, profile and size the dataset is generated once; then the hash floor,
 /// the `stdlib` reference and every engine are measured side by side on it. With a
@@ -230,7 +231,7 @@ package let trimFloorName = BuiltInEngines.Name.trimFloor
 ///   while the next probe is projected to take at most a tenth of the limit (and 1 s), and the
 ///   largest probe is projected from;
 /// - a cell projected past the limit, or after a skipped size, is skipped with the reason in
-///   ``BenchRecord/skipped``;
+///   its `skipped`;
 /// - and if the warm-up call of a measurement takes longer than the limit all the same, the
 ///   measurement stops there and is recorded as skipped.
 ///
@@ -238,16 +239,27 @@ package let trimFloorName = BuiltInEngines.Name.trimFloor
 ///   - options: the engines, profiles, sizes, element kinds, time budget and per-call limit.
 ///   - allocator: the allocator this process runs on (`system` or `jemalloc`), for the results.
 ///   - progress: called after each measurement with (done, total, label).
+/// - Returns: one measurement per subject and dataset, in matrix order, without ratios.
 /// - Precondition: `options` is valid (see ``BenchOptions/validate()``).
 /// - Complexity: per cell and subject, about `budget` seconds, at most `minSamples` + 3 calls of
 ///   at most about `maxCallSeconds` each; probes add at most about 1 s per subject's first size.
 public func runBench(
     _ options: BenchOptions, allocator: MemoryAllocator, progress: (Int, Int, String) -> Void = { _, _, _ in }
-) -> [BenchRecord] {
+) -> [BenchMeasurement] {
+    runBench(options, allocator: allocator, measuringEachIn: nil as ((BenchCell) throws(Never) -> BenchMeasurement)?, progress: progress)
+}
+
+/// ``runBench(_:allocator:progress:)``, with each measurement that is not skipped made by
+/// `measure` when given (`difflab bench`: in a fresh worker process, ``BenchIsolation/process``)
+/// instead of in this process. The per-call limit, its probes and the memory guard stay here.
+///
+/// - Throws: what `measure` throws (the run stops there).
+package func runBench<Failure: Error>(
+    _ options: BenchOptions, allocator: MemoryAllocator, measuringEachIn measure: ((BenchCell) throws(Failure) -> BenchMeasurement)?,
+    progress: (Int, Int, String) -> Void = { _, _, _ in }
+) throws(Failure) -> [BenchMeasurement] {
     do throws(ConfigurationError) { try options.validate() } catch { preconditionFailure("runBench: \(error)") }
-    var subjects = BenchSubject.floors
-    for engine in options.engines where !subjects.contains(where: { $0.name == engine.name }) { subjects.append(engine) }
-    if !subjects.contains(where: { $0.name == BenchSubject.stdlib.name }) { subjects.append(.stdlib) }
+    let subjects = options.subjects
     let sizes = Set(options.sizes).sorted()
     var cells: [(ElementKind, DatasetProfile, Int)] = []
     let part = options.shard.map { Set(options.series(in: $0)) }
@@ -258,35 +270,26 @@ public func runBench(
     }
     let total = cells.count * subjects.count
     var done = 0
-    var records: [BenchRecord] = []
+    var records: [BenchMeasurement] = []
     for (kind, profile, size) in cells {
         // The memory guard: a cell whose lists (and the repeated mode's versions) and the
         // engines' working memory would not fit in what the kernel says is available is skipped
         // whole, before anything is generated.
-        if let reason = memorySkipReason(kind: kind, size: size, available: availableMemoryBytes()) {
-            for subject in subjects {
-                var record = BenchRecord(engine: subject.name, profile: profile, size: size, kind: kind, allocator: allocator)
-                record.skipped = reason
-                records.append(record)
-                done += 1
-                progress(done, total, "\(subject.name) \(profile.rawValue) \(kind.rawValue) \(size)")
-            }
-            continue
-        }
-        let lists = BenchLists(AbstractDataset(profile, size: size, seed: options.seed), kind: kind)
+        let memorySkip = memorySkipReason(kind: kind, size: size, available: availableMemoryBytes())
+        // In this process the lists are generated once for every subject; a worker makes its own.
+        var lists: BenchLists?
         for subject in subjects {
-            var record = BenchRecord(engine: subject.name, profile: profile, size: size, kind: kind, allocator: allocator)
-            record.timing = subject.isSelfTimed ? .selfTimed : .harness
-            let earlier = records.filter { $0.engine == subject.name && $0.profile == profile && $0.kind == kind }
-            record.skipped = skipReason(
-                BenchCell(subject: subject.name, profile: profile, kind: kind, size: size), subject, earlier: earlier, options)
-            if record.skipped == nil { fill(&record, subject.prepare(lists), subject, options) }
-            if subject.name == BuiltInEngines.Name.hashmap && subject.isEngine && record.measurement != nil && size >= BenchOptions.phaseFloor {
-                let threads = availableCores() >= 2 ? [1, 2] : [1]
-                record.phases = measurePhases(lists, threads: threads, calls: size >= 5_000_000 ? 3 : 5, moves: MoveStrategy.allCases)
-                record.repeated = measureRepeated(
-                    repeatedVersions(lists, profile: profile, kind: kind, size: size, seed: options.seed), threads: threads,
-                    calls: size >= 5_000_000 ? 3 : 9)
+            let cell = BenchCell(subject: subject.name, profile: profile, kind: kind, size: size)
+            var record = BenchMeasurement(subject, cell, allocator: allocator)
+            let earlier = records.filter { $0.engine == subject.name && $0.profile == profile.rawValue && $0.kind == kind.rawValue }
+            if let reason = memorySkip ?? skipReason(cell, subject, earlier: earlier, options) {
+                record.skipped = reason
+            } else if let measure {
+                record = try measure(cell)
+            } else {
+                let made = lists ?? BenchLists(AbstractDataset(profile, size: size, seed: options.seed), kind: kind)
+                lists = made
+                record = measureSubject(subject, on: made, cell, options, allocator: allocator)
             }
             records.append(record)
             done += 1
@@ -294,6 +297,35 @@ public func runBench(
         }
     }
     return records
+}
+
+/// One cell measured from nothing, as a fresh worker process measures it: its dataset generated,
+/// then its subject measured on it (``BenchIsolation/process``). `nil` when `cell` names no
+/// subject of `options` (``BenchOptions/subjects``).
+///
+/// - Complexity: the dataset's generation, then one measurement (see ``runBench(_:allocator:progress:)``).
+package func measureCell(_ cell: BenchCell, _ options: BenchOptions, allocator: MemoryAllocator) -> BenchMeasurement? {
+    guard let subject = options.subjects.first(where: { $0.name == cell.subject }) else { return nil }
+    let lists = BenchLists(AbstractDataset(cell.profile, size: cell.size, seed: options.seed), kind: cell.kind)
+    return measureSubject(subject, on: lists, cell, options, allocator: allocator)
+}
+
+/// `subject` measured on `lists` in this process: its samples and move counts, and in the built-in
+/// `hashmap`'s cells from ``BenchOptions/phaseFloor`` items its phases and repeated mode.
+private func measureSubject(
+    _ subject: BenchSubject, on lists: BenchLists, _ cell: BenchCell, _ options: BenchOptions, allocator: MemoryAllocator
+) -> BenchMeasurement {
+    var record = BenchMeasurement(subject, cell, allocator: allocator)
+    fill(&record, subject.prepare(lists), subject, options)
+    if subject.name == BuiltInEngines.Name.hashmap && subject.isEngine && record.isMeasured && cell.size >= BenchOptions.phaseFloor {
+        let threads = availableCores() >= 2 ? [1, 2] : [1]
+        let calls = cell.size >= 5_000_000 ? 3 : 5
+        record.phases = measurePhases(lists, threads: threads, calls: calls, moves: MoveStrategy.allCases)
+        record.repeated = measureRepeated(
+            repeatedVersions(lists, profile: cell.profile, kind: cell.kind, size: cell.size, seed: options.seed), threads: threads,
+            calls: cell.size >= 5_000_000 ? 3 : 9)
+    }
+    return record
 }
 
 /// About how many bytes a cell needs at its peak: the abstract dataset (16 bytes per item and
@@ -328,14 +360,14 @@ package func memorySkipReason(kind: ElementKind, size: Int, available: Int?) -> 
 /// Why `cell` is skipped under the per-call limit, or `nil` to measure it. `earlier` holds the
 /// same subject's records at smaller sizes of the same profile and kind. See
 /// ``runBench(_:allocator:progress:)``.
-func skipReason(_ cell: BenchCell, _ subject: BenchSubject, earlier: [BenchRecord], _ options: BenchOptions) -> String? {
+func skipReason(_ cell: BenchCell, _ subject: BenchSubject, earlier: [BenchMeasurement], _ options: BenchOptions) -> String? {
     let limit = options.maxCallSeconds
     func projected(_ seconds: Double, from size: Int) -> Double {
         seconds * Double.pow(Double(cell.size) / Double(size), subject.growthExponent)
     }
     // A smaller size was skipped: so is every larger one.
     if let skipped = earlier.last?.skipped { return skipped }
-    if let previous = earlier.last, let median = previous.measurement?.statistics.median {
+    if let previous = earlier.last, let median = previous.median {
         let time = projected(median, from: previous.size)
         return time > limit ? "projected \(formatSeconds(time)) per call from \(previous.size) items (limit \(formatSeconds(limit)))" : nil
     }
@@ -380,13 +412,13 @@ func probeSeconds(_ call: BenchCall) -> Double {
     return best
 }
 
-private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: BenchSubject, _ options: BenchOptions) {
+private func fill(_ record: inout BenchMeasurement, _ call: BenchCall, _ subject: BenchSubject, _ options: BenchOptions) {
     let measured = measureCall(
         call, selfTimed: subject.isSelfTimed, budget: options.budget, minSamples: options.minSamples,
         maxSamples: options.maxSamples, callLimit: options.maxCallSeconds)
     switch measured {
     case .failed(let failure):
-        record.skipped = BenchRecord.engineFailedPrefix + "\(failure)"
+        record.skipped = BenchMeasurement.engineFailedPrefix + "\(failure)"
         return
     case .overLimit(let warmUp):
         record.skipped = "the first call took \(formatSeconds(warmUp)) (limit \(formatSeconds(options.maxCallSeconds)))"
@@ -402,19 +434,20 @@ private func fill(_ record: inout BenchRecord, _ call: BenchCall, _ subject: Ben
             measurement.footprint = CallFootprint()
             measurement.peakRSSBytes = subject.isSelfTimed ? enginePeak() : nil
         }
-        record.measurement = measurement
-    }
-    // Move counts per strategy from one more call (not timed).
-    guard let counts = call.counts else { return }
-    do throws(EngineFailure) {
-        let c = try counts()
-        record.changeCount = c.changeCount
-        record.offsetsMoves = c.offsetsMoves
-        record.minimalMoves = c.minimalMoves
-        record.batchMoves = c.batchMoves
-    } catch {
-        record.measurement = nil
-        record.skipped = BenchRecord.engineFailedPrefix + "\(error)"
+        // Move counts per strategy from one more call (not timed); a failure there fails the cell.
+        if let counts = call.counts {
+            do throws(EngineFailure) {
+                let c = try counts()
+                record.changeCount = c.changeCount
+                record.offsetsMoves = c.offsetsMoves
+                record.minimalMoves = c.minimalMoves
+                record.batchMoves = c.batchMoves
+            } catch {
+                record.skipped = BenchMeasurement.engineFailedPrefix + "\(error)"
+                return
+            }
+        }
+        record.take(measurement)
     }
 }
 

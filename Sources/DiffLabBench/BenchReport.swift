@@ -3,44 +3,6 @@ import DiffLabEngines
 import DiffLabFormatting
 import DiffLabResults
 
-extension BenchRecord {
-    /// The record as a `difflab-bench/1` measurement: its `engine`, `profile`, `size`, element
-    /// `kind` and `allocator`, its `median` time in seconds, the other statistics, every sample,
-    /// CPU time, allocation figures and move counts, who timed it; or the `skipped` reason.
-    public var measurementRecord: BenchMeasurement {
-        var m = BenchMeasurement(engine: engine, profile: profile.rawValue, size: size, kind: kind.rawValue, allocator: allocator)
-        m.skipped = skipped
-        m.timing = timing
-        if let measurement {
-            let s = measurement.statistics
-            m.median = s.median
-            m.min = s.min
-            m.p90 = s.p90
-            m.p99 = s.p99
-            m.mad = s.mad
-            m.cpuMedian = measurement.cpuSamples.isEmpty ? nil : SampleStatistics(measurement.cpuSamples).median
-            m.callsPerSample = measurement.callsPerSample
-            // `map(Double.init)` would pick `Double(bitPattern:)` for a UInt64 (a byte count of
-            // 10,240 became 5.06e-320): convert the value explicitly.
-            m.allocatedBytes = measurement.allocatedBytes.map { Double($0) }
-            m.allocationRequests = measurement.allocationRequests.map { Double($0) }
-            m.peakRSSBytes = measurement.peakRSSBytes.map { Double($0) }
-            m.minorFaults = measurement.footprint.minorFaults
-            m.majorFaults = measurement.footprint.majorFaults
-            m.peakExtraRSSBytes = measurement.footprint.peakExtraRSSBytes.map { Double($0) }
-            m.samples = measurement.samples
-            m.cpuSamples = measurement.cpuSamples
-        }
-        m.changeCount = changeCount
-        m.offsetsMoves = offsetsMoves
-        m.minimalMoves = minimalMoves
-        m.batchMoves = batchMoves
-        m.phases = phases
-        m.repeated = repeated
-        return m
-    }
-}
-
 extension BenchMeasurement {
     /// The dataset cell: profile, kind, size and allocator.
     var datasetCell: String { "\(profile)|\(kind)|\(size)|\(allocator)" }

@@ -58,8 +58,6 @@ extension BenchOptions {
     ///
     /// - Complexity: O(sizes × subjects).
     public func predictedSeconds(_ series: BenchSeries) -> Double {
-        var subjects = BenchSubject.floors + engines
-        if !subjects.contains(where: { $0.name == BenchSubject.stdlib.name }) { subjects.append(.stdlib) }
         let kindFactor: Double = series.kind == .object ? 2 : series.kind == .model ? 1.5 : 1
         var total = 0.0
         // Sizes in order, so the sum (and so the plan) is the same in every process.

@@ -117,7 +117,7 @@ public func runTraceBench(
                 maxSamples: options.maxSamples, callLimit: options.maxCallSeconds)
             {
             case .failed(let failure):
-                rows[s].skipped = BenchRecord.engineFailedPrefix + "\(failure) (pair \(index))"
+                rows[s].skipped = BenchMeasurement.engineFailedPrefix + "\(failure) (pair \(index))"
             case .overLimit(let seconds):
                 rows[s].skipped = "a call took \(formatSeconds(seconds)) on pair \(index) (limit \(formatSeconds(options.maxCallSeconds)))"
             case .measured(let measurement):
@@ -128,7 +128,7 @@ public func runTraceBench(
                 do throws(EngineFailure) {
                     rows[s].changes? += try counts().changeCount
                 } catch {
-                    rows[s].skipped = BenchRecord.engineFailedPrefix + "\(error) (pair \(index))"
+                    rows[s].skipped = BenchMeasurement.engineFailedPrefix + "\(error) (pair \(index))"
                 }
             }
             if rows[s].skipped != nil {

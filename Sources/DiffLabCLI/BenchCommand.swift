@@ -60,7 +60,13 @@ enum BenchCommand: DeclaredCommand {
             "trace", "FILE",
             help: "time the engines on each consecutive pair of a recorded trace's versions (difflab-trace/1) instead of generated "
                 + "profiles: per engine the total, median and p99 per pair and the worst pair (see TRACES)")
-        let workerOut = Option.output("worker-out", hidden: true, help: "internal: the per-allocator worker's results file")
+        let isolation = Option<BenchIsolation>.choice(
+            "isolation", "HOW", default: .process,
+            help: "process: every measurement (one subject on one dataset) in a fresh worker process, so no figure depends on the "
+                + "cells measured before it (see ISOLATION); shared: each allocator's measurements in one process, in matrix order "
+                + "(faster; figures may depend on order)")
+        let workerOut = Option.output("worker-out", hidden: true, help: "internal: a worker's results file")
+        let cell = Option.text("cell", "CELL", hidden: true, help: "internal: the one cell a fresh worker measures")
         init() {}
     }
 
@@ -102,6 +108,19 @@ enum BenchCommand: DeclaredCommand {
           of the limit, at most 1 s), timed apart and not reported. A measurement whose first
           call exceeds the limit all the same stops there and is recorded as skipped.
 
+        ISOLATION
+          An allocator's state is the history of its process: glibc raises its mmap threshold to
+          the largest block freed (up to 32 MiB) and keeps freed memory in its heap; jemalloc keeps
+          freed pages by its decay rule. A call measured after large cells can reuse memory that
+          the same call, measured alone, faults in again on every call, so in one shared process a
+          figure depends on the cells before it. With --isolation process (the default) every
+          measurement runs in a fresh worker: this program again, under the allocator's
+          environment, generating the dataset and measuring that one subject, so each starts from
+          the same state wherever it falls in the matrix. The call limit, its probes and the memory
+          guard stay in the parent; a worker ended by a signal fails its engine's cell. The results
+          file records the isolation (options.isolation). A run inside another program (the
+          tests) cannot start itself again and measures shared.
+
         TRACES
           With --trace FILE the workload is a recorded trace (difflab trace makes one): every
           engine, the floors and stdlib are timed side by side on each consecutive pair of
@@ -127,7 +146,7 @@ enum BenchCommand: DeclaredCommand {
 
         Progress bars are drawn only when standard error is a terminal; otherwise one line per
         allocator. A Ctrl-C stops the workers and removes their temporary files.
-        (--worker-out FILE is internal: the per-allocator worker's results file.)
+        (--worker-out FILE and --cell CELL are internal: a worker's results file and its one cell.)
         """
     }
 
@@ -185,19 +204,28 @@ enum BenchCommand: DeclaredCommand {
         do throws(ConfigurationError) { try options.validate() } catch { throw .usage("bench: \(error)") }
         let current = MemoryAllocator.current
 
-        // A worker: measure under this process's allocator and hand the records back; stop if
-        // the parent dies.
+        // A worker: measure under this process's allocator (one cell, or every cell) and hand
+        // the records back; stop if the parent dies.
         if let workerOut {
             Cleanup.exitWhenOrphaned()
-            let records = runBench(options, allocator: current) { done, total, label in
-                console.progress(done, total, label, last: done == total)
+            let records: [BenchMeasurement]
+            if let text = parsed[\.cell] {
+                let cell: BenchCell
+                do throws(BenchCellError) { cell = try BenchCell(parsing: text, engines: options.engines) } catch {
+                    throw .usage("bench: --cell: \(error)")
+                }
+                guard let record = measureCell(cell, options, allocator: current) else { throw .usage("bench: --cell: \(text) is not measured") }
+                records = [record]
+            } else {
+                records = runBench(options, allocator: current) { done, total, label in console.progress(done, total, label, last: done == total) }
             }
             try asCantCreate { () throws(OutputFileError) in
-                try workerOut.write(BenchWorkerOutput(measurements: records.map(\.measurementRecord)).json.serialized() + "\n")
+                try workerOut.write(BenchWorkerOutput(measurements: records).json.serialized() + "\n")
             }
             return .success
         }
         guard let out else { return .success }
+        if parsed.isGiven(\.cell) { throw .usage("bench: --cell is internal: it needs --worker-out") }
 
         var allocators = parsed.required(\.allocators)
         let jemallocPath = jemallocLibraryPath()
@@ -207,8 +235,15 @@ enum BenchCommand: DeclaredCommand {
             if allocators.isEmpty { allocators = [.system] }
         }
 
+        // A fresh worker per measurement needs this program's executable: an in-process caller
+        // (the tests) has the test runner's, so it measures in one process, and the file says so.
+        var isolation = parsed.required(\.isolation)
+        if isolation == .process && !Cleanup.isSignalHandlingInstalled {
+            console.err("bench: measuring in this process (isolation shared): it cannot start itself again as a worker\n")
+            isolation = .shared
+        }
         // Workers write into a private folder, removed on every path and on interruption.
-        let inProcess = allocators == [current]
+        let inProcess = isolation == .shared && allocators == [current]
         let folder = inProcess ? nil : try asCommandError { () throws(ProcessError) in try Cleanup.shared.makeTemporaryDirectory("difflab-bench") }
         defer { if let folder { Cleanup.shared.removeTemporaryDirectory(folder) } }
 
@@ -217,7 +252,15 @@ enum BenchCommand: DeclaredCommand {
         for allocator in allocators {
             console.err("bench: \(allocator) allocator\n")
             var records: [BenchMeasurement]
-            if let folder {
+            if isolation == .process, let folder {
+                let worker = CellWorker(
+                    options: options, quick: parsed[\.quick], allocator: allocator,
+                    environment: allocatorEnvironment(allocator == .jemalloc ? jemallocPath : nil),
+                    file: "\(folder)/\(allocator)-cell.json")
+                records = try runBench(options, allocator: allocator, measuringEachIn: worker.measure) { done, total, label in
+                    console.progress(done, total, label, last: done == total)
+                }
+            } else if let folder {
                 let file = "\(folder)/\(allocator).json"
                 let environment = allocatorEnvironment(allocator == .jemalloc ? jemallocPath : nil)
                 var line = CommandArguments<Options>(name)
@@ -232,7 +275,7 @@ enum BenchCommand: DeclaredCommand {
             } else {
                 records = runBench(options, allocator: current) { done, total, label in
                     console.progress(done, total, label, last: done == total)
-                }.map(\.measurementRecord)
+                }
             }
             // The worker records the allocator it really ran on (mallctl found or not): a library
             // the system would not insert (Darwin's System Integrity Protection removes
@@ -264,6 +307,7 @@ enum BenchCommand: DeclaredCommand {
             quick: parsed[\.quick], engines: options.engines.map(\.name), profiles: options.profiles.map(\.rawValue),
             sizes: options.sizes, kinds: options.kinds.map(\.rawValue), budgetSeconds: options.budget, maxCallSeconds: options.maxCallSeconds,
             seed: String(options.seed), moves: BenchOptions.reportedMoves, probeFloor: BenchOptions.probeFloor)
+        results.options.isolation = isolation
         if let shard = options.shard {
             results.options.shardParts = [shard.index]
             results.options.shardCount = shard.count
@@ -291,12 +335,80 @@ enum BenchCommand: DeclaredCommand {
         return .success
     }
 
+    /// Measures one cell in a fresh worker process: this program again, under one allocator's
+    /// environment, with `--cell`, `--worker-out` and only what that cell's measurement needs
+    /// (its engine, the budget, the call limit, the seed, and `--quick` for its sample counts).
+    /// The worker's command line depends on the cell alone, never on the rest of the run: the
+    /// arguments it parses are allocations too, and a different history before the measurement
+    /// would lay its heap out differently.
+    struct CellWorker {
+        /// The run's options.
+        var options: BenchOptions
+        /// Whether the run is `--quick` (its sample counts).
+        var quick: Bool
+        /// The allocator the worker runs under, and its environment changes.
+        var allocator: MemoryAllocator
+        var environment: [String: String?]
+        /// Where the worker writes its one record (each worker overwrites the last one's).
+        var file: String
+
+        /// The worker's arguments (after the global options) for `cell`.
+        func arguments(_ cell: BenchCell) -> [String] {
+            var line = CommandArguments<Options>(BenchCommand.name)
+            if quick { line.add(\.quick) }
+            if let threads = BuiltInEngines.Name.hashmapThreads(named: cell.subject, cores: 1), threads > 1,
+                cell.subject != BuiltInEngines.Name.hashmapParallel
+            {
+                // hashmap-<t>t exists through --threads.
+                line.add(\.engines, BuiltInEngines.Name.hashmap)
+                line.add(\.threads, String(threads))
+            } else if options.engines.contains(where: { $0.name == cell.subject }) {
+                line.add(\.engines, cell.subject)
+            }
+            line.add(\.budget, "\(options.budget)")
+            line.add(\.maxCall, "\(options.maxCallSeconds)")
+            line.add(\.seed, String(options.seed))
+            line.add(\.cell, cell.description)
+            line.add(\.workerOut, file)
+            return line.arguments
+        }
+
+        /// The cell's record: what the worker measured, or, when the worker died (an engine that
+        /// traps ends its process), the cell skipped as a failure of its engine.
+        ///
+        /// - Throws: ``CommandError`` when the worker cannot be started, or exits 0 without a
+        ///   valid record of this cell.
+        func measure(_ cell: BenchCell) throws(CommandError) -> BenchMeasurement {
+            let status = try runSelf(arguments(cell), environment: environment)
+            // A signal: the engine trapped (or was killed) in the worker, which measures nothing
+            // else; any other failure is the worker's own.
+            if status > 128 {
+                var record = BenchMeasurement(
+                    engine: cell.subject, profile: cell.profile.rawValue, size: cell.size, kind: cell.kind.rawValue, allocator: allocator)
+                record.skipped = BenchMeasurement.engineFailedPrefix + "its worker process was ended by \(signalName(status - 128))"
+                return record
+            }
+            guard status == 0 else { throw CommandError(.failure, "the worker of \(cell) exited with status \(status)") }
+            let document = try readJSON(file)
+            let records: [BenchMeasurement]
+            do throws(ResultsError) { records = try BenchWorkerOutput(json: document, source: file).measurements } catch {
+                throw CommandError(.failure, "the worker of \(cell) wrote no valid results: \(error)")
+            }
+            guard records.count == 1, let record = records.first, record.engine == cell.subject, record.size == cell.size,
+                record.profile == cell.profile.rawValue, record.kind == cell.kind.rawValue
+            else {
+                throw CommandError(.failure, "the worker of \(cell) wrote \(records.count) records, not this cell's one")
+            }
+            return record
+        }
+    }
+
     /// `difflab bench --trace FILE`: every subject on each consecutive pair of the trace.
     static func runTrace(_ path: String, _ parsed: Parsed<Options>, console: Console) throws(CommandError) -> ExitStatus {
         let refused: [(String, Bool)] = [
             ("--profiles", parsed.isGiven(\.profiles)), ("--sizes", parsed.isGiven(\.sizes)), ("--shard", parsed.isGiven(\.shard)),
             ("--threads", parsed.isGiven(\.threads)), ("--quick", parsed[\.quick]), ("--allocators", parsed.isGiven(\.allocators)),
-            ("--worker-out", parsed.isGiven(\.workerOut)),
+            ("--worker-out", parsed.isGiven(\.workerOut)), ("--cell", parsed.isGiven(\.cell)), ("--isolation", parsed.isGiven(\.isolation)),
         ]
         if let (option, _) = refused.first(where: \.1) {
             throw .usage("bench: \(option) does not apply to --trace (see TRACES in 'difflab help bench')")
@@ -325,12 +437,12 @@ enum BenchCommand: DeclaredCommand {
         console.out(traceBenchTable(results) + "\n")
         try asCantCreate { () throws(OutputFileError) in try out.write(results.json.serialized() + "\n") }
         console.out("results: \(out.path)\n")
-        let failed = results.subjects.filter { $0.skipped?.hasPrefix(BenchRecord.engineFailedPrefix) == true }
+        let failed = results.subjects.filter { $0.skipped?.hasPrefix(BenchMeasurement.engineFailedPrefix) == true }
         if !parsed[\.allowSkips], let first = failed.first {
             throw CommandError(
                 .failure,
                 "bench: \(failed.map { "'\($0.engine)'" }.joined(separator: ", ")) failed on the trace (--allow-skips lets such a run pass); "
-                    + "the first: \(first.skipped?.dropFirst(BenchRecord.engineFailedPrefix.count) ?? "")")
+                    + "the first: \(first.skipped?.dropFirst(BenchMeasurement.engineFailedPrefix.count) ?? "")")
         }
         return .success
     }
@@ -346,7 +458,7 @@ enum BenchCommand: DeclaredCommand {
             let cells = failed.count { $0.engine == engine }
             return "'\(engine)' (\(cells) \(cells == 1 ? "cell" : "cells") skipped)"
         }
-        let reason = (first.skipped ?? "").dropFirst(BenchRecord.engineFailedPrefix.count)
+        let reason = (first.skipped ?? "").dropFirst(BenchMeasurement.engineFailedPrefix.count)
         return "bench: \(engines.count == 1 ? "engine" : "engines") \(engines.joined(separator: ", ")) failed (--allow-skips lets such a run pass); "
             + "the first failure, \(first.profile) · \(first.kind) · \(first.size) items · \(first.allocator): \(reason)"
     }

@@ -27,6 +27,22 @@ public enum BenchTiming: String, Sendable, Hashable, CaseIterable {
     public static let footnote = "† self-timed by the engine: excludes the harness's process overhead"
 }
 
+/// How a bench run keeps a cell's figures from depending on the cells measured before it.
+///
+/// An allocator's state is the history of the process: glibc raises its mmap threshold to the
+/// largest block freed (up to 32 MiB) and keeps freed memory in its heap, and jemalloc keeps
+/// freed extents by its decay rule, so a call that runs after large cells can reuse memory that
+/// the same call, alone, has to fault in.
+public enum BenchIsolation: String, Sendable, Hashable, CaseIterable {
+    /// Every measurement (one subject on one dataset) in a fresh worker process that generates
+    /// the dataset and measures that one subject: every cell starts from the same allocator
+    /// state, whatever ran before it.
+    case process
+    /// All measurements of an allocator in one process, in matrix order (files written before
+    /// 0.2, and a run that cannot start itself again): a figure may depend on the cells before it.
+    case shared
+}
+
 /// One cell of a `difflab-bench/1` file (an element of its `measurements` array, and of the bench
 /// worker's answer): an engine (or the `stdlib` reference, or the `hash-floor`) on one profile ×
 /// size × element kind × allocator, measured or skipped.
@@ -334,6 +350,8 @@ public struct BenchRunOptions: ResultsRecord, Equatable {
     public var shardParts: [Int]?
     /// How many parts the run was sharded into, in ``FieldRange/shards``.
     public var shardCount: Int?
+    /// How cells were kept apart (absent in the file: ``BenchIsolation/shared``, as before 0.2).
+    public var isolation: BenchIsolation = .shared
 
     /// Options as recorded; every field is optional (absent in the file: `nil`).
     public init(
@@ -368,6 +386,9 @@ public struct BenchRunOptions: ResultsRecord, Equatable {
         .optional("probeFloor", \.probeFloor, .int(.size), "the smallest size probed"),
         .optional("shardParts", \.shardParts, .array(.int(.shards)), "the parts of a sharded run this file holds"),
         .optional("shardCount", \.shardCount, .int(.shards), "how many parts the run was sharded into"),
+        .defaulted(
+            "isolation", \.isolation, .cases(), default: .shared, written: .unlessDefault,
+            "`process`: every measurement in a fresh worker; `shared`: one process per allocator"),
     ]
 
     /// Refuses `shardParts` unless they are distinct parts from 1 to `shardCount`.

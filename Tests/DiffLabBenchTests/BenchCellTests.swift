@@ -1,4 +1,5 @@
 import DiffLabEngines
+import DiffLabResults
 import Testing
 
 @testable import DiffLabBench
@@ -51,9 +52,8 @@ struct AllocationRecordTests {
         let measurement = SampledMeasurement(
             samples: [1e-3, 2e-3], cpuSamples: [], callsPerSample: 1, allocatedBytes: 10_240, allocationRequests: 3,
             peakRSSBytes: 1 << 20)
-        var record = BenchRecord(engine: "hashmap", profile: .reverse, size: 100, kind: .int, allocator: .jemalloc)
-        record.measurement = measurement
-        let written = record.measurementRecord
+        var written = BenchMeasurement(engine: "hashmap", profile: "reverse", size: 100, kind: "int", allocator: .jemalloc)
+        written.take(measurement)
         #expect(written.allocatedBytes == 10_240)
         #expect(written.allocationRequests == 3)
     }

@@ -300,7 +300,7 @@ struct BenchTests {
         let records = runBench(options, allocator: .system)
         #expect(records.count == 2 * 2 * 5)
         #expect(Set(records.map(\.engine)) == [hashFloorName, partitionedFloorName, trimFloorName, "hashmap", "stdlib"])
-        let rows = addRatios(records.map(\.measurementRecord))
+        let rows = addRatios(records)
         #expect(rows.count == records.count)
         let hashmap = rows.first { $0.engine == "hashmap" }
         #expect(hashmap?.median != nil)
@@ -363,7 +363,7 @@ struct BenchTests {
         let records = runBench(options, allocator: .system)
         let skipped = records.filter { $0.size == 30_000 && ($0.engine == "myers" || $0.engine == "stdlib") }
         #expect(skipped.count == 2)
-        #expect(skipped.allSatisfy { $0.measurement == nil && $0.skipped?.contains("projected") == true })
+        #expect(skipped.allSatisfy { $0.median == nil && $0.skipped?.contains("projected") == true })
     }
 
     /// Every out-of-range setting is a typed error naming the field (`--budget inf` trapped, huge
@@ -413,7 +413,7 @@ struct BenchTests {
         let quadratic = records.filter { $0.engine == "myers" || $0.engine == "stdlib" }
         #expect(quadratic.count == 2)
         for record in quadratic {
-            #expect(record.measurement == nil)
+            #expect(record.median == nil)
             #expect(record.skipped?.contains("from a probe at 1000 items") == true, "\(record.skipped ?? "measured")")
         }
         // Probes are not reported: one record per subject and size.

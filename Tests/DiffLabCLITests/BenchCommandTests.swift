@@ -3,6 +3,7 @@ import DiffLabCLI
 import DiffLabCore
 import DiffLabJSON
 import DiffLabPlatform
+import DiffLabProcess
 import Foundation
 import Testing
 
@@ -329,5 +330,52 @@ struct BenchCommandTests {
         #expect(policy.contains("1 to 1000") && policy.contains("0.001 to 60") && policy.contains("0.01 to 600"))
         // Every cost parameter and where its default comes from.
         for parameter in PolicyCosts.parameters { #expect(policy.contains(parameter.name + " = " + parameter.value)) }
+    }
+}
+
+/// Issue 45: the committed full run gave `hashmap` at 10M 318.7 ms and 0 page faults a call; the
+/// same cell measured alone took 796–973 ms and 86,919 faults a call. The worker's allocator kept
+/// the memory that earlier, larger cells had freed, so a figure depended on the cells before it.
+/// Now each measurement runs in a fresh worker whose command line names only its cell, so its
+/// page faults a call (a deterministic count: no clock in it) are the same alone and after other
+/// cells. The control shows the test can fail: in one shared process the same cell's count
+/// changes with the cells before it (glibc keeps freed blocks in its heap; Linux only).
+@Suite("difflab bench: a figure does not depend on the cells before it", .serialized, .timeLimit(.minutes(3)))
+struct BenchIsolationTests {
+    /// The built command line (`swift build` makes it before the tests).
+    static let binary = ".build/debug/difflab"
+
+    /// `heckel` on differencekit int at 100,000 items, from a run of the built `difflab bench`
+    /// with `engines` in `isolation`: its minor page faults of one call and the file's isolation.
+    func heckelCell(engines: String, sizes: String, isolation: String) throws -> (faults: Int, isolation: String?) {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build the difflab executable first")
+        let files = Files([:])
+        let out = files.path("bench.json")
+        let status = try runProcess(
+            Self.binary,
+            [
+                "bench", "--quick", "--engines", engines, "--profiles", "differencekit", "--kinds", "int", "--sizes", sizes,
+                "--allocators", "system", "--budget", "0.001", "--isolation", isolation, "--out", out,
+            ], stdout: "/dev/null", stderr: files.path("err.txt"))
+        #expect(status == 0, "\((try? String(contentsOfFile: files.path("err.txt"), encoding: .utf8)) ?? "")")
+        let results = try JSONValue.parse(try String(contentsOfFile: out, encoding: .utf8))
+        let cell = try #require(
+            results["measurements"]?.arrayValue?.first { $0["engine"]?.stringValue == "heckel" && $0["size"]?.intValue == 100_000 })
+        let faults = try #require(cell["minorFaults"]?.intValue, "heckel's cell has no page-fault count: \(cell)")
+        return (faults, results["options"]?["isolation"]?.stringValue)
+    }
+
+    @Test func aCellFaultsAsMuchAloneAsAfterOtherCells() throws {
+        let alone = try heckelCell(engines: "heckel", sizes: "100000", isolation: "process")
+        let after = try heckelCell(engines: "hashmap,heckel", sizes: "30000,100000", isolation: "process")
+        #expect(alone.isolation == "process" && after.isolation == "process")
+        #expect(alone.faults > 0, "the cell must fault for the comparison to mean anything")
+        #expect(alone.faults == after.faults, "alone \(alone.faults) page faults a call, after other cells \(after.faults)")
+        #if os(Linux)
+        // The control: in one shared process the cells before it change the same count.
+        let shared = try heckelCell(engines: "hashmap,heckel", sizes: "30000,100000", isolation: "shared")
+        #expect(shared.isolation == nil, "a shared run's file leaves the default out")
+        #expect(shared.faults != alone.faults, "shared: \(shared.faults) page faults a call, the same as alone")
+        #endif
     }
 }
