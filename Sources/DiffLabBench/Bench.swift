@@ -168,16 +168,8 @@ public struct BenchOptions: Sendable {
 }
 
 extension BenchMeasurement {
-    /// How ``skipped`` starts when the engine failed (``EngineFailure``, or its worker process
-    /// died) rather than being skipped by the per-call limit: `the engine failed: `.
-    public static let engineFailedPrefix = "the engine failed: "
-
-    /// Whether the cell was skipped because its engine failed (crashed, answered wrongly or timed
-    /// out: its ``skipped`` reason starts with ``engineFailedPrefix``), not by the per-call limit.
-    package var engineFailed: Bool { skipped?.hasPrefix(Self.engineFailedPrefix) ?? false }
-
     /// A cell of `subject` on `cell`'s dataset, with no figures yet, timed as the subject is.
-    init(_ subject: BenchSubject, _ cell: BenchCell, allocator: MemoryAllocator) {
+    package init(_ subject: BenchSubject, _ cell: BenchCell, allocator: MemoryAllocator) {
         self.init(engine: subject.name, profile: cell.profile.rawValue, size: cell.size, kind: cell.kind.rawValue, allocator: allocator)
         timing = subject.isSelfTimed ? .selfTimed : .harness
     }

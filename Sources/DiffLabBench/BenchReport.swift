@@ -11,7 +11,7 @@ extension BenchMeasurement {
 /// Adds to every measurement its speed-up over the `stdlib` reference (`speedupOverStdlib` =
 /// stdlib median / median) and its ratios to the hash floor (`ratioToFloor` = median / floor
 /// median), the partitioned floor (`ratioToPartitionedFloor`) and the trim floor
-/// (`ratioToTrimFloor`), all from the same process and dataset.
+/// (`ratioToTrimFloor`), all on the same dataset and allocator.
 package func addRatios(_ measurements: [BenchMeasurement]) -> [BenchMeasurement] {
     var stdlib: [String: Double] = [:]
     var floor: [String: Double] = [:]

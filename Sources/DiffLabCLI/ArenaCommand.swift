@@ -161,7 +161,7 @@ enum ArenaCommand: DeclaredCommand {
         let log = folder + "/fuzz.out"
         let errors = folder + "/fuzz.err"
         let arguments =
-            engineOptions(for: engine)
+            DiffLabCommand.workerGlobals(for: engine.name)
             + fuzzRunArguments(seconds: String(seconds), seed: seed, corpus: corpus, engines: engine.name, workers: workers)
         let executable = try selfExecutable()
         let status = try asCommandError { () throws(ProcessError) in
@@ -200,26 +200,6 @@ enum ArenaCommand: DeclaredCommand {
     static func role(of engine: RegisteredEngine) -> ArenaRole {
         if engine.name == "identity-adapter" { return .identityAdapter }
         return engine.about == nil ? .difflab : .library
-    }
-
-    /// The global options the run of `engine` needs: its own `--engine-command` when it runs in
-    /// another process (forwarding every such engine to every run would start them all in each,
-    /// and a run with an engine process cannot isolate the other engines' crashes by forking).
-    static func engineOptions(for engine: RegisteredEngine) -> [String] {
-        let forwarded = DiffLabCommand.forwardedArguments
-        var options: [String] = []
-        var index = 0
-        while index < forwarded.count {
-            let option = forwarded[index]
-            guard option == "--" + GlobalOptions().maxInputBytes.name, index + 1 < forwarded.count else {
-                index += 1
-                continue
-            }
-            options += [option, forwarded[index + 1]]
-            index += 2
-        }
-        guard engine.bench.isSelfTimed else { return options }
-        return options + DiffLabCommand.engineArguments(named: engine.name)
     }
 
     /// One failure as the `fuzz --json` summary lists it.

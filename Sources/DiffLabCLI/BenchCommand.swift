@@ -35,7 +35,8 @@ enum BenchCommand: DeclaredCommand {
             })
         let allocators = Option<[MemoryAllocator]>.names(
             "allocators", noun: "allocator", default: [.jemalloc, .system],
-            help: "allocators, side by side: one worker process each, jemalloc inserted by LD_PRELOAD (Linux) or DYLD_INSERT_LIBRARIES (macOS)")
+            help: "allocators, side by side: each in its own worker processes, jemalloc inserted by LD_PRELOAD (Linux) or DYLD_INSERT_LIBRARIES "
+                + "(macOS)")
         let budget = Option.number(
             "budget", "SECONDS", in: BenchOptions.budgetRange, help: "sampling time per measurement",
             defaultText: QuickDefault(full: BenchOptions.full.budget, quick: BenchOptions.quick.budget).text)
@@ -74,7 +75,7 @@ enum BenchCommand: DeclaredCommand {
     static let abstract = "time the engines on generated datasets"
     static let discussion = """
         Times the engines on generated datasets and writes one JSON results file. Every run also
-        measures, in the same process and on the same data, the stdlib reference, a hash floor
+        measures, on the same data, the stdlib reference, a hash floor
         (one open-addressing table built over the old ids and probed with the new ones), a
         partitioned floor (both lists hashed, radix-partitioned, and joined partition by
         partition on codes alone) and a trim floor (the common prefix and suffix compared in
@@ -83,7 +84,8 @@ enum BenchCommand: DeclaredCommand {
         call per measurement gives its page faults (getrusage) and its peak resident memory
         above the resident size before it (VmHWM after a reset); under jemalloc also the bytes
         and allocation requests of one call (thread.allocatedp; arena nrequests after a tcache
-        flush). peakRSSBytes is the worker process's peak resident memory so far.
+        flush). peakRSSBytes is the peak resident memory of the worker that measured the cell
+        (with --isolation shared: of the one process, so far).
 
         An engine in another process (--engine-command) times itself (self-timed, marked †),
         and its cells hold only what can be measured of that process: peakRSSBytes is the peak
@@ -117,9 +119,12 @@ enum BenchCommand: DeclaredCommand {
           measurement runs in a fresh worker: this program again, under the allocator's
           environment, generating the dataset and measuring that one subject, so each starts from
           the same state wherever it falls in the matrix. The call limit, its probes and the memory
-          guard stay in the parent; a worker ended by a signal fails its engine's cell. The results
-          file records the isolation (options.isolation). A run inside another program (the
-          tests) cannot start itself again and measures shared.
+          guard stay in the parent: a probe runs the engine in this process, so an engine that
+          traps there still ends the run, and which cells are skipped is a timing decision made
+          here. A worker ended by a fault (SIGILL, SIGSEGV, ...) fails its engine's cell; one
+          killed (SIGKILL, SIGTERM, SIGINT, SIGHUP: out of memory, or stopped) fails the run. The
+          results file records the isolation (options.isolation). A run inside another program
+          (the tests) cannot start itself again and measures shared.
 
         TRACES
           With --trace FILE the workload is a recorded trace (difflab trace makes one): every
@@ -130,7 +135,7 @@ enum BenchCommand: DeclaredCommand {
           total as a ratio to each floor and stdlib's total; it writes a difflab-bench-trace/1
           file naming the trace and its provenance, which difflab report reads. --engines,
           --kinds (one kind), --budget, --max-call, --out and --allow-skips apply; --profiles,
-          --sizes, --shard, --threads, --quick and --allocators do not. A recorded pair's edit
+          --sizes, --shard, --threads, --quick, --allocators and --isolation do not. A recorded pair's edit
           distance is not a prefix's, so before each pair an edit-distance engine (myers, stdlib,
           any engine projected as size^2) is bounded as policy --trace bounds it: its call could
           take (n + m) × (D + 1) steps, D bounded by a linear diff of the pair; over
@@ -185,12 +190,15 @@ enum BenchCommand: DeclaredCommand {
         }
         var options = parsed[\.quick] ? BenchOptions.quick : BenchOptions.full
         if let engines = parsed[\.engines] { options.engines = engines.map(\.bench) }
+        // The names --threads adds: a worker makes them the same way.
+        var threadEngines: [String: Int] = [:]
         if let counts = parsed[\.threads] {
             // hashmap on t threads, as hashmap-<t>t (1 thread is hashmap itself).
             for t in Set(counts).sorted() where t > 1 {
                 let engine = HashMapEngine(partitioning: .measured, threads: t)
                 if !options.engines.contains(where: { $0.name == engine.name }) {
                     options.engines.append(BenchSubject(engine, growthExponent: 1.2))
+                    threadEngines[engine.name] = t
                 }
             }
         }
@@ -249,20 +257,36 @@ enum BenchCommand: DeclaredCommand {
 
         let started = monotonicNow()
         var results = BenchResults()
-        for allocator in allocators {
+        var queue = allocators
+        var next = 0
+        while next < queue.count {
+            let allocator = queue[next]
+            next += 1
             console.err("bench: \(allocator) allocator\n")
+            // This process's own allocator is inherited as it is (a jemalloc the user preloaded
+            // stays); the other is inserted or removed.
+            let environment = allocator == current ? [:] : allocatorEnvironment(allocator == .jemalloc ? jemallocPath : nil)
             var records: [BenchMeasurement]
+            var ranOn: MemoryAllocator?
             if isolation == .process, let folder {
                 let worker = CellWorker(
-                    options: options, quick: parsed[\.quick], allocator: allocator,
-                    environment: allocatorEnvironment(allocator == .jemalloc ? jemallocPath : nil),
+                    options: options, quick: parsed[\.quick], threadEngines: threadEngines, allocator: allocator, environment: environment,
                     file: "\(folder)/\(allocator)-cell.json")
-                records = try runBench(options, allocator: allocator, measuringEachIn: worker.measure) { done, total, label in
-                    console.progress(done, total, label, last: done == total)
+                do throws(CellWorker.Failure) {
+                    records = try runBench(options, allocator: allocator, measuringEachIn: worker.measure) { done, total, label in
+                        console.progress(done, total, label, last: done == total)
+                    }
+                } catch {
+                    switch error {
+                    case .command(let error): throw error
+                    case .ranOn(let other):
+                        // Stopped at the first worker that ran on another allocator.
+                        records = []
+                        ranOn = other
+                    }
                 }
             } else if let folder {
                 let file = "\(folder)/\(allocator).json"
-                let environment = allocatorEnvironment(allocator == .jemalloc ? jemallocPath : nil)
                 var line = CommandArguments<Options>(name)
                 line.append(parsed.arguments)
                 line.add(\.workerOut, file)
@@ -272,22 +296,32 @@ enum BenchCommand: DeclaredCommand {
                 do throws(ResultsError) { records = try BenchWorkerOutput(json: document, source: file).measurements } catch {
                     throw CommandError(.failure, "the \(allocator) worker's results are not valid: \(error)")
                 }
+                ranOn = records.first { $0.allocator != allocator }?.allocator
             } else {
                 records = runBench(options, allocator: current) { done, total, label in
                     console.progress(done, total, label, last: done == total)
                 }
             }
-            // The worker records the allocator it really ran on (mallctl found or not): a library
+            // A worker records the allocator it really ran on (mallctl found or not): a library
             // the system would not insert (Darwin's System Integrity Protection removes
             // DYLD_INSERT_LIBRARIES for a protected binary) gives system-allocator records, which
             // are not jemalloc's and, when the system allocator is measured too, a duplicate.
-            if allocator == .jemalloc, records.contains(where: { $0.allocator != .jemalloc }) {
+            if allocator == .jemalloc, ranOn != nil {
                 console.err(
-                    "\(programName): the jemalloc worker did not run on jemalloc (\(JemallocLibrary.insertionVariable())=\(jemallocPath ?? "") "
+                    "\(programName): the jemalloc workers did not run on jemalloc (\(JemallocLibrary.insertionVariable())=\(jemallocPath ?? "") "
                         + "was not applied); measuring the system allocator only\n")
-                if !allocators.contains(.system) && !results.allocators.contains(where: { $0.name == .system }) {
-                    results.measurements += records
-                    results.allocators.append(BenchAllocator(name: .system, library: nil))
+                if !queue.contains(.system) && !results.allocators.contains(where: { $0.name == .system }) {
+                    if records.isEmpty {
+                        queue.append(.system)
+                    } else {
+                        // One shared worker's records: every one of them ran on the system allocator.
+                        results.measurements += records.map { record in
+                            var record = record
+                            record.allocator = .system
+                            return record
+                        }
+                        results.allocators.append(BenchAllocator(name: .system, library: nil))
+                    }
                 }
                 continue
             }
@@ -336,30 +370,37 @@ enum BenchCommand: DeclaredCommand {
     }
 
     /// Measures one cell in a fresh worker process: this program again, under one allocator's
-    /// environment, with `--cell`, `--worker-out` and only what that cell's measurement needs
-    /// (its engine, the budget, the call limit, the seed, and `--quick` for its sample counts).
-    /// The worker's command line depends on the cell alone, never on the rest of the run: the
-    /// arguments it parses are allocations too, and a different history before the measurement
-    /// would lay its heap out differently.
+    /// environment, with `--cell`, `--worker-out` and only what that cell's measurement needs:
+    /// its engine (with that engine's own `--engine-command` when it runs in another process, and
+    /// the input limit), the budget, the call limit, the seed, and `--quick` for its sample
+    /// counts. The worker's command line depends on the cell alone, never on the rest of the
+    /// run: the arguments it parses are allocations too, and a different history before the
+    /// measurement would lay its heap out differently.
     struct CellWorker {
+        /// Why the run stops: the worker's own failure, or a worker that ran on another allocator
+        /// than the one asked for (jemalloc not inserted).
+        enum Failure: Error {
+            case command(CommandError)
+            case ranOn(MemoryAllocator)
+        }
+
         /// The run's options.
         var options: BenchOptions
         /// Whether the run is `--quick` (its sample counts).
         var quick: Bool
-        /// The allocator the worker runs under, and its environment changes.
+        /// The `hashmap-<t>t` engines `--threads` added, by name, with their threads.
+        var threadEngines: [String: Int]
+        /// The allocator the worker must run under, and the environment changes that select it.
         var allocator: MemoryAllocator
         var environment: [String: String?]
-        /// Where the worker writes its one record (each worker overwrites the last one's).
+        /// Where the worker writes its one record (removed before each worker).
         var file: String
 
-        /// The worker's arguments (after the global options) for `cell`.
-        func arguments(_ cell: BenchCell) -> [String] {
+        /// The worker's global options and arguments for `cell`.
+        func commandLine(_ cell: BenchCell) -> (globals: [String], arguments: [String]) {
             var line = CommandArguments<Options>(BenchCommand.name)
             if quick { line.add(\.quick) }
-            if let threads = BuiltInEngines.Name.hashmapThreads(named: cell.subject, cores: 1), threads > 1,
-                cell.subject != BuiltInEngines.Name.hashmapParallel
-            {
-                // hashmap-<t>t exists through --threads.
+            if let threads = threadEngines[cell.subject] {
                 line.add(\.engines, BuiltInEngines.Name.hashmap)
                 line.add(\.threads, String(threads))
             } else if options.engines.contains(where: { $0.name == cell.subject }) {
@@ -370,35 +411,54 @@ enum BenchCommand: DeclaredCommand {
             line.add(\.seed, String(options.seed))
             line.add(\.cell, cell.description)
             line.add(\.workerOut, file)
-            return line.arguments
+            return (DiffLabCommand.workerGlobals(for: cell.subject), line.arguments)
         }
 
-        /// The cell's record: what the worker measured, or, when the worker died (an engine that
-        /// traps ends its process), the cell skipped as a failure of its engine.
+        /// The cell's record: what the worker measured, or, when the worker died of a fault (an
+        /// engine that traps ends its process), the cell skipped as a failure of its engine.
         ///
-        /// - Throws: ``CommandError`` when the worker cannot be started, or exits 0 without a
-        ///   valid record of this cell.
-        func measure(_ cell: BenchCell) throws(CommandError) -> BenchMeasurement {
-            let status = try runSelf(arguments(cell), environment: environment)
-            // A signal: the engine trapped (or was killed) in the worker, which measures nothing
-            // else; any other failure is the worker's own.
+        /// - Throws: ``Failure/command(_:)`` when the worker cannot be started, is killed from
+        ///   outside (SIGKILL, SIGTERM, SIGINT, SIGHUP: out of memory, or stopped), exits with a
+        ///   failure, or exits 0 without a valid record of this cell; ``Failure/ranOn(_:)`` when
+        ///   it ran on another allocator.
+        func measure(_ cell: BenchCell) throws(Failure) -> BenchMeasurement {
+            // A file left by the last worker is never read as this one's.
+            try? FileSystem.removeFile(file)
+            let (globals, arguments) = commandLine(cell)
+            let status: Int32
+            do throws(CommandError) { status = try runSelf(arguments, globals: globals, environment: environment) } catch {
+                throw .command(error)
+            }
             if status > 128 {
-                var record = BenchMeasurement(
-                    engine: cell.subject, profile: cell.profile.rawValue, size: cell.size, kind: cell.kind.rawValue, allocator: allocator)
-                record.skipped = BenchMeasurement.engineFailedPrefix + "its worker process was ended by \(signalName(status - 128))"
+                let signal = signalName(status - 128)
+                guard !["SIGKILL", "SIGTERM", "SIGINT", "SIGHUP"].contains(signal) else {
+                    throw .command(CommandError(.failure, "the worker of \(cell) was killed by \(signal) (out of memory, or stopped)"))
+                }
+                guard let subject = options.subjects.first(where: { $0.name == cell.subject }) else {
+                    throw .command(CommandError(.failure, "the worker of \(cell) was ended by \(signal)"))
+                }
+                var record = BenchMeasurement(subject, cell, allocator: allocator)
+                record.skipped = BenchMeasurement.engineFailedPrefix + "its worker process was ended by \(signal)"
                 return record
             }
-            guard status == 0 else { throw CommandError(.failure, "the worker of \(cell) exited with status \(status)") }
-            let document = try readJSON(file)
+            guard status == 0 else { throw .command(CommandError(.failure, "the worker of \(cell) exited with status \(status)")) }
             let records: [BenchMeasurement]
-            do throws(ResultsError) { records = try BenchWorkerOutput(json: document, source: file).measurements } catch {
-                throw CommandError(.failure, "the worker of \(cell) wrote no valid results: \(error)")
+            do throws(CommandError) {
+                let document = try readJSON(file)
+                do throws(ResultsError) { records = try BenchWorkerOutput(json: document, source: file).measurements } catch {
+                    throw CommandError(.failure, "the worker of \(cell) wrote no valid results: \(error)")
+                }
+            } catch {
+                throw .command(error)
             }
-            guard records.count == 1, let record = records.first, record.engine == cell.subject, record.size == cell.size,
-                record.profile == cell.profile.rawValue, record.kind == cell.kind.rawValue
+            guard records.count == 1, let record = records.first else {
+                throw .command(CommandError(.failure, "the worker of \(cell) wrote \(records.count) records, not one"))
+            }
+            guard record.engine == cell.subject, record.size == cell.size, record.profile == cell.profile.rawValue, record.kind == cell.kind.rawValue
             else {
-                throw CommandError(.failure, "the worker of \(cell) wrote \(records.count) records, not this cell's one")
+                throw .command(CommandError(.failure, "the worker of \(cell) wrote the record of another cell"))
             }
+            guard record.allocator == allocator else { throw .ranOn(record.allocator) }
             return record
         }
     }

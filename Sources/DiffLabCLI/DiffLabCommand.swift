@@ -162,6 +162,26 @@ public enum DiffLabCommand {
     /// given again: the input limit and out-of-process engines.
     @TaskLocal static var forwardedArguments: [String] = []
 
+    /// The global options a worker that runs the one engine `name` needs: the input limit when
+    /// given, and that engine's own `--engine-command` group when it runs in another process.
+    /// Forwarding every such engine to every worker would start them all in each, and the
+    /// arguments a worker parses would then depend on the rest of the run.
+    static func workerGlobals(for name: String) -> [String] {
+        let forwarded = forwardedArguments
+        let limit = "--" + GlobalOptions().maxInputBytes.name
+        var options: [String] = []
+        var index = 0
+        while index < forwarded.count {
+            guard forwarded[index] == limit, index + 1 < forwarded.count else {
+                index += 1
+                continue
+            }
+            options += [forwarded[index], forwarded[index + 1]]
+            index += 2
+        }
+        return options + engineArguments(named: name)
+    }
+
     /// The `--engine-command` option (with its `--engine-name` and `--engine-timeout`) that
     /// started the out-of-process engine `name` in this run, or none. The engines of
     /// `--engine-command` options are registered last, in the order of the options, so the k-th

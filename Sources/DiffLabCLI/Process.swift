@@ -3,16 +3,17 @@ import DiffLabPlatform
 import DiffLabProcess
 
 /// Runs this executable again with `arguments` and `environment` changes (`nil` removes a
-/// variable), waiting for it; standard streams are inherited. The global options of this run
-/// (``DiffLabCommand/forwardedArguments``) come first, so the worker has the same input limit and
-/// engines.
+/// variable), waiting for it; standard streams are inherited. `globals` come first: by default
+/// every global option of this run (``DiffLabCommand/forwardedArguments``), so the worker has the
+/// same input limit and engines; a worker of one engine takes only its own
+/// (``DiffLabCommand/workerGlobals(for:)``).
 ///
-/// - Returns: the child's exit status.
-func runSelf(_ arguments: [String], environment changes: [String: String?]) throws(CommandError) -> Int32 {
+/// - Returns: the child's exit status, or 128 + the signal that ended it.
+func runSelf(_ arguments: [String], globals: [String]? = nil, environment changes: [String: String?]) throws(CommandError) -> Int32 {
     let executable = try selfExecutable()
     return try asCommandError { () throws(ProcessError) in
         try runProcess(
-            executable, DiffLabCommand.forwardedArguments + arguments, environment: changes,
+            executable, (globals ?? DiffLabCommand.forwardedArguments) + arguments, environment: changes,
             argumentZero: CommandLine.arguments.first ?? "difflab")
     }
 }

@@ -98,7 +98,7 @@ extension ArenaSection {
             "Per call, \(viewText(view)): bytes allocated (the bench's `allocatedBytes`, counted by jemalloc over one extra call; "
                 + "absent under another allocator) / the resident set's peak above its size before the call (`peakExtraRSSBytes`). "
                 + "Each is the median over the profiles that have it (their number in parentheses); — where no profile does. "
-                + "`peakRSSBytes` is not shown: it is the worker process's peak over every cell measured so far, not one engine's.")
+                + "`peakRSSBytes` is not shown: it is a worker process's peak, dataset included, not one engine's.")
         writer.line("")
         writer.line(
             sizeTable(view, view.engines, marked: false) { engine, size in

@@ -82,7 +82,9 @@ public struct BenchMeasurement: ResultsRecord, Equatable {
     public var allocatedBytes: Double?
     /// Allocation requests of one call (jemalloc only), in ``FieldRange/amount``.
     public var allocationRequests: Double?
-    /// Peak resident set size of the worker after the measurement, in ``FieldRange/amount``; in a
+    /// Peak resident set size of the worker after the measurement, in ``FieldRange/amount``: of
+    /// the fresh worker that measured this cell (``BenchIsolation/process``, its dataset's
+    /// generation included) or of the one process so far (``BenchIsolation/shared``); in a
     /// self-timed cell of an engine in another process, that engine process's peak so far.
     public var peakRSSBytes: Double?
     /// Seconds per call, one per sample, in measurement order.
@@ -135,6 +137,15 @@ public struct BenchMeasurement: ResultsRecord, Equatable {
 
     /// Whether the cell has a median (it was measured, not skipped).
     public var isMeasured: Bool { median != nil }
+
+    /// How ``skipped`` starts when the engine failed (it crashed, answered wrongly or timed out,
+    /// or its worker process died of a fault) rather than being skipped by the per-call limit:
+    /// `the engine failed: `.
+    public static let engineFailedPrefix = "the engine failed: "
+
+    /// Whether the cell was skipped because its engine failed (its ``skipped`` reason starts with
+    /// ``engineFailedPrefix``), not by the per-call limit or the memory guard.
+    public var engineFailed: Bool { skipped?.hasPrefix(Self.engineFailedPrefix) ?? false }
 
     @_spi(Records) public static let blank = BenchMeasurement(engine: "", profile: "", size: 0, kind: "", allocator: .system)
 

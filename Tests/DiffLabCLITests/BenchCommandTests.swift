@@ -1,11 +1,14 @@
 import DiffLabBench
-import DiffLabCLI
 import DiffLabCore
+import DiffLabEngines
 import DiffLabJSON
 import DiffLabPlatform
 import DiffLabProcess
+import DiffLabResults
 import Foundation
 import Testing
+
+@testable import DiffLabCLI
 
 @Suite("difflab bench and difflab policy")
 struct BenchCommandTests {
@@ -340,13 +343,16 @@ struct BenchCommandTests {
 /// page faults a call (a deterministic count: no clock in it) are the same alone and after other
 /// cells. The control shows the test can fail: in one shared process the same cell's count
 /// changes with the cells before it (glibc keeps freed blocks in its heap; Linux only).
-@Suite("difflab bench: a figure does not depend on the cells before it", .serialized, .timeLimit(.minutes(3)))
+@Suite(
+    "difflab bench: a figure does not depend on the cells before it", .serialized, .timeLimit(.minutes(3)),
+    .enabled(if: PlatformKind.current == .linux, "page-fault counts of glibc's heap: measured on Linux"))
 struct BenchIsolationTests {
     /// The built command line (`swift build` makes it before the tests).
     static let binary = ".build/debug/difflab"
 
     /// `heckel` on differencekit int at 100,000 items, from a run of the built `difflab bench`
     /// with `engines` in `isolation`: its minor page faults of one call and the file's isolation.
+    /// The call limit skips `stdlib` by projection (seconds a call in a debug build).
     func heckelCell(engines: String, sizes: String, isolation: String) throws -> (faults: Int, isolation: String?) {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build the difflab executable first")
         let files = Files([:])
@@ -355,9 +361,9 @@ struct BenchIsolationTests {
             Self.binary,
             [
                 "bench", "--quick", "--engines", engines, "--profiles", "differencekit", "--kinds", "int", "--sizes", sizes,
-                "--allocators", "system", "--budget", "0.001", "--isolation", isolation, "--out", out,
+                "--allocators", "system", "--budget", "0.001", "--max-call", "1", "--isolation", isolation, "--out", out,
             ], stdout: "/dev/null", stderr: files.path("err.txt"))
-        #expect(status == 0, "\((try? String(contentsOfFile: files.path("err.txt"), encoding: .utf8)) ?? "")")
+        try #require(status == 0, "\((try? String(contentsOfFile: files.path("err.txt"), encoding: .utf8)) ?? "")")
         let results = try JSONValue.parse(try String(contentsOfFile: out, encoding: .utf8))
         let cell = try #require(
             results["measurements"]?.arrayValue?.first { $0["engine"]?.stringValue == "heckel" && $0["size"]?.intValue == 100_000 })
@@ -371,11 +377,72 @@ struct BenchIsolationTests {
         #expect(alone.isolation == "process" && after.isolation == "process")
         #expect(alone.faults > 0, "the cell must fault for the comparison to mean anything")
         #expect(alone.faults == after.faults, "alone \(alone.faults) page faults a call, after other cells \(after.faults)")
-        #if os(Linux)
         // The control: in one shared process the cells before it change the same count.
         let shared = try heckelCell(engines: "hashmap,heckel", sizes: "30000,100000", isolation: "shared")
         #expect(shared.isolation == nil, "a shared run's file leaves the default out")
         #expect(shared.faults != alone.faults, "shared: \(shared.faults) page faults a call, the same as alone")
-        #endif
+    }
+}
+
+/// A fresh worker's command line names only its cell, and the worker rebuilds every kind of
+/// subject from it: a built-in engine, `hashmap-<t>t` of `--threads`, `hashmap-parallel`, a
+/// floor and `stdlib`; a user's engine named like `hashmap-4t` stays the user's engine.
+@Suite("difflab bench: a cell worker's command line", .timeLimit(.minutes(2)))
+struct CellWorkerCommandLineTests {
+    static let binary = ".build/debug/difflab"
+
+    func worker(_ options: BenchOptions, threadEngines: [String: Int] = [:], quick: Bool = false, file: String) -> BenchCommand.CellWorker {
+        BenchCommand.CellWorker(options: options, quick: quick, threadEngines: threadEngines, allocator: .system, environment: [:], file: file)
+    }
+
+    @Test func theLineDependsOnTheCellAlone() throws {
+        var options = BenchOptions.quick
+        options.engines = BenchSubject.builtIns.filter { ["heckel", "hashmap", "myers"].contains($0.name) }
+        let cell = BenchCell(subject: "heckel", profile: .reverse, kind: .int, size: 1_000)
+        let one = worker(options, quick: true, file: "/w/out.json").commandLine(cell)
+        options.engines.removeAll { $0.name != "heckel" }
+        options.profiles = [.reverse]
+        options.sizes = [1_000, 5_000]
+        let other = worker(options, quick: true, file: "/w/out.json").commandLine(cell)
+        #expect(one.arguments == other.arguments && one.globals == other.globals)
+        #expect(one.globals.isEmpty)
+        #expect(
+            one.arguments == [
+                "bench", "--quick", "--engines", "heckel", "--budget", "\(options.budget)", "--max-call", "\(options.maxCallSeconds)",
+                "--seed", "42", "--cell", "heckel:reverse:int:1000", "--worker-out", "/w/out.json",
+            ])
+    }
+
+    @Test(arguments: ["hashmap-3t", "hashmap-parallel", "hash-floor", "stdlib", "heckel"])
+    func theWorkerMeasuresItsSubject(_ subject: String) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build the difflab executable first")
+        var options = BenchOptions(engines: BenchSubject.builtIns.filter { ["heckel", "hashmap-parallel"].contains($0.name) }, budget: 0.001)
+        options.engines.append(BenchSubject(HashMapEngine(partitioning: .measured, threads: 3), growthExponent: 1.2))
+        let files = Files([:])
+        let file = files.path("cell.json")
+        let line = worker(options, threadEngines: ["hashmap-3t": 3], file: file)
+            .commandLine(BenchCell(subject: subject, profile: .differencekit, kind: .int, size: 300))
+        let status = try runProcess(Self.binary, line.globals + line.arguments, stdout: "/dev/null", stderr: files.path("err.txt"))
+        try #require(status == 0, "\((try? String(contentsOfFile: files.path("err.txt"), encoding: .utf8)) ?? "")")
+        let records = try BenchWorkerOutput(json: try JSONValue.parse(try String(contentsOfFile: file, encoding: .utf8)), source: file)
+        #expect(records.measurements.count == 1)
+        #expect(records.measurements.first?.engine == subject && records.measurements.first?.isMeasured == true)
+        #expect(records.measurements.first?.size == 300 && records.measurements.first?.profile == "differencekit")
+    }
+
+    @Test func onlyTheNamesThreadsAddedAreRebuiltByThreads() {
+        let cell = BenchCell(subject: "hashmap-4t", profile: .reverse, kind: .int, size: 1_000)
+        var options = BenchOptions(budget: 0.001)
+        options.engines = [BenchSubject(HashMapEngine(partitioning: .measured, threads: 4), growthExponent: 1.2)]
+        let added = worker(options, threadEngines: ["hashmap-4t": 4], file: "f").commandLine(cell).arguments
+        #expect(added.contains("--threads") && added[added.firstIndex(of: "--engines")! + 1] == "hashmap")
+        // Not added by --threads (a user's engine of that name): named as it is.
+        let named = worker(options, file: "f").commandLine(cell).arguments
+        #expect(!named.contains("--threads") && named[named.firstIndex(of: "--engines")! + 1] == "hashmap-4t")
+    }
+
+    @Test func theCellOptionIsInternal() {
+        let r = run(["bench", "--cell", "heckel:reverse:int:1000", "--allocators", "system", "--out", Files([:]).path("b.json")])
+        #expect(r.status == 64 && r.err.contains("--cell is internal"), "\(r.err)")
     }
 }
