@@ -445,4 +445,15 @@ struct CellWorkerCommandLineTests {
         let r = run(["bench", "--cell", "heckel:reverse:int:1000", "--allocators", "system", "--out", Files([:]).path("b.json")])
         #expect(r.status == 64 && r.err.contains("--cell is internal"), "\(r.err)")
     }
+
+    /// Hostile values of the new options are usage errors naming the option.
+    @Test func badIsolationAndCellValuesAreUsageErrors() {
+        let files = Files([:])
+        let isolation = run(["bench", "--isolation", "fork", "--allocators", "system", "--out", files.path("a.json")])
+        #expect(isolation.status == 64 && isolation.err.contains("--isolation"), "\(isolation.err)")
+        for cell in ["heckel:reverse:int", "nobody:reverse:int:100", "heckel:reverse:int:99999999999"] {
+            let r = run(["bench", "--cell", cell, "--worker-out", files.path("w.json"), "--allocators", "system"])
+            #expect(r.status == 64 && r.err.contains("--cell"), "\(cell): \(r.err)")
+        }
+    }
 }

@@ -592,6 +592,8 @@ func failure<T>(_ body: () throws(ResultsError) -> T) -> String? {
     (#"{"shardCount":0}"#, "options.shardCount"),
     (#"{"shardCount":65}"#, "options.shardCount"),
     (#"{"shardParts":"1","shardCount":2}"#, "options.shardParts"),
+    (#"{"isolation":"fork"}"#, "options.isolation"),
+    (#"{"isolation":1}"#, "options.isolation"),
 ])
 func hostileShardFieldsNameTheField(options: String, field: String) throws {
     let document = try JSONValue.parse(#"{"schema":"difflab-bench/1","options":"# + options + #","measurements":[]}"#)
