@@ -41,6 +41,14 @@ package struct _HashMapScratch {
     @usableFromInline var sampleSlots: [SampleSlot] = []
     /// The trimming cross-checks' table.
     @usableFromInline var crossSlots: [CrossSlot] = []
+    /// The walk: the indices it left unpaired, its updated pairs' new indices, and the unpaired
+    /// elements' own pairing's matching.
+    @usableFromInline var walkOld: [Int32] = []
+    @usableFromInline var walkNew: [Int32] = []
+    @usableFromInline var walkUpdatedNew: [Int32] = []
+    @usableFromInline var walkOldToNew: [Int] = []
+    @usableFromInline var walkNewToOld: [Int] = []
+    @usableFromInline var walkUpdated: [Bool] = []
 
     /// The derivation's arrays.
     @usableFromInline var derivation = _DerivationBuffers()
@@ -75,6 +83,7 @@ package struct _HashMapScratch {
             bytes(repairPartitions) + bytes(repairedNew) + bytes(keyUpdated) + bytes(pairSlots) + bytes(pairNext) + bytes(newSlot)
             + bytes(slotUpdated)
         total += bytes(sampleSlots) + bytes(crossSlots)
+        total += bytes(walkOld) + bytes(walkNew) + bytes(walkUpdatedNew) + bytes(walkOldToNew) + bytes(walkNewToOld) + bytes(walkUpdated)
         return total + derivation.retainedBytes
     }
 }

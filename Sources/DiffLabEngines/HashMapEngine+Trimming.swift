@@ -12,8 +12,10 @@ extension HashMapEngine {
     ///    pair's own update is judged. When they hold less than ``Trimming/minimumShare`` of the
     ///    longer list, the lists are paired whole instead; when the middle between them holds
     ///    more than ``Trimming/suffixMiddleLimit`` elements, only the prefix is set aside.
-    /// 2. **Middle.** The rest, `old[p..<n-s]` and `new[p..<m-s]`, is paired by
-    ///    ``_pairUntrimmed(_:_:_:_:_:_:)`` (partitioned or one table, as without trimming).
+    /// 2. **Middle.** The rest, `old[p..<n-s]` and `new[p..<m-s]`, is walked
+    ///    (``_pairWalked(_:_:_:_:from:_:_:)``), or when the walk gives up paired by
+    ///    ``_pairUntrimmed(_:_:_:_:_:_:)`` (partitioned or one table, as without trimming). When the
+    ///    ends are too short to set aside, the whole lists are walked the same way first.
     /// 3. **The prefix is always Heckel's pairing**: an identifier's prefix occurrences are its
     ///    first ones in both lists, at the same positions, so its k-th new occurrence takes its
     ///    k-th old one there, and the remaining occurrences keep their order in the middle.
@@ -62,6 +64,7 @@ extension HashMapEngine {
         }
         clock.lap(.trim)
         if p == 0 && s == 0 || Double(p &+ s) < trimming.minimumShare * Double(max(n, m)) {
+            if _pairWalked(old, new, comparison, out, from: p, &clock, &scratch) { return }
             _pairUntrimmed(old, new, comparison, out, &clock, &scratch)
             return
         }
@@ -88,9 +91,13 @@ extension HashMapEngine {
         var counts = _TrimCounts()
         let n = old.count
         let m = new.count
-        _pairUntrimmed(
-            UnsafeBufferPointer(rebasing: old[p..<(n &- s)]), UnsafeBufferPointer(rebasing: new[p..<(m &- s)]), comparison,
-            out.slice(old: p..<(n &- s), new: p..<(m &- s)), &clock, &scratch)
+        let oldMiddle = UnsafeBufferPointer(rebasing: old[p..<(n &- s)])
+        let newMiddle = UnsafeBufferPointer(rebasing: new[p..<(m &- s)])
+        let middle = out.slice(old: p..<(n &- s), new: p..<(m &- s))
+        // The middle is walked when it can be (its pairing is Heckel's either way).
+        if oldMiddle.isEmpty || newMiddle.isEmpty || !_pairWalked(oldMiddle, newMiddle, comparison, middle, from: 0, &clock, &scratch) {
+            _pairUntrimmed(oldMiddle, newMiddle, comparison, middle, &clock, &scratch)
+        }
         let oldToNew = out.oldToNew
         let newToOld = out.newToOld
         let flags = out.updated

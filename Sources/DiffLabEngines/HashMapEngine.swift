@@ -107,14 +107,24 @@ public struct HashMapEngine: DiffEngine {
         /// probes a table of them once per suffix element, which stays in cache only for a
         /// small middle. Past it only the prefix (which needs no check) is set aside.
         public var suffixMiddleLimit: Int
+        /// How far the walk looks for the next equal run after a difference, in elements skipped
+        /// (old and new together), when the common ends are too short to set aside: the lists
+        /// are then walked in order, equal identifiers paired as they come, and only what the
+        /// walk leaves unpaired is hashed (see `HashMapEngine._pairWalked(_:_:_:_:from:_:_:)`).
+        /// 0: no walk. A walk gives up within about two identifier comparisons per element, and
+        /// the lists are then paired by hashing.
+        public var walkRadius: Int
 
-        /// A trimming rule; `directCompareLimit` and `suffixMiddleLimit` are clamped to at least
-        /// 0, `minimumShare` to 0...1.
-        public init(isEnabled: Bool, directCompareLimit: Int, minimumShare: Double = 0, suffixMiddleLimit: Int = .max) {
+        /// A trimming rule; `directCompareLimit`, `suffixMiddleLimit` and `walkRadius` are clamped
+        /// to at least 0 (`walkRadius` to at most 64), `minimumShare` to 0...1.
+        public init(
+            isEnabled: Bool, directCompareLimit: Int, minimumShare: Double = 0, suffixMiddleLimit: Int = .max, walkRadius: Int = 0
+        ) {
             self.isEnabled = isEnabled
             self.directCompareLimit = max(0, directCompareLimit)
             self.minimumShare = minimumShare.isNaN ? 0 : min(1, max(0, minimumShare))
             self.suffixMiddleLimit = max(0, suffixMiddleLimit)
+            self.walkRadius = min(64, max(0, walkRadius))
         }
 
         /// `hashmap`'s rule: trim when the common ends hold at least a quarter of the longer
@@ -126,13 +136,15 @@ public struct HashMapEngine: DiffEngine {
         /// 79 ms checking its suffix, against 56 to 59 ms for the whole untrimmed diff, and at 100k
         /// (a middle of 60,000) 7.8% more instructions than without trimming (the regression
         /// gate against 4353419).
+        /// The walk looks up to 16 elements ahead: a scattered insert, delete or move is found at
+        /// a distance of 1.
         public static let measured = Trimming(
-            isEnabled: true, directCompareLimit: 8, minimumShare: 0.25, suffixMiddleLimit: 16_384)
+            isEnabled: true, directCompareLimit: 8, minimumShare: 0.25, suffixMiddleLimit: 16_384, walkRadius: 16)
         /// No trimming: every element goes through the hashing pairing, as in 0.1.0.
         public static let disabled = Trimming(isEnabled: false, directCompareLimit: 0)
-        /// A rule for fuzzing: trim whatever the ends' share, and always take the cross-checks'
-        /// hashing path, so that small lists reach it.
-        public static let fuzzing = Trimming(isEnabled: true, directCompareLimit: 0, minimumShare: 0)
+        /// A rule for fuzzing: trim whatever the ends' share, walk lists without common ends, and
+        /// always take the cross-checks' hashing path, so that small lists reach it.
+        public static let fuzzing = Trimming(isEnabled: true, directCompareLimit: 0, minimumShare: 0, walkRadius: 16)
     }
 
     /// When the pairing partitions; ``Partitioning/measured`` by default.
@@ -333,13 +345,14 @@ public struct HashMapEngine: DiffEngine {
     }
 
     /// The single-table pairing into `out`, which holds -1 and `false` throughout on entry; the
-    /// table, chains, slots and flags are built in the given arrays' storage.
+    /// table, chains, slots and flags are built in the given arrays' storage. The lists are
+    /// buffers, or views of some of a list's elements (``_Gathered``: what the walk left unpaired).
     @inlinable
-    func _pair<Element: Diffable, Index: FixedWidthInteger & SignedInteger, Clock: _PhaseClock>(
-        _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ comparison: ComparisonOption,
+    func _pair<Old: RandomAccessCollection, New: RandomAccessCollection, Index: FixedWidthInteger & SignedInteger, Clock: _PhaseClock>(
+        _ old: Old, _ new: New, _ comparison: ComparisonOption,
         _ out: _MatchingBuffers, _ slotStorage: inout [_IdentifierTable<Index, Index>.Slot], _ next: inout [Index],
         _ newSlot: inout [Index], _ slotUpdated: inout [Bool], _ clock: inout Clock
-    ) {
+    ) where Old.Element: Diffable, New.Element == Old.Element, Old.Index == Int, New.Index == Int {
         // A slot's key is an old index holding its identifier; its payload the earliest old
         // occurrence not yet paired (the chain's head), or -1 when all are paired.
         var table = _IdentifierTable<Index, Index>(capacityFor: old.count, empty: -1, reusing: &slotStorage)
