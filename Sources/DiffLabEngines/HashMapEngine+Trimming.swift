@@ -266,21 +266,26 @@ extension HashMapEngine {
         if keyCount <= directLimit || probeCount <= directLimit {
             let fewAreKeys = keyCount <= directLimit
             let few = fewAreKeys ? keyCount : probeCount
+            // The few identifiers are copied out once, so a comparison reads no element.
             withUnsafeTemporaryAllocation(of: Int.self, capacity: few) { tokens in
-                var count = 0
-                each(fewAreKeys ? keys : probes) { _, token in
-                    tokens[count] = token
-                    count &+= 1
-                }
-                if fewAreKeys {
-                    each(probes) { id, probe in
-                        for k in 0..<count where identifier(tokens[k]) == id {
-                            share(probe)
-                            break
-                        }
+                withUnsafeTemporaryAllocation(of: Element.DiffIdentifier.self, capacity: few) { ids in
+                    var count = 0
+                    each(fewAreKeys ? keys : probes) { id, token in
+                        tokens[count] = token
+                        (ids.baseAddress! + count).initialize(to: id)
+                        count &+= 1
                     }
-                } else {
-                    each(keys) { id, _ in for k in 0..<count where identifier(tokens[k]) == id { share(tokens[k]) } }
+                    defer { ids.baseAddress!.deinitialize(count: count) }
+                    if fewAreKeys {
+                        each(probes) { id, probe in
+                            for k in 0..<count where ids[k] == id {
+                                share(probe)
+                                break
+                            }
+                        }
+                    } else {
+                        each(keys) { id, _ in for k in 0..<count where ids[k] == id { share(tokens[k]) } }
+                    }
                 }
             }
             return shared

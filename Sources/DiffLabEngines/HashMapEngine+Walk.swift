@@ -198,7 +198,8 @@ extension HashMapEngine {
     /// not, the updated ones. Up to `directCompareLimit` keys are compared directly with each
     /// probe's identifier, the unpaired first; more go into one ``_IdentifierTable`` and each
     /// probe is hashed once. The probes are every walked pair when some element is unpaired,
-    /// else the pairs not updated.
+    /// else the pairs not updated. (Even a pair of the leading equal run, whose rank is the same
+    /// in both lists, is probed: an updated pair among the unpaired ones would flag it.)
     ///
     /// - Complexity: O(m) expected; O(m · keys) comparisons with at most `directCompareLimit` keys.
     @inlinable
@@ -234,23 +235,28 @@ extension HashMapEngine {
             flags[j] = true
             return true
         }
-        let probesAll = unpaired > 0
+        @inline(__always) func probes(_ j: Int) -> Bool { newToOld[j] >= 0 && (unpaired > 0 || !flags[j]) }
         if keyCount <= trimming.directCompareLimit {
+            // The keys' identifiers are copied out once, so a comparison reads no element.
             return withUnsafeTemporaryAllocation(of: Int.self, capacity: keyCount) { tokens in
-                var count = 0
-                _ = eachKey { token in
-                    tokens[count] = token
-                    count &+= 1
+                withUnsafeTemporaryAllocation(of: Element.DiffIdentifier.self, capacity: keyCount) { ids in
+                    var count = 0
+                    _ = eachKey { token in
+                        tokens[count] = token
+                        (ids.baseAddress! + count).initialize(to: identifier(token))
+                        count &+= 1
+                        return true
+                    }
+                    defer { ids.baseAddress!.deinitialize(count: count) }
+                    for j in 0..<m where probes(j) {
+                        let id = new[j].diffIdentifier
+                        for k in 0..<count where ids[k] == id {
+                            if !hit(j, tokens[k]) { return false }
+                            break
+                        }
+                    }
                     return true
                 }
-                for j in 0..<m where newToOld[j] >= 0 && (probesAll || !flags[j]) {
-                    let id = new[j].diffIdentifier
-                    for k in 0..<count where identifier(tokens[k]) == id {
-                        if !hit(j, tokens[k]) { return false }
-                        break
-                    }
-                }
-                return true
             }
         }
         typealias Table = _IdentifierTable<Int, Void>
@@ -270,7 +276,7 @@ extension HashMapEngine {
                 return token < unpairedEnd || slots[s].key >= unpairedEnd
             }
             if !keyed { return false }
-            for j in 0..<m where newToOld[j] >= 0 && (probesAll || !flags[j]) {
+            for j in 0..<m where probes(j) {
                 let id = new[j].diffIdentifier
                 let (hash, tag) = Table.hashAndTag(id)
                 let (s, found) = Table.find(slots, mask: mask, hash: hash, tag: tag) { identifier($0) == id }

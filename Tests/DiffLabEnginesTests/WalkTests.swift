@@ -109,6 +109,17 @@ struct WalkTests {
         for engine in Self.variants { #expect(engine.matching(from: old, to: new, comparison: .equality) == expected) }
     }
 
+    /// The fuzzer's counterexample to a check that skipped the leading equal run: the pair of
+    /// the two first `0`s is Heckel's, but the `0` the walk left unpaired pairs with an updated
+    /// content, so the first pair is updated too (one flag per identifier).
+    @Test func flagsALeadingPairWhoseIdentifierHasAnUpdatedUnpairedPair() {
+        let old = [Item(0, 0), Item(1, 0), Item(1, 0), Item(1, 0), Item(1, 0), Item(1, 0), Item(0, 1)]
+        let new = [Item(0, 0), Item(0, 0), Item(1, 0), Item(1, 0), Item(1, 0), Item(1, 0), Item(1, 0)]
+        let expected = HeckelEngine().matching(from: old, to: new, comparison: .equality)
+        #expect(expected.updated[0] && expected.updated[1])
+        for engine in Self.variants { #expect(engine.matching(from: old, to: new, comparison: .equality) == expected) }
+    }
+
     /// A long list with a few scattered edits is walked, and its result is Heckel's: moves paired
     /// among the unpaired, updates flagged, one flag per identifier across the walked pairs.
     @Test func walksScatteredEditsInALongList() throws {
