@@ -53,6 +53,34 @@ struct StagedChangesetTests {
         #expect(StagedChangeset(from: m, to: m, engine: HashMapEngine()).stages.isEmpty)
     }
 
+    /// Lists that keep their order (issue 46's fast paths: nothing deleted, items in order, a
+    /// single section paired without copying) stage the same changes: an append is one insert
+    /// stage, an update one reload stage, a delete one delete stage, with empty sections around
+    /// (the flat index's edge).
+    @Test func listsThatKeepTheirOrderStageOnlyWhatChanged() throws {
+        let items = (0..<50).map { Item($0) }
+        let one = model([("A", items)])
+        let appended = StagedChangeset(from: one, to: model([("A", items + [Item(99)])]), engine: HashMapEngine())
+        #expect(appended.stages.count == 1 && appended.stages[0].changes.insertItems == [p(0, 50)])
+        #expect(appended.stages[0].changes.moveItems.isEmpty)
+        var updatedItems = items
+        updatedItems[7] = Item(7, 1)
+        let updated = StagedChangeset(from: one, to: model([("A", updatedItems)]), engine: HashMapEngine())
+        #expect(updated.stages.count == 1 && updated.stages[0].changes.reloadItems == [p(0, 7)])
+        let old = model([("E", []), ("A", items), ("F", []), ("B", [Item(100), Item(101)]), ("G", [])])
+        let new = model([("E", []), ("A", Array(items.dropFirst(3))), ("F", []), ("B", [Item(100), Item(101), Item(102)]), ("G", [])])
+        let deleted = StagedChangeset(from: old, to: new, engine: HashMapEngine())
+        #expect(deleted.stages.count == 2)
+        #expect(deleted.stages[0].changes.deleteItems == [p(1, 0), p(1, 1), p(1, 2)])
+        #expect(deleted.stages[1].changes.insertItems == [p(3, 2)] && deleted.stages[1].changes.moveItems.isEmpty)
+        try checkStages(deleted, old: old, new: new)
+        // Items that change order still move: the longest run stays.
+        let swapped = model([("A", [items[1], items[0]] + items.dropFirst(2))])
+        let moved = StagedChangeset(from: one, to: swapped, engine: HashMapEngine())
+        #expect(moved.stages.count == 1 && moved.stages[0].changes.moveItems.count == 1)
+        try checkStages(moved, old: one, new: swapped)
+    }
+
     @Test(arguments: [HeckelEngine(), HashMapEngine(), MyersEngine(), StdlibEngine()] as [any DiffEngine])
     func everyEngineGivesValidStagesEndingAtTheNewModel(engine: any DiffEngine) throws {
         var rng = SplitMix64(seed: 31)
