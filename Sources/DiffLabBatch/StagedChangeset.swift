@@ -67,10 +67,10 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
     ///   breaks them may trap here: the fuzzer isolates the crash and reports it, and its
     ///   `raw-sound` property names the broken invariant).
     /// - Complexity: the engine's cost on the sections and on all items, plus O(n log s) for n
-    /// items in s sections, and O(k log k) for each section whose k staying items change order
-    /// (a section whose items keep their order, as when nothing changes, items are appended,
-    /// updated or deleted, costs O(k)). A single surviving section's items are not copied to be
-    /// paired.
+    /// items in s sections, and O(k log k) for each new section of k items some of whose
+    /// staying items change order (a section whose staying items keep their order, as when
+    /// nothing changes or items are appended, updated or deleted, costs O(k)). A single
+    /// surviving section's items are not copied to be paired.
     @inlinable
     public init<Engine: DiffEngine>(
         from old: SectionedList<SectionID, Element>, to new: SectionedList<SectionID, Element>,
@@ -105,9 +105,10 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
         let deletedItems = itemMatching.oldToNew.indices.filter { itemMatching.oldToNew[$0] < 0 }.map { oldFlat.path($0) }
         // Where each old item lives after stage 2 (section index in stage 2's data, item index):
         // with nothing deleted, where it was.
+        let nothingDeleted = deletedSections.isEmpty && deletedItems.isEmpty
         var stagedPaths: [ItemIndexPath] = []
         var stage2Section = [Int](repeating: -1, count: old.sections.count)
-        if deletedSections.isEmpty && deletedItems.isEmpty {
+        if nothingDeleted {
             for s in old.sections.indices { stage2Section[s] = s }
         } else {
             var survivingItems = previous.sections.map { $0.items.map { Optional($0) } }
@@ -128,7 +129,7 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
                 data.sections.append(.init(id: old.sections[s].id, items: kept))
             }
         }
-        @inline(__always) func stagedPath(_ o: Int) -> ItemIndexPath { stagedPaths.isEmpty ? oldFlat.path(o) : stagedPaths[o] }
+        @inline(__always) func stagedPath(_ o: Int) -> ItemIndexPath { nothingDeleted ? oldFlat.path(o) : stagedPaths[o] }
         append(
             data: data, from: previous,
             BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], deleteSections: deletedSections, deleteItems: deletedItems))
@@ -201,6 +202,8 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
             BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], insertItems: inserts, moveItems: moves))
     }
 
+    /// Appends a stage that turns `previous` into `data` by `changes`, with `changes`' item counts
+    /// taken from the two; nothing when `changes` is empty.
     @usableFromInline
     mutating func append(
         data: SectionedList<SectionID, Element>, from previous: SectionedList<SectionID, Element>, _ changes: BatchUpdate

@@ -6,12 +6,14 @@ import DiffLabCore
 extension HashMapEngine {
     /// One step of a `hashmap` diff, in the order they run.
     public enum Phase: String, CaseIterable, Sendable, Hashable {
-        /// The common prefix and suffix found by comparing identifiers in list order.
+        /// The common prefix and suffix found by comparing identifiers in list order, and the
+        /// walk along equal runs (a walk that gives up is charged to the next phase).
         case trim
         /// Both lists hashed and radix-partitioned (partitioned pairing), or the one table built
         /// over the old list (the single-table pairing), and the distinct-identifier sample.
         case partition
-        /// Each partition's table built and probed (partitioned), or the new list probed (one table).
+        /// Each partition's table built and probed (partitioned), or the new list probed (one
+        /// table), or the walk's check.
         case join
         /// Each pair's identifiers compared and its update judged, partitions repaired, update
         /// flags merged per identifier.

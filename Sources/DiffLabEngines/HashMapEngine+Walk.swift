@@ -14,24 +14,31 @@ extension HashMapEngine {
     ///    equal): equal identifiers pair up. At a difference the walk looks for the nearest
     ///    place where the runs meet again: the least `d` (up to ``Trimming/walkRadius``) with
     ///    some `a + b = d` for which `old[i + a] == new[j + b]`; the `a` old and `b` new elements
-    ///    skipped are left unpaired. Each pair's own update is judged on the way.
-    /// 2. **The bound.** The walk gives up as soon as no meeting lies within the radius, or the
-    ///    elements left unpaired exceed an eighth of those read (plus 16), or the comparisons
-    ///    spent looking for meetings exceed the elements read (plus 64). So a walk that fails
-    ///    costs at most about two identifier comparisons per element read, against the
-    ///    hashing pairing's two hashes, a table probe and several array writes per element:
-    ///    lists it cannot pair lose little (see "The walk" in the Benchmarks article).
-    /// 3. **Heckel's pairing exactly when** no identifier left unpaired by the walk also occurs
-    ///    in a pair of the walk. Then every occurrence of a walked identifier is paired in list
-    ///    order (its k-th with its k-th), and every occurrence of an unpaired identifier is
+    ///    skipped are left unpaired. When no meeting lies within the radius, or one list ends,
+    ///    what is left of both lists is left unpaired. Each pair's own update is judged on the
+    ///    way.
+    /// 2. **The bound.** The walk gives up as soon as the elements left unpaired exceed an
+    ///    eighth of those read (plus 16), or the comparisons spent looking for meetings exceed
+    ///    the elements read (plus 64; the test follows each search, which takes at most
+    ///    about radius²/2 comparisons), or the tails left unpaired at the end would exceed an
+    ///    eighth of both lists (plus 16). So a walk that gives up has spent about two
+    ///    identifier comparisons and one update judgement per element read, against the
+    ///    hashing pairing's two hashes, a table probe and several array writes per element.
+    /// 3. **Heckel's pairing when** no identifier left unpaired by the walk also occurs in a pair
+    ///    of the walk (a sufficient condition, not a necessary one: the walk may give up on a
+    ///    pairing that was Heckel's). Then every occurrence of a walked identifier is paired in
+    ///    list order (its k-th with its k-th), and every occurrence of an unpaired identifier is
     ///    unpaired, so pairing those by the single-table pairing is Heckel's pairing of them.
-    ///    The check compares each walked pair's identifier with the few unpaired ones directly
-    ///    (up to ``Trimming/directCompareLimit``), or hashes it once into a table of them: one
-    ///    hash per pair where the hashing pairing takes two. When it fails (a moved duplicate),
-    ///    the walk gives up.
+    ///    The check compares each walked pair's identifier with the few keys directly (up to
+    ///    ``Trimming/directCompareLimit``), or hashes it once into a table of them; a check that
+    ///    fails (a moved duplicate) has cost up to that many comparisons, or one hash, per pair
+    ///    probed, and the walk gives up.
     /// 4. **Update flags**, one per identifier: the unpaired elements' pairing merges its own;
     ///    a walked pair not updated whose identifier has an updated walked pair is flagged, in
     ///    the same pass as the check (``_checkWalk(_:_:_:unpairedOld:unpairedNew:updatedNew:pairs:_:)``).
+    ///    Walked and unpaired identifiers never meet (step 3), so no flag crosses between them.
+    ///
+    /// See "The walk" in the Benchmarks article for what it measured.
     ///
     /// - Precondition: both lists are non-empty; `old[0..<start]` and `new[0..<start]` have equal
     ///   identifiers.
@@ -106,7 +113,11 @@ extension HashMapEngine {
                     }
                 }
             }
-            if skipOld < 0 { return false }
+            if skipOld < 0 {
+                // No meeting within the radius: the rest is left unpaired (the check makes any
+                // pairing in list order safe) if the bound allows it, else the walk gives up.
+                break
+            }
             leaveOld(i..<(i &+ skipOld))
             leaveNew(j..<(j &+ skipNew))
             i &+= skipOld
@@ -114,9 +125,10 @@ extension HashMapEngine {
             let read = i &+ j
             if (unpairedOld.count &+ unpairedNew.count) &* 8 > read &+ 128 || searched > read &+ 64 { return false }
         }
+        // The tails left, checked against the bound before they are written.
+        if (unpairedOld.count &+ unpairedNew.count &+ (n &- i) &+ (m &- j)) &* 8 > n &+ m &+ 128 { return false }
         leaveOld(i..<n)
         leaveNew(j..<m)
-        if (unpairedOld.count &+ unpairedNew.count) &* 8 > n &+ m &+ 128 { return false }
         clock.lap(.trim)
 
         // 3–4. No walked pair may share its identifier with an unpaired element, and a walked
@@ -199,7 +211,8 @@ extension HashMapEngine {
     /// probe's identifier, the unpaired first; more go into one ``_IdentifierTable`` and each
     /// probe is hashed once. The probes are every walked pair when some element is unpaired,
     /// else the pairs not updated. (Even a pair of the leading equal run, whose rank is the same
-    /// in both lists, is probed: an updated pair among the unpaired ones would flag it.)
+    /// in both lists, is probed: were it exempt, an unpaired element of its identifier would be
+    /// paired apart from it, and the flags of the two would not be merged.)
     ///
     /// - Complexity: O(m) expected; O(m · keys) comparisons with at most `directCompareLimit` keys.
     @inlinable

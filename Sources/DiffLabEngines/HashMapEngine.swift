@@ -10,10 +10,15 @@ import DiffLabCore
 /// identifier differs in content.
 ///
 /// ## How it is fast
+/// - Lists that keep their ends, or differ by scattered edits, are first paired in list order,
+///   comparing identifiers without hashing: the common ends (``Trimming``), and a bounded walk
+///   along equal runs that leaves only the few elements it cannot pair to be hashed
+///   (``Trimming/walkRadius``). The rest of this list is the hashing pairing.
 /// - One open-addressing table (`_IdentifierTable`: linear probing, load factor ≤ ½, a
 ///   contiguous buffer of plain slots) holds only the **old** list's distinct identifiers;
 ///   new-only identifiers are inserts and never enter the table.
-/// - Each identifier is hashed exactly once. A slot keeps the upper hash bits, so a probe
+/// - The hashing pairing hashes each identifier once (a walk that gave up, or a cross-check of
+///   the trimmed ends, may have hashed some before). A slot keeps the upper hash bits, so a probe
 ///   compares identifiers only on a likely hit.
 /// - Occurrences of one identifier form an intrusive chain through a `next` array (old indices
 ///   ascending), instead of a heap-allocated stack per identifier; a slot's `head` is the next
@@ -24,7 +29,8 @@ import DiffLabCore
 ///   no existentials or per-element heap objects in the hot loops.
 ///
 /// - Complexity: O(n + m) expected time; O(n + m) space: about 12 bytes per table slot (2 slots per
-///   old element) plus 4 bytes per element of each list, besides the ``Matching`` itself.
+///   old element) plus 4 bytes per element of each list, besides the ``Matching`` itself; a
+///   walk keeps 4 bytes per element it leaves unpaired or finds updated.
 public struct HashMapEngine: DiffEngine {
     /// When and how finely the pairing radix-partitions (see `HashMapEngine._pairPartitioned(_:_:_:)`).
     public struct Partitioning: Sendable, Hashable {
@@ -88,7 +94,9 @@ public struct HashMapEngine: DiffEngine {
         }
     }
 
-    /// Whether and how the pairing first sets aside the lists' common ends (see ``Trimming``).
+    /// Whether and how the pairing first pairs what it can in list order, without hashing: the
+    /// lists' common ends, and a walk along equal runs (``walkRadius``). Neither runs when
+    /// ``isEnabled`` is `false`.
     public struct Trimming: Sendable, Hashable {
         /// Whether the equal prefix and suffix (by identifier) are paired in place, by comparing
         /// identifiers in list order, before the hashing pairing runs on what lies between.
@@ -96,7 +104,9 @@ public struct HashMapEngine: DiffEngine {
         /// Up to how many elements one side of a cross-check may hold for it to compare
         /// identifiers directly (`==` against each) instead of hashing: the cross-checks find
         /// identifiers that occur both in the trimmed ends and elsewhere (see
-        /// `HashMapEngine._pairTrimmed(_:_:_:_:_:_:)`). 0 always hashes.
+        /// `HashMapEngine._pairTrimmed(_:_:_:_:_:_:)`), and the walk's check compares each walked
+        /// pair with up to this many keys (the elements it left unpaired and its updated pairs)
+        /// before it hashes instead. 0 always hashes.
         public var directCompareLimit: Int
         /// The least share of the longer list the common ends must hold for them to be set
         /// aside (0 to 1): below it the lists are paired whole, because putting the trimmed ends
@@ -108,11 +118,12 @@ public struct HashMapEngine: DiffEngine {
         /// small middle. Past it only the prefix (which needs no check) is set aside.
         public var suffixMiddleLimit: Int
         /// How far the walk looks for the next equal run after a difference, in elements skipped
-        /// (old and new together), when the common ends are too short to set aside: the lists
-        /// are then walked in order, equal identifiers paired as they come, and only what the
-        /// walk leaves unpaired is hashed (see `HashMapEngine._pairWalked(_:_:_:_:from:_:_:)`).
-        /// 0: no walk. A walk gives up within about two identifier comparisons per element, and
-        /// the lists are then paired by hashing.
+        /// (old and new together). The walk runs on the whole lists when the common ends are too
+        /// short to set aside, and on the middle between them when they are not: equal
+        /// identifiers are paired as they come, and only what the walk leaves unpaired is hashed
+        /// (see `HashMapEngine._pairWalked(_:_:_:_:from:_:_:)`). 0: no walk. A walk that gives up
+        /// has spent about two identifier comparisons per element it read, and the lists are
+        /// then paired by hashing.
         public var walkRadius: Int
 
         /// A trimming rule; `directCompareLimit`, `suffixMiddleLimit` and `walkRadius` are clamped

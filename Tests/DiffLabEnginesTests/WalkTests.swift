@@ -110,11 +110,12 @@ struct WalkTests {
     }
 
     /// The fuzzer's counterexample to a check that skipped the leading equal run: the pair of
-    /// the two first `0`s is Heckel's, but the `0` the walk left unpaired pairs with an updated
-    /// content, so the first pair is updated too (one flag per identifier).
-    @Test func flagsALeadingPairWhoseIdentifierHasAnUpdatedUnpairedPair() {
+    /// the two first `0`s is Heckel's, but the `0` the walk leaves unpaired pairs with an updated
+    /// content, so the first pair is updated too (one flag per identifier). The walk gives up.
+    @Test func givesUpWhenALeadingPairSharesAnUnpairedIdentifier() {
         let old = [Item(0, 0), Item(1, 0), Item(1, 0), Item(1, 0), Item(1, 0), Item(1, 0), Item(0, 1)]
         let new = [Item(0, 0), Item(0, 0), Item(1, 0), Item(1, 0), Item(1, 0), Item(1, 0), Item(1, 0)]
+        #expect(Self.walk(HashMapEngine(), old, new) == nil)
         let expected = HeckelEngine().matching(from: old, to: new, comparison: .equality)
         #expect(expected.updated[0] && expected.updated[1])
         for engine in Self.variants { #expect(engine.matching(from: old, to: new, comparison: .equality) == expected) }
@@ -137,6 +138,20 @@ struct WalkTests {
             #expect(walked == expected)
             #expect(walked.updated.filter { $0 }.count == 2)
         }
+    }
+
+    /// A last edit beyond the radius's reach, or a replaced last element, leaves the tails
+    /// unpaired instead of giving up (review finding: the walk gave up at the end of a trimmed
+    /// middle); tails too long for the bound still make it give up, before they are written.
+    @Test func leavesShortTailsUnpairedAndGivesUpOnLongOnes() throws {
+        let old = (0..<1_000).map { Item($0, 0) }
+        var new = [Item(1_000, 0)] + old[1..<999] + [Item(1_001, 0)]
+        let walked = try #require(Self.walk(HashMapEngine(), old, new))
+        #expect(walked == HeckelEngine().matching(from: old, to: new, comparison: .equality))
+        new = [Item(5_000, 0)] + old[0..<10]
+        #expect(Self.walk(HashMapEngine(), old, new) == nil)
+        #expect(
+            HashMapEngine().matching(from: old, to: new, comparison: .equality) == HeckelEngine().matching(from: old, to: new, comparison: .equality))
     }
 
     /// Where the walk must give up, it does, and the hashing pairing gives Heckel's result:
