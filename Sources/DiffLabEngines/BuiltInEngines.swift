@@ -58,8 +58,8 @@ public protocol BuiltInEngineVisitor {
 /// `hashmap-parallel` is not fuzzed by default: below 262,144 old elements (every list a fuzzer
 /// generates) it runs exactly `hashmap`'s code. `hashmap-partitioned` is not benchmarked by
 /// default: it partitions every list on purpose to put that path under the fuzzer, and is slow.
-/// Both stay selectable by name everywhere. `hashmap-untrimmed` (`hashmap` without its common-ends
-/// fast path) is in no default set: it is there to be measured beside `hashmap` by name
+/// Both stay selectable by name everywhere. `hashmap-untrimmed` (`hashmap` without its fast paths
+/// in list order: the common ends and the walk) is in no default set: it is there to be measured beside `hashmap` by name
 /// (`difflab bench --engines hashmap,hashmap-untrimmed`), so what the fast path buys or costs on
 /// each profile is a side-by-side figure. `hashmap-reused` is `hashmap-partitioned` through one
 /// shared ``HashMapEngine/Workspace``: it puts the reuse of buffers under the fuzzer, and is slow

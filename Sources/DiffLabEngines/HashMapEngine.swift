@@ -238,8 +238,9 @@ public struct HashMapEngine: DiffEngine {
         oldCount >= partitioning.parallelThreshold ? threads : 1
     }
 
-    /// `hashmap-untrimmed`: `hashmap` without its common-ends fast path (``Trimming/disabled``),
-    /// every element through the hashing pairing; for measuring what the fast path buys.
+    /// `hashmap-untrimmed`: `hashmap` without its fast paths in list order, the common ends and
+    /// the walk (``Trimming/disabled``), every element through the hashing pairing; for measuring
+    /// what they buy.
     public static let untrimmed = HashMapEngine(partitioning: .measured, threads: 1, name: BuiltInEngines.Name.hashmapUntrimmed, trimming: .disabled)
 
     /// Pairs like ``HeckelEngine``, faster; see the type's documentation.
