@@ -66,11 +66,7 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
     /// - Precondition: the engine's matchings satisfy ``Matching``'s invariants (an engine that
     ///   breaks them may trap here: the fuzzer isolates the crash and reports it, and its
     ///   `raw-sound` property names the broken invariant).
-    /// - Complexity: the engine's cost on the sections and on all items, plus O(n log s) for n
-    /// items in s sections, and O(k log k) for each new section of k items some of whose
-    /// staying items change order (a section whose staying items keep their order, as when
-    /// nothing changes or items are appended, updated or deleted, costs O(k)). A single
-    /// surviving section's items are not copied to be paired.
+    /// - Complexity: the engine's cost on the sections and on all items, plus O(n log n).
     @inlinable
     public init<Engine: DiffEngine>(
         from old: SectionedList<SectionID, Element>, to new: SectionedList<SectionID, Element>,
@@ -81,55 +77,57 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
         let sectionMatching = engine.matching(
             from: old.sections.map { _SectionKey(id: $0.id) }, to: new.sections.map { _SectionKey(id: $0.id) },
             comparison: .equality)
-        // Pair items across surviving sections: flatten them (a single surviving section is
-        // shared, not copied), and keep where each section starts, to find an item's index path.
-        let oldFlat = _FlatSections(old.sections.indices.filter { sectionMatching.oldToNew[$0] >= 0 }) { old.sections[$0].items.count }
-        let newFlat = _FlatSections(new.sections.indices.filter { sectionMatching.newToOld[$0] >= 0 }) { new.sections[$0].items.count }
-        let oldItems = oldFlat.items { old.sections[$0].items }
-        let newItems = newFlat.items { new.sections[$0].items }
+        // Pair items across surviving sections: flatten them, keeping each item's index path.
+        var oldPaths: [ItemIndexPath] = []
+        var oldItems: [Element] = []
+        for (s, section) in old.sections.enumerated() where sectionMatching.oldToNew[s] >= 0 {
+            for (i, item) in section.items.enumerated() {
+                oldPaths.append(ItemIndexPath(section: s, item: i))
+                oldItems.append(item)
+            }
+        }
+        var newPaths: [ItemIndexPath] = []
+        var newItems: [Element] = []
+        for (t, section) in new.sections.enumerated() where sectionMatching.newToOld[t] >= 0 {
+            for (j, item) in section.items.enumerated() {
+                newPaths.append(ItemIndexPath(section: t, item: j))
+                newItems.append(item)
+            }
+        }
         let itemMatching = engine.matching(from: oldItems, to: newItems, comparison: comparison)
 
         // Stage 1: reload updated items in place.
         var data = old
         var reloads: [ItemIndexPath] = []
         for (n, o) in itemMatching.newToOld.enumerated() where o >= 0 && itemMatching.updated[n] {
-            let path = oldFlat.path(o)
-            reloads.append(path)
-            data.sections[path.section].items[path.item] = newItems[n]
+            reloads.append(oldPaths[o])
+            data.sections[oldPaths[o].section].items[oldPaths[o].item] = newItems[n]
         }
         append(data: data, from: old, BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], reloadItems: reloads))
 
         // Stage 2: delete unpaired sections and unpaired items of surviving sections.
         let previous = data
         let deletedSections = old.sections.indices.filter { sectionMatching.oldToNew[$0] < 0 }
-        let deletedItems = itemMatching.oldToNew.indices.filter { itemMatching.oldToNew[$0] < 0 }.map { oldFlat.path($0) }
-        // Where each old item lives after stage 2 (section index in stage 2's data, item index):
-        // with nothing deleted, where it was.
-        let nothingDeleted = deletedSections.isEmpty && deletedItems.isEmpty
-        var stagedPaths: [ItemIndexPath] = []
+        let deletedItems = itemMatching.oldToNew.indices.filter { itemMatching.oldToNew[$0] < 0 }.map { oldPaths[$0] }
+        var survivingItems = previous.sections.map { $0.items.map { Optional($0) } }
+        for path in deletedItems { survivingItems[path.section][path.item] = nil }
+        // Where each old item lives after stage 2 (section index in stage 2's data, item index).
+        var stagedPath = [ItemIndexPath](repeating: ItemIndexPath(section: -1, item: -1), count: oldPaths.count)
+        var flat = 0
         var stage2Section = [Int](repeating: -1, count: old.sections.count)
-        if nothingDeleted {
-            for s in old.sections.indices { stage2Section[s] = s }
-        } else {
-            var survivingItems = previous.sections.map { $0.items.map { Optional($0) } }
-            for path in deletedItems { survivingItems[path.section][path.item] = nil }
-            stagedPaths = [ItemIndexPath](repeating: ItemIndexPath(section: -1, item: -1), count: oldItems.count)
-            var flat = 0
-            data = SectionedList([])
-            for s in old.sections.indices where sectionMatching.oldToNew[s] >= 0 {
-                stage2Section[s] = data.sections.count
-                var kept: [Element] = []
-                for item in survivingItems[s] {
-                    if let item {
-                        stagedPaths[flat] = ItemIndexPath(section: data.sections.count, item: kept.count)
-                        kept.append(item)
-                    }
-                    flat += 1
+        data = SectionedList([])
+        for s in old.sections.indices where sectionMatching.oldToNew[s] >= 0 {
+            stage2Section[s] = data.sections.count
+            var kept: [Element] = []
+            for item in survivingItems[s] {
+                if let item {
+                    stagedPath[flat] = ItemIndexPath(section: data.sections.count, item: kept.count)
+                    kept.append(item)
                 }
-                data.sections.append(.init(id: old.sections[s].id, items: kept))
+                flat += 1
             }
+            data.sections.append(.init(id: old.sections[s].id, items: kept))
         }
-        @inline(__always) func stagedPath(_ o: Int) -> ItemIndexPath { nothingDeleted ? oldFlat.path(o) : stagedPaths[o] }
         append(
             data: data, from: previous,
             BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], deleteSections: deletedSections, deleteItems: deletedItems))
@@ -157,53 +155,47 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
         let stage3Section = survivingToNew.oldToNew  // stage-2 section → stage-3 (= new) section
         var inserts: [ItemIndexPath] = []
         var moves: [IndexPathMove] = []
-        for k in newFlat.sections.indices {
-            let t = newFlat.sections[k]
-            let range = newFlat.starts[k]..<newFlat.starts[k + 1]
-            // Where item n of new section t is in stage 3 (nil: inserted).
-            @inline(__always) func source(_ n: Int) -> ItemIndexPath? {
+        var start = 0
+        while start < newPaths.count {
+            let t = newPaths[start].section
+            var end = start
+            while end < newPaths.count && newPaths[end].section == t { end += 1 }
+            // Items of new section t, with where they are in stage 3 (nil: inserted).
+            var sources: [ItemIndexPath?] = []
+            for n in start..<end {
                 let o = itemMatching.newToOld[n]
-                if o < 0 { return nil }
-                let p = stagedPath(o)
-                return ItemIndexPath(section: stage3Section[p.section], item: p.item)
-            }
-            // Items already in section t keep a longest increasing run in place; when they are
-            // already in order (no change, appends, updates, deletes), that run is all of them.
-            var inOrder = true
-            var last = -1
-            for n in range {
-                guard let p = source(n), p.section == t else { continue }
-                if p.item <= last {
-                    inOrder = false
-                    break
+                if o < 0 {
+                    sources.append(nil)
+                } else {
+                    let p = stagedPath[o]
+                    sources.append(ItemIndexPath(section: stage3Section[p.section], item: p.item))
                 }
-                last = p.item
             }
-            var moved = Set<Int>()
-            if !inOrder {
-                var local = Matching(oldCount: data.sections[t].items.count, newCount: range.count)
-                for n in range {
-                    if let p = source(n), p.section == t { local.pair(old: p.item, new: n - range.lowerBound) }
-                }
-                moved = Set(DiffResult(matching: local, moves: .minimal).moves.map { $0.to })
+            // Items already in section t keep a longest increasing run in place.
+            var local = Matching(oldCount: data.sections[t].items.count, newCount: end - start)
+            for (j, source) in sources.enumerated() {
+                if let source, source.section == t { local.pair(old: source.item, new: j) }
             }
-            for n in range {
-                let j = n - range.lowerBound
+            let stays = DiffResult(matching: local, moves: .minimal)
+            let moved = Set(stays.moves.map { $0.to })
+            for (j, source) in sources.enumerated() {
                 let destination = ItemIndexPath(section: t, item: j)
-                guard let p = source(n) else {
+                guard let source else {
                     inserts.append(destination)
                     continue
                 }
-                if p.section != t || moved.contains(j) { moves.append(IndexPathMove(from: p, to: destination)) }
+                if source.section != t || moved.contains(j) {
+                    moves.append(IndexPathMove(from: source, to: destination))
+                }
             }
+            start = end
         }
         append(
             data: new, from: data,
             BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], insertItems: inserts, moveItems: moves))
     }
 
-    /// Appends a stage that turns `previous` into `data` by `changes`, with `changes`' item counts
-    /// taken from the two; nothing when `changes` is empty.
+    /// Appends a stage unless its update is empty, filling in the item counts.
     @usableFromInline
     mutating func append(
         data: SectionedList<SectionID, Element>, from previous: SectionedList<SectionID, Element>, _ changes: BatchUpdate
@@ -223,52 +215,4 @@ struct _SectionKey<ID: Hashable>: Diffable {
     @inlinable init(id: ID) { self.id = id }
     @inlinable var diffIdentifier: ID { id }
     @inlinable func isContentEqual(to other: _SectionKey) -> Bool { true }
-}
-
-/// The surviving sections of a sectioned list, flattened: which sections, in order, and where
-/// each starts in the flat list of their items.
-@usableFromInline
-struct _FlatSections {
-    /// The sections' indices, ascending.
-    @usableFromInline let sections: [Int]
-    /// `starts[k]`: the flat index of section `sections[k]`'s first item; one more entry, the
-    /// item count.
-    @usableFromInline let starts: [Int]
-
-    /// - Complexity: O(sections).
-    @inlinable
-    init(_ sections: [Int], count: (Int) -> Int) {
-        self.sections = sections
-        var starts = [0]
-        starts.reserveCapacity(sections.count + 1)
-        for s in sections { starts.append(starts[starts.count - 1] + count(s)) }
-        self.starts = starts
-    }
-
-    /// The items of every section, in order: one section's own array (shared, not copied), or
-    /// their concatenation.
-    ///
-    /// - Complexity: O(1) for one section, else O(items).
-    @inlinable
-    func items<Element>(_ of: (Int) -> [Element]) -> [Element] {
-        if sections.count == 1 { return of(sections[0]) }
-        var items: [Element] = []
-        items.reserveCapacity(starts[starts.count - 1])
-        for s in sections { items.append(contentsOf: of(s)) }
-        return items
-    }
-
-    /// The index path of flat item `flat`.
-    ///
-    /// - Complexity: O(log sections).
-    @inlinable
-    func path(_ flat: Int) -> ItemIndexPath {
-        var low = 0
-        var high = sections.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if starts[mid] <= flat { low = mid } else { high = mid - 1 }
-        }
-        return ItemIndexPath(section: sections[low], item: flat - starts[low])
-    }
 }
