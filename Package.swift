@@ -155,6 +155,7 @@ let package = Package(
             name: "DiffLabFuzzTests",
             dependencies: [
                 "DiffLabCore", "DiffLabEngines", "DiffLabBatch", "DiffLabFuzz", "DiffLabJSON", "DiffLabProcess", "DiffLabResults", "DiffLabPlatform",
+                "DiffLabTestSupport",
             ]),
         .testTarget(name: "DiffLabProcessTests", dependencies: ["DiffLabProcess", "DiffLabCore", "DiffLabJSON", "DiffLabPlatform"]),
         .testTarget(
@@ -175,7 +176,7 @@ let package = Package(
             name: "DiffLabCLITests",
             dependencies: [
                 "DiffLabCLI", "DiffLabDev", "DiffLabDecodeFuzzing", "DiffLabCore", "DiffLabJSON", "DiffLabFuzz", "DiffLabBench", "DiffLabGate",
-                "DiffLabReport", "DiffLabResults", "DiffLabUpdaters", "DiffLabPlatform",
+                "DiffLabReport", "DiffLabResults", "DiffLabUpdaters", "DiffLabPlatform", "DiffLabEngines", "DiffLabProcess",
             ],
             exclude: ["Fixtures"]),
         // Runs the built `difflab` executable against a catalogue of hostile inputs (a trap or a

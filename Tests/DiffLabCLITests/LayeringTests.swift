@@ -5,12 +5,13 @@ import Testing
 /// The layering is drawn in one place, `docs/architecture.md`; Package.swift's targets and every
 /// `import` in Sources must agree with it.
 @Suite struct LayeringTests {
-    /// `name: [dependencies]` of every target in Package.swift (`.target`, `.executableTarget`),
-    /// read from its text.
-    static func packageTargets() throws -> [String: Set<String>] {
+    /// `name: [dependencies]` of every target in Package.swift (`.target`, `.executableTarget`;
+    /// with `tests`, `.testTarget` instead), read from its text.
+    static func packageTargets(tests: Bool = false) throws -> [String: Set<String>] {
         let text = try String(contentsOfFile: cliPackageRoot + "/Package.swift", encoding: .utf8)
+        let kinds = tests ? "testTarget" : "(?:target|executableTarget)"
         let pattern = try NSRegularExpression(
-            pattern: #"\.(?:target|executableTarget)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#)
+            pattern: #"\."# + kinds + #"\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#)
         var targets: [String: Set<String>] = [:]
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
             let name = String(text[Range(match.range(at: 1), in: text)!])
@@ -88,6 +89,24 @@ import Testing
             compared += 1
         }
         #expect(compared >= 10, "the layering check compared \(compared) targets")
+    }
+
+    /// A test target (or the test support library) imports only DiffLab modules it declares. A
+    /// module it reaches only through another target's dependencies may be built after it: a clean
+    /// build on more cores then fails with "no such module" (stop 51: `DiffLabFuzzTests` imported
+    /// `DiffLabTestSupport` undeclared for twenty issues, until CI's build order changed).
+    @Test func everyTestTargetDeclaresWhatItImports() throws {
+        var targets = try Self.packageTargets(tests: true).map { (name: $0.key, path: "Tests/" + $0.key, dependencies: $0.value) }
+        let support = try #require(try Self.packageTargets()["DiffLabTestSupport"], "Package.swift has no DiffLabTestSupport target")
+        targets.append((name: "DiffLabTestSupport", path: "Tests/Support", dependencies: support))
+        var compared = 0
+        for target in targets {
+            let imported = try Self.imports(of: target.name, at: target.path)
+            let undeclared = imported.subtracting(target.dependencies).subtracting([target.name])
+            #expect(undeclared.isEmpty, "\(target.name) imports \(undeclared.sorted()) without depending on them in Package.swift")
+            if !imported.isEmpty { compared += 1 }
+        }
+        #expect(compared >= 15, "the check compared the imports of \(compared) test targets")
     }
 
     /// The C library modules a Swift file can import to make system calls.
