@@ -180,7 +180,7 @@ enum ArenaCommand: DeclaredCommand {
             failures.append(try failure(found, engine: engine))
         }
         let about = engine.about
-        let stated = EngineAbout(
+        var stated = EngineAbout(
             library: clipped(about?.library ?? "DiffLab \(engine.name)", ArenaLimits.label),
             version: clipped(about?.version ?? "DiffLab \(DiffLabCommand.version)", ArenaLimits.label),
             revision: about?.revision.map { clipped($0, ArenaLimits.name) }, source: about?.source.map { clipped($0, ArenaLimits.line) },
@@ -189,6 +189,7 @@ enum ArenaCommand: DeclaredCommand {
             promiseSources: (about?.promiseSources ?? []).prefix(ArenaLimits.promiseSources.range.upperBound).map {
                 clipped($0, ArenaLimits.sentence)
             })
+        stated.native = about?.native
         return ArenaContestant(
             engine: engine.name, role: role(of: engine), about: stated, promises: engine.promises,
             sectioned: engine.fuzz.sectionedChanges != nil || engine.fuzz.isPairing,

@@ -19,6 +19,10 @@ public struct EngineAbout: Sendable, Hashable {
     /// How the adapter applies the library, in one sentence (the API it calls and the form it
     /// hands to UIKit).
     public var adapter: String?
+    /// Whether the library's diff runs as compiled machine code (C, C++, Rust, Swift, Cython), not
+    /// in an interpreter; `nil` when the adapter does not say. The arena report compares DiffLab's
+    /// engines with the fastest library that says `true`.
+    public var native: Bool?
     /// For each promise the adapter declares, the library's own words (a doc comment, README line
     /// or test) with the file it is quoted from.
     public var promiseSources: [String]

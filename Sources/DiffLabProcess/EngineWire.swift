@@ -176,15 +176,16 @@ package enum EngineWire {
     static let maxPromiseSources = 64
 
     /// Reads a `hello`'s optional `about`: `library` and `version` (strings) required; `revision`,
-    /// `source`, `build`, `adapter` (strings) and `promiseSources` (an array of strings) optional;
-    /// each string 1 to ``maxAboutText`` bytes, at most ``maxPromiseSources`` sources.
+    /// `source`, `build`, `adapter` (strings), `native` (a boolean) and `promiseSources` (an array
+    /// of strings) optional; each string 1 to ``maxAboutText`` bytes, at most
+    /// ``maxPromiseSources`` sources.
     ///
     /// - Throws: a description naming the field and what was expected.
     /// - Complexity: O(size of the object).
     static func about(_ value: JSONValue) throws(WireProblem) -> EngineAbout {
         guard case .object(let fields) = value else { throw WireProblem("hello's \"about\" must be an object, not \(describe(value))") }
         let optional = ["revision", "source", "build", "adapter"]
-        try only(Set(["library", "version", "promiseSources"] + optional), in: fields, at: "hello's \"about\"")
+        try only(Set(["library", "version", "native", "promiseSources"] + optional), in: fields, at: "hello's \"about\"")
         func text(_ key: String, _ value: JSONValue?) throws(WireProblem) -> String {
             guard let text = value?.stringValue, !text.isEmpty, text.utf8.count <= maxAboutText else {
                 throw WireProblem("hello's \"about\".\(key) must be a string of 1 to \(maxAboutText) bytes (got \(describe(value)))")
@@ -195,6 +196,10 @@ package enum EngineWire {
         var given: [String: String] = [:]
         for key in optional where fields[key] != nil { given[key] = try text(key, fields[key]) }
         (about.revision, about.source, about.build, about.adapter) = (given["revision"], given["source"], given["build"], given["adapter"])
+        if let native = fields["native"] {
+            guard let flag = native.boolValue else { throw WireProblem("hello's \"about\".native must be true or false (got \(describe(native)))") }
+            about.native = flag
+        }
         if let sources = fields["promiseSources"] {
             guard case .array(let items) = sources, items.count <= maxPromiseSources else {
                 throw WireProblem(

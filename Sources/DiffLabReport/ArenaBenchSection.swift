@@ -90,6 +90,58 @@ extension ArenaSection {
                 }))
     }
 
+    /// The fastest native library against DiffLab's exact and fast engines, per profile and size:
+    /// which library (of the contestants whose adapter says `native`) had the smallest median, and
+    /// `myers`'s and `hashmap`'s medians ÷ its own. Nothing when the run has no native library or
+    /// neither engine.
+    func writeNative(_ writer: inout ReportWriter, _ view: ArenaBenchView) {
+        let natives = results.contestants.filter { $0.role == .library && $0.about.native == true }.map(\.engine).filter(view.engines.contains)
+        let ours = [BuiltInEngines.Name.myers, BuiltInEngines.Name.hashmap].filter(view.engines.contains)
+        guard !natives.isEmpty, !ours.isEmpty else { return }
+        writer.line("### DiffLab against the fastest native library")
+        writer.line("")
+        writer.line(
+            "Per profile and size, \(viewText(view)): the fastest of the \(formatGrouped(natives.count)) libraries whose adapter says "
+                + "their diff runs as compiled code (`native`: " + natives.map(Markdown.code).joined(separator: ", ") + "), its median "
+                + "time per call, and DiffLab's " + ours.map(Markdown.code).joined(separator: " and ") + " median ÷ that median: below 1 "
+                + "DiffLab is faster. The libraries are self-timed around their own call (†); DiffLab's engines are timed by the bench. "
+                + "— where no native library, or not the engine, has a measured cell.")
+        writer.line("")
+        var rows: [[String]] = []
+        var wins = [String: (faster: Int, compared: Int)]()
+        for profile in view.profiles {
+            for size in view.sizes {
+                let best = view.fastest(of: natives, profile, size)
+                var row = [Markdown.text(profile), formatGrouped(size)]
+                row.append(best.map { Markdown.code($0.engine) + " †" } ?? "—")
+                row.append(best.map { NumberStyle.seconds.format($0.median) } ?? "—")
+                for engine in ours {
+                    guard let best, let median = view.median(engine, profile, size) else {
+                        row.append("—")
+                        continue
+                    }
+                    let ratio = Double.exp(Double.log(median) - Double.log(best.median))
+                    row.append(formatSignificant(ratio) + "×")
+                    wins[engine, default: (0, 0)].compared += 1
+                    if ratio < 1 { wins[engine, default: (0, 0)].faster += 1 }
+                }
+                rows.append(row)
+            }
+        }
+        writer.line(
+            Markdown.table(
+                ["profile", "size", "fastest native", "its median"] + ours.map { Markdown.code($0) + " ÷ it" }, rows,
+                rightAligned: Set(1...(3 + ours.count)).subtracting([2])))
+        writer.line(
+            ours.map { engine in
+                let count = wins[engine] ?? (0, 0)
+                return Markdown.code(engine) + " is faster in \(formatGrouped(count.faster)) of \(formatGrouped(count.compared)) cells"
+            }.joined(separator: "; ") + ".")
+        writer.line("")
+        writer.line(BenchTiming.footnote)
+        writer.line("")
+    }
+
     func writeMemory(_ writer: inout ReportWriter, _ view: ArenaBenchView) {
         guard !view.engines.isEmpty, !view.sizes.isEmpty else { return }
         writer.line("### Memory")

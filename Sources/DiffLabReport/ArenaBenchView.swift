@@ -80,7 +80,7 @@ struct ArenaBenchView {
     }
 
     /// A positive median of `engine` on `profile` at `size` (a zero median cannot enter a geometric mean).
-    private func median(_ engine: String, _ profile: String, _ size: Int) -> Double? {
+    func median(_ engine: String, _ profile: String, _ size: Int) -> Double? {
         cell(engine, profile, size)?.median.flatMap { $0 > 0 ? $0 : nil }
     }
 
@@ -106,6 +106,17 @@ struct ArenaBenchView {
     func median(_ engine: String, size: Int, _ metric: (BenchMeasurement) -> Double?) -> ProfileAggregate? {
         let values = profiles.compactMap { cell(engine, $0, size).flatMap(metric) }
         return DiffLabCore.median(values).map { ProfileAggregate(value: $0, profiles: values.count) }
+    }
+
+    /// The engine of `engines` with the smallest positive median on `profile` at `size`, and that
+    /// median; the first in `engines` among equals, `nil` when none has one. O(engines).
+    func fastest(of engines: [String], _ profile: String, _ size: Int) -> (engine: String, median: Double)? {
+        var best: (engine: String, median: Double)?
+        for engine in engines {
+            guard let median = median(engine, profile, size), median < best?.median ?? .infinity else { continue }
+            best = (engine, median)
+        }
+        return best
     }
 
     /// Whether `engine` has a measured cell at `size` on some profile.

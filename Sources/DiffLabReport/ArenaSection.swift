@@ -40,6 +40,7 @@ struct ArenaSection {
         if let bench = results.bench {
             let view = ArenaBenchView(bench: bench, contestants: results.contestants.map(\.engine))
             writeSpeed(&writer, view)
+            writeNative(&writer, view)
             writeMemory(&writer, view)
             writeMoves(&writer, view)
         } else {

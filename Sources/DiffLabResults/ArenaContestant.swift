@@ -106,6 +106,7 @@ public struct ArenaContestant: ResultsRecord, Equatable {
         .optional("source", \.about.source, .text(atMost: ArenaLimits.line), "where the library comes from"),
         .optional("build", \.about.build, .text(atMost: ArenaLimits.line), "how it was built"),
         .optional("adapter", \.about.adapter, .text(atMost: ArenaLimits.sentence), "what DiffLab's adapter does"),
+        .optional("native", \.about.native, .bool, "whether the library's diff runs as compiled code, not in an interpreter"),
         .required("promises", \.promises, .record(), "what the adapter declares the engine promises"),
         .list(
             "promiseSources", \.about.promiseSources, .text(atMost: ArenaLimits.sentence), count: ArenaLimits.promiseSources, written: .always,

@@ -243,8 +243,9 @@ struct ProcessEngineTests {
                 + about + "}"
             return answeringOnce(hello)
         }
-        let full = #","about":{"library":"L","version":"1.2","adapter":"how","promiseSources":["README: yes"]}"#
-        let about = EngineAbout(library: "L", version: "1.2", adapter: "how", promiseSources: ["README: yes"])
+        let full = #","about":{"library":"L","version":"1.2","adapter":"how","native":true,"promiseSources":["README: yes"]}"#
+        var about = EngineAbout(library: "L", version: "1.2", adapter: "how", promiseSources: ["README: yes"])
+        about.native = true
         for (extra, expected) in [(full, about), ("", nil)] {
             do {
                 #expect(try ProcessEngine(command: engine(about: extra)).about == expected)
@@ -260,6 +261,8 @@ struct ProcessEngineTests {
             (#","about":{"library":"L","version":"1","promiseSources":"x"}"#, "promiseSources must be an array"),
             (#","about":{"library":"L","version":"1","promiseSources":[1]}"#, "promiseSources must be a string"),
             (#","about":{"library":"L","version":"1","build":7}"#, #""about".build must be a string"#),
+            (#","about":{"library":"L","version":"1","native":"yes"}"#, #""about".native must be true or false (got"#),
+            (#","about":{"library":"L","version":"1","native":1}"#, #""about".native must be true or false (got"#),
         ] {
             let failed = failure { () throws(EngineFailure) in try ProcessEngine(command: engine(about: about)) }
             #expect(failed?.kind == .badAnswer, "\(about)")

@@ -185,6 +185,37 @@ private func cells(_ line: String) -> [String] {
         #expect(!(try arenaReport().markdown.contains(BenchTiming.footnote)))
     }
 
+    /// The fastest native library per profile and size, against `myers` and `hashmap`: only
+    /// libraries whose adapter says `native` compete, and DiffLab's medians are divided by the
+    /// fastest one's.
+    @Test func difflabIsComparedWithTheFastestNativeLibrary() throws {
+        var arena = syntheticArena()
+        var bench = try #require(arena.bench)
+        bench.measurements += [
+            cell("quiet", "p1", 100, 5e-6), cell("quiet", "p2", 100, 4e-5),
+            cell("dupes", "p1", 100, 2e-6),  // fastest on p1, but not native: it does not compete
+            cell("myers", "p1", 100, 2e-5), cell("myers", "p2", 100, 1e-5),
+        ]
+        arena.bench = bench
+        arena.contestants.append(contestant("myers", .difflab))
+        for index in arena.contestants.indices where ["differencekit", "quiet"].contains(arena.contestants[index].engine) {
+            arena.contestants[index].about.native = true
+        }
+        arena.contestants[arena.contestants.firstIndex { $0.engine == "dupes" }!].about.native = false
+        let markdown = try arenaReport([arena]).markdown
+        let heading = "### DiffLab against the fastest native library"
+        // p1 at 100: quiet (5 µs) beats differencekit (40 µs); myers 20 µs → 4×, hashmap 10 µs → 2×.
+        #expect(try row(markdown, after: heading, "p1") == ["p1", "100", "`quiet` †", "5 µs", "4×", "2×"])
+        // p2 at 100: differencekit (20 µs) beats quiet (40 µs); myers 10 µs → 0.5×, hashmap 20 µs → 1×.
+        #expect(try row(markdown, after: heading, "p2") == ["p2", "100", "`differencekit` †", "20 µs", "0.5×", "1×"])
+        // p1 at 10,000: only differencekit (8 ms) and hashmap (1 ms); no myers cell.
+        let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("| p1 | 10,000 |") }.map { cells(String($0)) }
+        #expect(rows == [["p1", "10,000", "`differencekit` †", "8 ms", "—", "0.125×"]])
+        #expect(markdown.contains("`myers` is faster in 1 of 2 cells; `hashmap` is faster in 1 of 3 cells."))
+        // Without a native library the table is left out.
+        #expect(!(try arenaReport().markdown.contains(heading)))
+    }
+
     @Test func geometricMeanIsTotal() throws {
         #expect(abs(try #require(geometricMean([4, 1])) - 2) < 1e-12)
         #expect(abs(try #require(geometricMean([1e-5, 1e-3])) - 1e-4) < 1e-16)

@@ -37,6 +37,7 @@ func fullArenaResults() -> ArenaResults {
             promiseSources: ["\"Differentiable elements must be unique\" — README.md"]),
         promises: EnginePromises(supportsDuplicates: false, minimalMoves: false, reference: .uniqueIdentifiers), sectioned: true,
         fuzz: ArenaFuzzCounts(seconds: 60.2, inputs: 12_345, cases: 234_567))
+    library.about.native = true
     library.failures = [
         ArenaFailure(
             signature: "batch-valid/differencekit/batch-malformed", property: "batch-valid", scope: .flat, kind: .failure, outsideContract: true,

@@ -111,6 +111,24 @@ def dmp_opcodes(a, b):
     return opcodes
 
 
+def opcodes_from_hunks(hunks, n, m, who):
+    """Opcodes from xdiff's hunks (git's `@@ -a,b +c,d @@`, libgit2's DiffHunk): each hunk is
+    (old_start, old_count, new_start, new_count), 1-based, where a start with no lines is the line
+    before the hunk; between the hunks the lists are equal."""
+    opcodes = []
+    i = j = 0
+    for old_start, old_count, new_start, new_count in hunks:
+        old_start = old_start if old_count == 0 else old_start - 1
+        new_start = new_start if new_count == 0 else new_start - 1
+        opcodes.append(("equal", i, old_start, j, new_start))
+        opcodes.append(("replace", old_start, old_start + old_count, new_start, new_start + new_count))
+        i, j = old_start + old_count, new_start + new_count
+    opcodes.append(("equal", i, n, j, m))
+    if any(tag == "equal" and i2 - i1 != j2 - j1 for tag, i1, i2, j1, j2 in opcodes):
+        raise RuntimeError("%s's hunks do not cover the lists" % who)
+    return opcodes
+
+
 def git_diff(algorithm):
     """git's xdiff through `git diff --no-index`, on one line per identifier."""
 
@@ -133,29 +151,199 @@ def git_diff(algorithm):
                     if event.get("event") in ("start", "exit"):
                         clock[event["event"]] = event["t_abs"]
         parsing = time.perf_counter()
-        opcodes = []
-        i = j = 0
+        hunks = []
         for line in ran.stdout.decode().split("\n"):
             if not line.startswith("@@ "):
                 continue
             minus, plus = line.split(" ")[1:3]
-            (old_start, old_count), (new_start, new_count) = (
-                (int(part.split(",")[0][1:]), int(part.split(",")[1]) if "," in part else 1) for part in (minus, plus))
-            # With no lines, the start is the line before the hunk (1-based).
-            old_start = old_start if old_count == 0 else old_start - 1
-            new_start = new_start if new_count == 0 else new_start - 1
-            opcodes.append(("equal", i, old_start, j, new_start))
-            opcodes.append(("replace", old_start, old_start + old_count, new_start, new_start + new_count))
-            i, j = old_start + old_count, new_start + new_count
-        opcodes.append(("equal", i, len(old), j, len(new)))
-        if opcodes[-1][2] - i != opcodes[-1][4] - j:
-            raise RuntimeError("git's hunks do not cover the lists")
-        result = result_from_opcodes(old, new, opcodes)
+            hunks.append(tuple(
+                number for part in (minus, plus)
+                for number in (int(part.split(",")[0][1:]), int(part.split(",")[1]) if "," in part else 1)))
+        result = result_from_opcodes(old, new, opcodes_from_hunks(hunks, len(old), len(new), "git"))
         # Writing the files and starting git is this adapter's work, not git's: git's own clock and
         # the conversion of its hunks are reported.
         return result, clock["exit"] - clock["start"] + (time.perf_counter() - parsing)
 
     return diff
+
+
+# The native libraries (issue 46): each is timed around the library's own call only, with
+# time.perf_counter(): numbering the identifiers and building the library's input before it, and
+# turning its answer into DiffLab's result after it, are this adapter's work, not the library's.
+
+
+def native_peer(prepare, call, convert):
+    """A peer whose `seconds` is `call`'s time alone: prepare(ids_old, ids_new) builds the
+    library's input, call(input) is the library's call (its answer read into Python values), and
+    convert(answer, n, m) gives opcodes."""
+
+    def diff(old, new):
+        prepared = prepare(ids(old), ids(new))
+        started = time.perf_counter()
+        answer = call(prepared)
+        seconds = time.perf_counter() - started
+        return result_from_opcodes(old, new, convert(answer, len(old), len(new))), seconds
+
+    return diff
+
+
+def numbered_text(a, b):
+    """One line per identifier, each distinct identifier a number (libgit2's buffers)."""
+    x, y = dense(a, b)
+    return "".join("%d\n" % v for v in x), "".join("%d\n" % v for v in y)
+
+
+def numbered_strings(a, b):
+    """Each identifier as the string of its number (the `similar` crate compares strings)."""
+    x, y = dense(a, b)
+    return [str(v) for v in x], [str(v) for v in y]
+
+
+def pygit2_call(flag_name):
+    def call(texts):
+        import pygit2
+
+        flag = 0 if flag_name is None else getattr(pygit2.enums.DiffOption, flag_name)
+        patch = pygit2.Patch.create_from(texts[0], texts[1], context_lines=0, interhunk_lines=0, flag=flag)
+        return [(h.old_start, h.old_lines, h.new_start, h.new_lines) for h in patch.hunks]
+
+    return call
+
+
+def similar_call(algorithm):
+    def call(strings):
+        from similar._similar import opcodes_seq
+
+        return opcodes_seq(strings[0], strings[1], algorithm)
+
+    return call
+
+
+# imara-diff's Python binding interns the elements by __eq__ on its side, which grows with the
+# square of the list (measured here: 1.7 s at 8,000 strings, 5.1 s at 16,000, against 2 ms for
+# `similar`'s Myers at 10,000): lists longer than this are answered with an error, so the bench
+# skips the cell and says why instead of waiting out the lab's 10 s limit per call.
+IMARA_LIMIT = 10_000
+# similar's LCS fills an n × m table: 0.7 s at 10,000 items, 10^10 cells at 100,000.
+SIMILAR_LCS_LIMIT = 10_000
+
+
+def limited(limit, why, prepare):
+    def checked(a, b):
+        if max(len(a), len(b)) > limit:
+            raise ValueError("%d items is past this adapter's limit of %d for %s" % (max(len(a), len(b)), limit, why))
+        return prepare(a, b)
+
+    return checked
+
+
+def imara_call(algorithm):
+    def call(strings):
+        import imarapy
+
+        return [(d.type, d.source.position, len(d.source.lines), d.target.position, len(d.target.lines))
+                for d in imarapy.diff(strings[0], strings[1], algorithm=algorithm)]
+
+    return call
+
+
+def imara_opcodes(deltas, n, m):
+    """imara-diff's deltas (type, old position, old count, new position, new count), 0-based and
+    in order, as opcodes with the equal runs between them."""
+    opcodes, i, j = [], 0, 0
+    for _kind, old_start, old_count, new_start, new_count in deltas:
+        opcodes.append(("equal", i, old_start, j, new_start))
+        opcodes.append(("replace", old_start, old_start + old_count, new_start, new_start + new_count))
+        i, j = old_start + old_count, new_start + new_count
+    opcodes.append(("equal", i, n, j, m))
+    if any(tag == "equal" and i2 - i1 != j2 - j1 for tag, i1, i2, j1, j2 in opcodes):
+        raise RuntimeError("imara-diff's deltas do not cover the lists")
+    return opcodes
+
+
+def cydifflib_call(lists):
+    import cydifflib
+
+    return cydifflib.SequenceMatcher(None, lists[0], lists[1]).get_opcodes()
+
+
+def fast_dmp_call(texts):
+    import fast_diff_match_patch
+
+    return fast_diff_match_patch.diff(texts[0], texts[1], timelimit=0, checklines=False, cleanup="No")
+
+
+def fast_dmp_opcodes(changes, n, m):
+    """fast_diff_match_patch's (op, length) runs: '=' both lists, '-' the old one, '+' the new one."""
+    opcodes, i, j = [], 0, 0
+    for op, length in changes:
+        if op == "=":
+            opcodes.append(("equal", i, i + length, j, j + length))
+            i, j = i + length, j + length
+        elif op == "-":
+            opcodes.append(("delete", i, i + length, j, j))
+            i += length
+        else:
+            opcodes.append(("insert", i, i, j, j + length))
+            j += length
+    if (i, j) != (n, m):
+        raise RuntimeError("fast_diff_match_patch's runs cover %d and %d items, not %d and %d" % (i, j, n, m))
+    return opcodes
+
+
+class DTL:
+    """Debian's libdtl-dev through the C++ half, dtl_peer.cpp, which Scripts/arena builds into
+    .build/arena-peers/dtl_peer (or $DIFFLAB_DTL_PEER): started once, fed numbered lists, timed by
+    itself (std::chrono::steady_clock around dtl's compose() and its edit script)."""
+
+    process = None
+
+    @classmethod
+    def path(cls):
+        here = os.path.dirname(os.path.abspath(__file__))
+        return os.environ.get("DIFFLAB_DTL_PEER") or os.path.join(here, "..", "..", "..", ".build", "arena-peers", "dtl_peer")
+
+    @classmethod
+    def diff(cls, old, new):
+        a, b = dense(ids(old), ids(new))
+        if cls.process is None or cls.process.poll() is not None:
+            cls.process = subprocess.Popen([cls.path()], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        request = "%d %d\n%s\n%s\n" % (len(a), len(b), " ".join(map(str, a)), " ".join(map(str, b)))
+        cls.process.stdin.write(request)
+        cls.process.stdin.flush()
+        answer = cls.process.stdout.readline().split()
+        if len(answer) < 2 or int(answer[1]) != len(answer) - 2:
+            raise RuntimeError("dtl_peer answered %r (exit status %r)" % (" ".join(answer)[:200], cls.process.poll()))
+        runs = [(run[0], int(run[1:])) for run in answer[2:]]
+        opcodes, i, j = [], 0, 0
+        for letter, length in runs:
+            if letter == "C":
+                opcodes.append(("equal", i, i + length, j, j + length))
+                i, j = i + length, j + length
+            elif letter == "D":
+                opcodes.append(("delete", i, i + length, j, j))
+                i += length
+            elif letter == "A":
+                opcodes.append(("insert", i, i, j, j + length))
+                j += length
+            else:
+                raise RuntimeError("dtl_peer answered a run %r" % letter)
+        if (i, j) != (len(a), len(b)):
+            raise RuntimeError("dtl_peer's runs cover %d and %d items, not %d and %d" % (i, j, len(a), len(b)))
+        return result_from_opcodes(old, new, opcodes), int(answer[0]) / 1e9
+
+
+def debian_version(package):
+    ran = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", package], capture_output=True, text=True)
+    return (ran.stdout.strip() or "unknown") + " (Debian's %s)" % package
+
+
+def hunks_to_opcodes(who):
+    return lambda hunks, n, m: opcodes_from_hunks(hunks, n, m, who)
+
+
+def pass_opcodes(opcodes, n, m):
+    return opcodes
 
 
 def python_peer(opcodes):
@@ -189,6 +377,41 @@ for _algorithm in ("myers", "minimal", "patience", "histogram"):
     PEERS["git-" + _algorithm] = (git_diff(_algorithm), False, "git's xdiff (Debian's git)", git_version,
                                   "git diff --no-index -U0 --diff-algorithm=%s on one line per identifier; "
                                   "seconds: git's trace2 clock, start to exit" % _algorithm)
+for _algorithm, _flag in (("myers", None), ("minimal", "MINIMAL"), ("patience", "PATIENCE")):
+    PEERS["pygit2-" + _algorithm] = (
+        native_peer(numbered_text, pygit2_call(_flag), hunks_to_opcodes("libgit2")), False, "libgit2's xdiff (pygit2, PyPI)",
+        lambda: "pygit2 %s, libgit2 %s" % (version("pygit2"), __import__("pygit2").LIBGIT2_VERSION),
+        "Patch.create_from(old, new, context_lines=0, flag=%s) on one line per identifier, its hunks read; "
+        "seconds: that call alone" % ("DiffOption." + _flag if _flag else "0"))
+for _algorithm in ("myers", "patience", "lcs"):
+    _prepare = numbered_strings if _algorithm != "lcs" else limited(SIMILAR_LCS_LIMIT, "similar's n × m LCS table", numbered_strings)
+    PEERS["similar-" + _algorithm] = (
+        native_peer(_prepare, similar_call(_algorithm), pass_opcodes), False, "similar, the Rust crate (similar-rs, PyPI)",
+        lambda: version("similar-rs"),
+        "similar._similar.opcodes_seq(old, new, %r) on one string per identifier; seconds: that call alone" % _algorithm)
+for _algorithm in ("histogram", "myers"):
+    PEERS["imara-" + _algorithm] = (
+        native_peer(limited(IMARA_LIMIT, "imarapy's quadratic interning", numbered_strings), imara_call(_algorithm), imara_opcodes),
+        False, "imara-diff, the Rust crate (imarapy, PyPI)", lambda: version("imarapy"),
+        "imarapy.diff(old, new, algorithm=%r) on one string per identifier, lists of at most %d items; "
+        "seconds: that call alone" % (_algorithm, IMARA_LIMIT))
+PEERS["cydifflib"] = (
+    native_peer(lambda a, b: dense(a, b), cydifflib_call, pass_opcodes), False, "cydifflib (PyPI, difflib in Cython)",
+    lambda: version("cydifflib"),
+    "cydifflib.SequenceMatcher(None, old, new).get_opcodes(), autojunk on; seconds: that call alone")
+PEERS["fast-diff-match-patch"] = (
+    native_peer(as_characters, fast_dmp_call, fast_dmp_opcodes), False, "diff-match-patch's C++ port (fast-diff-match-patch, PyPI)",
+    lambda: version("fast-diff-match-patch"),
+    "fast_diff_match_patch.diff(old, new, timelimit=0, checklines=False, cleanup='No') on one character per identifier; "
+    "seconds: that call alone")
+PEERS["dtl"] = (
+    DTL.diff, False, "dtl (Debian's libdtl-dev)", lambda: debian_version("libdtl-dev"),
+    "dtl::Diff<long long>(old, new).compose() in Examples/Arena/peers/dtl_peer.cpp, built from the Debian header, on the "
+    "identifiers numbered 0, 1, 2, ...; seconds: compose() and reading its edit script, by steady_clock")
+
+# Whether a peer's diff runs as compiled code (C, C++, Rust, Cython) rather than in the Python
+# interpreter: the arena report's "fastest native library" table reads it from `about`.
+INTERPRETED = {"difflib", "diff-match-patch"}
 
 
 def main():
@@ -199,6 +422,7 @@ def main():
     hello = {"type": "hello", "protocol": "difflab-engine/1", "name": name, "promises": PROMISES, "batch": False}
     if os.environ.get("DIFFLAB_PEER_ABOUT") != "0":
         hello["about"] = {"library": library, "version": library_version(), "adapter": applied,
+                          "native": name not in INTERPRETED,
                           "promiseSources": ["Examples/Arena/README.md: the peers' promises"]}
     serve(hello, diff, timed=timed)
 

@@ -43,15 +43,44 @@ class PeerTests(unittest.TestCase):
         self.assertEqual(a, [0, 1, 2, 3])
         self.assertEqual(b, [3, 1, 0])
 
-    def test_every_python_peer_turns_old_into_new(self):
+    def test_every_library_peer_turns_old_into_new(self):
         rng = random.Random(7)
+        checked = []
         for name, (diff, timed, *_rest) in arena_peer.PEERS.items():
-            if not timed:  # the git peers need git; the arena's fuzzing checks them
+            if name.startswith("git-"):  # git peers need git; the arena's fuzzing checks them
+                continue
+            if name == "dtl" and not os.path.exists(arena_peer.DTL.path()):  # Scripts/arena builds it first
                 continue
             for _ in range(50):
-                old = [[rng.randrange(12), rng.randrange(3)] for _ in range(rng.randrange(15))]
-                new = [[rng.randrange(12), rng.randrange(3)] for _ in range(rng.randrange(15))]
-                self.assertEqual(apply(old, new, diff(old, new)), [e[0] for e in new], name)
+                old = [[rng.choice([rng.randrange(12), "s%d" % rng.randrange(4)]), rng.randrange(3)] for _ in range(rng.randrange(15))]
+                new = [[rng.choice([rng.randrange(12), "s%d" % rng.randrange(4)]), rng.randrange(3)] for _ in range(rng.randrange(15))]
+                answer = diff(old, new)
+                if not timed:  # self-timed: (result, seconds)
+                    answer, seconds = answer
+                    self.assertGreaterEqual(seconds, 0, name)
+                self.assertEqual(apply(old, new, answer), [e[0] for e in new], name)
+            checked.append(name)
+        self.assertGreaterEqual(len(checked), 14, checked)
+
+    def test_conversions_refuse_answers_that_do_not_cover_the_lists(self):
+        with self.assertRaises(RuntimeError):
+            arena_peer.fast_dmp_opcodes([("=", 2), ("-", 1)], 4, 2)
+        with self.assertRaises(RuntimeError):
+            arena_peer.imara_opcodes([("Change", 1, 1, 1, 2)], 3, 3)
+        with self.assertRaises(RuntimeError):
+            arena_peer.opcodes_from_hunks([(2, 1, 2, 0)], 3, 3, "libgit2")
+        self.assertEqual(arena_peer.opcodes_from_hunks([(2, 1, 1, 0)], 3, 2, "libgit2")[-1], ("equal", 2, 3, 1, 2))
+
+    def test_the_quadratic_libraries_refuse_lists_past_their_limit(self):
+        for name, limit in (("imara-myers", arena_peer.IMARA_LIMIT), ("similar-lcs", arena_peer.SIMILAR_LCS_LIMIT)):
+            diff = arena_peer.PEERS[name][0]
+            too_long = [[i, 0] for i in range(limit + 1)]
+            with self.assertRaises(ValueError, msg=name):
+                diff(too_long, [[0, 0]])
+
+    def test_only_the_interpreted_libraries_are_not_native(self):
+        self.assertTrue(arena_peer.INTERPRETED <= set(arena_peer.PEERS))
+        self.assertEqual(arena_peer.INTERPRETED, {"difflib", "diff-match-patch"})
 
 
 if __name__ == "__main__":
