@@ -280,90 +280,118 @@ struct _MyersSearch<Symbol: Equatable> {
     /// steps from the top-left; `backward[offset + k]` the same from the bottom-right, with x and y
     /// measured from the end. When the difference of lengths is odd the paths can first meet on a
     /// forward step, when even on a backward one.
+    ///
+    /// Only what the search can read is cleared: before round d, the diagonals ±(d + 1) (the
+    /// ones round d may read beside its own), so every entry within ±(d + 1) of the center is
+    /// either −1 or written by this call; the meeting checks read the other direction's entry
+    /// only within that range. The cleared −1 on either side of round d's diagonals is also
+    /// what sends the steps at k = ±d inward, with no test of k. Clearing both arrays whole on every call cost O(n + m) per
+    /// bisection, most of the work when many bisections each take a few steps (small edits).
+    ///
+    /// The hot loop works on raw pointers held in locals, with wrapping arithmetic: every value
+    /// is an index or a diagonal of the two ranges, so within ±(n + m + 2), far from overflow
+    /// (the lists' counts are array counts). Checked arithmetic and reloading the buffers from
+    /// memory cost more than the comparisons themselves on lists that differ a lot.
     @inlinable
     mutating func bisect(_ aLo: Int, _ aHi: Int, _ bLo: Int, _ bHi: Int) -> (Int, Int)? {
-        let n = aHi - aLo
-        let m = bHi - bLo
-        let maxD = (n + m + 1) / 2
+        let n = aHi &- aLo
+        let m = bHi &- bLo
+        let maxD = (n &+ m &+ 1) / 2
         let offset = maxD
-        let length = 2 * maxD + 2
-        let delta = n - m
+        let delta = n &- m
         let forwardMeets = delta & 1 != 0
-        return a.withUnsafeBufferPointer { a in
+        let budget = self.budget
+        let found: (Int, Int)?? = a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 forward.withUnsafeMutableBufferPointer { v1 in
                     backward.withUnsafeMutableBufferPointer { v2 in
-                        for i in 0..<length {
-                            v1[i] = -1
-                            v2[i] = -1
+                        // The ranges' first elements, and one past their last (for the backward search).
+                        guard let aBase = a.baseAddress, let bBase = b.baseAddress, let f = v1.baseAddress, let r = v2.baseAddress else {
+                            return .some(nil)
                         }
-                        v1[offset + 1] = 0
-                        v2[offset + 1] = 0
+                        let aStart = aBase + aLo
+                        let bStart = bBase + bLo
+                        let aEnd = aBase + aHi
+                        let bEnd = bBase + bHi
+                        // Round 0 reads the diagonals −1 and 1; the start point is x = 0 on diagonal 1.
+                        (f[offset &- 1], f[offset], f[offset &+ 1]) = (-1, -1, 0)
+                        (r[offset &- 1], r[offset], r[offset &+ 1]) = (-1, -1, 0)
                         // Diagonals that ran off the grid are skipped from then on.
                         var k1Start = 0
                         var k1End = 0
                         var k2Start = 0
                         var k2End = 0
-                        for d in 0..<maxD {
-                            if d > budget {
-                                exceeded = true
-                                return nil
+                        var d = 0
+                        while d < maxD {
+                            if d > budget { return .none }
+                            if d > 0 {
+                                // Within the arrays: d + 1 ≤ maxD = offset, and they hold 2 · maxD + 2 entries or more.
+                                (f[offset &- d &- 1], f[offset &+ d &+ 1]) = (-1, -1)
+                                (r[offset &- d &- 1], r[offset &+ d &+ 1]) = (-1, -1)
                             }
-                            var k1 = -d + k1Start
-                            while k1 <= d - k1End {
-                                let k1Offset = offset + k1
-                                var x1 =
-                                    (k1 == -d || (k1 != d && v1[k1Offset - 1] < v1[k1Offset + 1]))
-                                    ? v1[k1Offset + 1] : v1[k1Offset - 1] + 1
-                                var y1 = x1 - k1
-                                while x1 < n && y1 < m && a[aLo + x1] == b[bLo + y1] {
-                                    x1 += 1
-                                    y1 += 1
+                            var k1 = k1Start &- d
+                            let k1Last = d &- k1End
+                            while k1 <= k1Last {
+                                let k1Offset = offset &+ k1
+                                // At k = ±d the cleared neighbour (−1) makes the step go inward.
+                                var x1 = f[k1Offset &- 1] < f[k1Offset &+ 1] ? f[k1Offset &+ 1] : f[k1Offset &- 1] &+ 1
+                                var y1 = x1 &- k1
+                                while x1 < n && y1 < m && aStart[x1] == bStart[y1] {
+                                    x1 &+= 1
+                                    y1 &+= 1
                                 }
-                                v1[k1Offset] = x1
+                                f[k1Offset] = x1
                                 if x1 > n {
-                                    k1End += 2
+                                    k1End &+= 2
                                 } else if y1 > m {
-                                    k1Start += 2
+                                    k1Start &+= 2
                                 } else if forwardMeets {
-                                    let k2Offset = offset + delta - k1
-                                    if k2Offset >= 0 && k2Offset < length && v2[k2Offset] != -1 {
-                                        if x1 >= n - v2[k2Offset] { return (aLo + x1, bLo + y1) }
+                                    // The backward search has cleared or written its diagonals within ±d.
+                                    // −d ≤ k2 ≤ d as one unsigned comparison.
+                                    let k2 = delta &- k1
+                                    if UInt(bitPattern: k2 &+ d) <= UInt(bitPattern: d &* 2), case let x2 = r[offset &+ k2], x2 != -1, x1 >= n &- x2 {
+                                        return .some((aLo &+ x1, bLo &+ y1))
                                     }
                                 }
-                                k1 += 2
+                                k1 &+= 2
                             }
-                            var k2 = -d + k2Start
-                            while k2 <= d - k2End {
-                                let k2Offset = offset + k2
-                                var x2 =
-                                    (k2 == -d || (k2 != d && v2[k2Offset - 1] < v2[k2Offset + 1]))
-                                    ? v2[k2Offset + 1] : v2[k2Offset - 1] + 1
-                                var y2 = x2 - k2
-                                while x2 < n && y2 < m && a[aHi - x2 - 1] == b[bHi - y2 - 1] {
-                                    x2 += 1
-                                    y2 += 1
+                            var k2 = k2Start &- d
+                            let k2Last = d &- k2End
+                            while k2 <= k2Last {
+                                let k2Offset = offset &+ k2
+                                var x2 = r[k2Offset &- 1] < r[k2Offset &+ 1] ? r[k2Offset &+ 1] : r[k2Offset &- 1] &+ 1
+                                var y2 = x2 &- k2
+                                while x2 < n && y2 < m && aEnd[~x2] == bEnd[~y2] {
+                                    x2 &+= 1
+                                    y2 &+= 1
                                 }
-                                v2[k2Offset] = x2
+                                r[k2Offset] = x2
                                 if x2 > n {
-                                    k2End += 2
+                                    k2End &+= 2
                                 } else if y2 > m {
-                                    k2Start += 2
+                                    k2Start &+= 2
                                 } else if !forwardMeets {
-                                    let k1Offset = offset + delta - k2
-                                    if k1Offset >= 0 && k1Offset < length && v1[k1Offset] != -1 {
-                                        let x1 = v1[k1Offset]
-                                        let y1 = offset + x1 - k1Offset
-                                        if x1 >= n - x2 { return (aLo + x1, bLo + y1) }
+                                    // The forward search has cleared or written its diagonals within ±(d + 1).
+                                    let k1 = delta &- k2
+                                    if UInt(bitPattern: k1 &+ d &+ 1) <= UInt(bitPattern: d &* 2 &+ 2), case let x1 = f[offset &+ k1], x1 != -1,
+                                        x1 >= n &- x2
+                                    {
+                                        return .some((aLo &+ x1, bLo &+ x1 &- k1))
                                     }
                                 }
-                                k2 += 2
+                                k2 &+= 2
                             }
+                            d &+= 1
                         }
-                        return nil
+                        return .some(nil)
                     }
                 }
             }
         }
+        guard let found else {
+            exceeded = true
+            return nil
+        }
+        return found
     }
 }

@@ -95,6 +95,31 @@ struct CrossCheckTests {
         }
     }
 
+    /// A bisection clears only the diagonals it can read, so what an earlier bisection left in the
+    /// shared arrays never changes the answer: searches that start on arrays full of stale
+    /// values (any number, −1 included) find the same middle points and a longest common
+    /// subsequence.
+    @Test func staleDiagonalsFromEarlierBisectionsAreNeverRead() {
+        var rng = SplitMix64(seed: 17)
+        for _ in 0..<600 {
+            let distinct = Int.random(in: 1...6, using: &rng)
+            let a = (0..<Int.random(in: 1...20, using: &rng)).map { _ in Int.random(in: 0..<distinct, using: &rng) }
+            let b = (0..<Int.random(in: 1...20, using: &rng)).map { _ in Int.random(in: 0..<distinct, using: &rng) }
+            var fresh = _MyersSearch<Int>(a: a, b: b)
+            var stale = _MyersSearch<Int>(a: a, b: b)
+            for i in stale.forward.indices {
+                stale.forward[i] = Int.random(in: -1...(a.count + b.count + 2), using: &rng)
+                stale.backward[i] = Int.random(in: -1...(a.count + b.count + 2), using: &rng)
+            }
+            let expected = fresh.bisect(0, a.count, 0, b.count)
+            let found = stale.bisect(0, a.count, 0, b.count)
+            #expect(found?.0 == expected?.0 && found?.1 == expected?.1, "\(a) / \(b)")
+            var pairs: [(Int, Int)] = []
+            stale.solve(0, a.count, 0, b.count) { pairs.append(($0, $1)) }
+            #expect(pairs.count == lcsLength(a, b), "\(a) / \(b)")
+        }
+    }
+
     /// `minimal` moves exactly the paired items outside one longest increasing run (O(k²) oracle).
     @Test func minimalMovesAreFewest() {
         var rng = SplitMix64(seed: 13)
