@@ -88,6 +88,28 @@ def as_characters(a, b):
     return "".join(map(char, a)), "".join(map(char, b))
 
 
+def opcodes_from_runs(runs, n, m, who):
+    """Opcodes from a library's runs in list order, each ("equal" | "delete" | "insert", length):
+    equal runs cover both lists, delete runs the old one, insert runs the new one. Raises when the
+    runs do not cover the n old and m new items exactly (or name another kind)."""
+    opcodes, i, j = [], 0, 0
+    for kind, length in runs:
+        if kind == "equal":
+            opcodes.append(("equal", i, i + length, j, j + length))
+            i, j = i + length, j + length
+        elif kind == "delete":
+            opcodes.append(("delete", i, i + length, j, j))
+            i += length
+        elif kind == "insert":
+            opcodes.append(("insert", i, i, j, j + length))
+            j += length
+        else:
+            raise RuntimeError("%s answered a run of kind %r" % (who, kind))
+    if (i, j) != (n, m):
+        raise RuntimeError("%s's runs cover %d and %d items, not %d and %d" % (who, i, j, n, m))
+    return opcodes
+
+
 def dmp_opcodes(a, b):
     from diff_match_patch import diff_match_patch
 
@@ -95,20 +117,9 @@ def dmp_opcodes(a, b):
     # No deadline: with the default one second, what comes back depends on the machine's speed.
     matcher.Diff_Timeout = 0
     text_a, text_b = as_characters(a, b)
-    i = j = 0
-    opcodes = []
-    for operation, text in matcher.diff_main(text_a, text_b, False):
-        n = len(text)
-        if operation == 0:
-            opcodes.append(("equal", i, i + n, j, j + n))
-            i, j = i + n, j + n
-        elif operation < 0:
-            opcodes.append(("delete", i, i + n, j, j))
-            i += n
-        else:
-            opcodes.append(("insert", i, i, j, j + n))
-            j += n
-    return opcodes
+    kinds = {0: "equal", -1: "delete", 1: "insert"}
+    runs = [(kinds.get(operation), len(text)) for operation, text in matcher.diff_main(text_a, text_b, False)]
+    return opcodes_from_runs(runs, len(a), len(b), "diff-match-patch")
 
 
 def opcodes_from_hunks(hunks, n, m, who):
@@ -275,20 +286,8 @@ def fast_dmp_call(texts):
 
 def fast_dmp_opcodes(changes, n, m):
     """fast_diff_match_patch's (op, length) runs: '=' both lists, '-' the old one, '+' the new one."""
-    opcodes, i, j = [], 0, 0
-    for op, length in changes:
-        if op == "=":
-            opcodes.append(("equal", i, i + length, j, j + length))
-            i, j = i + length, j + length
-        elif op == "-":
-            opcodes.append(("delete", i, i + length, j, j))
-            i += length
-        else:
-            opcodes.append(("insert", i, i, j, j + length))
-            j += length
-    if (i, j) != (n, m):
-        raise RuntimeError("fast_diff_match_patch's runs cover %d and %d items, not %d and %d" % (i, j, n, m))
-    return opcodes
+    kinds = {"=": "equal", "-": "delete", "+": "insert"}
+    return opcodes_from_runs([(kinds.get(op), length) for op, length in changes], n, m, "fast_diff_match_patch")
 
 
 class DTL:
@@ -314,23 +313,9 @@ class DTL:
         answer = cls.process.stdout.readline().split()
         if len(answer) < 2 or int(answer[1]) != len(answer) - 2:
             raise RuntimeError("dtl_peer answered %r (exit status %r)" % (" ".join(answer)[:200], cls.process.poll()))
-        runs = [(run[0], int(run[1:])) for run in answer[2:]]
-        opcodes, i, j = [], 0, 0
-        for letter, length in runs:
-            if letter == "C":
-                opcodes.append(("equal", i, i + length, j, j + length))
-                i, j = i + length, j + length
-            elif letter == "D":
-                opcodes.append(("delete", i, i + length, j, j))
-                i += length
-            elif letter == "A":
-                opcodes.append(("insert", i, i, j, j + length))
-                j += length
-            else:
-                raise RuntimeError("dtl_peer answered a run %r" % letter)
-        if (i, j) != (len(a), len(b)):
-            raise RuntimeError("dtl_peer's runs cover %d and %d items, not %d and %d" % (i, j, len(a), len(b)))
-        return result_from_opcodes(old, new, opcodes), int(answer[0]) / 1e9
+        kinds = {"C": "equal", "D": "delete", "A": "insert"}
+        runs = [(kinds.get(run[0]), int(run[1:])) for run in answer[2:]]
+        return result_from_opcodes(old, new, opcodes_from_runs(runs, len(a), len(b), "dtl_peer")), int(answer[0]) / 1e9
 
 
 def debian_version(package):

@@ -70,6 +70,10 @@ class PeerTests(unittest.TestCase):
         with self.assertRaises(RuntimeError):
             arena_peer.opcodes_from_hunks([(2, 1, 2, 0)], 3, 3, "libgit2")
         self.assertEqual(arena_peer.opcodes_from_hunks([(2, 1, 1, 0)], 3, 2, "libgit2")[-1], ("equal", 2, 3, 1, 2))
+        with self.assertRaises(RuntimeError):
+            arena_peer.opcodes_from_runs([("equal", 1), (None, 1)], 2, 2, "dtl_peer")
+        self.assertEqual(arena_peer.opcodes_from_runs([("equal", 1), ("insert", 2), ("delete", 1)], 2, 3, "x"),
+                         [("equal", 0, 1, 0, 1), ("insert", 1, 1, 1, 3), ("delete", 1, 2, 3, 3)])
 
     def test_the_quadratic_libraries_refuse_lists_past_their_limit(self):
         for name, limit in (("imara-myers", arena_peer.IMARA_LIMIT), ("similar-lcs", arena_peer.SIMILAR_LCS_LIMIT)):
