@@ -104,7 +104,8 @@ extension ArenaSection {
             "Per profile and size, \(viewText(view)): the fastest of the \(formatGrouped(natives.count)) libraries whose adapter says "
                 + "their diff runs as compiled code (`native`: " + natives.map(Markdown.code).joined(separator: ", ") + "), its median "
                 + "time per call, and DiffLab's " + ours.map(Markdown.code).joined(separator: " and ") + " median ÷ that median: below 1 "
-                + "DiffLab is faster. The libraries are self-timed around their own call (†); DiffLab's engines are timed by the bench. "
+                + "DiffLab is faster. The libraries are self-timed (†), each by its adapter's clock (which may include the adapter's "
+                + "own work: see the contestants' adapter column); DiffLab's engines are timed by the bench. "
                 + "— where no native library, or not the engine, has a measured cell.")
         writer.line("")
         var rows: [[String]] = []

@@ -9,17 +9,21 @@ library, turns the library's own opcodes (or hunks) into a flat result with diff
 everything else is deleted and inserted; no moves), and reports as `seconds` the library's own
 time, so the lab's speed figures compare algorithms, not JSON and pipes:
 
-- Python libraries: the call's time by `time.perf_counter()`, the conversion included;
+- the first Python libraries (difflib, patiencediff, RapidFuzz, diff-match-patch): the call's
+  time by `time.perf_counter()`, the numbering and the conversion included;
 - git's xdiff: git's own trace2 clock from its start to its exit (reading the two line files,
   the diff, writing the hunks; not the process's creation, about a millisecond), plus writing
-  the two files and reading the hunks here.
+  the two files and reading the hunks here;
+- the native libraries added for issue 46 (pygit2, similar, imarapy, cydifflib,
+  fast-diff-match-patch, dtl): the library's call alone (`native_peer`; dtl by its C++ half's
+  steady_clock, dtl_peer.cpp, which Scripts/arena compiles against Debian's libdtl-dev).
 
 Every peer keeps the same honest promises as difflib-engine (see ../README.md): correct on
 repeated identifiers, no moves (the pairing never crosses), and no reference (a moved element is
 deleted and inserted, so not every identifier present in both lists is paired).
 
-Scripts/arena installs the libraries (PyPI packages into a virtual environment, git from
-Debian) and runs them; nothing of them is in this repository.
+Scripts/arena installs the libraries (PyPI packages into a virtual environment, git and
+libdtl-dev from Debian) and runs them; nothing of them is in this repository.
 """
 import json
 import os
@@ -94,6 +98,8 @@ def opcodes_from_runs(runs, n, m, who):
     runs do not cover the n old and m new items exactly (or name another kind)."""
     opcodes, i, j = [], 0, 0
     for kind, length in runs:
+        if length < 0:
+            raise RuntimeError("%s answered a run of length %d" % (who, length))
         if kind == "equal":
             opcodes.append(("equal", i, i + length, j, j + length))
             i, j = i + length, j + length
@@ -118,7 +124,7 @@ def dmp_opcodes(a, b):
     matcher.Diff_Timeout = 0
     text_a, text_b = as_characters(a, b)
     kinds = {0: "equal", -1: "delete", 1: "insert"}
-    runs = [(kinds.get(operation), len(text)) for operation, text in matcher.diff_main(text_a, text_b, False)]
+    runs = [(kinds.get(operation, operation), len(text)) for operation, text in matcher.diff_main(text_a, text_b, False)]
     return opcodes_from_runs(runs, len(a), len(b), "diff-match-patch")
 
 
@@ -231,7 +237,7 @@ def similar_call(algorithm):
 
 
 # imara-diff's Python binding interns the elements by __eq__ on its side, which grows with the
-# square of the list (measured here: 1.7 s at 8,000 strings, 5.1 s at 16,000, against 2 ms for
+# square of the list (measured here: 1.7 s at 8,000 strings, 5.1 s at 16,000, against 6 ms for
 # `similar`'s Myers at 10,000): lists longer than this are answered with an error, so the bench
 # skips the cell and says why instead of waiting out the lab's 10 s limit per call.
 IMARA_LIMIT = 10_000
@@ -287,7 +293,7 @@ def fast_dmp_call(texts):
 def fast_dmp_opcodes(changes, n, m):
     """fast_diff_match_patch's (op, length) runs: '=' both lists, '-' the old one, '+' the new one."""
     kinds = {"=": "equal", "-": "delete", "+": "insert"}
-    return opcodes_from_runs([(kinds.get(op), length) for op, length in changes], n, m, "fast_diff_match_patch")
+    return opcodes_from_runs([(kinds.get(op, op), length) for op, length in changes], n, m, "fast_diff_match_patch")
 
 
 class DTL:
@@ -314,7 +320,7 @@ class DTL:
         if len(answer) < 2 or int(answer[1]) != len(answer) - 2:
             raise RuntimeError("dtl_peer answered %r (exit status %r)" % (" ".join(answer)[:200], cls.process.poll()))
         kinds = {"C": "equal", "D": "delete", "A": "insert"}
-        runs = [(kinds.get(run[0]), int(run[1:])) for run in answer[2:]]
+        runs = [(kinds.get(run[0], run[0]), int(run[1:])) for run in answer[2:]]
         return result_from_opcodes(old, new, opcodes_from_runs(runs, len(a), len(b), "dtl_peer")), int(answer[0]) / 1e9
 
 
@@ -399,16 +405,22 @@ PEERS["dtl"] = (
 INTERPRETED = {"difflib", "diff-match-patch"}
 
 
+def hello_for(name):
+    """The hello peer `name` answers with, `about` included."""
+    _diff, _timed, library, library_version, applied = PEERS[name]
+    return {"type": "hello", "protocol": "difflab-engine/1", "name": name, "promises": PROMISES, "batch": False,
+            "about": {"library": library, "version": library_version(), "adapter": applied, "native": name not in INTERPRETED,
+                      "promiseSources": ["Examples/Arena/README.md: the peers' promises"]}}
+
+
 def main():
     if len(sys.argv) != 2 or sys.argv[1] not in PEERS:
         sys.exit("usage: arena_peer.py LIBRARY, one of: " + ", ".join(PEERS))
     name = sys.argv[1]
-    diff, timed, library, library_version, applied = PEERS[name]
-    hello = {"type": "hello", "protocol": "difflab-engine/1", "name": name, "promises": PROMISES, "batch": False}
-    if os.environ.get("DIFFLAB_PEER_ABOUT") != "0":
-        hello["about"] = {"library": library, "version": library_version(), "adapter": applied,
-                          "native": name not in INTERPRETED,
-                          "promiseSources": ["Examples/Arena/README.md: the peers' promises"]}
+    diff, timed = PEERS[name][:2]
+    hello = hello_for(name)
+    if os.environ.get("DIFFLAB_PEER_ABOUT") == "0":
+        del hello["about"]
     serve(hello, diff, timed=timed)
 
 

@@ -16,19 +16,23 @@
 //
 // NANOSECONDS is the time of `compose()` (the diff) and of reading its edit script, by
 // std::chrono::steady_clock. A request that cannot be read (not numbers, negative or over the
-// limit, standard input ending inside it) ends the process with status 65 and a message on
-// standard error: the Python half then answers the lab with an error.
+// limit, standard input ending inside it) or memory running out ends the process with status 65
+// and a message on standard error: the Python half then answers the lab with an error. The timed
+// region includes dtl::Diff's constructor, which copies both lists.
 #include <dtl/dtl.hpp>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
 namespace {
 
-// The most elements of one list: the Python half never sends more (arena_peer.py's DTL_LIMIT).
+// The most elements of one list this half accepts. Lists grow as their numbers are read, so a
+// request's lengths alone never allocate: a hostile "N M" with nothing after it costs nothing.
 const long long maxElements = 100000000;
 
 [[noreturn]] void fail(const std::string &why) {
@@ -43,15 +47,17 @@ bool readCount(long long &count) {
 }
 
 void readList(std::vector<long long> &list, long long count) {
-    list.resize(static_cast<size_t>(count));
-    for (auto &element : list) {
+    list.clear();
+    for (long long i = 0; i < count; ++i) {
+        long long element = 0;
         if (!(std::cin >> element)) fail("the request ended inside a list, or held something that is not an integer");
+        list.push_back(element);
     }
 }
 
 }  // namespace
 
-int main() {
+int serve() {
     std::ios::sync_with_stdio(false);
     std::vector<long long> oldList, newList;
     long long n = 0, m = 0;
@@ -79,4 +85,12 @@ int main() {
     }
     if (!std::cin.eof()) fail("a list length is not a number");
     return 0;
+}
+
+int main() {
+    try {
+        return serve();
+    } catch (const std::bad_alloc &) {
+        fail("out of memory");
+    }
 }

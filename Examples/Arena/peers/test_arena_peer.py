@@ -82,9 +82,15 @@ class PeerTests(unittest.TestCase):
             with self.assertRaises(ValueError, msg=name):
                 diff(too_long, [[0, 0]])
 
-    def test_only_the_interpreted_libraries_are_not_native(self):
-        self.assertTrue(arena_peer.INTERPRETED <= set(arena_peer.PEERS))
-        self.assertEqual(arena_peer.INTERPRETED, {"difflib", "diff-match-patch"})
+    def test_a_peers_hello_says_whether_its_library_is_native(self):
+        self.assertFalse(arena_peer.hello_for("difflib")["about"]["native"])
+        self.assertFalse(arena_peer.hello_for("diff-match-patch")["about"]["native"])
+        for name in ("patiencediff", "similar-myers", "cydifflib", "fast-diff-match-patch"):
+            self.assertTrue(arena_peer.hello_for(name)["about"]["native"], name)
+
+    def test_runs_of_negative_length_are_refused(self):
+        with self.assertRaises(RuntimeError):
+            arena_peer.opcodes_from_runs([("equal", 5), ("delete", -2), ("insert", -2)], 3, 3, "dtl_peer")
 
 
 if __name__ == "__main__":
