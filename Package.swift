@@ -160,7 +160,10 @@ let package = Package(
         .testTarget(name: "DiffLabProcessTests", dependencies: ["DiffLabProcess", "DiffLabCore", "DiffLabJSON", "DiffLabPlatform"]),
         .testTarget(
             name: "DiffLabBenchTests",
-            dependencies: ["DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabResults", "DiffLabUpdaters", "DiffLabJSON", "DiffLabPlatform"]),
+            dependencies: [
+                "DiffLabCore", "DiffLabEngines", "DiffLabBench", "DiffLabBatch", "DiffLabResults", "DiffLabUpdaters", "DiffLabJSON",
+                "DiffLabPlatform",
+            ]),
         .testTarget(name: "DiffLabJSONTests", dependencies: ["DiffLabJSON"]),
         .testTarget(name: "DiffLabFormattingTests", dependencies: ["DiffLabFormatting"]),
         .testTarget(name: "DiffLabUpdatersTests", dependencies: ["DiffLabUpdaters", "DiffLabCore", "DiffLabEngines", "DiffLabBatch"]),

@@ -194,7 +194,8 @@ extension BenchSubject {
     public static let stdlib = BenchSubject(StdlibEngine(), growthExponent: EngineGrowth.quadratic.exponent)
 
     /// The engines DiffLab ships and benchmarks, from the one table (``BuiltInEngines``), each with
-    /// its growth class's exponent: `heckel`, `hashmap`, `hashmap-parallel`, `myers`, `stdlib`.
+    /// its growth class's exponent: `heckel`, `hashmap`, `hashmap-staged` (``init(staged:growthExponent:)``),
+    /// `hashmap-parallel`, `myers`, `stdlib`.
     /// `hashmap-partitioned`, a fuzzing aid that partitions every list on purpose, is not
     /// ``BuiltInEngines/Uses/benchmarked``: it is benchmarked only when named.
     public static let builtIns: [BenchSubject] = {
@@ -209,8 +210,8 @@ private struct _BenchSubjects: BuiltInEngineVisitor {
     var subjects: [BenchSubject] = []
 
     mutating func visit<Engine: DiffEngine>(_ engine: Engine, growth: EngineGrowth, uses: BuiltInEngines.Uses) {
-        guard uses.contains(.benchmarked) else { return }
-        subjects.append(BenchSubject(engine, growthExponent: growth.exponent))
+        if uses.contains(.benchmarked) { subjects.append(BenchSubject(engine, growthExponent: growth.exponent)) }
+        if uses.contains(.staged) { subjects.append(BenchSubject(staged: engine, growthExponent: growth.exponent)) }
     }
 }
 

@@ -13,7 +13,9 @@ enum BenchCommand: DeclaredCommand {
 
     struct Options: DeclaredOptions {
         let quick = Flag("quick", help: BenchCommand.quickHelp)
-        let engines = Option.engines(help: "engines to time")
+        let engines = Option.benchEngines(
+            help: "engines to time; <engine>-staged times StagedChangeset paired by a pairing engine, on one section",
+            defaultText: BenchSubject.builtIns.map(\.name).joined(separator: ","))
         let threads = Option<[Int]>(
             "threads", "LIST",
             help: "also \(Name.hashmap)'s partitioned pairing on each of these thread counts, as \(Name.hashmap)-<t>t (1 is \(Name.hashmap) "
@@ -189,7 +191,7 @@ enum BenchCommand: DeclaredCommand {
             return try runTrace(trace, parsed, console: console)
         }
         var options = parsed[\.quick] ? BenchOptions.quick : BenchOptions.full
-        if let engines = parsed[\.engines] { options.engines = engines.map(\.bench) }
+        if let engines = parsed[\.engines] { options.engines = engines }
         // The names --threads adds: a worker makes them the same way.
         var threadEngines: [String: Int] = [:]
         if let counts = parsed[\.threads] {
@@ -477,7 +479,7 @@ enum BenchCommand: DeclaredCommand {
             try OutputFile(parsed[\.out] ?? "results/bench-trace-\(timestamp()).json", option: "--out")
         }
         var options = TraceBenchOptions()
-        if let engines = parsed[\.engines] { options.engines = engines.map(\.bench) }
+        if let engines = parsed[\.engines] { options.engines = engines }
         if let kinds = parsed[\.kinds] {
             guard kinds.count == 1 else { throw .usage("bench: --trace runs one element kind; give --kinds one of int, model, object") }
             options.kind = kinds[0]

@@ -37,6 +37,10 @@ public struct RegisteredEngine: Sendable {
     public let fuzz: FuzzSubject
     /// The benchmark's subject.
     public let bench: BenchSubject
+    /// The benchmark's subject for the engine's staged form, `<name>-staged`
+    /// (``BenchSubject/init(staged:growthExponent:)``); `nil` for a changeset engine, whose
+    /// pairing DiffLab cannot see.
+    public let stagedBench: BenchSubject?
     /// The policy lab's engine.
     public let policy: PolicyEngine
     @usableFromInline let _diff: @Sendable ([JSONElement], [JSONElement], MoveStrategy, Bool) throws(CommandError) -> DiffResult
@@ -56,6 +60,7 @@ public struct RegisteredEngine: Sendable {
         about = nil
         fuzz = FuzzSubject(engine)
         bench = BenchSubject(engine, growthExponent: growthExponent)
+        stagedBench = BenchSubject(staged: engine, growthExponent: growthExponent)
         policy = PolicyEngine(engine)
         _diff = { old, new, moves, batch in
             let result = engine.diff(from: old, to: new, moves: moves)
@@ -98,6 +103,7 @@ public struct RegisteredEngine: Sendable {
         about = engine.about
         self.fuzz = fuzz
         bench = BenchSubject(changes: engine, selfTimed: selfTimed, growthExponent: growthExponent)
+        stagedBench = nil
         policy = PolicyEngine(changes: engine)
         _diff = { old, new, _, batch throws(CommandError) in
             let answer: EngineChanges<JSONElement>
@@ -153,7 +159,7 @@ public struct EngineRegistry: Sendable {
     /// A registry of `engines`.
     ///
     /// - Throws: ``CommandError`` (usage) when a name is repeated, is reserved (`hash-floor`, `partitioned-floor`,
-    ///   `validate`), or is not 1–64 characters of lower-case ASCII letters, digits, `-`, `_`
+    ///   `trim-floor`, `validate`, or ends with `-staged`), or is not 1–64 characters of lower-case ASCII letters, digits, `-`, `_`
     ///   and `.` starting with a letter or digit (names appear in cell names, file names and
     ///   reports).
     ///
@@ -200,6 +206,10 @@ public struct EngineRegistry: Sendable {
         guard !BenchSubject.floors.contains(where: { $0.name == name }), name != validateSubjectName else {
             throw .usage("engine name '\(name)' is reserved for a benchmark subject")
         }
+        guard !name.hasSuffix(BuiltInEngines.Name.stagedSuffix) else {
+            throw .usage(
+                "engine name '\(name)' ends with '\(BuiltInEngines.Name.stagedSuffix)', which names an engine's staged form in the benchmark")
+        }
     }
 
     /// The engines DiffLab ships, every row of the one table (``BuiltInEngines``) with its growth
@@ -236,8 +246,22 @@ public struct EngineRegistry: Sendable {
         return engine
     }
 
-    /// The benchmark subjects of all engines.
-    var benchSubjects: [BenchSubject] { engines.map(\.bench) }
+    /// The benchmark subjects of all engines: each engine's, then its staged form's when it has
+    /// one (a pairing engine), in registration order.
+    var benchSubjects: [BenchSubject] { engines.flatMap { [$0.bench] + ($0.stagedBench.map { [$0] } ?? []) } }
+
+    /// The benchmark subject named `name`: an engine's, or a pairing engine's staged form
+    /// (`<engine>-staged`).
+    ///
+    /// - Throws: a usage error listing the subjects.
+    /// - Complexity: O(engines).
+    func benchSubject(named name: String) throws(CommandError) -> BenchSubject {
+        let subjects = benchSubjects
+        guard let subject = subjects.first(where: { $0.name == name }) else {
+            throw .usage("unknown engine '\(name)' (expected one of: \(subjects.map(\.name).joined(separator: ", ")))")
+        }
+        return subject
+    }
 }
 
 /// Builds ``EngineRegistry/builtInEngines`` from the table, each engine adapted by its concrete type.

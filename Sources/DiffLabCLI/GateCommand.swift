@@ -87,12 +87,18 @@ enum GateCommand: DeclaredCommand {
         return cells
     }
 
-    /// The engines of the default matrices: those registered beyond the built-ins, or the
-    /// table's ``BuiltInEngines/Uses/gated`` engines when there are none.
+    /// The built-in subjects of the default matrices: the table's ``BuiltInEngines/Uses/gated``
+    /// engines (`heckel`, `hashmap`, `myers`).
+    static var builtInEngines: [String] {
+        BuiltInEngines.names(in: .gated)
+    }
+
+    /// The engines of the default matrices: those registered beyond the built-ins, or
+    /// ``builtInEngines`` when there are none.
     static var defaultEngines: [String] {
         let builtIns = Set(EngineRegistry.builtInEngines.map(\.name))
         let own = EngineRegistry.current.engines.map(\.name).filter { !builtIns.contains($0) }
-        return own.isEmpty ? BuiltInEngines.names(in: .gated) : own
+        return own.isEmpty ? builtInEngines : own
     }
 
     /// The allowed range of `--rounds`: the signed-rank test needs at least 3 rounds to say

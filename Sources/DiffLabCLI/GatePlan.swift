@@ -40,9 +40,9 @@ struct GatePlan {
             "quick",
             help: "the engines × \(GateCommand.quickProfiles.count) profiles (\(GateCommand.quickProfiles.map(\.rawValue).joined(separator: ", "))) "
                 + "at \(formatCount(Double(GateCommand.quickSize))) items")
-        let engines = Option.engines(
-            help: "the engines of the default matrix",
-            defaultText: "the engines this program registers beyond the built-ins, or \(proseList(BuiltInEngines.names(in: .gated))) when there "
+        let engines = Option.benchEngines(
+            help: "the engines of the default matrix; <engine>-staged is a pairing engine's staged form",
+            defaultText: "the engines this program registers beyond the built-ins, or \(proseList(GateCommand.builtInEngines)) when there "
                 + "are none")
         let product = Option.text(
             "product", "NAME", default: "difflab",

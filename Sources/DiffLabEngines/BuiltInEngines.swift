@@ -84,7 +84,12 @@ public enum BuiltInEngines {
         public static let gated = Uses(rawValue: 1 << 2)
         /// Among the arena's default contestants from DiffLab (`difflab arena` without `--engines`).
         public static let contested = Uses(rawValue: 1 << 3)
-        /// Every default set.
+        /// Its staged form (`<engine>-staged`: `StagedChangeset` on one section, paired by the
+        /// engine) is in the benchmark's default subjects and the regression gate's default
+        /// matrix: `hashmap`'s, the staged changeset's default engine.
+        public static let staged = Uses(rawValue: 1 << 4)
+        /// Every default set of the flat engine: fuzzed, benchmarked, gated and contested (not
+        /// ``staged``).
         public static let all: Uses = [.fuzzed, .benchmarked, .gated, .contested]
     }
 
@@ -106,7 +111,7 @@ public enum BuiltInEngines {
     @inlinable
     public static func visitAll<Visitor: BuiltInEngineVisitor>(_ visitor: inout Visitor) {
         visitor.visit(HeckelEngine(), growth: .nearLinear, uses: .all)
-        visitor.visit(HashMapEngine(), growth: .nearLinear, uses: .all)
+        visitor.visit(HashMapEngine(), growth: .nearLinear, uses: [.all, .staged])
         visitor.visit(HashMapEngine.parallel(), growth: .nearLinear, uses: .benchmarked)
         visitor.visit(HashMapEngine.partitionedEverywhere, growth: .nearLinear, uses: .fuzzed)
         visitor.visit(HashMapEngine.untrimmed, growth: .nearLinear, uses: [])
@@ -164,6 +169,16 @@ extension BuiltInEngines {
         /// The benchmark's trim floor: the common ends compared in place, then the hash floor of the
         /// rest.
         public static let trimFloor = "trim-floor"
+
+        /// What ``staged(_:)`` appends to an engine's name: `-staged`. Engine names may not end
+        /// with it, so a staged subject's name never collides with an engine's.
+        public static let stagedSuffix = "-staged"
+
+        /// `<engine>-staged`: the benchmark subject that times `StagedChangeset` on one section
+        /// with the pairing engine named `engine` (for example `hashmap-staged`).
+        ///
+        /// - Complexity: O(name's length).
+        public static func staged(_ engine: String) -> String { engine + stagedSuffix }
 
         /// `hashmap-<threads>t`: the name of ``HashMapEngine`` on `threads` threads when it is given
         /// no name of its own; `hashmap` for one thread (or fewer).

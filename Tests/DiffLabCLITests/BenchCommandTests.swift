@@ -457,3 +457,60 @@ struct CellWorkerCommandLineTests {
         }
     }
 }
+
+/// The staged cell (issue 46): `<engine>-staged` names a pairing engine's staged form wherever a
+/// benchmark subject is named (bench `--engines`, gate `--engines` and `--cells`, `measure`).
+@Suite struct StagedSubjectCommandTests {
+    @Test func benchTimesTheStagedFormsItIsGiven() throws {
+        let files = Files([:])
+        let out = files.path("bench.json")
+        let r = run([
+            "bench", "--engines", "hashmap-staged,myers-staged", "--profiles", "small-edit", "--sizes", "300", "--kinds", "model",
+            "--budget", "0.002", "--allocators", "system", "--out", out,
+        ])
+        #expect(r.status == 0, "\(r.err)")
+        let rows = try #require(try JSONValue.parse(try String(contentsOfFile: out, encoding: .utf8))["measurements"]?.arrayValue)
+        let staged = rows.filter { $0["engine"]?.stringValue?.hasSuffix("-staged") == true }
+        #expect(staged.compactMap { $0["engine"]?.stringValue }.sorted() == ["hashmap-staged", "myers-staged"])
+        // Both stage the same input, so they count changes (not necessarily the same ones).
+        #expect(staged.allSatisfy { ($0["changeCount"]?.intValue ?? 0) > 0 })
+    }
+
+    /// A changeset engine has no staged form: DiffLab cannot see its pairing.
+    @Test func aChangesetEngineHasNoStagedForm() throws {
+        let registry = try EngineRegistry(EngineRegistry.builtIns.engines + [RegisteredEngine(ForgetfulEngine())])
+        #expect(registry.benchSubjects.map(\.name).contains("forgetful"))
+        #expect(!registry.benchSubjects.map(\.name).contains("forgetful-staged"))
+        #expect(registry.benchSubjects.map(\.name).contains("heckel-staged"))
+        #expect(throws: CommandError.self) { try registry.benchSubject(named: "forgetful-staged") }
+        let r = run(["bench", "--engines", "stdlib-staged,nonsense-staged", "--sizes", "100", "--allocators", "system"])
+        #expect(r.status == 64 && r.err.contains("unknown engine 'nonsense-staged'") && r.err.contains("hashmap-staged"), "\(r.err)")
+    }
+
+    /// Engine names may not end with `-staged`, so a staged subject never shadows an engine.
+    @Test func theStagedSuffixIsReserved() {
+        #expect(throws: CommandError.self) { try EngineRegistry(EngineRegistry.builtIns.engines + [RegisteredEngine(StagedNamedEngine())]) }
+        #expect(throws: CommandError.self) { try EngineRegistry.checkName("mine-staged") }
+        #expect(throws: Never.self) { try EngineRegistry.checkName("mine-stage") }
+    }
+
+    @Test func measureAndTheGateNameStagedCells() throws {
+        let r = run(["measure", "--cells", "hashmap-staged:chat-append:int:500", "--samples", "2"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("hashmap-staged:chat-append:int:500"))
+    }
+}
+
+/// A changeset engine whose name ends with the staged suffix.
+private struct StagedNamedEngine: ChangesetEngine {
+    var name: String { "mine-staged" }
+    var promises: EnginePromises { EnginePromises() }
+    func changes<Element: Diffable>(
+        from old: [Element], to new: [Element], comparison: ComparisonOption
+    ) throws(EngineFailure) -> EngineChanges<Element> {
+        var result = EngineResult()
+        result.deletes = Array(old.indices)
+        result.inserts = Array(new.indices)
+        return EngineChanges(result: result)
+    }
+}

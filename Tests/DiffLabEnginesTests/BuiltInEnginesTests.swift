@@ -31,6 +31,8 @@ import Testing
         #expect(BuiltInEngines.names(in: [.gated, .contested]) == ["heckel", "hashmap", "myers"])
         #expect(BuiltInEngines.names(in: []) == BuiltInEngines.entries.map(\.name))
         #expect(BuiltInEngines.Uses.all == [.fuzzed, .benchmarked, .gated, .contested])
+        #expect(BuiltInEngines.names(in: .staged) == ["hashmap"])
+        #expect(BuiltInEngines.Name.staged("hashmap") == "hashmap-staged")
         #expect(BuiltInEngines.reference == "stdlib")
         #expect(BuiltInEngines.arenaBaseline == "hashmap")
         #expect(BuiltInEngines.floors == ["hash-floor", "partitioned-floor", "trim-floor"])

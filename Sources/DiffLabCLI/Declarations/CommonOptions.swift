@@ -1,3 +1,4 @@
+import DiffLabBench
 import DiffLabJSON
 
 // Options several commands declare alike: each is one declaration here, used by each command.
@@ -29,6 +30,23 @@ extension Option where Value == [RegisteredEngine] {
         ) { text throws(CommandError) in
             try deduplicated(parseList(text, "--" + name) { name throws(CommandError) in name }).map { name throws(CommandError) in
                 try parseEngine(name)
+            }
+        }
+    }
+}
+
+extension Option where Value == [BenchSubject] {
+    /// A comma-separated list of the registry's benchmark subjects, each once: its engines and
+    /// the pairing engines' staged forms (`<engine>-staged`).
+    static func benchEngines(help: @autoclosure @escaping @Sendable () -> String, defaultText: @autoclosure @escaping @Sendable () -> String?) -> Self
+    {
+        Self(
+            "engines", "LIST", help: help(),
+            constraint: "a comma-separated list of: " + EngineRegistry.current.benchSubjects.map(\.name).joined(separator: ", "),
+            defaultText: defaultText()
+        ) { text throws(CommandError) in
+            try deduplicated(parseList(text, "--engines") { name throws(CommandError) in name }).map { name throws(CommandError) in
+                try EngineRegistry.current.benchSubject(named: name)
             }
         }
     }
