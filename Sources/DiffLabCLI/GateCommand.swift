@@ -88,9 +88,10 @@ enum GateCommand: DeclaredCommand {
     }
 
     /// The built-in subjects of the default matrices: the table's ``BuiltInEngines/Uses/gated``
-    /// engines (`heckel`, `hashmap`, `myers`).
+    /// engines, then the staged forms of its ``BuiltInEngines/Uses/staged`` engines
+    /// (`heckel`, `hashmap`, `myers`, `hashmap-staged`).
     static var builtInEngines: [String] {
-        BuiltInEngines.names(in: .gated)
+        BuiltInEngines.names(in: .gated) + BuiltInEngines.names(in: .staged).map(BuiltInEngines.Name.staged)
     }
 
     /// The engines of the default matrices: those registered beyond the built-ins, or

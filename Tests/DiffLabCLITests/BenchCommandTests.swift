@@ -498,6 +498,8 @@ struct CellWorkerCommandLineTests {
         let r = run(["measure", "--cells", "hashmap-staged:chat-append:int:500", "--samples", "2"])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("hashmap-staged:chat-append:int:500"))
+        #expect(GateCommand.defaultEngines.contains("hashmap-staged"))
+        #expect(GateCommand.quickCells(GateCommand.defaultEngines).contains("hashmap-staged:small-edit:int:10000"))
     }
 }
 
