@@ -66,7 +66,11 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
     /// - Precondition: the engine's matchings satisfy ``Matching``'s invariants (an engine that
     ///   breaks them may trap here: the fuzzer isolates the crash and reports it, and its
     ///   `raw-sound` property names the broken invariant).
-    /// - Complexity: the engine's cost on the sections and on all items, plus O(n log n).
+    /// - Complexity: the engine's cost on the sections and on all items, plus O(n log n); O(n)
+    ///   (a few passes over the pairing) when the items that stay in a section keep their order.
+    ///   One surviving section is paired through its own item array (not copied); sections that
+    ///   lose no item keep theirs in the deletes stage; the updates stage copies the items it
+    ///   changes (copy on write), which is the staging's own linear pass.
     @inlinable
     public init<Engine: DiffEngine>(
         from old: SectionedList<SectionID, Element>, to new: SectionedList<SectionID, Element>,
@@ -77,57 +81,67 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
         let sectionMatching = engine.matching(
             from: old.sections.map { _SectionKey(id: $0.id) }, to: new.sections.map { _SectionKey(id: $0.id) },
             comparison: .equality)
-        // Pair items across surviving sections: flatten them, keeping each item's index path.
-        var oldPaths: [ItemIndexPath] = []
-        var oldItems: [Element] = []
-        for (s, section) in old.sections.enumerated() where sectionMatching.oldToNew[s] >= 0 {
-            for (i, item) in section.items.enumerated() {
-                oldPaths.append(ItemIndexPath(section: s, item: i))
-                oldItems.append(item)
-            }
-        }
-        var newPaths: [ItemIndexPath] = []
-        var newItems: [Element] = []
-        for (t, section) in new.sections.enumerated() where sectionMatching.newToOld[t] >= 0 {
-            for (j, item) in section.items.enumerated() {
-                newPaths.append(ItemIndexPath(section: t, item: j))
-                newItems.append(item)
-            }
-        }
-        let itemMatching = engine.matching(from: oldItems, to: newItems, comparison: comparison)
+        // Pair items across surviving sections: the surviving sections' items, one after the
+        // other (one section's own array when only one survives: no copy).
+        let oldSpans = _SectionSpans(old, surviving: sectionMatching.oldToNew)
+        let newSpans = _SectionSpans(new, surviving: sectionMatching.newToOld)
+        let newItems = newSpans.items(of: new)
+        let itemMatching = engine.matching(from: oldSpans.items(of: old), to: newItems, comparison: comparison)
 
         // Stage 1: reload updated items in place.
         var data = old
         var reloads: [ItemIndexPath] = []
-        for (n, o) in itemMatching.newToOld.enumerated() where o >= 0 && itemMatching.updated[n] {
-            reloads.append(oldPaths[o])
-            data.sections[oldPaths[o].section].items[oldPaths[o].item] = newItems[n]
+        for span in oldSpans.spans.indices {
+            let (s, start) = (oldSpans.spans[span], oldSpans.starts[span])
+            for o in start..<oldSpans.starts[span + 1] {
+                let n = itemMatching.oldToNew[o]
+                if n >= 0 && itemMatching.updated[n] {
+                    reloads.append(ItemIndexPath(section: s, item: o - start))
+                    data.sections[s].items[o - start] = newItems[n]
+                }
+            }
         }
         append(data: data, from: old, BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], reloadItems: reloads))
 
-        // Stage 2: delete unpaired sections and unpaired items of surviving sections.
+        // Stage 2: delete unpaired sections and unpaired items of surviving sections. Stage 2's
+        // sections are the surviving ones in order: old section `oldSpans.spans[i]` is section i.
         let previous = data
         let deletedSections = old.sections.indices.filter { sectionMatching.oldToNew[$0] < 0 }
-        let deletedItems = itemMatching.oldToNew.indices.filter { itemMatching.oldToNew[$0] < 0 }.map { oldPaths[$0] }
-        var survivingItems = previous.sections.map { $0.items.map { Optional($0) } }
-        for path in deletedItems { survivingItems[path.section][path.item] = nil }
-        // Where each old item lives after stage 2 (section index in stage 2's data, item index).
-        var stagedPath = [ItemIndexPath](repeating: ItemIndexPath(section: -1, item: -1), count: oldPaths.count)
-        var flat = 0
-        var stage2Section = [Int](repeating: -1, count: old.sections.count)
-        data = SectionedList([])
-        for s in old.sections.indices where sectionMatching.oldToNew[s] >= 0 {
-            stage2Section[s] = data.sections.count
-            var kept: [Element] = []
-            for item in survivingItems[s] {
-                if let item {
-                    stagedPath[flat] = ItemIndexPath(section: data.sections.count, item: kept.count)
-                    kept.append(item)
-                }
-                flat += 1
+        var deletedItems: [ItemIndexPath] = []
+        // Where each surviving old item is in its stage-2 section; built only when an item is
+        // deleted (otherwise it is the item's index in its old section).
+        var stagedItem: [Int] = []
+        var sections: [SectionedList<SectionID, Element>.Section] = []
+        sections.reserveCapacity(oldSpans.spans.count)
+        for span in oldSpans.spans.indices {
+            let (s, start, end) = (oldSpans.spans[span], oldSpans.starts[span], oldSpans.starts[span + 1])
+            let deletedBefore = deletedItems.count
+            for o in start..<end where itemMatching.oldToNew[o] < 0 {
+                deletedItems.append(ItemIndexPath(section: s, item: o - start))
             }
-            data.sections.append(.init(id: old.sections[s].id, items: kept))
+            if deletedItems.count == deletedBefore {
+                // Nothing deleted here: the section keeps its items (shared, not copied).
+                sections.append(previous.sections[s])
+                if !stagedItem.isEmpty { stagedItem.append(contentsOf: 0..<(end - start)) }
+                continue
+            }
+            if stagedItem.isEmpty {
+                stagedItem.reserveCapacity(oldSpans.starts[oldSpans.spans.count])
+                for earlier in 0..<span { stagedItem.append(contentsOf: 0..<(oldSpans.starts[earlier + 1] - oldSpans.starts[earlier])) }
+            }
+            var kept: [Element] = []
+            kept.reserveCapacity(end - start - (deletedItems.count - deletedBefore))
+            for o in start..<end {
+                if itemMatching.oldToNew[o] >= 0 {
+                    stagedItem.append(kept.count)
+                    kept.append(previous.sections[s].items[o - start])
+                } else {
+                    stagedItem.append(-1)
+                }
+            }
+            sections.append(.init(id: old.sections[s].id, items: kept))
         }
+        data = SectionedList(sections)
         append(
             data: data, from: previous,
             BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], deleteSections: deletedSections, deleteItems: deletedItems))
@@ -135,9 +149,7 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
         // Stage 3: insert new sections, move surviving ones into the new order.
         let stage2 = data
         var survivingToNew = Matching(oldCount: stage2.sections.count, newCount: new.sections.count)
-        for (t, s) in sectionMatching.newToOld.enumerated() where s >= 0 {
-            survivingToNew.pair(old: stage2Section[s], new: t)
-        }
+        for (i, s) in oldSpans.spans.enumerated() { survivingToNew.pair(old: i, new: sectionMatching.oldToNew[s]) }
         let sectionDiff = DiffResult(matching: survivingToNew, moves: .minimal)
         data = SectionedList(
             new.sections.indices.map { t in
@@ -152,43 +164,54 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
 
         // Stage 4: insert new items, move paired items to their new index paths. Sections now
         // have their new indices, so an item staying in section t was in section t of stage 3.
-        let stage3Section = survivingToNew.oldToNew  // stage-2 section → stage-3 (= new) section
+        // Where old item o is in stage 3.
+        func source(_ o: Int) -> ItemIndexPath {
+            let span = oldSpans.span(of: o)
+            return ItemIndexPath(
+                section: survivingToNew.oldToNew[span], item: stagedItem.isEmpty ? o - oldSpans.starts[span] : stagedItem[o])
+        }
         var inserts: [ItemIndexPath] = []
         var moves: [IndexPathMove] = []
-        var start = 0
-        while start < newPaths.count {
-            let t = newPaths[start].section
-            var end = start
-            while end < newPaths.count && newPaths[end].section == t { end += 1 }
-            // Items of new section t, with where they are in stage 3 (nil: inserted).
-            var sources: [ItemIndexPath?] = []
+        for span in newSpans.spans.indices {
+            let (t, start, end) = (newSpans.spans[span], newSpans.starts[span], newSpans.starts[span + 1])
+            // Items already in section t keep a longest increasing run in place: all of them
+            // when they keep their order (the common case, checked first), so only the items
+            // that change section move.
+            var inOrder = true
+            var last = -1
             for n in start..<end {
                 let o = itemMatching.newToOld[n]
-                if o < 0 {
-                    sources.append(nil)
-                } else {
-                    let p = stagedPath[o]
-                    sources.append(ItemIndexPath(section: stage3Section[p.section], item: p.item))
+                guard o >= 0 else { continue }
+                let from = source(o)
+                if from.section == t {
+                    if from.item <= last {
+                        inOrder = false
+                        break
+                    }
+                    last = from.item
                 }
             }
-            // Items already in section t keep a longest increasing run in place.
-            var local = Matching(oldCount: data.sections[t].items.count, newCount: end - start)
-            for (j, source) in sources.enumerated() {
-                if let source, source.section == t { local.pair(old: source.item, new: j) }
+            var moved: Set<Int> = []
+            if !inOrder {
+                var local = Matching(oldCount: data.sections[t].items.count, newCount: end - start)
+                for n in start..<end where itemMatching.newToOld[n] >= 0 {
+                    let from = source(itemMatching.newToOld[n])
+                    if from.section == t { local.pair(old: from.item, new: n - start) }
+                }
+                moved = Set(DiffResult(matching: local, moves: .minimal).moves.map { $0.to })
             }
-            let stays = DiffResult(matching: local, moves: .minimal)
-            let moved = Set(stays.moves.map { $0.to })
-            for (j, source) in sources.enumerated() {
-                let destination = ItemIndexPath(section: t, item: j)
-                guard let source else {
+            for n in start..<end {
+                let destination = ItemIndexPath(section: t, item: n - start)
+                let o = itemMatching.newToOld[n]
+                guard o >= 0 else {
                     inserts.append(destination)
                     continue
                 }
-                if source.section != t || moved.contains(j) {
-                    moves.append(IndexPathMove(from: source, to: destination))
+                let from = source(o)
+                if from.section != t || moved.contains(n - start) {
+                    moves.append(IndexPathMove(from: from, to: destination))
                 }
             }
-            start = end
         }
         append(
             data: new, from: data,
@@ -215,4 +238,54 @@ struct _SectionKey<ID: Hashable>: Diffable {
     @inlinable init(id: ID) { self.id = id }
     @inlinable var diffIdentifier: ID { id }
     @inlinable func isContentEqual(to other: _SectionKey) -> Bool { true }
+}
+
+/// The surviving sections of one side of a staged changeset, and where each one's items start
+/// when they are laid end to end (the flat lists the engine pairs).
+@usableFromInline
+struct _SectionSpans {
+    /// The surviving sections' indices, in order.
+    @usableFromInline var spans: [Int] = []
+    /// Where span i's items start in the flat list; one more entry than `spans`, the last the
+    /// flat list's length.
+    @usableFromInline var starts: [Int] = [0]
+
+    /// The sections of `list` whose entry in `partner` is a partner (≥ 0).
+    ///
+    /// - Complexity: O(sections).
+    @inlinable
+    init<SectionID: Hashable, Element: Diffable>(_ list: SectionedList<SectionID, Element>, surviving partner: [Int]) {
+        for (s, section) in list.sections.enumerated() where partner[s] >= 0 {
+            spans.append(s)
+            starts.append(starts[starts.count - 1] + section.items.count)
+        }
+    }
+
+    /// The spans' items laid end to end: the section's own array when there is one span (shared,
+    /// not copied).
+    ///
+    /// - Complexity: O(1) for one span, else O(items).
+    @inlinable
+    func items<SectionID: Hashable, Element: Diffable>(of list: SectionedList<SectionID, Element>) -> [Element] {
+        if spans.count == 1 { return list.sections[spans[0]].items }
+        var items: [Element] = []
+        items.reserveCapacity(starts[spans.count])
+        for s in spans { items.append(contentsOf: list.sections[s].items) }
+        return items
+    }
+
+    /// The span flat item `index` (in `0..<starts.last`) belongs to.
+    ///
+    /// - Complexity: O(1) for one span, else O(log spans).
+    @inlinable
+    func span(of index: Int) -> Int {
+        if spans.count == 1 { return 0 }
+        // The last span whose start is at most `index` (empty spans share a start: the last wins).
+        var (low, high) = (0, spans.count - 1)
+        while low < high {
+            let middle = low + (high - low + 1) / 2
+            if starts[middle] <= index { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
 }
