@@ -75,17 +75,34 @@ public struct BatchUpdate: Hashable, Sendable {
 
     /// The same operations with every list sorted, for stable output and comparison: sections and
     /// index paths ascending, moves by destination.
+    ///
+    /// - Complexity: O(n) for lists already in order (each is checked first, and neither copied
+    ///   nor sorted then), else O(n log n).
     public func normalized() -> BatchUpdate {
         var copy = self
-        copy.insertSections.sort()
-        copy.deleteSections.sort()
-        copy.reloadSections.sort()
-        copy.moveSections.sort { ($0.to, $0.from) < ($1.to, $1.from) }
-        copy.insertItems.sort()
-        copy.deleteItems.sort()
-        copy.reloadItems.sort()
-        copy.moveItems.sort { ($0.to, $0.from) < ($1.to, $1.from) }
+        Self._sort(&copy.insertSections, by: <)
+        Self._sort(&copy.deleteSections, by: <)
+        Self._sort(&copy.reloadSections, by: <)
+        Self._sort(&copy.moveSections) { ($0.to, $0.from) < ($1.to, $1.from) }
+        Self._sort(&copy.insertItems, by: <)
+        Self._sort(&copy.deleteItems, by: <)
+        Self._sort(&copy.reloadItems, by: <)
+        Self._sort(&copy.moveItems) { ($0.to, $0.from) < ($1.to, $1.from) }
         return copy
+    }
+
+    /// Sorts `list` by `less` unless it is in order already (then it is left alone: not copied).
+    ///
+    /// - Complexity: O(n) when in order, else O(n log n).
+    private static func _sort<T>(_ list: inout [T], by less: (T, T) -> Bool) {
+        var i = 1
+        while i < list.count {
+            if less(list[i], list[i - 1]) {
+                list.sort(by: less)
+                return
+            }
+            i += 1
+        }
     }
 }
 

@@ -88,18 +88,30 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
         let newItems = newSpans.items(of: new)
         let itemMatching = engine.matching(from: oldSpans.items(of: old), to: newItems, comparison: comparison)
 
-        // Stage 1: reload updated items in place.
+        // Stage 1: reload updated items in place. A section with a reload is copied once (its
+        // items are shared with the old model) and written in place.
         var data = old
         var reloads: [ItemIndexPath] = []
         for span in oldSpans.spans.indices {
-            let (s, start) = (oldSpans.spans[span], oldSpans.starts[span])
-            for o in start..<oldSpans.starts[span + 1] {
-                let n = itemMatching.oldToNew[o]
-                if n >= 0 && itemMatching.updated[n] {
-                    reloads.append(ItemIndexPath(section: s, item: o - start))
-                    data.sections[s].items[o - start] = newItems[n]
+            let (s, start, end) = (oldSpans.spans[span], oldSpans.starts[span], oldSpans.starts[span + 1])
+            guard let first = Self._firstReload(itemMatching, in: start..<end) else { continue }
+            var items = data.sections[s].items
+            items.withUnsafeMutableBufferPointer { items in
+                itemMatching.oldToNew.withUnsafeBufferPointer { oldToNew in
+                    itemMatching.updated.withUnsafeBufferPointer { updated in
+                        newItems.withUnsafeBufferPointer { newItems in
+                            for o in first..<end {
+                                let n = oldToNew[o]
+                                if n >= 0 && updated[n] {
+                                    reloads.append(ItemIndexPath(section: s, item: o - start))
+                                    items[o - start] = newItems[n]
+                                }
+                            }
+                        }
+                    }
                 }
             }
+            data.sections[s].items = items
         }
         append(data: data, from: old, BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], reloadItems: reloads))
 
@@ -116,8 +128,8 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
         for span in oldSpans.spans.indices {
             let (s, start, end) = (oldSpans.spans[span], oldSpans.starts[span], oldSpans.starts[span + 1])
             let deletedBefore = deletedItems.count
-            for o in start..<end where itemMatching.oldToNew[o] < 0 {
-                deletedItems.append(ItemIndexPath(section: s, item: o - start))
+            itemMatching.oldToNew.withUnsafeBufferPointer { oldToNew in
+                for o in start..<end where oldToNew[o] < 0 { deletedItems.append(ItemIndexPath(section: s, item: o - start)) }
             }
             if deletedItems.count == deletedBefore {
                 // Nothing deleted here: the section keeps its items (shared, not copied).
@@ -172,6 +184,17 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
         }
         var inserts: [ItemIndexPath] = []
         var moves: [IndexPathMove] = []
+        // One section on each side (they pair): its items staying in order is the new-to-old
+        // pairing increasing (stage 2 keeps the old order), and then only inserts remain.
+        if oldSpans.spans.count == 1 && newSpans.spans.count == 1,
+            let t = newSpans.spans.first, Self._pairsInOrder(itemMatching.newToOld)
+        {
+            itemMatching.newToOld.withUnsafeBufferPointer { newToOld in
+                for n in newToOld.indices where newToOld[n] < 0 { inserts.append(ItemIndexPath(section: t, item: n)) }
+            }
+            append(data: new, from: data, BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], insertItems: inserts))
+            return
+        }
         for span in newSpans.spans.indices {
             let (t, start, end) = (newSpans.spans[span], newSpans.starts[span], newSpans.starts[span + 1])
             // Items already in section t keep a longest increasing run in place: all of them
@@ -216,6 +239,37 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
         append(
             data: new, from: data,
             BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], insertItems: inserts, moveItems: moves))
+    }
+
+    /// The first old item in `range` whose pair is updated.
+    ///
+    /// - Complexity: O(range).
+    @inlinable
+    static func _firstReload(_ matching: Matching, in range: Range<Int>) -> Int? {
+        matching.oldToNew.withUnsafeBufferPointer { oldToNew in
+            matching.updated.withUnsafeBufferPointer { updated in
+                for o in range {
+                    let n = oldToNew[o]
+                    if n >= 0 && updated[n] { return o }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Whether the paired entries of `newToOld` increase (its unpaired ones, −1, are skipped).
+    ///
+    /// - Complexity: O(n).
+    @inlinable
+    static func _pairsInOrder(_ newToOld: [Int]) -> Bool {
+        newToOld.withUnsafeBufferPointer { newToOld in
+            var last = -1
+            for o in newToOld where o >= 0 {
+                if o <= last { return false }
+                last = o
+            }
+            return true
+        }
     }
 
     /// Appends a stage unless its update is empty, filling in the item counts.
