@@ -130,7 +130,7 @@ public struct BenchOptions: Sendable {
         return options
     }()
 
-    /// Every profile at 1k → 10M; model and object elements on `differencekit` and `small-edit`,
+    /// Every profile at 1k → 10M; model and object elements on ``nonIntProfiles``,
     /// up to 1M (see ``includes(_:_:_:)``). At 10M the engines whose projected call passes the
     /// limit (`myers` and `stdlib` on most profiles) are skipped with the projection as the reason.
     public static let full = BenchOptions(
@@ -141,8 +141,10 @@ public struct BenchOptions: Sendable {
     /// is a class instance).
     public static let largestNonIntSize = 1_000_000
 
-    /// The profiles model and object elements are measured on: `differencekit` and `small-edit`.
-    public static let nonIntProfiles: [DatasetProfile] = [.differencekit, .smallEdit]
+    /// The profiles model and object elements are measured on: `differencekit`, `small-edit`, and
+    /// the profiles that change almost nothing (`unchanged`, `append-one`, `update-one`), where the
+    /// staged form's cost over the flat engine is mostly what an element copy costs.
+    public static let nonIntProfiles: [DatasetProfile] = [.differencekit, .smallEdit, .unchanged, .appendOne, .updateOne]
 
     /// The largest size measured on every profile when ``largeSizeProfiles`` is set: 10,000.
     public static let largeSizeThreshold = 10_000

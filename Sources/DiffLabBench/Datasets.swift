@@ -27,6 +27,12 @@ public enum DatasetProfile: String, CaseIterable, Sendable, Hashable {
     case duplicates
     /// Two unrelated lists of fresh ids.
     case random
+    /// The same list: nothing changed (an app's most common update).
+    case unchanged
+    /// One fresh item appended.
+    case appendOne = "append-one"
+    /// The middle item's content changed.
+    case updateOne = "update-one"
 }
 
 /// An old and a new list of abstract items: an identifier number and a content revision.
@@ -94,6 +100,12 @@ public struct AbstractDataset: Sendable {
         case .random:
             old = (0..<n).map { _ in (id: random(Int.max / 2), revision: 0) }
             new = (0..<n).map { _ in (id: random(Int.max / 2), revision: 0) }
+        case .unchanged:
+            break
+        case .appendOne:
+            new.append((id: fresh(), revision: 0))
+        case .updateOne:
+            if !new.isEmpty { new[new.count / 2].revision += 1 }
         }
         self.old = old
         self.new = new

@@ -35,9 +35,24 @@ struct BenchTests {
             #expect(a.new[100].id == a.old[0].id)
         case .duplicates:
             #expect(Set(a.old.map(\.id)).count <= 16)
+        case .unchanged:
+            #expect(a.new.map(\.id) == a.old.map(\.id) && a.new.map(\.revision) == a.old.map(\.revision))
+        case .appendOne:
+            #expect(Array(a.new.dropLast()).map(\.id) == a.old.map(\.id) && a.new.count == 2_001)
+            #expect(!a.old.map(\.id).contains(a.new[2_000].id) && a.new.allSatisfy { $0.revision == 0 })
+        case .updateOne:
+            #expect(a.new.map(\.id) == a.old.map(\.id))
+            #expect(a.new.indices.filter { a.new[$0].revision != 0 } == [1_000])
         default:
             break
         }
+    }
+
+    /// A one-item list still changes under update-one; an empty edit leaves unchanged equal.
+    @Test func theSmallestListsOfTheEndKeepingProfiles() {
+        #expect(AbstractDataset(.updateOne, size: 1, seed: 1).new.map(\.revision) == [1])
+        #expect(AbstractDataset(.appendOne, size: 1, seed: 1).new.count == 2)
+        #expect(AbstractDataset(.unchanged, size: 1, seed: 1).new.map(\.id) == [0])
     }
 
     /// The floors' subjects and the results files name them as the engine table does (issue 44:
@@ -139,6 +154,34 @@ struct BenchTests {
         // Faster than every other engine: met.
         let fast = benchTargets(rows.filter { $0.engine != "myers" }, allocator: .system, cores: 2)
         #expect(fast.first { $0.name.hasPrefix("hashmap / fastest other engine") }?.met == true)
+        // A staged form is not another engine: myers-staged slower or faster changes nothing.
+        let withStaged = benchTargets(
+            rows.filter { $0.engine != "myers" } + [row("myers-staged", "chat-append", 0.0001)], allocator: .system, cores: 2)
+        #expect(withStaged.first { $0.name.hasPrefix("hashmap / fastest other engine") }?.met == true)
+    }
+
+    /// Issue 46's staged target: `hashmap-staged` within 1.5× of `hashmap` on the profiles that
+    /// keep their ends and change almost nothing, the worst cell of every size and kind; the
+    /// other profiles do not count, and a run without both subjects has no such target.
+    @Test func theStagedFormIsComparedWithTheFlatEngineWhereNothingChanges() {
+        func row(_ engine: String, _ profile: String, _ median: Double, kind: String = "int", size: Int = 1_000) -> BenchMeasurement {
+            var m = BenchMeasurement(engine: engine, profile: profile, size: size, kind: kind, allocator: .system)
+            m.median = median
+            return m
+        }
+        let name = "hashmap-staged / hashmap, unchanged, append-one, update-one, worst cell"
+        let rows = [
+            row("hashmap", "unchanged", 1), row("hashmap-staged", "unchanged", 1.2),
+            row("hashmap", "update-one", 2, kind: "model", size: 1_000_000), row("hashmap-staged", "update-one", 2.8, kind: "model", size: 1_000_000),
+            row("hashmap", "small-edit", 1), row("hashmap-staged", "small-edit", 9),
+        ]
+        let target = benchTargets(rows, allocator: .system, cores: 2).first { $0.name == name }
+        #expect(target?.met == true && target?.note == "update-one model 1M" && abs((target?.value ?? 0) - 1.4) < 1e-9)
+        let missed = benchTargets(rows + [row("hashmap", "append-one", 1), row("hashmap-staged", "append-one", 1.6)], allocator: .system, cores: 2)
+            .first { $0.name == name }
+        #expect(missed?.met == false && missed?.note == "append-one int 1k")
+        #expect(!benchTargets(rows.filter { $0.engine != "hashmap" }, allocator: .system, cores: 2).contains { $0.name == name })
+        #expect(!benchTargets(rows.filter { $0.profile == "small-edit" }, allocator: .system, cores: 2).contains { $0.name == name })
     }
 
     /// The phase table: the engine's phases are the results file's, in order; the bench measures
