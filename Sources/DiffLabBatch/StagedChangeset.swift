@@ -123,64 +123,76 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
         // Where each surviving old item is in its stage-2 section; built only when an item is
         // deleted (otherwise it is the item's index in its old section).
         var stagedItem: [Int] = []
-        var sections: [SectionedList<SectionID, Element>.Section] = []
-        sections.reserveCapacity(oldSpans.spans.count)
-        for span in oldSpans.spans.indices {
-            let (s, start, end) = (oldSpans.spans[span], oldSpans.starts[span], oldSpans.starts[span + 1])
-            let deletedBefore = deletedItems.count
-            itemMatching.oldToNew.withUnsafeBufferPointer { oldToNew in
+        itemMatching.oldToNew.withUnsafeBufferPointer { oldToNew in
+            for span in oldSpans.spans.indices {
+                let (s, start, end) = (oldSpans.spans[span], oldSpans.starts[span], oldSpans.starts[span + 1])
                 for o in start..<end where oldToNew[o] < 0 { deletedItems.append(ItemIndexPath(section: s, item: o - start)) }
             }
-            if deletedItems.count == deletedBefore {
-                // Nothing deleted here: the section keeps its items (shared, not copied).
-                sections.append(previous.sections[s])
-                if !stagedItem.isEmpty { stagedItem.append(contentsOf: 0..<(end - start)) }
-                continue
-            }
-            if stagedItem.isEmpty {
-                stagedItem.reserveCapacity(oldSpans.starts[oldSpans.spans.count])
-                for earlier in 0..<span { stagedItem.append(contentsOf: 0..<(oldSpans.starts[earlier + 1] - oldSpans.starts[earlier])) }
-            }
-            var kept: [Element] = []
-            kept.reserveCapacity(end - start - (deletedItems.count - deletedBefore))
-            for o in start..<end {
-                if itemMatching.oldToNew[o] >= 0 {
-                    stagedItem.append(kept.count)
-                    kept.append(previous.sections[s].items[o - start])
-                } else {
-                    stagedItem.append(-1)
-                }
-            }
-            sections.append(.init(id: old.sections[s].id, items: kept))
         }
-        data = SectionedList(sections)
-        append(
-            data: data, from: previous,
-            BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], deleteSections: deletedSections, deleteItems: deletedItems))
+        // Nothing deleted: stage 2's data is stage 1's (no new section array).
+        if !deletedSections.isEmpty || !deletedItems.isEmpty {
+            var sections: [SectionedList<SectionID, Element>.Section] = []
+            sections.reserveCapacity(oldSpans.spans.count)
+            for span in oldSpans.spans.indices {
+                let (s, start, end) = (oldSpans.spans[span], oldSpans.starts[span], oldSpans.starts[span + 1])
+                let deleted = itemMatching.oldToNew[start..<end].reduce(0) { $1 < 0 ? $0 + 1 : $0 }
+                if deleted == 0 {
+                    // Nothing deleted here: the section keeps its items (shared, not copied).
+                    sections.append(previous.sections[s])
+                    if !stagedItem.isEmpty { stagedItem.append(contentsOf: 0..<(end - start)) }
+                    continue
+                }
+                if stagedItem.isEmpty {
+                    stagedItem.reserveCapacity(oldSpans.starts[oldSpans.spans.count])
+                    for earlier in 0..<span { stagedItem.append(contentsOf: 0..<(oldSpans.starts[earlier + 1] - oldSpans.starts[earlier])) }
+                }
+                var kept: [Element] = []
+                kept.reserveCapacity(end - start - deleted)
+                for o in start..<end {
+                    if itemMatching.oldToNew[o] >= 0 {
+                        stagedItem.append(kept.count)
+                        kept.append(previous.sections[s].items[o - start])
+                    } else {
+                        stagedItem.append(-1)
+                    }
+                }
+                sections.append(.init(id: old.sections[s].id, items: kept))
+            }
+            data = SectionedList(sections)
+            append(
+                data: data, from: previous,
+                BatchUpdate(itemCountsBefore: [], itemCountsAfter: [], deleteSections: deletedSections, deleteItems: deletedItems))
+        }
 
-        // Stage 3: insert new sections, move surviving ones into the new order.
-        let stage2 = data
-        var survivingToNew = Matching(oldCount: stage2.sections.count, newCount: new.sections.count)
-        for (i, s) in oldSpans.spans.enumerated() { survivingToNew.pair(old: i, new: sectionMatching.oldToNew[s]) }
-        let sectionDiff = DiffResult(matching: survivingToNew, moves: .minimal)
-        data = SectionedList(
-            new.sections.indices.map { t in
-                let s = survivingToNew.newToOld[t]
-                return s >= 0 ? stage2.sections[s] : new.sections[t]
-            })
-        append(
-            data: data, from: stage2,
-            BatchUpdate(
-                itemCountsBefore: [], itemCountsAfter: [], insertSections: sectionDiff.inserts,
-                moveSections: sectionDiff.moves.map { SectionMove(from: $0.from, to: $0.to) }))
+        // Stage 3: insert new sections, move surviving ones into the new order. Nothing to do
+        // when every section pairs with the one at its own index.
+        let stage3Section: [Int]  // stage-2 section → stage-3 (= new) section
+        if old.sections.count == new.sections.count && sectionMatching.oldToNew.indices.allSatisfy({ sectionMatching.oldToNew[$0] == $0 }) {
+            stage3Section = sectionMatching.oldToNew
+        } else {
+            let stage2 = data
+            var survivingToNew = Matching(oldCount: stage2.sections.count, newCount: new.sections.count)
+            for (i, s) in oldSpans.spans.enumerated() { survivingToNew.pair(old: i, new: sectionMatching.oldToNew[s]) }
+            let sectionDiff = DiffResult(matching: survivingToNew, moves: .minimal)
+            data = SectionedList(
+                new.sections.indices.map { t in
+                    let s = survivingToNew.newToOld[t]
+                    return s >= 0 ? stage2.sections[s] : new.sections[t]
+                })
+            append(
+                data: data, from: stage2,
+                BatchUpdate(
+                    itemCountsBefore: [], itemCountsAfter: [], insertSections: sectionDiff.inserts,
+                    moveSections: sectionDiff.moves.map { SectionMove(from: $0.from, to: $0.to) }))
+            stage3Section = survivingToNew.oldToNew
+        }
 
         // Stage 4: insert new items, move paired items to their new index paths. Sections now
         // have their new indices, so an item staying in section t was in section t of stage 3.
         // Where old item o is in stage 3.
         func source(_ o: Int) -> ItemIndexPath {
             let span = oldSpans.span(of: o)
-            return ItemIndexPath(
-                section: survivingToNew.oldToNew[span], item: stagedItem.isEmpty ? o - oldSpans.starts[span] : stagedItem[o])
+            return ItemIndexPath(section: stage3Section[span], item: stagedItem.isEmpty ? o - oldSpans.starts[span] : stagedItem[o])
         }
         var inserts: [ItemIndexPath] = []
         var moves: [IndexPathMove] = []
