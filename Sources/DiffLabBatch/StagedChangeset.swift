@@ -66,11 +66,13 @@ public struct StagedChangeset<SectionID: Hashable, Element: Diffable> {
     /// - Precondition: the engine's matchings satisfy ``Matching``'s invariants (an engine that
     ///   breaks them may trap here: the fuzzer isolates the crash and reports it, and its
     ///   `raw-sound` property names the broken invariant).
-    /// - Complexity: the engine's cost on the sections and on all items, plus O(n log n); O(n)
-    ///   (a few passes over the pairing) when the items that stay in a section keep their order.
-    ///   One surviving section is paired through its own item array (not copied); sections that
-    ///   lose no item keep theirs in the deletes stage; the updates stage copies the items it
-    ///   changes (copy on write), which is the staging's own linear pass.
+    /// - Complexity: the engine's cost on the sections and on all items, plus O(n log n) for n
+    ///   items; with one surviving section on each side whose paired items keep their order, a
+    ///   few passes over the pairing, O(n); with S surviving sections, O(n log S) to find each
+    ///   item's section, plus O(S log S) when the sections change order. One surviving section is
+    ///   paired through its own item array (not copied); sections that lose no item keep theirs in
+    ///   the deletes stage; a section with a reload is copied whole once for the updates stage's
+    ///   data, which is the staging's own linear pass.
     @inlinable
     public init<Engine: DiffEngine>(
         from old: SectionedList<SectionID, Element>, to new: SectionedList<SectionID, Element>,

@@ -84,8 +84,9 @@ public protocol OutOfProcessEngine: Sendable {
 /// Something the benchmark times on its generated inputs: an engine, built-in or third-party,
 /// or the hash floor.
 ///
-/// A subject is built from an engine with ``init(_:growthExponent:)`` (pairing level) or
-/// ``init(changes:selfTimed:growthExponent:)`` (result level). Both are generic and `@inlinable`: the call
+/// A subject is built from an engine with ``init(_:growthExponent:)`` (pairing level),
+/// ``init(changes:selfTimed:growthExponent:)`` (result level) or ``init(staged:growthExponent:)``
+/// (a pairing engine's staged changeset on one section). All are generic and `@inlinable`: the call
 /// a subject prepares is specialized for the engine's concrete type and for each element kind
 /// (no existential in the timed loop), so a built-in engine costs the same through a subject as
 /// called directly.

@@ -5,7 +5,9 @@ import DiffLabResults
 
 /// What a trace-driven benchmark measures (`difflab bench --trace`).
 public struct TraceBenchOptions: Sendable {
-    /// Engines to measure (the floors and the `stdlib` reference are always measured too).
+    /// Engines to measure (the floors and the `stdlib` reference are always measured too); by
+    /// default ``BenchSubject/builtIns``, `hashmap-staged` among them: a recorded app's updates
+    /// are what its staged changesets are applied to.
     public var engines: [BenchSubject] = BenchSubject.builtIns
     /// The element kind the versions are built as: identifiers and contents become the kind's
     /// identifiers and revisions (``IntElement`` by default).

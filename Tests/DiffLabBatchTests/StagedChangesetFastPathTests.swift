@@ -155,6 +155,59 @@ struct StagedChangesetFastPathTests {
         }
     }
 
+    /// New models made by small edits of the old one (the sections stay, mostly in place; a few
+    /// items are inserted, deleted, updated, reordered or moved to another section; now and then
+    /// two sections swap or one is added), so the fast paths for sections that keep their index
+    /// and items that keep their order are taken with several sections, and left when an edit
+    /// breaks them. Every engine's staging equals the reference's.
+    @Test(arguments: [0, 1, 2, 3, 4])
+    func editedModelsEqualTheReferences(engineIndex: Int) {
+        var rng = SplitMix64(seed: 0xed17 + UInt64(engineIndex))
+        var fastPathTaken = 0
+        for _ in 0..<2_000 {
+            let old = randomModel(&rng, sectionPool: 50, itemPool: 40)
+            let new = edited(old, &rng)
+            if old.sections.map(\.id) == new.sections.map(\.id) { fastPathTaken += 1 }
+            switch engineIndex {
+            case 0: compare(old, new, HashMapEngine())
+            case 1: compare(old, new, HeckelEngine())
+            case 2: compare(old, new, MyersEngine())
+            case 3: compare(old, new, HashMapEngine.partitionedEverywhere)
+            default: compare(old, new, StdlibEngine())
+            }
+        }
+        // The edits keep the sections in place in most models: the identity shortcut is reached.
+        #expect(fastPathTaken > 1_000)
+    }
+
+    /// `old` with a few random edits; see ``editedModelsEqualTheReferences(engineIndex:)``.
+    private func edited(_ old: Model, _ rng: inout SplitMix64) -> Model {
+        var sections = old.sections
+        for _ in 0..<Int.random(in: 0...3, using: &rng) where !sections.isEmpty {
+            let s = Int.random(in: 0..<sections.count, using: &rng)
+            var items = sections[s].items
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: items.insert(Item(Int.random(in: 100..<140, using: &rng)), at: Int.random(in: 0...items.count, using: &rng))
+            case 1 where !items.isEmpty: items.remove(at: Int.random(in: 0..<items.count, using: &rng))
+            case 2 where !items.isEmpty:
+                let i = Int.random(in: 0..<items.count, using: &rng)
+                items[i] = Item(items[i].id, items[i].content + 1)
+            case 3 where items.count > 1: items.swapAt(0, items.count - 1)
+            case 4 where !items.isEmpty && sections.count > 1:
+                let item = items.remove(at: Int.random(in: 0..<items.count, using: &rng))
+                let t = (s + 1) % sections.count
+                sections[t].items.insert(item, at: Int.random(in: 0...sections[t].items.count, using: &rng))
+            case 5 where sections.count > 1 && Bool.random(using: &rng):
+                sections.swapAt(0, sections.count - 1)
+                continue
+            default: break
+            }
+            sections[s].items = items
+        }
+        if Int.random(in: 0..<10, using: &rng) == 0 { sections.append(Model.Section(id: "N\(sections.count)", items: [Item(7)])) }
+        return Model(sections)
+    }
+
     /// Long lists that keep their ends (the cases the fast paths are for) and one that reorders
     /// within a section, with one and with several sections.
     @Test func longListsEqualTheReferences() {
