@@ -149,11 +149,12 @@ public struct BenchOptions: Sendable {
     /// The largest size measured on every profile when ``largeSizeProfiles`` is set: 10,000.
     public static let largeSizeThreshold = 10_000
 
-    /// What every dataset is measured with, in order: the floors (``BenchSubject/floors``), then
-    /// each engine not named like one before it, then the `stdlib` reference unless an engine is
-    /// it. O(engines²).
+    /// What every dataset is measured with, in order: the floors (``BenchSubject/floors``), the
+    /// copy floor when an engine is a staged form (named `<engine>-staged`), then each engine not
+    /// named like one before it, then the `stdlib` reference unless an engine is it. O(engines²).
     public var subjects: [BenchSubject] {
         var subjects = BenchSubject.floors
+        if engines.contains(where: { $0.name.hasSuffix(BuiltInEngines.Name.stagedSuffix) }) { subjects.append(.copyFloor) }
         for engine in engines where !subjects.contains(where: { $0.name == engine.name }) { subjects.append(engine) }
         if !subjects.contains(where: { $0.name == BenchSubject.stdlib.name }) { subjects.append(.stdlib) }
         return subjects
@@ -206,6 +207,8 @@ package let hashFloorName = BuiltInEngines.Name.hashFloor
 package let partitionedFloorName = BuiltInEngines.Name.partitionedFloor
 /// The name of the trim floor measurement.
 package let trimFloorName = BuiltInEngines.Name.trimFloor
+/// The name of the copy floor measurement.
+package let copyFloorName = BuiltInEngines.Name.copyFloor
 
 /// Runs the benchmark matrix in this process (under whichever allocator it runs on), every
 /// measurement in this one process (``BenchIsolation/shared``: a figure may depend on the cells
@@ -540,6 +543,18 @@ func _partitionedFloor<Element: Diffable>(_ old: UnsafeBufferPointer<Element>, _
         }
     }
     return hits
+}
+
+/// The copy floor: `old` copied into a new array (every element copied, a reference counted one
+/// retained) and the copy released, as a staged changeset's reload stage copies a section for
+/// its data. `new` is not read. Returns the copy's count.
+///
+/// - Complexity: O(n).
+@inline(never)
+@usableFromInline package func copyFloor<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int {
+    var copy = old
+    // Writing through the buffer makes the shared storage unique: the copy is made here.
+    return copy.withUnsafeMutableBufferPointer { $0.count }
 }
 
 /// The trim floor: the least work a diff that first sets aside the lists' common ends does. It

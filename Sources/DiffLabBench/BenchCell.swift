@@ -45,7 +45,7 @@ package struct BenchCell: Sendable, Hashable, CustomStringConvertible {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4 else { throw .malformed(text) }
         guard
-            BenchSubject.floors.contains(where: { $0.name == parts[0] }) || parts[0] == validateSubjectName
+            BenchSubject.namedFloors.contains(where: { $0.name == parts[0] }) || parts[0] == validateSubjectName
                 || engines.contains(where: { $0.name == parts[0] })
         else {
             throw .unknownSubject(parts[0], known: engines.map(\.name))
@@ -76,7 +76,7 @@ package struct BenchCell: Sendable, Hashable, CustomStringConvertible {
                     return nil
                 }, counts: nil)
         }
-        let all = BenchSubject.floors + engines
+        let all = BenchSubject.namedFloors + engines
         guard let subject = all.first(where: { $0.name == self.subject }) else {
             throw .unknownSubject(self.subject, known: engines.map(\.name))
         }
@@ -120,7 +120,7 @@ package enum BenchCellError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .malformed(let text): "cell '\(text)' is not subject:profile:kind:size"
         case .unknownSubject(let name, let known):
-            "unknown subject '\(name)' (expected \((known + BenchSubject.floors.map(\.name) + [validateSubjectName]).joined(separator: ", ")))"
+            "unknown subject '\(name)' (expected \((known + BenchSubject.namedFloors.map(\.name) + [validateSubjectName]).joined(separator: ", ")))"
         case .unknownProfile(let name):
             "unknown profile '\(name)' (expected one of: \(DatasetProfile.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .unknownKind(let name):

@@ -191,6 +191,15 @@ extension BenchSubject {
     /// ``trimFloor``.
     public static let floors: [BenchSubject] = [hashFloor, partitionedFloor, trimFloor]
 
+    /// The copy floor (`copyFloor(_:_:)`): one copy of the old list into a new array, and its
+    /// release: the staging's own linear pass where an item is reloaded (its reload stage's data
+    /// is a copy of the list). Measured in each cell of a run that times a staged form
+    /// (``BenchOptions/subjects``).
+    public static let copyFloor = floor(copyFloorName, _CopyFloor())
+
+    /// Every floor a cell can name: ``floors`` and ``copyFloor``.
+    public static let namedFloors: [BenchSubject] = floors + [copyFloor]
+
     /// The `stdlib` reference every engine's speed-up is measured against.
     public static let stdlib = BenchSubject(StdlibEngine(), growthExponent: EngineGrowth.quadratic.exponent)
 
@@ -282,6 +291,13 @@ struct _HashFloor: _FloorFunction {
 struct _TrimFloor: _FloorFunction {
     @inlinable init() {}
     @inlinable func callAsFunction<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int { trimFloor(old, new) }
+}
+
+/// ``copyFloor(_:_:)``.
+@usableFromInline
+struct _CopyFloor: _FloorFunction {
+    @inlinable init() {}
+    @inlinable func callAsFunction<Element: Diffable>(_ old: [Element], _ new: [Element]) -> Int { copyFloor(old, new) }
 }
 
 /// ``partitionedFloor(_:_:)``.

@@ -159,7 +159,7 @@ public struct EngineRegistry: Sendable {
     /// A registry of `engines`.
     ///
     /// - Throws: ``CommandError`` (usage) when a name is repeated, is reserved (`hash-floor`, `partitioned-floor`,
-    ///   `trim-floor`, `validate`, or ends with `-staged`), or is not 1–64 characters of lower-case ASCII letters, digits, `-`, `_`
+    ///   `trim-floor`, `copy-floor`, `validate`, or ends with `-staged`), or is not 1–64 characters of lower-case ASCII letters, digits, `-`, `_`
     ///   and `.` starting with a letter or digit (names appear in cell names, file names and
     ///   reports).
     ///
@@ -203,7 +203,7 @@ public struct EngineRegistry: Sendable {
             throw .usage(
                 "engine name '\(name)' must be 1 to 64 characters: lower-case letters, digits, '-', '_' and '.', starting with a letter or digit")
         }
-        guard !BenchSubject.floors.contains(where: { $0.name == name }), name != validateSubjectName else {
+        guard !BenchSubject.namedFloors.contains(where: { $0.name == name }), name != validateSubjectName else {
             throw .usage("engine name '\(name)' is reserved for a benchmark subject")
         }
         guard !name.hasSuffix(BuiltInEngines.Name.stagedSuffix) else {

@@ -169,6 +169,9 @@ extension BuiltInEngines {
         /// The benchmark's trim floor: the common ends compared in place, then the hash floor of the
         /// rest.
         public static let trimFloor = "trim-floor"
+        /// The benchmark's copy floor: one copy of the old list into a new array and its release,
+        /// what a staged changeset's reload stage pays for its data (measured beside staged forms).
+        public static let copyFloor = "copy-floor"
 
         /// What ``staged(_:)`` appends to an engine's name: `-staged`. Engine names may not end
         /// with it, so a staged subject's name never collides with an engine's.
@@ -206,9 +209,10 @@ extension BuiltInEngines {
     /// The engine the benchmark's speed-ups divide by (`speedupOverStdlib`): `stdlib`.
     public static let reference = Name.stdlib
 
-    /// The benchmark's floors, measured beside every engine and reported as ratios:
-    /// `hash-floor`, `partitioned-floor`, `trim-floor`.
-    public static let floors = [Name.hashFloor, Name.partitionedFloor, Name.trimFloor]
+    /// The benchmark's floors: `hash-floor`, `partitioned-floor`, `trim-floor`, measured beside
+    /// every engine and reported as ratios, and `copy-floor`, measured beside staged forms. None
+    /// is an engine.
+    public static let floors = [Name.hashFloor, Name.partitionedFloor, Name.trimFloor, Name.copyFloor]
 
     /// The engine the arena's speed ratios divide by when `--baselines` is not given (and it is a
     /// contestant): `hashmap`.

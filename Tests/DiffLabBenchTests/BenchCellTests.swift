@@ -44,7 +44,9 @@ struct BenchCellTests {
         #expect(throws: BenchCellError.unknownSubject("validator", known: BenchSubject.builtIns.map(\.name))) {
             try BenchCell(parsing: "validator:differencekit:int:10")
         }
-        #expect(BenchCellError.unknownSubject("x", known: ["mine"]).description.contains("mine, hash-floor, partitioned-floor, trim-floor, validate"))
+        #expect(
+            BenchCellError.unknownSubject("x", known: ["mine"]).description.contains(
+                "mine, hash-floor, partitioned-floor, trim-floor, copy-floor, validate"))
     }
 }
 

@@ -35,7 +35,7 @@ import Testing
         #expect(BuiltInEngines.Name.staged("hashmap") == "hashmap-staged")
         #expect(BuiltInEngines.reference == "stdlib")
         #expect(BuiltInEngines.arenaBaseline == "hashmap")
-        #expect(BuiltInEngines.floors == ["hash-floor", "partitioned-floor", "trim-floor"])
+        #expect(BuiltInEngines.floors == ["hash-floor", "partitioned-floor", "trim-floor", "copy-floor"])
         // The reference and the baseline are engines of the table; the floors are not.
         let names = Set(BuiltInEngines.entries.map(\.name))
         #expect(names.contains(BuiltInEngines.reference) && names.contains(BuiltInEngines.arenaBaseline))
