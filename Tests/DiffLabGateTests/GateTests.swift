@@ -404,7 +404,7 @@ let storedJSON: JSONValue = [
     @Test func theCommittedQuickBaselineIsValid() throws {
         let bytes = try #require(readBytes("results/baselines/gate-quick.json"))
         let stored = try StoredBaseline.read(try JSONValue.parse(bytes: bytes), source: "gate-quick.json")
-        #expect(stored.cells.count == 9)
+        #expect(stored.cells.count == 12)
     }
 
     @Test func writtenBaselinesReadBack() throws {
