@@ -489,7 +489,9 @@ struct CellWorkerCommandLineTests {
 
     /// Engine names may not end with `-staged`, so a staged subject never shadows an engine.
     @Test func theStagedSuffixIsReserved() {
-        #expect(throws: CommandError.self) { try EngineRegistry(EngineRegistry.builtIns.engines + [RegisteredEngine(StagedNamedEngine())]) }
+        #expect(throws: CommandError.self) {
+            try EngineRegistry(EngineRegistry.builtIns.engines + [RegisteredEngine(ForgetfulEngine(name: "mine-staged"))])
+        }
         #expect(throws: CommandError.self) { try EngineRegistry.checkName("mine-staged") }
         #expect(throws: Never.self) { try EngineRegistry.checkName("mine-stage") }
     }
@@ -500,19 +502,5 @@ struct CellWorkerCommandLineTests {
         #expect(r.out.contains("hashmap-staged:chat-append:int:500"))
         #expect(GateCommand.defaultEngines.contains("hashmap-staged"))
         #expect(GateCommand.quickCells(GateCommand.defaultEngines).contains("hashmap-staged:small-edit:int:10000"))
-    }
-}
-
-/// A changeset engine whose name ends with the staged suffix.
-private struct StagedNamedEngine: ChangesetEngine {
-    var name: String { "mine-staged" }
-    var promises: EnginePromises { EnginePromises() }
-    func changes<Element: Diffable>(
-        from old: [Element], to new: [Element], comparison: ComparisonOption
-    ) throws(EngineFailure) -> EngineChanges<Element> {
-        var result = EngineResult()
-        result.deletes = Array(old.indices)
-        result.inserts = Array(new.indices)
-        return EngineChanges(result: result)
     }
 }
