@@ -165,57 +165,108 @@ extension DiffResult {
     /// passes, appending. Kept beside the chunked one because it is faster alone: the chunked
     /// derivation's counting passes made `myers` 1.37× slower on `chat-append` at 100k (the
     /// regression gate against 4353419), where the derivation is most of the diff.
+    ///
+    /// **The ends kept in place** (offsets moves): the longest prefix paired index for index
+    /// (`oldToNew[o] == o`) and then the longest suffix paired end for end are found first, by
+    /// comparing indices. They hold no insert, delete or move (every delete and insert lies
+    /// between them, so a suffix pair's survivor rank and its new index less the inserts before it
+    /// are equal), so only their update flags are read, eight at a time, and their updates
+    /// written at once; the two passes run on what lies between, and survivor ranks are kept for
+    /// it alone. A list that keeps its ends (unchanged, appended to, every item updated) is
+    /// derived in a few instructions per element.
     @inlinable
     static func _deriveSerial<Rank: FixedWidthInteger>(
         _ matching: Matching, _ ranks: inout [Rank], _ out: inout _DerivationBuffers, strategy: MoveStrategy = .offsets
     ) {
         let oldCount = matching.oldToNew.count
         let newCount = matching.newToOld.count
-        // Only paired old elements' ranks are written, and only those are read.
-        _reuse(&ranks, count: strategy == .offsets ? oldCount : 0, filler: 0) { _ in }
-        ranks.withUnsafeMutableBufferPointer { survivorRank in
-            matching.oldToNew.withUnsafeBufferPointer { oldToNew in
+        matching.oldToNew.withUnsafeBufferPointer { oldToNew in
+            matching.newToOld.withUnsafeBufferPointer { newToOld in
                 matching.updated.withUnsafeBufferPointer { updated in
-                    var deleted = 0
-                    for o in 0..<oldCount {
-                        let n = oldToNew[o]
-                        if n < 0 {
-                            out.deletes.append(o)
-                            deleted &+= 1
-                        } else {
-                            if strategy == .offsets { survivorRank[o] = Rank(truncatingIfNeeded: o &- deleted) }
-                            if updated[n] {
-                                out.updates.append(o)
-                                out.updateDestinations.append(n)
+                    // The ends in place; with minimal moves the longest increasing run is found
+                    // over the whole new list, so nothing is set aside.
+                    var p = 0
+                    var s = 0
+                    if strategy == .offsets {
+                        let shorter = min(oldCount, newCount)
+                        while p < shorter && oldToNew[p] == p { p &+= 1 }
+                        while s < shorter &- p && oldToNew[oldCount &- 1 &- s] == newCount &- 1 &- s { s &+= 1 }
+                    }
+                    let oldEnd = oldCount &- s
+                    let newEnd = newCount &- s
+                    _appendUpdatesInPlace(updated, 0..<p, oldShift: 0, &out)
+                    // Survivor ranks, relative to `p`: only paired old elements' ranks between the
+                    // ends are written, and only those are read (no pair crosses an end).
+                    _reuse(&ranks, count: strategy == .offsets ? oldEnd &- p : 0, filler: 0) { _ in }
+                    ranks.withUnsafeMutableBufferPointer { survivorRank in
+                        var deleted = 0
+                        for o in p..<oldEnd {
+                            let n = oldToNew[o]
+                            if n < 0 {
+                                out.deletes.append(o)
+                                deleted &+= 1
+                            } else {
+                                if strategy == .offsets { survivorRank[o &- p] = Rank(truncatingIfNeeded: o &- p &- deleted) }
+                                if updated[n] {
+                                    out.updates.append(o)
+                                    out.updateDestinations.append(n)
+                                }
                             }
+                        }
+                        _appendUpdatesInPlace(updated, newEnd..<newCount, oldShift: oldCount &- newCount, &out)
+                        switch strategy {
+                        case .offsets:
+                            var inserted = 0
+                            for n in p..<newEnd {
+                                let o = newToOld[n]
+                                if o < 0 {
+                                    out.inserts.append(n)
+                                    inserted &+= 1
+                                } else if Int(survivorRank[o &- p]) != n &- p &- inserted {
+                                    out.moves.append(Move(from: o, to: n))
+                                }
+                            }
+                        case .minimal:
+                            for n in 0..<newCount where newToOld[n] < 0 { out.inserts.append(n) }
+                            var run = _take(&out.run, leaving: _LongestRunBuffers())
+                            _markLongestIncreasingRun(newToOld, &run)
+                            run.previous.withUnsafeBufferPointer { marks in
+                                for n in 0..<newCount {
+                                    let o = newToOld[n]
+                                    if o >= 0 && marks[n] != _onTheRun { out.moves.append(Move(from: o, to: n)) }
+                                }
+                            }
+                            out.run = run
                         }
                     }
                 }
             }
-            matching.newToOld.withUnsafeBufferPointer { newToOld in
-                switch strategy {
-                case .offsets:
-                    var inserted = 0
-                    for n in 0..<newCount {
-                        let o = newToOld[n]
-                        if o < 0 {
-                            out.inserts.append(n)
-                            inserted &+= 1
-                        } else if Int(survivorRank[o]) != n &- inserted {
-                            out.moves.append(Move(from: o, to: n))
-                        }
-                    }
-                case .minimal:
-                    for n in 0..<newCount where newToOld[n] < 0 { out.inserts.append(n) }
-                    var run = _take(&out.run, leaving: _LongestRunBuffers())
-                    _markLongestIncreasingRun(newToOld, &run)
-                    run.previous.withUnsafeBufferPointer { marks in
-                        for n in 0..<newCount {
-                            let o = newToOld[n]
-                            if o >= 0 && marks[n] != _onTheRun { out.moves.append(Move(from: o, to: n)) }
-                        }
-                    }
-                    out.run = run
+        }
+    }
+
+    /// Appends the updates of the new elements `range`, paired in place with old element
+    /// `n + oldShift` each: their flags are read eight at a time (`_countSetFlags(_:in:)`,
+    /// `_forEachSetFlag(_:in:_:)`), and the updates written in one go (`updates` gets the old
+    /// indices, `updateDestinations` the new ones).
+    ///
+    /// - Complexity: O(range.count / 8 + updates).
+    @inlinable
+    static func _appendUpdatesInPlace(
+        _ updated: UnsafeBufferPointer<Bool>, _ range: Range<Int>, oldShift: Int, _ out: inout _DerivationBuffers
+    ) {
+        if range.isEmpty { return }
+        let count = _countSetFlags(updated, in: range)
+        if count == 0 { return }
+        let start = out.updates.count
+        out.updates.append(contentsOf: repeatElement(0, count: count))
+        out.updateDestinations.append(contentsOf: repeatElement(0, count: count))
+        out.updates.withUnsafeMutableBufferPointer { updates in
+            out.updateDestinations.withUnsafeMutableBufferPointer { destinations in
+                var j = start
+                _forEachSetFlag(updated, in: range) { n in
+                    updates[j] = n &+ oldShift
+                    destinations[j] = n
+                    j &+= 1
                 }
             }
         }

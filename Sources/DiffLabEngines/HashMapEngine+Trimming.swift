@@ -112,11 +112,19 @@ extension HashMapEngine {
         }
         for o in (n &- s)..<n { oldToNew[o] = o &- n &+ m }
         var trimmedUpdated = 0
+        // The first and last updated trimmed pair (new indices), so the cross-checks collect
+        // their keys from that span alone.
+        var firstUpdated = m
+        var lastUpdated = -1
         for i in 0..<p {
             newToOld[i] = i
             let isUpdated = new[i]._isUpdated(from: old[i], comparison: comparison)
             flags[i] = isUpdated
-            if isUpdated { trimmedUpdated &+= 1 }
+            if isUpdated {
+                trimmedUpdated &+= 1
+                if firstUpdated == m { firstUpdated = i }
+                lastUpdated = i
+            }
         }
         for i in p..<(m &- s) {
             let o = newToOld[i]
@@ -133,9 +141,14 @@ extension HashMapEngine {
             newToOld[i] = o
             let isUpdated = new[i]._isUpdated(from: old[o], comparison: comparison)
             flags[i] = isUpdated
-            if isUpdated { trimmedUpdated &+= 1 }
+            if isUpdated {
+                trimmedUpdated &+= 1
+                if firstUpdated == m { firstUpdated = i }
+                lastUpdated = i
+            }
         }
         counts.trimmedUpdated = trimmedUpdated
+        counts.updatedSpan = trimmedUpdated == 0 ? 0..<0 : firstUpdated..<(lastUpdated &+ 1)
         return counts
     }
 
@@ -184,27 +197,35 @@ extension HashMapEngine {
         let prefix = 0..<p
         let middle = p..<(m &- s)
         let suffix = (m &- s)..<m
+        // The updated pairs as keys: the trimmed ones lie in `counts.updatedSpan` (read there
+        // alone, not across the whole ends), the middle's wherever its pairing flagged them.
+        let span = counts.updatedSpan
+        let prefixKeys = prefix.clamped(to: span)
+        let suffixKeys = suffix.clamped(to: span)
+        let middleKeys = yUpdated > 0 ? middle : middle.lowerBound..<middle.lowerBound
         // Trimmed pairs not updated, against every updated pair.
         if xKept > 0 {
             xUpdated &+= Self._sharedIdentifiers(
                 old, new, out,
                 keys: _TrimSegments(
-                    _TrimSegment(isNew: true, range: prefix, filter: .updated),
-                    _TrimSegment(isNew: true, range: suffix, filter: .updated),
-                    _TrimSegment(isNew: true, range: middle, filter: .updated)),
+                    _TrimSegment(isNew: true, range: prefixKeys, filter: .updated),
+                    _TrimSegment(isNew: true, range: suffixKeys, filter: .updated),
+                    _TrimSegment(isNew: true, range: middleKeys, filter: .updated)),
                 probes: _TrimSegments(
                     _TrimSegment(isNew: true, range: prefix, filter: .kept),
                     _TrimSegment(isNew: true, range: suffix, filter: .kept)),
                 keyCount: xUpdated &+ yUpdated, probeCount: xKept, directLimit: limit, flagProbes: true, &tableStorage)
         }
-        // Middle pairs not updated, against the updated trimmed pairs (those flagged just now
-        // included: their identifiers have an updated pair too).
-        if yKept > 0 && xUpdated > 0 {
+        // Middle pairs not updated, against the updated trimmed pairs. Those flagged just now
+        // bring no identifier of their own: each shares one with a trimmed updated pair (in the
+        // span), or with an updated pair of the middle, whose pairing already flagged every pair
+        // of the middle with that identifier. So the span's keys are enough.
+        if yKept > 0 && xUpdated > 0 && !span.isEmpty {
             _ = Self._sharedIdentifiers(
                 old, new, out,
                 keys: _TrimSegments(
-                    _TrimSegment(isNew: true, range: prefix, filter: .updated),
-                    _TrimSegment(isNew: true, range: suffix, filter: .updated)),
+                    _TrimSegment(isNew: true, range: prefixKeys, filter: .updated),
+                    _TrimSegment(isNew: true, range: suffixKeys, filter: .updated)),
                 probes: _TrimSegments(_TrimSegment(isNew: true, range: middle, filter: .kept)),
                 keyCount: xUpdated, probeCount: yKept, directLimit: limit, flagProbes: true, &tableStorage)
         }
@@ -223,7 +244,7 @@ extension HashMapEngine {
     /// keys share an identifier with it (a flagged probe shares one with an updated pair).
     ///
     /// - Complexity: O(segments' lengths) to count, plus the above.
-    @inlinable
+    @inlinable @inline(__always)
     static func _sharedIdentifiers<Element: Diffable>(
         _ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>, _ out: _MatchingBuffers,
         keys: _TrimSegments, probes: _TrimSegments, keyCount: Int, probeCount: Int, directLimit: Int, flagProbes: Bool,
@@ -276,7 +297,12 @@ extension HashMapEngine {
                         count &+= 1
                     }
                     defer { ids.baseAddress!.deinitialize(count: count) }
-                    if fewAreKeys {
+                    if fewAreKeys && count == 1 {
+                        // One key (an update among kept pairs): one comparison per probe, with
+                        // no loop over the keys around it.
+                        let key = ids[0]
+                        each(probes) { id, probe in if id == key { share(probe) } }
+                    } else if fewAreKeys {
                         each(probes) { id, probe in
                             for k in 0..<count where ids[k] == id {
                                 share(probe)
@@ -370,6 +396,8 @@ struct _TrimSegment {
 struct _TrimCounts {
     /// Trimmed pairs (prefix and suffix) whose own contents differ.
     @usableFromInline var trimmedUpdated = 0
+    /// From the first to the last of those (new indices); empty when there are none.
+    @usableFromInline var updatedSpan = 0..<0
     /// Paired new elements of the middle.
     @usableFromInline var middlePaired = 0
     /// Of those, flagged updated by the middle's pairing.

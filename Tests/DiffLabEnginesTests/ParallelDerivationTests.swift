@@ -44,6 +44,37 @@ struct ParallelDerivationTests {
         }
     }
 
+    /// Lists that keep their ends, where the one-thread derivation sets the ends paired in place
+    /// aside and reads only their update flags, eight at a time: ends of every length around
+    /// a middle that inserts, deletes, moves or is empty, flags set in runs longer than a word,
+    /// duplicates shared between the ends and the middle; against the plain derivation and the
+    /// chunked one.
+    @Test(arguments: [4, 5, 6] as [UInt64])
+    func listsThatKeepTheirEndsDeriveAsThePlainDerivation(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<300 {
+            let distinct = Int.random(in: 1...40, using: &rng)
+            func item() -> Item { Item(Int.random(in: 0..<distinct, using: &rng), Int.random(in: 0..<2, using: &rng)) }
+            let prefix = (0..<Int.random(in: 0...30, using: &rng)).map { _ in item() }
+            let suffix = (0..<Int.random(in: 0...30, using: &rng)).map { _ in item() }
+            let oldMiddle = (0..<Int.random(in: 0...6, using: &rng)).map { _ in item() }
+            let newMiddle = Bool.random(using: &rng) ? oldMiddle.shuffled(using: &rng) : (0..<Int.random(in: 0...6, using: &rng)).map { _ in item() }
+            // Every end item updated in some runs, so whole words of flags are set.
+            let allUpdated = Int.random(in: 0..<4, using: &rng) == 0
+            func bumped(_ items: [Item]) -> [Item] {
+                items.map { allUpdated || Int.random(in: 0..<3, using: &rng) == 0 ? Item($0.id, $0.content + 1) : $0 }
+            }
+            let old = prefix + oldMiddle + suffix
+            let new = bumped(prefix) + newMiddle + bumped(suffix)
+            let matching = HeckelEngine().matching(from: old, to: new, comparison: .equality)
+            for moves in MoveStrategy.allCases {
+                let expected = Self.plain(matching, moves)
+                #expect(DiffResult(matching: matching, moves: moves) == expected, "\(old) → \(new)")
+                #expect(DiffResult(matching: matching, moves: moves, threads: 2) == expected, "\(old) → \(new)")
+            }
+        }
+    }
+
     /// The fuzzer's first find while the derivation was written: an array filled inside another
     /// one's fill was never written when the outer one was empty (no updates), so an insert into
     /// an empty list was lost.
