@@ -15,16 +15,19 @@ package func _countSetFlags(_ flags: UnsafeBufferPointer<Bool>, in range: Range<
     let words = bytes.count / 8
     var count = 0
     for w in 0..<words {
-        let word = bytes.loadUnaligned(fromByteOffset: w &* 8, as: UInt64.self)
-        // A sum of eight bytes of 0 or 1 fits the top byte of the product.
+        // Each byte's low bit alone (a `Bool` is 0 or 1; the mask keeps a stray byte from
+        // carrying into its neighbours, so this count and `_forEachSetFlag` always agree): a sum
+        // of eight bits fits the top byte of the product.
+        let word = bytes.loadUnaligned(fromByteOffset: w &* 8, as: UInt64.self) & 0x0101_0101_0101_0101
         if word != 0 { count &+= Int(truncatingIfNeeded: (word &* 0x0101_0101_0101_0101) >> 56) }
     }
-    for k in (words &* 8)..<bytes.count where bytes[k] != 0 { count &+= 1 }
+    for k in (words &* 8)..<bytes.count where bytes[k] & 1 != 0 { count &+= 1 }
     return count
 }
 
-/// Calls `body` with each index of `flags[range]` that is `true`, in ascending order; words of
-/// eight clear flags are skipped at once, and words of eight set ones need no test per flag.
+/// Calls `body` with each index of `flags[range]` that is `true` (a byte's low bit, as
+/// ``_countSetFlags(_:in:)`` counts), in ascending order; words of eight clear flags are skipped
+/// at once, and words of eight set ones need no test per flag.
 ///
 /// - Precondition: `range` lies within `flags`.
 /// - Complexity: O(range.count / 8 + the flags set).
@@ -34,15 +37,15 @@ package func _forEachSetFlag(_ flags: UnsafeBufferPointer<Bool>, in range: Range
     let words = bytes.count / 8
     let base = range.lowerBound
     for w in 0..<words {
-        let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: w &* 8, as: UInt64.self))
+        let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: w &* 8, as: UInt64.self)) & 0x0101_0101_0101_0101
         if word == 0 { continue }
         let first = base &+ w &* 8
         if word == 0x0101_0101_0101_0101 {
             for b in 0..<8 { body(first &+ b) }
         } else {
             // Byte b of a little-endian word is its bits 8b to 8b + 7.
-            for b in 0..<8 where (word >> (b &* 8)) & 0xff != 0 { body(first &+ b) }
+            for b in 0..<8 where (word >> (b &* 8)) & 1 != 0 { body(first &+ b) }
         }
     }
-    for k in (words &* 8)..<bytes.count where bytes[k] != 0 { body(base &+ k) }
+    for k in (words &* 8)..<bytes.count where bytes[k] & 1 != 0 { body(base &+ k) }
 }

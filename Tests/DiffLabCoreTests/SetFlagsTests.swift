@@ -27,4 +27,20 @@ struct SetFlagsTests {
             }
         }
     }
+
+    /// A byte that is not 0 or 1 (no valid `Bool` is) is read by its low bit in both: the count
+    /// and the listing agree, so the derivation, which appends as many updates as counted and
+    /// then writes those listed, never writes past them. Eight bytes of 0x80 summed to 1,024,
+    /// whose top byte is 0, before the mask.
+    @Test func aStrayByteIsCountedAsItIsListed() {
+        let bytes: [UInt8] = [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 3, 2, 0xff, 1, 0, 0x81, 0x80, 7, 5]
+        bytes.withUnsafeBytes { raw in
+            let flags = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: Bool.self), count: raw.count)
+            let odd = bytes.indices.filter { bytes[$0] & 1 != 0 }
+            #expect(_countSetFlags(flags, in: 0..<bytes.count) == odd.count)
+            var listed: [Int] = []
+            _forEachSetFlag(flags, in: 0..<bytes.count) { listed.append($0) }
+            #expect(listed == odd)
+        }
+    }
 }
